@@ -1,0 +1,128 @@
+import { z } from 'zod';
+
+/** What kind of conversation a chat is. Groups and channels share sessions per sender. */
+export const chatKindSchema = z.enum(['dm', 'group', 'channel']);
+export type ChatKind = z.infer<typeof chatKindSchema>;
+
+/** Where a message lives on its platform. */
+export const chatRefSchema = z.object({
+  id: z.string().min(1),
+  kind: chatKindSchema,
+  threadId: z.string().min(1).optional(),
+});
+export type ChatRef = z.infer<typeof chatRefSchema>;
+
+/** Who sent a message. */
+export const senderSchema = z.object({
+  id: z.string().min(1),
+  name: z.string().optional(),
+  isBot: z.boolean(),
+});
+export type Sender = z.infer<typeof senderSchema>;
+
+/** The kind of a file, deciding how a platform shows it. */
+export const mediaKindSchema = z.enum(['image', 'audio', 'voice', 'video', 'document']);
+export type MediaKind = z.infer<typeof mediaKindSchema>;
+
+/** A file that came with a message, already downloaded into the profile's cache. */
+export const mediaItemSchema = z.object({
+  path: z.string().min(1),
+  kind: mediaKindSchema,
+  mimeType: z.string().optional(),
+  fileName: z.string().optional(),
+  sizeBytes: z.number().int().nonnegative().optional(),
+});
+export type MediaItem = z.infer<typeof mediaItemSchema>;
+
+/** One inbound message, the same shape for every platform. */
+export const messageEventSchema = z.object({
+  platform: z.string().min(1),
+  messageId: z.string().min(1),
+  chat: chatRefSchema,
+  sender: senderSchema,
+  text: z.string(),
+  media: z.array(mediaItemSchema),
+  replyToId: z.string().optional(),
+  mentioned: z.boolean(),
+  receivedAt: z.number().int().nonnegative(),
+  raw: z.unknown().optional(),
+});
+export type MessageEvent = z.infer<typeof messageEventSchema>;
+
+/** What a platform can do; delivery adapts to it. */
+export interface AdapterCapabilities {
+  /** Sent messages can be edited (streaming by edits). */
+  readonly edit: boolean;
+  /** Replies can go into threads. */
+  readonly threads: boolean;
+  /** A typing indicator exists. */
+  readonly typing: boolean;
+  /** Messages can get reactions. */
+  readonly reactions: boolean;
+  /** Files can be sent. */
+  readonly media: boolean;
+  /** Longest text one message may carry, in the platform's own units. */
+  readonly maxMessageLength: number;
+  /** What formatting the platform renders. */
+  readonly markup: 'none' | 'markdown' | 'html' | 'mrkdwn';
+}
+
+/** A file to send. */
+export interface OutboundAttachment {
+  readonly path: string;
+  readonly kind: MediaKind;
+  readonly caption?: string;
+}
+
+/** A message to send. */
+export interface OutboundMessage {
+  readonly chat: ChatRef;
+  readonly text: string;
+  readonly replyToId?: string;
+  readonly attachments?: readonly OutboundAttachment[];
+}
+
+/** An edit of a message the adapter sent earlier. */
+export interface EditRequest {
+  readonly chat: ChatRef;
+  readonly messageId: string;
+  readonly text: string;
+}
+
+/** The adapter's state as it reports it to its supervisor. */
+export type AdapterReport =
+  | { readonly state: 'connected' }
+  | { readonly state: 'reconnecting'; readonly reason: string };
+
+/** What `start` gets from the runner. */
+export interface AdapterStartParams {
+  /** Aborted when the adapter must stop; `start` then resolves. */
+  readonly signal: AbortSignal;
+  /**
+   * Hands one inbound message to the gateway. Resolves once the message is durably journaled:
+   * only then may the adapter acknowledge it to its platform.
+   */
+  readonly emit: (event: MessageEvent) => Promise<void>;
+  /** Tells the supervisor about connection changes. */
+  readonly report: (report: AdapterReport) => void;
+}
+
+/** One messaging platform. Every adapter passes the shared contract suite. */
+export interface PlatformAdapter {
+  /** Platform name, also the first part of session keys (e.g. "telegram"). */
+  readonly name: string;
+  readonly capabilities: AdapterCapabilities;
+  /**
+   * Connects and receives until `signal` aborts (then resolves). Rejects when the connection
+   * fails; the supervisor restarts it with backoff. Calls `report({state:'connected'})` when live.
+   */
+  start(params: AdapterStartParams): Promise<void>;
+  /** Sends a message. Throws RateLimitError on flood control (nothing was sent). */
+  send(message: OutboundMessage): Promise<{ messageId: string }>;
+  /** Replaces a sent message's text. "Not modified" counts as success. Throws RateLimitError on flood control. */
+  edit(request: EditRequest): Promise<void>;
+  /** Shows a typing indicator for a few seconds. */
+  typing?(params: { chat: ChatRef }): Promise<void>;
+  /** Adds a reaction to a message. */
+  react?(params: { chat: ChatRef; messageId: string; emoji: string }): Promise<void>;
+}

@@ -1,0 +1,29 @@
+/** The platform said "too many requests": nothing was done; try the same call again after `retryAfterMs`. */
+export class RateLimitError extends Error {
+  override readonly name = 'RateLimitError';
+  /** How long the platform asked us to wait before calling it again. */
+  readonly retryAfterMs: number;
+  /** The platform method that was refused (e.g. "editMessageText"). */
+  readonly method: string;
+
+  constructor(params: { retryAfterMs: number; method: string; message?: string }) {
+    super(params.message ?? `${params.method} rate limited; retry after ${params.retryAfterMs} ms`);
+    this.retryAfterMs = params.retryAfterMs;
+    this.method = params.method;
+  }
+}
+
+/** A user-facing failure: `message` says what went wrong, `hint` what to do. */
+export class UserFacingError extends Error {
+  override readonly name: string = 'UserFacingError';
+  /** What the user should do about it. */
+  readonly hint: string | undefined;
+  /** Process exit code when this ends a CLI command. */
+  readonly exitCode: number;
+
+  constructor(params: { message: string; hint?: string; exitCode?: number; cause?: unknown }) {
+    super(params.message, { cause: params.cause });
+    this.hint = params.hint;
+    this.exitCode = params.exitCode ?? 1;
+  }
+}

@@ -1,0 +1,144 @@
+import type { MessageEvent } from '../gateway/contracts.js';
+
+/** Where an inbound message is in its life. */
+export type InboxState = 'received' | 'processing' | 'done';
+
+/** One journaled inbound message. */
+export interface InboxRow {
+  readonly id: number;
+  readonly platform: string;
+  readonly messageId: string;
+  readonly sessionKey: string;
+  readonly state: InboxState;
+  readonly event: MessageEvent;
+  readonly receivedAt: number;
+  readonly updatedAt: number;
+}
+
+/** One platform message sent for a turn (a turn is identified by its inbox row). */
+export interface OutboxRow {
+  readonly inboxId: number;
+  /** 0-based position of this message within the turn's reply. */
+  readonly seq: number;
+  readonly platform: string;
+  readonly chatId: string;
+  readonly platformMessageId: string;
+  /** Text the platform currently shows. */
+  readonly text: string;
+  /** `open` while it may still be edited, `final` once its text is complete. */
+  readonly state: 'open' | 'final';
+  readonly updatedAt: number;
+}
+
+/** A conversation with the agent; `/new` ends one and starts another with the same key. */
+export interface SessionRow {
+  readonly id: string;
+  readonly key: string;
+  readonly parentSessionId: string | null;
+  readonly title: string | null;
+  readonly startedAt: number;
+  readonly endedAt: number | null;
+  readonly messageCount: number;
+}
+
+/** Roles the chat history holds. */
+export type MessageRole = 'system' | 'user' | 'assistant' | 'tool';
+
+/** One tool call as the model asked for it (OpenAI shape). */
+export interface StoredToolCall {
+  readonly id: string;
+  readonly name: string;
+  /** JSON text of the arguments, exactly as the model produced it. */
+  readonly arguments: string;
+}
+
+/** One history entry. */
+export interface StoredMessage {
+  readonly id: number;
+  readonly sessionId: string;
+  /** Inbox row of the turn that produced it, when there was one. */
+  readonly inboxId: number | null;
+  readonly role: MessageRole;
+  readonly content: string;
+  readonly toolCalls: readonly StoredToolCall[] | null;
+  readonly toolCallId: string | null;
+  readonly toolName: string | null;
+  readonly createdAt: number;
+}
+
+/** What `appendMessage` takes. */
+export interface NewMessage {
+  readonly sessionId: string;
+  readonly inboxId?: number | null;
+  readonly role: MessageRole;
+  readonly content: string;
+  readonly toolCalls?: readonly StoredToolCall[] | null;
+  readonly toolCallId?: string | null;
+  readonly toolName?: string | null;
+}
+
+/** One full-text search hit. */
+export interface SearchHit {
+  readonly sessionId: string;
+  readonly sessionKey: string;
+  readonly messageId: number;
+  readonly role: MessageRole;
+  /** The matching text with the match marked by [ and ]. */
+  readonly snippet: string;
+  readonly createdAt: number;
+}
+
+/**
+ * The gateway's durable state, behind a narrow interface so another backend can replace SQLite.
+ * Adapters never touch it directly. All methods are synchronous (better-sqlite3).
+ */
+export interface Store {
+  // --- inbox journal ---
+  /** Journals an inbound message. `inserted: false` means it was seen before (a redelivery). */
+  recordInbound(params: { event: MessageEvent; sessionKey: string }): { inserted: boolean; row: InboxRow };
+  /** Moves an inbox row to a new state. */
+  setInboxState(params: { inboxId: number; state: InboxState }): void;
+  /** Rows not yet done, oldest first (for replay after a restart). */
+  pendingInbound(): InboxRow[];
+  /** One inbox row. */
+  getInbound(params: { inboxId: number }): InboxRow | undefined;
+
+  // --- outbox ---
+  /** Records a sent message or a new text for it (upsert on inboxId+seq). */
+  recordOutbound(params: Omit<OutboxRow, 'updatedAt'>): void;
+  /** Messages sent for one turn, by seq. */
+  outboundFor(params: { inboxId: number }): OutboxRow[];
+  /** Marks a turn complete: its outbox rows final and its inbox row done, in one transaction. */
+  completeTurn(params: { inboxId: number }): void;
+
+  // --- sessions ---
+  /** The open session for a key, if any. */
+  activeSession(params: { key: string }): SessionRow | undefined;
+  /** Starts a session for a key (ending none). */
+  createSession(params: { key: string; parentSessionId?: string | null; title?: string | null }): SessionRow;
+  /** Ends a session; it stays in the store. */
+  endSession(params: { sessionId: string }): void;
+  /** Sets a session's title. */
+  setSessionTitle(params: { sessionId: string; title: string }): void;
+  /** Sessions, newest first. */
+  listSessions(params: { limit: number; key?: string }): SessionRow[];
+  /** One session. */
+  getSession(params: { sessionId: string }): SessionRow | undefined;
+
+  // --- messages ---
+  /** Appends a history entry and indexes its text. */
+  appendMessage(message: NewMessage): StoredMessage;
+  /** A session's history in order. */
+  history(params: { sessionId: string }): StoredMessage[];
+  /** Removes a turn's history entries (used when a crashed turn is replayed). */
+  deleteTurnMessages(params: { inboxId: number }): number;
+  /** Full-text search over message content (FTS5 query syntax; plain words work). */
+  search(params: { query: string; limit: number }): SearchHit[];
+
+  // --- key/value cursors (adapters' resume points, command-menu hashes, ...) ---
+  getCursor(params: { name: string }): string | undefined;
+  setCursor(params: { name: string; value: string }): void;
+
+  /** Closes the database (checkpointing the WAL). Idempotent. */
+  close(): void;
+}
