@@ -27,3 +27,15 @@ export class UserFacingError extends Error {
     this.exitCode = params.exitCode ?? 1;
   }
 }
+
+/** An adapter failure that retrying cannot fix (e.g. a revoked token); the supervisor stops restarting it. */
+export class AdapterFatalError extends Error {
+  override readonly name = 'AdapterFatalError';
+  /** What the owner should do about it. */
+  readonly hint: string | undefined;
+
+  constructor(params: { message: string; hint?: string; cause?: unknown }) {
+    super(params.message, { cause: params.cause });
+    this.hint = params.hint;
+  }
+}

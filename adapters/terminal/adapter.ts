@@ -1,0 +1,106 @@
+import { createInterface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
+import type {
+  AdapterCapabilities,
+  AdapterStartParams,
+  EditRequest,
+  OutboundMessage,
+  PlatformAdapter,
+} from '../../src/gateway/contracts.js';
+import type { Clock } from '../../src/util/clock.js';
+
+/** The chat id every terminal message uses: one local conversation. */
+export const terminalChatId = 'local';
+
+/**
+ * `hermes chat`: the terminal as a platform. Lines typed become messages; a streamed reply is printed as
+ * it grows (a terminal cannot edit, so only the new tail of each edit is written).
+ */
+export class TerminalAdapter implements PlatformAdapter {
+  readonly name = 'terminal';
+  readonly capabilities: AdapterCapabilities = {
+    edit: true,
+    threads: false,
+    typing: false,
+    reactions: false,
+    media: true,
+    maxMessageLength: 1_000_000,
+    markup: 'markdown',
+  };
+  private readonly input: Readable;
+  private readonly output: Writable;
+  private readonly cursor: string;
+  private readonly clock: Clock;
+  private readonly user: string;
+  private readonly onEnd: () => void;
+  private readonly printed = new Map<string, string>();
+  private nextOut = 1;
+  private nextIn = 1;
+  private runId: string;
+
+  constructor(params: { input: Readable; output: Writable; cursor: string; clock: Clock; user: string; onEnd: () => void }) {
+    this.input = params.input;
+    this.output = params.output;
+    this.cursor = params.cursor;
+    this.clock = params.clock;
+    this.user = params.user;
+    this.onEnd = params.onEnd;
+    this.runId = params.clock.now().toString(36);
+  }
+
+  async start(params: AdapterStartParams): Promise<void> {
+    const lines = createInterface({ input: this.input, terminal: false });
+    params.report({ state: 'connected' });
+    const pending: Promise<void>[] = [];
+    lines.on('line', (line) => {
+      if (line.trim() === '') return;
+      pending.push(
+        params
+          .emit({
+            platform: this.name,
+            messageId: `${this.runId}-${this.nextIn++}`,
+            chat: { id: terminalChatId, kind: 'dm' },
+            sender: { id: this.user, name: this.user, isBot: false },
+            text: line,
+            media: [],
+            mentioned: true,
+            receivedAt: this.clock.now(),
+          })
+          .catch((error: unknown) => {
+            this.output.write(`\n[not sent: ${error instanceof Error ? error.message : String(error)}]\n`);
+          }),
+      );
+    });
+    const closed = new Promise<void>((resolve) => lines.once('close', () => resolve()));
+    const aborted = new Promise<void>((resolve) => params.signal.addEventListener('abort', () => resolve(), { once: true }));
+    await Promise.race([closed, aborted]);
+    await Promise.all(pending);
+    lines.close();
+    if (!params.signal.aborted) {
+      this.onEnd();
+      await aborted;
+    }
+  }
+
+  async send(message: OutboundMessage): Promise<{ messageId: string }> {
+    const id = `t${this.nextOut++}`;
+    const text = this.strip(message.text);
+    const files = (message.attachments ?? []).map((a) => `📎 ${a.path}`);
+    const body = [text, ...files].filter((x) => x !== '').join('\n');
+    this.output.write(`\n${body}`);
+    this.printed.set(id, text);
+    return { messageId: id };
+  }
+
+  async edit(request: EditRequest): Promise<void> {
+    const before = this.printed.get(request.messageId) ?? '';
+    const text = this.strip(request.text);
+    if (text.startsWith(before)) this.output.write(text.slice(before.length));
+    else this.output.write(`\n${text}`);
+    this.printed.set(request.messageId, text);
+  }
+
+  private strip(text: string): string {
+    return this.cursor !== '' && text.endsWith(this.cursor) ? text.slice(0, -this.cursor.length) : text;
+  }
+}

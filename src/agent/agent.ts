@@ -1,0 +1,158 @@
+import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
+import type { ToolCallRequest } from '../tools/registry.js';
+import { INTERRUPTED_RESULT, planBatches, runBatches } from '../tools/scheduler.js';
+import { IterationBudget } from './budget.js';
+import { toOpenAIMessages, unansweredToolCalls, type ChatMessage } from './messages.js';
+import { callModel } from './model-call.js';
+import type { AgentOptions, AgentResult, AgentRunParams } from './types.js';
+
+/** The tool whose rounds do not count against the iteration budget. */
+export const REFUNDED_TOOL = 'execute_code';
+
+/** Result for a tool call left unanswered by an earlier turn that ended abnormally. */
+const STALE_CALL_RESULT = 'Interrupted: this tool call did not run because the previous turn ended before it could.';
+
+/** Mutable state of one turn. */
+interface Turn {
+  params: AgentRunParams;
+  messages: ChatMessage[];
+  text: string;
+  modelCalls: number;
+}
+
+/** The agent loop: call the model, run the tools it asks for, repeat until it answers or must stop. */
+export class AIAgent {
+  private readonly options: AgentOptions;
+
+  constructor(options: AgentOptions) {
+    this.options = options;
+  }
+
+  /** Runs one turn; never throws for model or tool failures (they end the turn with an outcome). */
+  async run(params: AgentRunParams): Promise<AgentResult> {
+    const turn: Turn = { params, messages: [...params.history], text: '', modelCalls: 0 };
+    const budget = new IterationBudget({ max: this.options.maxIterations });
+    this.answerAll({ turn, content: STALE_CALL_RESULT });
+    this.add({ turn, message: { role: 'user', content: params.userText } });
+    for (;;) {
+      if (params.signal.aborted) return this.interrupted({ turn });
+      if (!budget.tryConsume()) {
+        const note =
+          `I stopped after ${budget.max} model calls (the iteration budget). ` +
+          'What I did so far is saved; send another message to continue.';
+        return { outcome: 'budget_exhausted', text: turn.text, note, modelCalls: turn.modelCalls };
+      }
+      turn.modelCalls += 1;
+      const step = await this.step({ turn });
+      if ('done' in step) return step.done;
+      if (step.ranTools.length === 1 && step.ranTools[0]?.name === REFUNDED_TOOL) budget.refund();
+      if (params.signal.aborted) return this.interrupted({ turn });
+    }
+  }
+
+  /** One model call and its tools: either the turn ends here, or it lists the tool calls that ran. */
+  private async step(params: { turn: Turn }): Promise<{ done: AgentResult } | { ranTools: ToolCallRequest[] }> {
+    const { turn } = params;
+    const { signal } = turn.params;
+    let roundHasText = false;
+    const outcome = await callModel({
+      client: this.options.client,
+      request: this.request({ turn }),
+      signal,
+      clock: this.options.clock,
+      maxRetries: this.options.maxRetries,
+      logger: this.options.logger,
+      onText: (delta) => {
+        if (!roundHasText && turn.text !== '') this.emit({ turn, delta: '\n\n' });
+        roundHasText = true;
+        this.emit({ turn, delta });
+      },
+    });
+    if (outcome.kind !== 'ok') {
+      if (outcome.partialText !== '') this.add({ turn, message: { role: 'assistant', content: outcome.partialText } });
+      if (outcome.kind === 'aborted') return { done: this.interrupted({ turn }) };
+      const note = outcome.error.userMessage;
+      return { done: { outcome: 'error', text: turn.text, note, modelCalls: turn.modelCalls } };
+    }
+    const { reply } = outcome;
+    if (reply.toolCalls.length === 0) {
+      this.add({ turn, message: { role: 'assistant', content: reply.content } });
+      const note = finalNote({ turn, finishReason: reply.finishReason });
+      return { done: { outcome: 'final', text: turn.text, note, modelCalls: turn.modelCalls } };
+    }
+    const content = reply.content === '' ? null : reply.content;
+    this.add({ turn, message: { role: 'assistant', content, tool_calls: reply.toolCalls } });
+    const calls = reply.toolCalls.map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments }));
+    await this.runTools({ turn, calls });
+    return { ranTools: calls };
+  }
+
+  private async runTools(params: { turn: Turn; calls: ToolCallRequest[] }): Promise<void> {
+    const { turn } = params;
+    const { registry } = this.options;
+    const batches = planBatches({
+      calls: params.calls,
+      registry,
+      workspace: turn.params.toolContext.workspace,
+      maxParallel: this.options.maxParallel,
+    });
+    this.options.logger?.debug({ calls: params.calls.map((c) => c.name), batches: batches.length }, 'running tools');
+    await runBatches({
+      batches,
+      registry,
+      ctx: turn.params.toolContext,
+      signal: turn.params.signal,
+      onResult: ({ call, result }) =>
+        this.add({ turn, message: { role: 'tool', tool_call_id: call.id, name: call.name, content: result.content } }),
+    });
+  }
+
+  private request(params: { turn: Turn }): Omit<ChatCompletionCreateParamsStreaming, 'stream'> {
+    const { options } = this;
+    const tools = options.registry.toOpenAITools();
+    const messages = toOpenAIMessages({
+      messages: [{ role: 'system', content: options.systemPrompt }, ...params.turn.messages],
+    });
+    return {
+      model: options.model,
+      messages,
+      ...(tools.length > 0 ? { tools } : {}),
+      ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+      ...(options.maxTokens !== undefined ? { max_tokens: options.maxTokens } : {}),
+    };
+  }
+
+  private interrupted(params: { turn: Turn }): AgentResult {
+    this.answerAll({ turn: params.turn, content: INTERRUPTED_RESULT });
+    return { outcome: 'interrupted', text: params.turn.text, modelCalls: params.turn.modelCalls };
+  }
+
+  /** Gives every unanswered tool call of the last assistant message a synthetic error result. */
+  private answerAll(params: { turn: Turn; content: string }): void {
+    for (const call of unansweredToolCalls({ messages: params.turn.messages })) {
+      this.add({
+        turn: params.turn,
+        message: { role: 'tool', tool_call_id: call.id, name: call.function.name, content: params.content },
+      });
+    }
+  }
+
+  private add(params: { turn: Turn; message: ChatMessage }): void {
+    params.turn.messages.push(params.message);
+    params.turn.params.onMessage(params.message);
+  }
+
+  private emit(params: { turn: Turn; delta: string }): void {
+    params.turn.text += params.delta;
+    params.turn.params.onTextDelta(params.delta);
+  }
+}
+
+/** A note for replies that ended oddly: cut off at max_tokens, or empty. */
+function finalNote(params: { turn: Turn; finishReason: string | null }): string | undefined {
+  if (params.finishReason === 'length') {
+    return 'The reply hit the length limit (model.max_tokens) and may be cut off; ask me to continue.';
+  }
+  if (params.turn.text === '') return 'The model returned an empty reply; try rephrasing or send another message.';
+  return undefined;
+}

@@ -1,0 +1,76 @@
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+
+/** A tool call inside an assistant message, exactly as OpenAI shapes it. */
+export interface ChatToolCall {
+  /** Id the tool result refers back to. */
+  id: string;
+  /** Always "function". */
+  type: 'function';
+  /** Which tool, with JSON-text arguments. */
+  function: { name: string; arguments: string };
+}
+
+/** System prompt message. */
+export interface SystemMessage {
+  role: 'system';
+  content: string;
+}
+
+/** What the user said. */
+export interface UserMessage {
+  role: 'user';
+  content: string;
+}
+
+/** What the model said: text, tool calls, or both. */
+export interface AssistantMessage {
+  role: 'assistant';
+  content: string | null;
+  tool_calls?: ChatToolCall[];
+}
+
+/** The result of one tool call. */
+export interface ToolMessage {
+  role: 'tool';
+  content: string;
+  tool_call_id: string;
+  /** Name of the tool (kept for display/persistence; not sent to the API). */
+  name?: string;
+}
+
+/** One message of a conversation: a plain, JSON-serializable shape matching OpenAI's. */
+export type ChatMessage = SystemMessage | UserMessage | AssistantMessage | ToolMessage;
+
+/** Converts history to the chat.completions `messages` parameter. */
+export function toOpenAIMessages(params: { messages: readonly ChatMessage[] }): ChatCompletionMessageParam[] {
+  return params.messages.map((msg): ChatCompletionMessageParam => {
+    switch (msg.role) {
+      case 'system':
+      case 'user':
+        return { role: msg.role, content: msg.content };
+      case 'assistant':
+        return msg.tool_calls && msg.tool_calls.length > 0
+          ? { role: 'assistant', content: msg.content, tool_calls: msg.tool_calls }
+          : { role: 'assistant', content: msg.content ?? '' };
+      case 'tool':
+        return { role: 'tool', content: msg.content, tool_call_id: msg.tool_call_id };
+    }
+  });
+}
+
+/**
+ * Tool calls of the last assistant message that have no tool result after it. A history is only
+ * valid for the next API call when this is empty.
+ */
+export function unansweredToolCalls(params: { messages: readonly ChatMessage[] }): ChatToolCall[] {
+  const { messages } = params;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const msg = messages[i];
+    if (msg?.role !== 'assistant') continue;
+    const answered = new Set(
+      messages.slice(i + 1).flatMap((m) => (m.role === 'tool' ? [m.tool_call_id] : [])),
+    );
+    return (msg.tool_calls ?? []).filter((call) => !answered.has(call.id));
+  }
+  return [];
+}

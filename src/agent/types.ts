@@ -1,0 +1,69 @@
+import type OpenAI from 'openai';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { ToolContext } from '../tools/tool.js';
+import type { Clock } from '../util/clock.js';
+import type { ChatMessage } from './messages.js';
+
+export type { ChatMessage } from './messages.js';
+
+/** The logging the agent does; a pino logger fits. */
+export interface AgentLogger {
+  /** Detail for debugging. */
+  debug(obj: object, msg?: string): void;
+  /** Something went wrong but was handled. */
+  warn(obj: object, msg?: string): void;
+}
+
+/** How an AIAgent is set up (one per profile/model). */
+export interface AgentOptions {
+  /** OpenAI SDK client pointed at any OpenAI-compatible base URL. */
+  client: OpenAI;
+  /** Model name sent with every request. */
+  model: string;
+  /** System prompt put before the history. */
+  systemPrompt: string;
+  /** Tools the model may call. */
+  registry: ToolRegistry;
+  /** Model calls allowed per turn (the iteration budget). */
+  maxIterations: number;
+  /** Retries of one model call after transient failures. */
+  maxRetries: number;
+  /** Most tool calls run at once. */
+  maxParallel: number;
+  /** Time source for backoff. */
+  clock: Clock;
+  /** Optional logger. */
+  logger?: AgentLogger;
+  /** Sampling temperature, when set. */
+  temperature?: number;
+  /** max_tokens for each reply, when set. */
+  maxTokens?: number;
+}
+
+/** One turn: the user's new message on top of the stored history. */
+export interface AgentRunParams {
+  /** The conversation so far (without the system prompt). */
+  history: readonly ChatMessage[];
+  /** What the user just said. */
+  userText: string;
+  /** Aborted to interrupt the turn (new message with policy interrupt, /stop). */
+  signal: AbortSignal;
+  /** Receives streamed reply text as it arrives. */
+  onTextDelta: (delta: string) => void;
+  /** Receives every message added to the history, in order, for persisting. */
+  onMessage: (message: ChatMessage) => void;
+  /** Where and how tools run; tools always get the turn's `signal`, whatever this carries. */
+  toolContext: ToolContext | Omit<ToolContext, 'signal'>;
+}
+
+/** How a turn ended. */
+export interface AgentResult {
+  /** final: the model answered; budget_exhausted / interrupted / error: stopped early. */
+  outcome: 'final' | 'budget_exhausted' | 'interrupted' | 'error';
+  /** All text emitted this turn (what onTextDelta received). */
+  text: string;
+  /** A message for the user about why the turn stopped early or looks odd. */
+  note?: string;
+  /** Model calls made this turn (retries of one call count once). */
+  modelCalls: number;
+}

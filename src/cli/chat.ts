@@ -1,0 +1,53 @@
+import os from 'node:os';
+import { TerminalAdapter } from '../../adapters/terminal/adapter.js';
+import { buildGateway } from '../gateway/bootstrap.js';
+import { UserFacingError } from '../gateway/errors.js';
+import { modelLabel, modelProblem } from '../gateway/model-check.js';
+import { systemClock } from '../util/clock.js';
+import { loadProfile, openLog, type GlobalOptions } from './context.js';
+import { println, type CliIO } from './output.js';
+
+/**
+ * `hermes chat`: talk to the agent from the terminal, through the same runner, mailbox, agent and store as
+ * every platform. Slash commands work; Ctrl-D ends it.
+ */
+export async function chat(params: { options: GlobalOptions; io: CliIO }): Promise<number> {
+  const { io } = params;
+  const loaded = await loadProfile(params);
+  const { profile, config } = loaded;
+  const problem = modelProblem({ config, configPath: profile.configPath, envPath: profile.envPath });
+  if (problem !== null) throw new UserFacingError({ message: problem.split('\n')[0] ?? problem, hint: problem.split('\n').slice(1).join('\n'), exitCode: 78 });
+  const log = openLog({ loaded, tty: false });
+  let ended: () => void = () => undefined;
+  const done = new Promise<void>((resolve) => {
+    ended = resolve;
+  });
+  const terminal = new TerminalAdapter({
+    input: io.stdin,
+    output: io.stdout,
+    cursor: config.stream.cursor,
+    clock: systemClock,
+    user: os.userInfo().username,
+    onEnd: () => ended(),
+  });
+  try {
+    const { runner } = buildGateway({
+      profile,
+      config,
+      clock: systemClock,
+      logger: log.logger,
+      adapters: [{ adapter: terminal, allow: 'all', editIntervalMs: 250 }],
+      withHttp: false,
+    });
+    println({ stream: io.stdout, text: `hermes chat — profile "${profile.name}", ${modelLabel({ config })}. /help for commands, Ctrl-D to leave.` });
+    await runner.start();
+    process.once('SIGINT', () => ended());
+    await done;
+    await runner.waitIdle();
+    await runner.stop();
+    println({ stream: io.stdout, text: '' });
+    return 0;
+  } finally {
+    await log.close();
+  }
+}

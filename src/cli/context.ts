@@ -1,0 +1,48 @@
+import os from 'node:os';
+import type { Logger } from 'pino';
+import { loadConfig } from '../config/load.js';
+import type { GatewayConfig } from '../config/schema.js';
+import { ensureProfileDirs, resolveHermesHome, resolveProfile, type Profile } from '../home/index.js';
+import { createLogger } from '../log/logger.js';
+import { Redactor } from '../log/redact.js';
+import { println, type CliIO } from './output.js';
+
+/** Global options every command accepts. */
+export interface GlobalOptions {
+  readonly profile?: string;
+}
+
+/** A profile with its loaded config, ready for a command. */
+export interface LoadedProfile {
+  readonly profile: Profile;
+  readonly config: GatewayConfig;
+  readonly redactor: Redactor;
+}
+
+/** Resolves the profile that `-p NAME` (or the default) names. */
+export function profileFrom(params: { options: GlobalOptions; io: CliIO }): Profile {
+  const hermesHome = resolveHermesHome({ env: params.io.env, homedir: os.homedir() });
+  return resolveProfile({ hermesHome, name: params.options.profile });
+}
+
+/** Loads and validates the profile's config; warnings go to stderr. Throws ConfigError (exit 78) on bad config. */
+export async function loadProfile(params: { options: GlobalOptions; io: CliIO }): Promise<LoadedProfile> {
+  const profile = profileFrom(params);
+  const loaded = await loadConfig({ profile, env: params.io.env });
+  for (const warning of loaded.warnings) println({ stream: params.io.stderr, text: `warning: ${warning.message}` });
+  return { profile, config: loaded.config, redactor: new Redactor({ secrets: loaded.secrets }) };
+}
+
+/** Opens the profile's log (creating its folders). */
+export function openLog(params: { loaded: LoadedProfile; tty: boolean }): { logger: Logger; close: () => Promise<void> } {
+  const { profile, config, redactor } = params.loaded;
+  ensureProfileDirs({ profile });
+  return createLogger({
+    profile,
+    level: config.logging.level,
+    redactor,
+    tty: params.tty,
+    maxSize: config.logging.max_size,
+    maxFiles: config.logging.max_files,
+  });
+}

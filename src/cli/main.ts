@@ -1,0 +1,83 @@
+#!/usr/bin/env node
+import { Command, CommanderError } from 'commander';
+import { packageVersion } from '../util/package-root.js';
+import { chat } from './chat.js';
+import { configShow, configValidate } from './config-cmd.js';
+import type { GlobalOptions } from './context.js';
+import { gatewayRun } from './gateway-run.js';
+import { describeFailure, type CliIO } from './output.js';
+import { sessionsList, sessionsSearch } from './sessions-cmd.js';
+import { isMain } from '../util/is-main.js';
+
+/** Builds the `hermes` command tree; each action resolves to an exit code stored in `exit`. */
+export function buildProgram(params: { io: CliIO; setExit: (code: number) => void }): Command {
+  const { io, setExit } = params;
+  const program = new Command('hermes')
+    .description('Your own LLM agent on Telegram, Slack, Discord, email and SMS — one gateway per profile.')
+    .version(packageVersion(), '-V, --version', 'print the version')
+    .option('-p, --profile <name>', 'profile to use (default: the one in HERMES_HOME itself)')
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+    })
+    .exitOverride()
+    .showHelpAfterError('(run `hermes help` for the commands)');
+  const globals = (): GlobalOptions => program.opts<GlobalOptions>();
+  const run = (action: () => Promise<number> | number) => async (): Promise<void> => setExit(await action());
+
+  const gateway = program.command('gateway').description('run the messaging gateway');
+  gateway.command('run').description('run the gateway in the foreground (Ctrl-C drains and exits)').action(run(() => gatewayRun({ options: globals(), io })));
+
+  const config = program.command('config').description('check and print the profile configuration');
+  config.command('validate').description('check config.yaml and .env; precise errors with file and key').action(run(() => configValidate({ options: globals(), io })));
+  config.command('show').description('print the effective config (defaults filled in, secrets as ***)').action(run(() => configShow({ options: globals(), io })));
+
+  const sessions = program.command('sessions').description('look at stored conversations');
+  sessions
+    .command('list')
+    .description('recent sessions, newest first')
+    .option('-n, --limit <n>', 'how many', '20')
+    .action(async (opts: { limit: string }) => setExit(sessionsList({ options: globals(), io, limit: positive(opts.limit) })));
+  sessions
+    .command('search')
+    .description('full-text search over all messages')
+    .argument('<query...>', 'words to find')
+    .option('-n, --limit <n>', 'how many hits', '20')
+    .action(async (query: string[], opts: { limit: string }) =>
+      setExit(sessionsSearch({ options: globals(), io, query: query.join(' '), limit: positive(opts.limit) })),
+    );
+
+  program.command('chat').description('talk to your agent in the terminal (no platform needed)').action(run(() => chat({ options: globals(), io })));
+  return program;
+}
+
+function positive(text: string): number {
+  const n = Number.parseInt(text, 10);
+  return Number.isInteger(n) && n > 0 ? Math.min(n, 1000) : 20;
+}
+
+/** Runs the CLI with arguments (without node and script); returns the exit code. */
+export async function runCli(params: { argv: readonly string[]; io: CliIO }): Promise<number> {
+  let exitCode = 0;
+  const program = buildProgram({ io: params.io, setExit: (code) => (exitCode = code) });
+  const argv = params.argv.length === 0 ? ['help'] : [...params.argv];
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help' ? 0 : 64;
+    }
+    const failure = describeFailure({ error, debug: params.io.env['HERMES_DEBUG'] === '1', scrub: (t) => t });
+    params.io.stderr.write(`${failure.text}\n`);
+    return failure.exitCode;
+  }
+}
+
+if (isMain({ moduleUrl: import.meta.url })) {
+  const code = await runCli({
+    argv: process.argv.slice(2),
+    io: { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: { ...process.env }, isTTY: process.stdout.isTTY === true },
+  });
+  process.exitCode = code;
+}

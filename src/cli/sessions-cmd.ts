@@ -1,0 +1,60 @@
+import { existsSync } from 'node:fs';
+import { UserFacingError } from '../gateway/errors.js';
+import { openStore } from '../store/sqlite-store.js';
+import type { Store } from '../store/types.js';
+import { systemClock } from '../util/clock.js';
+import { profileFrom, type GlobalOptions } from './context.js';
+import { println, type CliIO } from './output.js';
+
+function withStore<T>(params: { options: GlobalOptions; io: CliIO; use: (store: Store) => T }): T {
+  const profile = profileFrom(params);
+  if (!existsSync(profile.dbPath)) {
+    throw new UserFacingError({
+      message: `profile "${profile.name}" has no sessions yet (${profile.dbPath} does not exist)`,
+      hint: 'Talk to the agent first: `hermes chat` or `hermes gateway run`.',
+    });
+  }
+  const store = openStore({ path: profile.dbPath, clock: systemClock });
+  try {
+    return params.use(store);
+  } finally {
+    store.close();
+  }
+}
+
+/** `hermes sessions list`: recent sessions, newest first. */
+export function sessionsList(params: { options: GlobalOptions; io: CliIO; limit: number }): number {
+  return withStore({
+    ...params,
+    use: (store) => {
+      const sessions = store.listSessions({ limit: params.limit });
+      if (sessions.length === 0) println({ stream: params.io.stdout, text: 'no sessions yet' });
+      for (const s of sessions) {
+        const state = s.endedAt === null ? 'open ' : 'ended';
+        println({
+          stream: params.io.stdout,
+          text: `${s.id.slice(0, 8)}  ${state}  ${new Date(s.startedAt).toISOString()}  ${String(s.messageCount).padStart(4)} msgs  ${s.key}  ${s.title ?? ''}`,
+        });
+      }
+      return 0;
+    },
+  });
+}
+
+/** `hermes sessions search QUERY`: full-text search over every message (FTS5). */
+export function sessionsSearch(params: { options: GlobalOptions; io: CliIO; query: string; limit: number }): number {
+  return withStore({
+    ...params,
+    use: (store) => {
+      const hits = store.search({ query: params.query, limit: params.limit });
+      if (hits.length === 0) println({ stream: params.io.stdout, text: `no messages match "${params.query}"` });
+      for (const h of hits) {
+        println({
+          stream: params.io.stdout,
+          text: `${h.sessionId.slice(0, 8)}  ${new Date(h.createdAt).toISOString()}  ${h.role.padEnd(9)}  ${h.snippet.replace(/\s+/g, ' ')}`,
+        });
+      }
+      return 0;
+    },
+  });
+}

@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { DURATION_HINT, SIZE_HINT, parseDuration, parseSize } from './units.js';
+
+/** Schemas whose values are durations in milliseconds (so the effective config can print them as "30s"). */
+const durationSchemas = new WeakSet<z.core.$ZodType>();
+/** Schemas whose values are sizes in bytes (printed back as "10m"). */
+const sizeSchemas = new WeakSet<z.core.$ZodType>();
+
+/** Turns a numeric string (as produced by `${VAR}` interpolation) into a number; leaves anything else alone. */
+function numericString(value: unknown): unknown {
+  return typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value;
+}
+
+/** Turns "true"/"false" strings (as produced by `${VAR}` interpolation) into booleans. */
+function booleanString(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const lower = value.trim().toLowerCase();
+  if (lower === 'true') return true;
+  if (lower === 'false') return false;
+  return value;
+}
+
+/** A duration (number of seconds or "500ms"/"1s"/"2m"/"1h"), normalized to milliseconds. */
+export function duration(params: { defaultValue: string; minMs?: number }): z.ZodPrefault<z.ZodType<number, unknown>> {
+  const minMs = params.minMs ?? 0;
+  const schema = z
+    .unknown()
+    .transform((value, ctx): number => {
+      const ms = parseDuration({ value });
+      if (ms === undefined) {
+        ctx.addIssue({ code: 'custom', message: DURATION_HINT, input: value });
+        return z.NEVER;
+      }
+      if (ms < minMs) {
+        ctx.addIssue({ code: 'custom', message: `a duration of at least ${minMs}ms`, input: value });
+        return z.NEVER;
+      }
+      return ms;
+    })
+    .prefault(params.defaultValue);
+  durationSchemas.add(schema);
+  return schema;
+}
+
+/** A size ("512k", "10m", "1g", or a number of bytes), normalized to bytes. */
+export function size(params: { defaultValue: string | number }): z.ZodPrefault<z.ZodType<number, unknown>> {
+  const schema = z
+    .unknown()
+    .transform((value, ctx): number => {
+      const bytes = parseSize({ value });
+      if (bytes === undefined || bytes < 1) {
+        ctx.addIssue({ code: 'custom', message: SIZE_HINT, input: value });
+        return z.NEVER;
+      }
+      return bytes;
+    })
+    .prefault(params.defaultValue);
+  sizeSchemas.add(schema);
+  return schema;
+}
+
+/** An integer in [min, max] (numeric strings accepted). */
+export function int(params: { min: number; max?: number }): z.ZodType<number, unknown> {
+  const base = z.number().int().min(params.min);
+  return z.preprocess(numericString, params.max === undefined ? base : base.max(params.max));
+}
+
+/** A finite number in [min, max] (numeric strings accepted). */
+export function num(params: { min: number; max: number }): z.ZodType<number, unknown> {
+  return z.preprocess(numericString, z.number().min(params.min).max(params.max));
+}
+
+/** A boolean ("true"/"false" strings accepted). */
+export function bool(): z.ZodType<boolean, unknown> {
+  return z.preprocess(booleanString, z.boolean());
+}
+
+/** An optional string; an empty string (e.g. from `${VAR:-}`) counts as not set. */
+export function optionalString(): z.ZodOptional<z.ZodType<string | undefined, unknown>> {
+  return z.preprocess((value) => (value === '' || value === null ? undefined : value), z.string().optional()).optional();
+}
+
+/** True when `schema` was made by `duration()`. */
+export function isDurationSchema(params: { schema: z.core.$ZodType }): boolean {
+  return durationSchemas.has(params.schema);
+}
+
+/** True when `schema` was made by `size()`. */
+export function isSizeSchema(params: { schema: z.core.$ZodType }): boolean {
+  return sizeSchemas.has(params.schema);
+}

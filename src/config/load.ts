@@ -1,0 +1,73 @@
+import path from 'node:path';
+import type { EnvSnapshot } from '../home/hermes-home.js';
+import type { Profile } from '../home/profile.js';
+import { interpolateTree } from './interpolate.js';
+import { mergeEnv, readProfileEnv } from './profile-env.js';
+import type { GatewayConfig, ParsedConfig } from './schema.js';
+import { collectSecrets } from './secrets.js';
+import { validateConfig, type ConfigWarning } from './validate.js';
+import { readConfigFile } from './yaml-file.js';
+
+/** A file the config was (or would have been) read from. */
+export interface ConfigSource {
+  /** Absolute path of the file. */
+  readonly path: string;
+  /** Whether it existed (a missing config.yaml means "all defaults"). */
+  readonly existed: boolean;
+}
+
+/** Everything loadConfig found out about a profile's configuration. */
+export interface LoadedConfig {
+  /** The effective, validated configuration. */
+  readonly config: GatewayConfig;
+  /** Harmless oddities (unknown keys), to show the user. */
+  readonly warnings: readonly ConfigWarning[];
+  /** Strings to redact from logs and output (.env values and secret-looking config values). */
+  readonly secrets: readonly string[];
+  /** The inherited environment snapshot with the profile's .env layered on top. */
+  readonly env: Readonly<Record<string, string>>;
+  /** Where the configuration came from. */
+  readonly sources: { readonly configFile: ConfigSource; readonly envFile: ConfigSource };
+}
+
+/**
+ * Loads a profile's configuration: its .env (over the inherited `env` snapshot), then config.yaml
+ * with `${VAR}` interpolation, validated against the schema. A missing config.yaml means defaults.
+ * Throws ConfigError (exit code 78) for anything the user has to fix. Never touches process.env.
+ */
+export async function loadConfig(params: { profile: Profile; env: EnvSnapshot }): Promise<LoadedConfig> {
+  const { profile } = params;
+  const profileEnv = await readProfileEnv({ envPath: profile.envPath });
+  const env = mergeEnv({ inherited: params.env, profileEnv });
+  const raw = await readConfigFile({ configPath: profile.configPath });
+  const tree = interpolateTree({ tree: raw.tree, env, file: profile.configPath, envFile: profile.envPath });
+  const envSecrets = new Set(Object.values(profileEnv.values).filter((value) => value !== ''));
+  const validated = validateConfig({ tree, file: profile.configPath, secrets: envSecrets });
+  const config = resolvePaths({ parsed: validated.config, profile, home: env['HOME'] });
+  return {
+    config,
+    warnings: validated.warnings,
+    secrets: collectSecrets({ config, envFileValues: profileEnv.values }),
+    env,
+    sources: {
+      configFile: { path: profile.configPath, existed: raw.existed },
+      envFile: { path: profile.envPath, existed: profileEnv.existed },
+    },
+  };
+}
+
+/**
+ * Fills in profile-relative paths: tools.workspace defaults to the profile's workspace/;
+ * a relative path is under the profile dir and `~/` is the user's home.
+ */
+function resolvePaths(params: { parsed: ParsedConfig; profile: Profile; home: string | undefined }): GatewayConfig {
+  const { parsed, profile, home } = params;
+  const configured = parsed.tools.workspace;
+  let workspace = profile.workspaceDir;
+  if (configured !== undefined && home !== undefined && (configured === '~' || configured.startsWith('~/'))) {
+    workspace = path.resolve(home, configured.slice(2));
+  } else if (configured !== undefined) {
+    workspace = path.resolve(profile.dir, configured);
+  }
+  return { ...parsed, tools: { ...parsed.tools, workspace } };
+}

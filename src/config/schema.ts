@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { bool, duration, int, num, optionalString, size } from './fields.js';
+import { platformsSchema } from './platforms-schema.js';
+
+/** model: the OpenAI-compatible endpoint the agent talks to. */
+const modelSchema = z
+  .strictObject({
+    base_url: z.string().min(1).default('https://api.openai.com/v1'),
+    api_key: optionalString(),
+    name: z.string().min(1).default('gpt-4o-mini'),
+    temperature: num({ min: 0, max: 2 }).optional(),
+    max_tokens: int({ min: 1 }).optional(),
+    request_timeout: duration({ defaultValue: '120s', minMs: 1 }),
+    max_retries: int({ min: 0, max: 20 }).default(4),
+  })
+  .prefault({});
+
+/** agent: the agent loop. */
+const agentSchema = z
+  .strictObject({
+    max_iterations: int({ min: 1 }).default(90),
+    delegate_max_iterations: int({ min: 1 }).default(50),
+    system_prompt: optionalString(),
+    max_parallel_tools: int({ min: 1, max: 32 }).default(8),
+  })
+  .prefault({});
+
+/** gateway.http: the local HTTP server (webhooks, /healthz, /metrics). */
+const httpSchema = z
+  .strictObject({
+    enabled: bool().default(true),
+    host: z.string().min(1).default('127.0.0.1'),
+    port: int({ min: 0, max: 65535 }).default(8787),
+    body_limit_bytes: int({ min: 1 }).default(1024 * 1024),
+  })
+  .prefault({});
+
+/** gateway: message handling. */
+const gatewaySchema = z
+  .strictObject({
+    busy_policy: z.enum(['interrupt', 'queue']).default('interrupt'),
+    drain_timeout: duration({ defaultValue: '30s' }),
+    http: httpSchema,
+  })
+  .prefault({});
+
+/** stream: how streamed replies are shown. */
+const streamSchema = z
+  .strictObject({
+    edit_interval: duration({ defaultValue: '1s', minMs: 250 }),
+    cursor: z.string().default(' ▉'),
+    typing_interval: duration({ defaultValue: '4s', minMs: 1 }),
+  })
+  .prefault({});
+
+/** tools: what the agent's tools may do. */
+const toolsSchema = z
+  .strictObject({
+    workspace: optionalString(),
+    confine_to_workspace: bool().default(true),
+    terminal: z
+      .strictObject({
+        timeout: duration({ defaultValue: '60s', minMs: 1 }),
+        max_output_bytes: int({ min: 1 }).default(65536),
+      })
+      .prefault({}),
+  })
+  .prefault({});
+
+/** logging: the profile's logs/gateway.log. */
+const loggingSchema = z
+  .strictObject({
+    level: z.enum(['trace', 'debug', 'info', 'warn', 'error']).default('info'),
+    max_size: size({ defaultValue: '10m' }),
+    max_files: int({ min: 1, max: 100 }).default(5),
+  })
+  .prefault({});
+
+/** The whole config.yaml. Every key is optional, so an empty file is valid. */
+export const configSchema = z
+  .strictObject({
+    model: modelSchema,
+    agent: agentSchema,
+    gateway: gatewaySchema,
+    stream: streamSchema,
+    tools: toolsSchema,
+    logging: loggingSchema,
+    platforms: platformsSchema,
+  })
+  .prefault({});
+
+/** What the schema produces: keys keep config.yaml's snake_case names; durations are ms, sizes are bytes. */
+export type ParsedConfig = z.infer<typeof configSchema>;
+
+/**
+ * The effective configuration as loadConfig returns it: ParsedConfig with `tools.workspace`
+ * resolved to an absolute path (the profile's workspace/ unless config.yaml says otherwise).
+ */
+export type GatewayConfig = Omit<ParsedConfig, 'tools'> & {
+  /** tools: what the agent's tools may do. */
+  readonly tools: Omit<ParsedConfig['tools'], 'workspace'> & { readonly workspace: string };
+};
+
+/** A logging level name. */
+export type LogLevel = GatewayConfig['logging']['level'];
+
+/** Names of the platforms config.yaml knows about. */
+export type PlatformName = keyof GatewayConfig['platforms'];

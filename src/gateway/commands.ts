@@ -1,0 +1,42 @@
+/** Commands the gateway itself answers, on the control lane (never behind a running turn). */
+export type GatewayCommandName = 'stop' | 'new' | 'status' | 'help';
+
+/** What a message's text means to the gateway. */
+export type ParsedCommand =
+  | { readonly kind: 'command'; readonly name: GatewayCommandName; readonly args: string }
+  | { readonly kind: 'unknown'; readonly name: string }
+  | { readonly kind: 'none' };
+
+const aliases: Readonly<Record<string, GatewayCommandName>> = {
+  stop: 'stop',
+  new: 'new',
+  reset: 'new',
+  status: 'status',
+  help: 'help',
+  start: 'help',
+};
+
+/** One line per command, for /help and for the unknown-command answer. */
+export const commandHelp: readonly string[] = [
+  '/new (or /reset) — end this conversation and start a fresh one',
+  '/stop — stop the answer being written now',
+  '/status — what the gateway is doing for this chat',
+  '/help — this list',
+];
+
+/**
+ * Reads a leading slash command. `/etc/hosts …` is not a command (a path); `/cmd@botname` is.
+ */
+export function parseCommand(params: { text: string }): ParsedCommand {
+  const match = /^\/([A-Za-z][A-Za-z0-9_]*)(?:@\S+)?(?:\s+([\s\S]*))?$/.exec(params.text.trim());
+  if (!match) return { kind: 'none' };
+  const raw = (match[1] ?? '').toLowerCase();
+  const name = aliases[raw];
+  if (name === undefined) return { kind: 'unknown', name: raw };
+  return { kind: 'command', name, args: (match[2] ?? '').trim() };
+}
+
+/** The reply to a command the gateway does not know. */
+export function unknownCommandReply(params: { name: string }): string {
+  return [`Unknown command /${params.name}. The gateway understands:`, ...commandHelp].join('\n');
+}

@@ -1,0 +1,55 @@
+import type { Store } from '../store/types.js';
+import type { MessageEvent } from './contracts.js';
+import { commandHelp, type GatewayCommandName } from './commands.js';
+import type { SessionMailbox } from './mailbox.js';
+import type { AdapterStatus } from './supervisor.js';
+
+/** What a control command can see and change. */
+export interface ControlContext {
+  readonly store: Store;
+  readonly sessionKey: string;
+  readonly mailbox: SessionMailbox | undefined;
+  readonly modelLabel: string;
+  readonly adapters: () => readonly AdapterStatus[];
+  readonly startedAt: number;
+  readonly now: number;
+}
+
+/** Runs one control command immediately (never behind a turn) and returns the reply text. */
+export function runControlCommand(params: { name: GatewayCommandName; event: MessageEvent; ctx: ControlContext }): string {
+  const { name, ctx } = params;
+  switch (name) {
+    case 'stop': {
+      const stopped = ctx.mailbox?.interrupt({ kind: 'stop' }) ?? false;
+      const dropped = ctx.mailbox?.clearQueue() ?? [];
+      for (const row of dropped) ctx.store.setInboxState({ inboxId: row.id, state: 'done' });
+      if (!stopped && dropped.length === 0) return 'Nothing to stop: no answer is being written.';
+      return dropped.length > 0 ? `Stopped. ${dropped.length} waiting message(s) dropped.` : 'Stopped.';
+    }
+    case 'new': {
+      ctx.mailbox?.interrupt({ kind: 'new-session' });
+      const current = ctx.store.activeSession({ key: ctx.sessionKey });
+      if (current) ctx.store.endSession({ sessionId: current.id });
+      const next = ctx.store.createSession({ key: ctx.sessionKey, parentSessionId: current?.id ?? null });
+      return `Started a new conversation (${next.id.slice(0, 8)}). The previous one is kept in the history.`;
+    }
+    case 'status':
+      return statusText({ ctx });
+    case 'help':
+      return ['Commands:', ...commandHelp, '', 'Anything else you write goes to the agent.'].join('\n');
+  }
+}
+
+function statusText(params: { ctx: ControlContext }): string {
+  const { ctx } = params;
+  const session = ctx.store.activeSession({ key: ctx.sessionKey });
+  const busy = ctx.mailbox?.runningRow ? `answering (${ctx.mailbox.queued} waiting)` : 'idle';
+  const uptime = Math.round((ctx.now - ctx.startedAt) / 1000);
+  const lines = [
+    session ? `Session: ${session.id.slice(0, 8)}, ${session.messageCount} messages, since ${new Date(session.startedAt).toISOString()}` : 'Session: none yet',
+    `Now: ${busy}`,
+    `Model: ${ctx.modelLabel}`,
+    `Gateway up ${uptime}s; platforms: ${ctx.adapters().map((a) => `${a.name} ${a.state}`).join(', ') || 'none'}`,
+  ];
+  return lines.join('\n');
+}

@@ -1,0 +1,266 @@
+import type { Logger } from 'pino';
+import type { Clock } from '../../util/clock.js';
+import type { ChatRef, PlatformAdapter } from '../contracts.js';
+import { checkAttachments } from './attachments.js';
+import { extractMedia, visibleStreamingText } from './media.js';
+import type { ChatPacer } from './pacer.js';
+import { SentMessages, type DeliveryJournal, type ExistingMessage } from './sent-messages.js';
+import { MIN_SPLIT_LIMIT, reopenPrefix, splitMessage, takeChunk } from './split.js';
+
+/** What a StreamDelivery is built from. */
+export interface StreamDeliveryParams {
+  readonly adapter: PlatformAdapter;
+  readonly chat: ChatRef;
+  /** The inbound message the first reply message answers. */
+  readonly replyToId?: string;
+  readonly pacer: ChatPacer;
+  /** Key the pacer counts this chat under. */
+  readonly chatKey: string;
+  readonly clock: Clock;
+  /** Appended to the text while it streams (e.g. ' ▉'). */
+  readonly cursor: string;
+  readonly journal: DeliveryJournal;
+  /** Messages a crashed earlier attempt of this same turn already sent; they are edited, never sent again. */
+  readonly existing?: readonly ExistingMessage[];
+  readonly logger?: Logger;
+  /** Stops all platform calls when aborted. */
+  readonly signal?: AbortSignal;
+}
+
+/** How a turn's reply ended up on the platform. */
+export interface DeliveryResult {
+  /** Platform ids of the reply's text messages (by seq), then of its attachments. */
+  readonly messageIds: string[];
+  /** The full reply text delivered (MEDIA lines stripped, notes included). */
+  readonly finalText: string;
+  /** Attachments on the platform for this reply (including ones an earlier attempt sent). */
+  readonly attachmentsSent: number;
+  /** What could not be delivered, one sentence each. */
+  readonly errors: string[];
+}
+
+/** Attempts for each final send or edit that fails for a reason other than a rate limit. */
+const FINAL_ATTEMPTS = 3;
+const LEADING_BLANK_LINES = /^(?:[ \t]*\r?\n)+/;
+
+/**
+ * Delivers one turn's streamed reply: shows it growing in a message edited at the pacer's rate (with a cursor),
+ * moves on to a new message when one fills up, and finally edits everything in place to the finished text
+ * and sends the MEDIA attachments. Platforms without edits get the finished text only.
+ */
+export class StreamDelivery {
+  private readonly params: StreamDeliveryParams;
+  private readonly messages: SentMessages;
+  private readonly maxLength: number;
+  /** Longest text a message may show while streaming: room is left for the cursor. */
+  private readonly streamLimit: number;
+  private readonly startedAt: number;
+  private raw = '';
+  private dirty = false;
+  private looping = false;
+  private loopDone: Promise<void> = Promise.resolve();
+  /** Set by finish/halt: no more streaming updates. */
+  private stopped = false;
+  /** Texts of the messages finalized while streaming, by seq. */
+  private readonly committed: string[] = [];
+  /** How much of the visible text those messages cover. */
+  private consumed = 0;
+  /** The fence line open where the uncommitted text starts. */
+  private carry: string | null = null;
+  private finished: Promise<DeliveryResult> | undefined;
+
+  constructor(params: StreamDeliveryParams) {
+    this.params = params;
+    this.maxLength = params.adapter.capabilities.maxMessageLength;
+    this.streamLimit = this.maxLength - params.cursor.length;
+    if (this.streamLimit < MIN_SPLIT_LIMIT) {
+      throw new RangeError(
+        `Adapter "${params.adapter.name}" allows ${this.maxLength} characters per message, too few to stream with the ` +
+          `cursor ${JSON.stringify(params.cursor)}: raise capabilities.maxMessageLength or shorten the cursor.`,
+      );
+    }
+    this.startedAt = params.clock.now();
+    this.messages = new SentMessages({
+      adapter: params.adapter,
+      chat: params.chat,
+      journal: params.journal,
+      ...(params.replyToId === undefined ? {} : { replyToId: params.replyToId }),
+      ...(params.existing === undefined ? {} : { existing: params.existing }),
+      ...(params.logger === undefined ? {} : { logger: params.logger }),
+    });
+  }
+
+  /** Adds streamed text. Never blocks and never throws; the update is scheduled. */
+  push(delta: string): void {
+    if (this.stopped || delta === '') return;
+    this.raw += delta;
+    if (!this.params.adapter.capabilities.edit) return;
+    this.dirty = true;
+    if (this.looping) return;
+    this.looping = true;
+    this.loopDone = this.loop();
+  }
+
+  /** Finishes the reply: final text edited in place (no cursor), `note` appended, attachments sent. Idempotent. */
+  finish(params: { note?: string } = {}): Promise<DeliveryResult> {
+    this.finished ??= this.deliverFinal({ note: params.note });
+    return this.finished;
+  }
+
+  /** Ends an interrupted reply: what was said so far is finished with an "(interrupted)" note. */
+  abandon(): Promise<DeliveryResult> {
+    return this.finish({ note: '(interrupted)' });
+  }
+
+  /** Stops streaming without finishing (shutdown): shown messages stay open for a replay to adopt. */
+  async halt(): Promise<void> {
+    this.stopped = true;
+    await this.loopDone;
+  }
+
+  /** Whether the caller's signal stopped all platform calls. */
+  private get aborted(): boolean {
+    return this.params.signal?.aborted === true;
+  }
+
+  /** Streams updates while there is news; one pacer op per round, so many deltas coalesce into one edit. */
+  private async loop(): Promise<void> {
+    const { pacer, chatKey, signal, logger } = this.params;
+    try {
+      while (this.dirty && !this.stopped && !this.aborted) {
+        this.dirty = false;
+        try {
+          if (!this.hasStreamingWork()) continue;
+          await pacer.run({ chatKey, op: () => this.streamStep(), calledPlatform: (called) => called, ...(signal ? { signal } : {}) });
+        } catch (error) {
+          if (!this.aborted) logger?.warn({ err: error }, 'a streaming update failed; the next one will try again');
+        }
+      }
+    } finally {
+      this.looping = false;
+    }
+  }
+
+  /** The uncommitted visible text and what the current message should show of it. */
+  private view(): { rest: string; body: string } {
+    const rest = visibleStreamingText({ text: this.raw }).slice(this.consumed);
+    const content = rest.replace(LEADING_BLANK_LINES, '').trimEnd();
+    const body = content === '' ? '' : reopenPrefix({ open: this.carry, limit: this.streamLimit }) + content;
+    return { rest, body };
+  }
+
+  /** Whether a streaming update would change what the platform shows. */
+  private hasStreamingWork(): boolean {
+    if (this.stopped) return false;
+    const { body } = this.view();
+    if (body.length > this.streamLimit) return true;
+    return body !== '' && this.messages.needsCall({ seq: this.committed.length, text: body + this.params.cursor });
+  }
+
+  /** One streaming update with the latest text: finalize a full message, or show the text with the cursor. */
+  private async streamStep(): Promise<boolean> {
+    if (this.stopped) return false;
+    const { rest, body } = this.view();
+    const seq = this.committed.length;
+    if (body.length <= this.streamLimit) {
+      return body !== '' && (await this.messages.put({ seq, text: body + this.params.cursor, state: 'open' }));
+    }
+    // Cut below the streaming limit, which the text exceeds, so the cut is a real boundary and not the
+    // place where the stream happens to be (possibly mid-word).
+    const taken = takeChunk({ text: rest, limit: this.streamLimit, openFence: this.carry });
+    const called = taken.text !== '' && (await this.messages.put({ seq, text: taken.text, state: 'final' }));
+    if (taken.text !== '') this.committed.push(taken.text);
+    this.consumed += taken.consumed;
+    this.carry = taken.openFence;
+    this.dirty = true;
+    return called;
+  }
+
+  /** Stops streaming, then delivers the finished text, leftovers and attachments. */
+  private async deliverFinal(params: { note: string | undefined }): Promise<DeliveryResult> {
+    this.stopped = true;
+    await this.loopDone;
+    const { adapter, signal, logger } = this.params;
+    const errors: string[] = [];
+    const { text, media } = extractMedia({ text: this.raw });
+    const checked = await checkAttachments({
+      media,
+      canSend: adapter.capabilities.media,
+      alreadySent: (path) => this.messages.hasAttachment({ path }),
+    });
+    const source = this.composeFinal({ text, notes: checked.notes, note: params.note });
+    const rest = splitMessage({ text: source.slice(this.consumed), limit: this.maxLength, openFence: this.carry });
+    const chunks = [...this.committed, ...rest];
+
+    for (const [seq, chunk] of chunks.entries()) {
+      if (this.aborted) break;
+      if (!adapter.capabilities.edit && this.messages.get({ seq }) !== undefined) {
+        logger?.info({ seq }, 'an earlier attempt already sent this part and the platform cannot edit it');
+        continue;
+      }
+      await this.finalPut({ seq, text: chunk, errors });
+    }
+    if (adapter.capabilities.edit) {
+      for (const seq of this.messages.seqs()) {
+        if (seq >= chunks.length && !this.aborted) await this.finalPut({ seq, text: '…', errors });
+      }
+    }
+    for (const item of checked.sendable) {
+      if (this.aborted) break;
+      try {
+        await this.params.pacer.run({
+          chatKey: this.params.chatKey,
+          op: () => this.messages.sendAttachment({ attachment: item }),
+          ...(signal ? { signal } : {}),
+        });
+      } catch (error) {
+        errors.push(`Could not send the file ${item.path}: ${describe(error)}`);
+      }
+    }
+    if (this.aborted) errors.push('Delivery was stopped before the reply was complete; a restart finishes it.');
+    const attachmentsSent = media.filter((item) => this.messages.hasAttachment({ path: item.path })).length;
+    logger?.debug({ chunks: chunks.length, attachmentsSent, errors: errors.length, durationMs: this.params.clock.now() - this.startedAt }, 'reply delivered');
+    return { messageIds: this.messages.ids(), finalText: source.trim(), attachmentsSent, errors };
+  }
+
+  /** The final reply: the text, then attachment notes, then the caller's note, keeping the committed prefix intact. */
+  private composeFinal(params: { text: string; notes: readonly string[]; note: string | undefined }): string {
+    const trimmed = params.text.trimEnd();
+    const body = trimmed.length >= this.consumed ? trimmed : params.text;
+    const tail = [params.notes.join('\n'), params.note ?? ''].filter((part) => part.trim() !== '');
+    if (tail.length === 0) return body;
+    return body.trim() === '' ? body + tail.join('\n\n') : [body, ...tail].join('\n\n');
+  }
+
+  /** Makes the message at `seq` show its final text; retries failures other than rate limits, then reports them. */
+  private async finalPut(params: { seq: number; text: string; errors: string[] }): Promise<void> {
+    const { seq, text } = params;
+    if (!this.messages.needsCall({ seq, text })) {
+      await this.messages.put({ seq, text, state: 'final' });
+      return;
+    }
+    const { pacer, chatKey, signal, logger } = this.params;
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await pacer.run({
+          chatKey,
+          op: () => this.messages.put({ seq, text, state: 'final' }),
+          calledPlatform: (called) => called,
+          ...(signal ? { signal } : {}),
+        });
+        return;
+      } catch (error) {
+        if (attempt >= FINAL_ATTEMPTS || this.aborted) {
+          params.errors.push(`Could not deliver part ${seq + 1} of the reply: ${describe(error)}`);
+          return;
+        }
+        logger?.warn({ err: error, seq, attempt }, 'final update failed; trying again');
+      }
+    }
+  }
+}
+
+/** A one-line description of a thrown value. */
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,292 @@
+import type { Logger } from 'pino';
+import type { AIAgent } from '../agent/agent.js';
+import type { GatewayHttp, HealthReport } from '../http/server.js';
+import type { Store, InboxRow } from '../store/types.js';
+import type { ToolContext } from '../tools/tool.js';
+import type { Clock } from '../util/clock.js';
+import { authorize, type AllowList } from './authorize.js';
+import { parseCommand, unknownCommandReply } from './commands.js';
+import { messageEventSchema, type MessageEvent, type PlatformAdapter } from './contracts.js';
+import { runControlCommand } from './control.js';
+import { ChatPacer } from './delivery/pacer.js';
+import { SessionMailbox, type BusyPolicy } from './mailbox.js';
+import { chatKeyFor, sessionKeyFor } from './session-key.js';
+import { AdapterSupervisor, type AdapterStatus } from './supervisor.js';
+import { runTurn } from './turn.js';
+
+/** One adapter and how the gateway treats it. */
+export interface AdapterEntry {
+  readonly adapter: PlatformAdapter;
+  /** Who may talk through it. */
+  readonly allow: AllowList;
+  /** Overrides the stream edit interval for this adapter (e.g. a terminal). */
+  readonly editIntervalMs?: number;
+}
+
+/** Behaviour knobs, already resolved from config. */
+export interface RunnerOptions {
+  readonly profileName: string;
+  readonly busyPolicy: BusyPolicy;
+  readonly drainTimeoutMs: number;
+  readonly editIntervalMs: number;
+  readonly cursor: string;
+  readonly typingIntervalMs: number;
+  readonly modelLabel: string;
+  readonly toolContext: Omit<ToolContext, 'signal'>;
+  /** Restart backoff for adapters (tests shorten it). */
+  readonly supervisorBackoff?: { baseMs?: number; maxMs?: number };
+}
+
+interface AdapterSlot {
+  readonly entry: AdapterEntry;
+  readonly pacer: ChatPacer;
+  readonly supervisor: AdapterSupervisor;
+}
+
+/** The outcome of handing a message to the gateway. */
+export type AcceptResult = 'queued' | 'duplicate' | 'unauthorized' | 'command' | 'draining';
+
+/**
+ * One profile's gateway: supervises adapters, journals and routes messages into per-session mailboxes,
+ * answers control commands at once, and drains cleanly.
+ */
+export class GatewayRunner {
+  private readonly slots = new Map<string, AdapterSlot>();
+  private readonly mailboxes = new Map<string, SessionMailbox>();
+  private readonly adaptersController = new AbortController();
+  private readonly supervisorRuns: Promise<void>[] = [];
+  private phase: 'new' | 'running' | 'draining' | 'stopped' = 'new';
+  private startedAt = 0;
+  /** Where the HTTP server listens, once started. */
+  httpAddress: { host: string; port: number } | null = null;
+  private readonly store: Store;
+  private readonly agent: AIAgent;
+  private readonly clock: Clock;
+  private readonly logger: Logger;
+  private readonly options: RunnerOptions;
+  private readonly http: GatewayHttp | undefined;
+
+  constructor(params: {
+    store: Store;
+    agent: AIAgent;
+    adapters: readonly AdapterEntry[];
+    clock: Clock;
+    logger: Logger;
+    options: RunnerOptions;
+    http?: GatewayHttp;
+  }) {
+    this.store = params.store;
+    this.agent = params.agent;
+    this.clock = params.clock;
+    this.logger = params.logger;
+    this.options = params.options;
+    this.http = params.http;
+    for (const entry of params.adapters) {
+      const name = entry.adapter.name;
+      if (this.slots.has(name)) throw new Error(`two adapters are named ${name}`);
+      const pacer = new ChatPacer({ clock: this.clock, intervalMs: entry.editIntervalMs ?? this.options.editIntervalMs, maxChats: 10_000 });
+      const supervisor = new AdapterSupervisor({
+        adapter: entry.adapter,
+        emit: async (event) => {
+          await this.accept({ event, via: name });
+        },
+        clock: this.clock,
+        logger: this.logger,
+        ...(this.options.supervisorBackoff ? { backoff: this.options.supervisorBackoff } : {}),
+      });
+      this.slots.set(name, { entry, pacer, supervisor });
+    }
+  }
+
+  /** Starts adapters under their supervisors and replays messages a previous run did not finish. */
+  async start(): Promise<void> {
+    if (this.phase !== 'new') throw new Error('GatewayRunner.start called twice');
+    this.startedAt = this.clock.now();
+    if (this.http) {
+      const address = await this.http.listen();
+      this.httpAddress = address;
+      this.logger.info(address, 'http server listening');
+    }
+    this.phase = 'running';
+    for (const slot of this.slots.values()) {
+      this.supervisorRuns.push(slot.supervisor.run({ signal: this.adaptersController.signal }));
+    }
+    this.replay();
+    this.logger.info({ adapters: [...this.slots.keys()], profile: this.options.profileName }, 'gateway started');
+  }
+
+  /** Status of every adapter. */
+  adapterStatuses(): AdapterStatus[] {
+    return [...this.slots.values()].map((s) => s.supervisor.status());
+  }
+
+  /** The /healthz report. */
+  health(): HealthReport {
+    const adapters = this.adapterStatuses();
+    const status = this.phase === 'draining' || this.phase === 'stopped' ? 'draining' : this.phase === 'new' ? 'starting' : adapters.every((a) => a.state === 'connected') ? 'ok' : 'degraded';
+    return {
+      status,
+      profile: this.options.profileName,
+      uptimeSeconds: this.startedAt === 0 ? 0 : Math.round((this.clock.now() - this.startedAt) / 1000),
+      adapters: adapters.map((a) => ({ ...a, since: new Date(a.since).toISOString() })),
+    };
+  }
+
+  /**
+   * Takes one inbound message from an adapter. Resolves once it is durably journaled (or deliberately
+   * dropped), so the adapter may then acknowledge it to its platform.
+   */
+  async accept(params: { event: MessageEvent; via: string }): Promise<AcceptResult> {
+    const parsed = messageEventSchema.safeParse(params.event);
+    if (!parsed.success) {
+      this.logger.error({ via: params.via, issues: parsed.error.issues.slice(0, 5) }, 'adapter produced an invalid message event');
+      throw new Error(`invalid message event from ${params.via}: ${parsed.error.issues[0]?.message ?? 'unknown problem'}`);
+    }
+    const event = parsed.data;
+    const slot = this.slots.get(event.platform);
+    if (!slot) throw new Error(`no adapter named ${event.platform} is running`);
+    if (this.phase !== 'running') throw new Error('the gateway is shutting down; deliver this message again later');
+
+    const decision = authorize({ event, allow: slot.entry.allow });
+    if (!decision.allowed) {
+      this.logger.info({ platform: event.platform, senderId: event.sender.id, reason: decision.reason }, 'message ignored: sender not authorized');
+      return 'unauthorized';
+    }
+    const sessionKey = sessionKeyFor({ profile: this.options.profileName, event });
+    const { inserted, row } = this.store.recordInbound({ event, sessionKey });
+    if (!inserted) {
+      this.logger.info({ platform: event.platform, messageId: event.messageId }, 'redelivered message ignored');
+      return 'duplicate';
+    }
+    const command = parseCommand({ text: event.text });
+    if (command.kind !== 'none') {
+      await this.control({ row, slot, command });
+      return 'command';
+    }
+    this.mailboxFor({ key: sessionKey }).enqueue({ row });
+    return 'queued';
+  }
+
+  /** Resolves when no session has a running or waiting turn. */
+  async waitIdle(): Promise<void> {
+    for (let busy = this.busyMailboxes(); busy.length > 0; busy = this.busyMailboxes()) {
+      await Promise.all(busy.map((m) => m.idle()));
+    }
+  }
+
+  /** Stops intake, lets running turns finish for up to the drain timeout, then interrupts them; closes the store. */
+  async stop(): Promise<void> {
+    if (this.phase === 'stopped' || this.phase === 'draining') return;
+    this.phase = 'draining';
+    this.logger.info({ busySessions: this.busyMailboxes().length }, 'gateway draining');
+    this.adaptersController.abort();
+    for (const mailbox of this.mailboxes.values()) mailbox.clearQueue();
+    const drained = await this.waitForTurns({ timeoutMs: this.options.drainTimeoutMs });
+    if (!drained) {
+      this.logger.warn({ timeoutMs: this.options.drainTimeoutMs }, 'drain timeout: interrupting running turns; they resume on next start');
+      for (const mailbox of this.mailboxes.values()) mailbox.interrupt({ kind: 'shutdown' });
+      await this.waitForTurns({ timeoutMs: 5000 });
+    }
+    await Promise.allSettled(this.supervisorRuns);
+    if (this.http) await this.http.close();
+    this.store.close();
+    this.phase = 'stopped';
+    this.logger.info('gateway stopped');
+  }
+
+  private async control(params: { row: InboxRow; slot: AdapterSlot; command: ReturnType<typeof parseCommand> }): Promise<void> {
+    const { row, slot, command } = params;
+    const event = row.event;
+    const text = command.kind === 'command'
+      ? runControlCommand({
+          name: command.name,
+          event,
+          ctx: {
+            store: this.store,
+            sessionKey: row.sessionKey,
+            mailbox: this.mailboxes.get(row.sessionKey),
+            modelLabel: this.options.modelLabel,
+            adapters: () => this.adapterStatuses(),
+            startedAt: this.startedAt,
+            now: this.clock.now(),
+          },
+        })
+      : command.kind === 'unknown' ? unknownCommandReply({ name: command.name }) : '';
+    this.logger.info({ command: command.kind === 'none' ? null : command.name, inboxId: row.id }, 'control command');
+    this.store.setInboxState({ inboxId: row.id, state: 'done' });
+    const adapter = slot.entry.adapter;
+    try {
+      await slot.pacer.run({
+        chatKey: chatKeyFor({ platform: event.platform, chatId: event.chat.id }),
+        op: () => adapter.send({ chat: event.chat, text, replyToId: event.messageId }),
+      });
+    } catch (error) {
+      this.logger.warn({ err: error, inboxId: row.id }, 'could not send the command reply');
+    }
+  }
+
+  private mailboxFor(params: { key: string }): SessionMailbox {
+    const existing = this.mailboxes.get(params.key);
+    if (existing) return existing;
+    const mailbox = new SessionMailbox({
+      key: params.key,
+      policy: this.options.busyPolicy,
+      logger: this.logger,
+      runTurn: ({ row, signal }) => this.turn({ row, signal }),
+      onIdle: (m) => {
+        if (!m.busy && this.mailboxes.get(m.key) === m) this.mailboxes.delete(m.key);
+      },
+    });
+    this.mailboxes.set(params.key, mailbox);
+    return mailbox;
+  }
+
+  private async turn(params: { row: InboxRow; signal: AbortSignal }): Promise<void> {
+    const slot = this.slots.get(params.row.event.platform);
+    if (!slot) {
+      this.logger.warn({ inboxId: params.row.id, platform: params.row.event.platform }, 'no adapter for a pending message; it stays journaled');
+      return;
+    }
+    await runTurn({
+      row: params.row,
+      signal: params.signal,
+      deps: {
+        store: this.store,
+        agent: this.agent,
+        clock: this.clock,
+        logger: this.logger,
+        adapter: slot.entry.adapter,
+        pacer: slot.pacer,
+        cursor: this.options.cursor,
+        typingIntervalMs: this.options.typingIntervalMs,
+        toolContext: this.options.toolContext,
+      },
+    });
+  }
+
+  private replay(): void {
+    const pending = this.store.pendingInbound();
+    if (pending.length === 0) return;
+    let replayed = 0;
+    for (const row of pending) {
+      if (!this.slots.has(row.event.platform)) continue;
+      this.mailboxFor({ key: row.sessionKey }).enqueue({ row, replay: true });
+      replayed += 1;
+    }
+    this.logger.info({ pending: pending.length, replayed }, 'replaying messages a previous run did not finish');
+  }
+
+  private busyMailboxes(): SessionMailbox[] {
+    return [...this.mailboxes.values()].filter((m) => m.busy);
+  }
+
+  /** Resolves true when all turns ended within the timeout. */
+  private async waitForTurns(params: { timeoutMs: number }): Promise<boolean> {
+    const all = Promise.all([...this.mailboxes.values()].map((m) => m.idle())).then(() => true);
+    const controller = new AbortController();
+    const timeout = this.clock.sleep(params.timeoutMs, controller.signal).then(() => false, () => false);
+    const result = await Promise.race([all, timeout]);
+    controller.abort();
+    return result;
+  }
+}

@@ -1,0 +1,23 @@
+import type { MessageEvent } from './contracts.js';
+
+/**
+ * The key that decides which session a message belongs to:
+ * profile + platform + chat (+ thread) (+ sender, in groups and channels, so people don't share a context).
+ */
+export function sessionKeyFor(params: { profile: string; event: Pick<MessageEvent, 'platform' | 'chat' | 'sender'> }): string {
+  const { profile, event } = params;
+  const parts = [profile, event.platform, event.chat.id];
+  if (event.chat.threadId !== undefined) parts.push(`thread=${event.chat.threadId}`);
+  if (event.chat.kind !== 'dm') parts.push(`user=${event.sender.id}`);
+  return parts.map(escapePart).join(':');
+}
+
+/** Keeps ':' inside a part from being read as a separator. */
+function escapePart(part: string): string {
+  return part.replace(/%/g, '%25').replace(/:/g, '%3A');
+}
+
+/** The key that pacing and rate limits are counted under: one per platform chat. */
+export function chatKeyFor(params: { platform: string; chatId: string }): string {
+  return `${params.platform}:${params.chatId}`;
+}

@@ -1,0 +1,117 @@
+import type { Logger } from 'pino';
+import type { Clock } from '../util/clock.js';
+import { backoffDelay } from '../util/backoff.js';
+import type { AdapterReport, MessageEvent, PlatformAdapter } from './contracts.js';
+import { AdapterFatalError } from './errors.js';
+
+/** Where a supervised adapter is. */
+export type AdapterState = 'connecting' | 'connected' | 'reconnecting' | 'backing-off' | 'fatal' | 'stopped';
+
+/** What /healthz and `hermes status` show for one adapter. */
+export interface AdapterStatus {
+  readonly name: string;
+  readonly state: AdapterState;
+  readonly since: number;
+  readonly lastError: string | null;
+  readonly restarts: number;
+}
+
+/** Tuning for restarts. */
+export interface SupervisorBackoff {
+  readonly baseMs: number;
+  readonly maxMs: number;
+  /** A run that stayed up this long resets the backoff. */
+  readonly stableAfterMs: number;
+}
+
+const defaultBackoff: SupervisorBackoff = { baseMs: 1000, maxMs: 60_000, stableAfterMs: 60_000 };
+
+/**
+ * Keeps one adapter running: restarts it with jittered exponential backoff when it fails, so a crashing
+ * adapter never stops the others, and records its state for health checks.
+ */
+export class AdapterSupervisor {
+  private current: AdapterStatus;
+  private readonly adapter: PlatformAdapter;
+  private readonly emit: (event: MessageEvent) => Promise<void>;
+  private readonly clock: Clock;
+  private readonly logger: Logger;
+  private readonly backoff: SupervisorBackoff;
+
+  constructor(params: {
+    adapter: PlatformAdapter;
+    emit: (event: MessageEvent) => Promise<void>;
+    clock: Clock;
+    logger: Logger;
+    backoff?: Partial<SupervisorBackoff>;
+  }) {
+    this.adapter = params.adapter;
+    this.emit = params.emit;
+    this.clock = params.clock;
+    this.logger = params.logger.child({ adapter: params.adapter.name });
+    this.backoff = { ...defaultBackoff, ...params.backoff };
+    this.current = { name: params.adapter.name, state: 'connecting', since: this.clock.now(), lastError: null, restarts: 0 };
+  }
+
+  /** The adapter's current status. */
+  status(): AdapterStatus {
+    return this.current;
+  }
+
+  /** Runs the adapter until `signal` aborts. Never rejects. */
+  async run(params: { signal: AbortSignal }): Promise<void> {
+    const { signal } = params;
+    let attempt = 0;
+    while (!signal.aborted) {
+      const startedAt = this.clock.now();
+      this.set({ state: attempt === 0 ? 'connecting' : 'reconnecting' });
+      let failure: unknown = null;
+      try {
+        await this.adapter.start({ signal, emit: this.emit, report: (r) => this.onReport(r) });
+        if (signal.aborted) break;
+        failure = new Error(`${this.adapter.name} adapter stopped without being asked to`);
+      } catch (error) {
+        if (signal.aborted) break;
+        failure = error;
+      }
+      const message = errorText(failure);
+      if (failure instanceof AdapterFatalError) {
+        this.logger.error({ err: failure, hint: failure.hint }, 'adapter failed and will not be restarted');
+        this.set({ state: 'fatal', lastError: failure.hint ? `${message} (${failure.hint})` : message });
+        return;
+      }
+      if (this.clock.now() - startedAt >= this.backoff.stableAfterMs) attempt = 0;
+      const delay = backoffDelay({ attempt, baseMs: this.backoff.baseMs, maxMs: this.backoff.maxMs });
+      attempt += 1;
+      this.logger.warn({ err: failure, retryInMs: delay, attempt }, 'adapter failed; restarting after backoff');
+      this.set({ state: 'backing-off', lastError: message, restarts: this.current.restarts + 1 });
+      try {
+        await this.clock.sleep(delay, signal);
+      } catch {
+        break;
+      }
+    }
+    this.set({ state: 'stopped' });
+  }
+
+  private onReport(report: AdapterReport): void {
+    if (report.state === 'connected') {
+      if (this.current.state !== 'connected') this.logger.info('adapter connected');
+      this.set({ state: 'connected' });
+    } else {
+      this.logger.warn({ reason: report.reason }, 'adapter reconnecting');
+      this.set({ state: 'reconnecting', lastError: report.reason });
+    }
+  }
+
+  private set(change: Partial<Omit<AdapterStatus, 'name' | 'since'>>): void {
+    const stateChanged = change.state !== undefined && change.state !== this.current.state;
+    this.current = { ...this.current, ...change, since: stateChanged ? this.clock.now() : this.current.since };
+  }
+}
+
+/** A one-line description of any thrown value. */
+export function errorText(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}

@@ -1,0 +1,122 @@
+import type { Logger } from 'pino';
+import type { Store, StoredMessage, InboxRow } from '../store/types.js';
+import type { Clock } from '../util/clock.js';
+import type { AIAgent } from '../agent/agent.js';
+import type { ChatMessage } from '../agent/types.js';
+import type { ToolContext } from '../tools/tool.js';
+import type { PlatformAdapter } from './contracts.js';
+import type { ChatPacer } from './delivery/pacer.js';
+import { StreamDelivery } from './delivery/stream.js';
+import { chatKeyFor } from './session-key.js';
+import { abortKindOf } from './turn-abort.js';
+import { startTyping } from './typing.js';
+import { titleFor, userTextFor } from './user-text.js';
+
+/** Everything a turn needs besides its message. */
+export interface TurnDeps {
+  readonly store: Store;
+  readonly agent: AIAgent;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly adapter: PlatformAdapter;
+  readonly pacer: ChatPacer;
+  readonly cursor: string;
+  readonly typingIntervalMs: number;
+  /** Tool context without the per-turn signal. */
+  readonly toolContext: Omit<ToolContext, 'signal'>;
+}
+
+/** Converts stored history into the agent's message shape. */
+export function toChatHistory(params: { messages: readonly StoredMessage[] }): ChatMessage[] {
+  return params.messages.map((m): ChatMessage => {
+    if (m.role === 'tool') return { role: 'tool', content: m.content, tool_call_id: m.toolCallId ?? '' };
+    if (m.role === 'assistant' && m.toolCalls && m.toolCalls.length > 0) {
+      return {
+        role: 'assistant',
+        content: m.content,
+        tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })),
+      };
+    }
+    return { role: m.role, content: m.content };
+  });
+}
+
+/**
+ * Runs one turn: the agent answers one inbound message, the reply streams to the platform, and the
+ * journal records every sent message so a crash mid-stream is finished in place on replay.
+ */
+export async function runTurn(params: { row: InboxRow; signal: AbortSignal; deps: TurnDeps }): Promise<void> {
+  const { row, signal, deps } = params;
+  const { store, adapter } = deps;
+  const event = row.event;
+  const logger = deps.logger.child({ inboxId: row.id, platform: event.platform, chatId: event.chat.id });
+  store.setInboxState({ inboxId: row.id, state: 'processing' });
+
+  const session = store.activeSession({ key: row.sessionKey }) ?? store.createSession({ key: row.sessionKey, title: titleFor({ text: event.text }) });
+  const removed = store.deleteTurnMessages({ inboxId: row.id });
+  const existing = store.outboundFor({ inboxId: row.id });
+  if (removed > 0 || existing.length > 0) {
+    logger.info({ removedMessages: removed, adoptedMessages: existing.length }, 'resuming a turn a restart cut short');
+  }
+  const history = toChatHistory({ messages: store.history({ sessionId: session.id }) });
+
+  const delivery = new StreamDelivery({
+    adapter,
+    chat: event.chat,
+    replyToId: event.messageId,
+    pacer: deps.pacer,
+    chatKey: chatKeyFor({ platform: event.platform, chatId: event.chat.id }),
+    clock: deps.clock,
+    cursor: deps.cursor,
+    logger,
+    existing: existing.map((o) => ({ seq: o.seq, platformMessageId: o.platformMessageId, text: o.text })),
+    journal: {
+      record: (r) =>
+        store.recordOutbound({ inboxId: row.id, platform: event.platform, chatId: event.chat.id, ...r }),
+    },
+  });
+  const typing = startTyping({ adapter, chat: event.chat, intervalMs: deps.typingIntervalMs, clock: deps.clock, logger });
+  let note: string | undefined;
+  let text = '';
+  try {
+    const result = await deps.agent.run({
+      history,
+      userText: userTextFor({ event }),
+      signal,
+      onTextDelta: (delta) => delivery.push(delta),
+      onMessage: (message) => {
+        store.appendMessage({
+          sessionId: session.id,
+          inboxId: row.id,
+          role: message.role,
+          content: message.content ?? '',
+          toolCalls: message.role === 'assistant' && message.tool_calls
+            ? message.tool_calls.map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments }))
+            : null,
+          toolCallId: message.role === 'tool' ? message.tool_call_id : null,
+        });
+      },
+      toolContext: { ...deps.toolContext, signal },
+    });
+    text = result.text;
+    note = result.note;
+    logger.info({ outcome: result.outcome, modelCalls: result.modelCalls }, 'turn finished');
+  } catch (error) {
+    logger.error({ err: error }, 'agent failed unexpectedly');
+    note = 'Something went wrong while answering; the details are in the gateway log. Please try again.';
+  } finally {
+    typing.stop();
+  }
+
+  const abortKind = abortKindOf(signal);
+  if (abortKind === 'shutdown') {
+    // Leave the turn open: the next start replays it and finishes the shown message in place.
+    await delivery.halt();
+    logger.info('turn left open for replay after shutdown');
+    return;
+  }
+  if (abortKind !== undefined && text.trim() !== '') note = '(stopped)';
+  const delivered = await delivery.finish(note !== undefined ? { note } : {});
+  if (delivered.errors.length > 0) logger.warn({ errors: delivered.errors }, 'reply delivered with errors');
+  store.completeTurn({ inboxId: row.id });
+}

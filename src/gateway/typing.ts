@@ -1,0 +1,32 @@
+import type { Logger } from 'pino';
+import type { Clock } from '../util/clock.js';
+import type { ChatRef, PlatformAdapter } from './contracts.js';
+
+/** Keeps a typing indicator alive while a turn runs; `stop()` ends it (always call it, also on error). */
+export function startTyping(params: {
+  adapter: PlatformAdapter;
+  chat: ChatRef;
+  intervalMs: number;
+  clock: Clock;
+  logger: Logger;
+}): { stop: () => void } {
+  const { adapter, chat } = params;
+  const controller = new AbortController();
+  if (!adapter.typing || !adapter.capabilities.typing) return { stop: () => controller.abort() };
+  const typing = adapter.typing.bind(adapter);
+  void (async () => {
+    while (!controller.signal.aborted) {
+      try {
+        await typing({ chat });
+      } catch (error) {
+        params.logger.debug({ err: error }, 'typing indicator failed');
+      }
+      try {
+        await params.clock.sleep(params.intervalMs, controller.signal);
+      } catch {
+        return;
+      }
+    }
+  })();
+  return { stop: () => controller.abort() };
+}

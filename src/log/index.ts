@@ -1,0 +1,5 @@
+/** Logging with secret redaction. */
+export { Redactor, REDACTED } from './redact.js';
+export { createLogger, closeLogger, type LoggerHandle } from './logger.js';
+export { RotatingFileStream } from './rotating-file.js';
+export { REDACT_PATHS } from './redact-paths.js';

@@ -1,0 +1,95 @@
+import { hostname } from 'node:os';
+import { pino, type DestinationStream, type LevelWithSilent, type LogFn, type Logger } from 'pino';
+import { prettyFactory } from 'pino-pretty';
+import type { Profile } from '../home/profile.js';
+import { systemClock, type Clock } from '../util/clock.js';
+import { REDACT_PATHS } from './redact-paths.js';
+import { REDACTED, type Redactor } from './redact.js';
+import { RotatingFileStream } from './rotating-file.js';
+
+/** A logger and the way to shut it down. */
+export interface LoggerHandle {
+  /** The pino logger (JSON lines to logs/gateway.log, secrets redacted). */
+  readonly logger: Logger;
+  /** Flushes and closes the log file. Call once, at shutdown. */
+  close(): Promise<void>;
+}
+
+/**
+ * Creates the profile's logger: JSON lines to `profile.logFile` (rotated by size, keeping `maxFiles`
+ * old files), plus readable lines on `stderr` when `tty` is true. Secrets are removed twice: pino
+ * `redact` censors secret-looking keys, and the Redactor scrubs secret values from messages, objects,
+ * errors (message and stack) and, as a last check, from every finished line.
+ */
+export function createLogger(params: {
+  profile: Profile;
+  level: LevelWithSilent;
+  redactor: Redactor;
+  tty: boolean;
+  maxSize: number;
+  maxFiles: number;
+  /** Where JSON lines go instead of the log file (tests). */
+  destination?: DestinationStream;
+  /** Where readable lines go when `tty` is true; defaults to process.stderr. */
+  stderr?: NodeJS.WritableStream;
+  /** Source of timestamps. */
+  clock?: Clock;
+}): LoggerHandle {
+  const { profile, redactor } = params;
+  const clock = params.clock ?? systemClock;
+  let file: RotatingFileStream | undefined;
+  let primary = params.destination;
+  if (primary === undefined) {
+    file = new RotatingFileStream({ file: profile.logFile, maxSize: params.maxSize, maxFiles: params.maxFiles });
+    primary = file;
+  }
+  const streams: pino.StreamEntry[] = [{ level: 'trace', stream: primary }];
+  if (params.tty) streams.push({ level: 'trace', stream: prettyStream({ out: params.stderr ?? process.stderr }) });
+
+  const logger = pino(
+    {
+      level: params.level,
+      base: { pid: process.pid, hostname: hostname(), profile: profile.name },
+      timestamp: () => `,"time":"${new Date(clock.now()).toISOString()}"`,
+      redact: { paths: [...REDACT_PATHS], censor: REDACTED },
+      serializers: { err: (error: unknown) => pino.stdSerializers.err(redactor.scrubValue(error) as Error) },
+      hooks: {
+        logMethod(args: Parameters<LogFn>, method: LogFn): void {
+          const scrubbed = args.map((arg: unknown) => redactor.scrubValue(arg));
+          method.apply(this, scrubbed as Parameters<LogFn>);
+        },
+        streamWrite: (line: string): string => scrubLine({ line, redactor }),
+      },
+    },
+    pino.multistream(streams),
+  );
+  return {
+    logger,
+    close: async () => {
+      logger.flush();
+      await file?.close();
+    },
+  };
+}
+
+/** Closes a logger made by createLogger. */
+export async function closeLogger(params: { handle: LoggerHandle }): Promise<void> {
+  await params.handle.close();
+}
+
+/** Last line of defence: a finished JSON line that still contains a secret is parsed, scrubbed and rebuilt. */
+function scrubLine(params: { line: string; redactor: Redactor }): string {
+  const { line, redactor } = params;
+  if (!redactor.contains(line)) return line;
+  try {
+    return `${JSON.stringify(redactor.scrubValue(JSON.parse(line)))}\n`;
+  } catch {
+    return redactor.scrub(line);
+  }
+}
+
+/** A destination that prints each JSON line in readable form (pino-pretty's formatter) to `out`. */
+function prettyStream(params: { out: NodeJS.WritableStream }): DestinationStream {
+  const format = prettyFactory({ colorize: false, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
+  return { write: (line: string): void => void params.out.write(format(line)) };
+}

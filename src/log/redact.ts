@@ -1,0 +1,96 @@
+/** What replaces a secret. */
+export const REDACTED = '***';
+
+/** Secrets shorter than this are ignored: they would match ordinary text. */
+const MIN_SECRET_LENGTH = 4;
+
+/** Objects nested deeper than this are replaced by a marker instead of being copied. */
+const MAX_DEPTH = 32;
+
+/** Replaces known secret strings with "***" in text and in (copies of) structured values. */
+export class Redactor {
+  /** The secrets this redactor hides (those long enough to be matched), in the order given. */
+  readonly secrets: readonly string[];
+  /** Patterns to replace, longest first: each secret and, where it differs, its JSON-escaped form. */
+  private readonly patterns: readonly string[];
+
+  /** `secrets` are the strings to hide; ones shorter than 4 characters are ignored. */
+  constructor(params: { secrets: readonly string[] }) {
+    this.secrets = Object.freeze([...new Set(params.secrets.filter((secret) => secret.length >= MIN_SECRET_LENGTH))]);
+    const patterns = new Set<string>();
+    for (const secret of this.secrets) {
+      patterns.add(secret);
+      patterns.add(JSON.stringify(secret).slice(1, -1));
+    }
+    this.patterns = [...patterns].sort((a, b) => b.length - a.length);
+  }
+
+  /** True when there is nothing to redact. */
+  get isEmpty(): boolean {
+    return this.patterns.length === 0;
+  }
+
+  /** True when `text` contains a secret (raw or JSON-escaped). */
+  contains(text: string): boolean {
+    return this.patterns.some((pattern) => text.includes(pattern));
+  }
+
+  /** `text` with every occurrence of every secret replaced by "***". */
+  scrub(text: string): string {
+    let out = text;
+    for (const pattern of this.patterns) {
+      if (out.includes(pattern)) out = out.split(pattern).join(REDACTED);
+    }
+    return out;
+  }
+
+  /**
+   * A scrubbed copy of `value`: strings are scrubbed; plain objects, arrays and errors (message, stack,
+   * cause and other own properties) are copied deeply; cycles are preserved, the input is never mutated.
+   * Other objects (Dates, Buffers, class instances) are returned as they are.
+   */
+  scrubValue(value: unknown): unknown {
+    if (this.isEmpty) return value;
+    return this.copy(value, new WeakMap(), 0);
+  }
+
+  /** Recursive worker for scrubValue; `seen` maps originals to their copies. */
+  private copy(value: unknown, seen: WeakMap<object, unknown>, depth: number): unknown {
+    if (typeof value === 'string') return this.scrub(value);
+    if (value === null || typeof value !== 'object') return value;
+    const already = seen.get(value);
+    if (already !== undefined) return already;
+    if (depth >= MAX_DEPTH) return '[nested too deeply]';
+    if (Array.isArray(value)) {
+      const out: unknown[] = [];
+      seen.set(value, out);
+      for (const item of value) out.push(this.copy(item, seen, depth + 1));
+      return out;
+    }
+    if (value instanceof Error) return this.copyError(value, seen, depth);
+    const proto: unknown = Object.getPrototypeOf(value);
+    if (proto !== Object.prototype && proto !== null) return value;
+    const out: Record<string, unknown> = {};
+    seen.set(value, out);
+    for (const [key, item] of Object.entries(value)) out[key] = this.copy(item, seen, depth + 1);
+    return out;
+  }
+
+  /** Copies an error keeping its prototype (so it is still an Error of the same class) and property flags. */
+  private copyError(error: Error, seen: WeakMap<object, unknown>, depth: number): Error {
+    const out = Object.create(Object.getPrototypeOf(error) as object | null) as Error;
+    seen.set(error, out);
+    for (const key of Reflect.ownKeys(error)) {
+      const descriptor = Object.getOwnPropertyDescriptor(error, key);
+      if (descriptor === undefined) continue;
+      const item: unknown = 'value' in descriptor ? descriptor.value : Reflect.get(error, key);
+      Object.defineProperty(out, key, {
+        value: this.copy(item, seen, depth + 1),
+        enumerable: descriptor.enumerable ?? false,
+        writable: true,
+        configurable: true,
+      });
+    }
+    return out;
+  }
+}

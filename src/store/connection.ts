@@ -1,0 +1,38 @@
+import Database from 'better-sqlite3';
+import { UserFacingError } from '../gateway/errors.js';
+import type { StoreLogger } from './store-logger.js';
+
+/** How long a statement waits for another connection's lock before failing. */
+export const BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * Opens a SQLite database and sets the store's pragmas: WAL (readers never block the writer),
+ * synchronous=NORMAL (in WAL mode a commit survives a crash of the process; only an OS crash or
+ * power loss can lose the last commits), foreign keys on, and a busy timeout.
+ */
+export function openDatabase(params: { path: string; logger: StoreLogger }): Database.Database {
+  const { path, logger } = params;
+  let db: Database.Database;
+  try {
+    db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
+  } catch (error) {
+    throw new UserFacingError({
+      message: `Cannot open the hermes store at ${path}: ${error instanceof Error ? error.message : String(error)}`,
+      hint: 'Check that its directory exists and is writable by this user, then start hermes again.',
+      cause: error,
+    });
+  }
+  try {
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    const mode = db.pragma('journal_mode = WAL', { simple: true });
+    if (mode !== 'wal' && !db.memory) {
+      logger.warn({ path, journalMode: mode }, 'store: WAL journal mode is unavailable; using the fallback mode');
+    }
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}

@@ -1,0 +1,97 @@
+import type Database from 'better-sqlite3';
+import { z } from 'zod';
+import type { Clock } from '../util/clock.js';
+import { StoreDataError } from './errors.js';
+import type { MessageRole, NewMessage, Store, StoredMessage, StoredToolCall } from './types.js';
+
+/** A messages row as SQLite returns it. */
+interface MessageRecord {
+  id: number;
+  session_id: string;
+  inbox_id: number | null;
+  role: MessageRole;
+  content: string;
+  tool_calls_json: string | null;
+  tool_call_id: string | null;
+  tool_name: string | null;
+  created_at: number;
+}
+
+const toolCallsSchema = z.array(z.object({ id: z.string(), name: z.string(), arguments: z.string() }));
+
+/** Keeps exactly the contract's fields, so stray properties never reach the database. */
+function serializeToolCalls(toolCalls: readonly StoredToolCall[] | null | undefined): string | null {
+  if (toolCalls === null || toolCalls === undefined) return null;
+  return JSON.stringify(toolCalls.map(({ id, name, arguments: args }) => ({ id, name, arguments: args })));
+}
+
+/** Parses stored tool calls back, validating their shape. */
+function parseToolCalls(record: MessageRecord): StoredToolCall[] | null {
+  if (record.tool_calls_json === null) return null;
+  try {
+    return toolCallsSchema.parse(JSON.parse(record.tool_calls_json));
+  } catch (cause) {
+    throw new StoreDataError({ table: 'messages', rowId: record.id, detail: 'tool_calls_json is malformed', cause });
+  }
+}
+
+/** Maps a stored row to the contract's camelCase shape. */
+function toStoredMessage(record: MessageRecord): StoredMessage {
+  return {
+    id: record.id,
+    sessionId: record.session_id,
+    inboxId: record.inbox_id,
+    role: record.role,
+    content: record.content,
+    toolCalls: parseToolCalls(record),
+    toolCallId: record.tool_call_id,
+    toolName: record.tool_name,
+    createdAt: record.created_at,
+  };
+}
+
+/** The chat history's part of the Store (search lives in search.ts). */
+export type MessageQueries = Pick<Store, 'appendMessage' | 'history' | 'deleteTurnMessages'>;
+
+/** Prepares the message statements once and returns the methods that use them. */
+export function createMessageQueries(params: { db: Database.Database; clock: Clock }): MessageQueries {
+  const { db, clock } = params;
+  const insert = db.prepare<
+    {
+      sessionId: string;
+      inboxId: number | null;
+      role: MessageRole;
+      content: string;
+      toolCallsJson: string | null;
+      toolCallId: string | null;
+      toolName: string | null;
+      now: number;
+    },
+    MessageRecord
+  >(
+    `INSERT INTO messages (session_id, inbox_id, role, content, tool_calls_json, tool_call_id, tool_name, created_at)
+     VALUES (@sessionId, @inboxId, @role, @content, @toolCallsJson, @toolCallId, @toolName, @now)
+     RETURNING *`,
+  );
+  const bySession = db.prepare<[string], MessageRecord>('SELECT * FROM messages WHERE session_id = ? ORDER BY id');
+  const deleteByInbox = db.prepare<[number]>('DELETE FROM messages WHERE inbox_id = ?');
+
+  return {
+    appendMessage: (message: NewMessage) => {
+      const record = insert.get({
+        sessionId: message.sessionId,
+        inboxId: message.inboxId ?? null,
+        role: message.role,
+        content: message.content,
+        toolCallsJson: serializeToolCalls(message.toolCalls),
+        toolCallId: message.toolCallId ?? null,
+        toolName: message.toolName ?? null,
+        now: clock.now(),
+      });
+      if (record === undefined) throw new Error('INSERT ... RETURNING gave no row for a new message');
+      return toStoredMessage(record);
+    },
+    history: ({ sessionId }) => bySession.all(sessionId).map(toStoredMessage),
+    deleteTurnMessages: ({ inboxId }) => deleteByInbox.run(inboxId).changes,
+  };
+}

@@ -1,0 +1,92 @@
+import type Database from 'better-sqlite3';
+
+/** One schema change. Versions start at 1 and have no gaps; a released migration is never edited. */
+export interface Migration {
+  /** Position in the schema history (1, 2, 3, ...). */
+  readonly version: number;
+  /** Short description, recorded in schema_migrations. */
+  readonly name: string;
+  /** Applies the change; runs inside a transaction the runner owns. */
+  readonly up: (db: Database.Database) => void;
+}
+
+const initialSchema = `
+CREATE TABLE inbox (
+  id          INTEGER PRIMARY KEY,
+  platform    TEXT    NOT NULL,
+  message_id  TEXT    NOT NULL,
+  session_key TEXT    NOT NULL,
+  state       TEXT    NOT NULL CHECK (state IN ('received', 'processing', 'done')),
+  event_json  TEXT    NOT NULL,
+  received_at INTEGER NOT NULL,
+  updated_at  INTEGER NOT NULL,
+  UNIQUE (platform, message_id)
+) STRICT;
+CREATE INDEX inbox_pending ON inbox (id) WHERE state <> 'done';
+
+CREATE TABLE outbox (
+  inbox_id            INTEGER NOT NULL REFERENCES inbox (id) ON DELETE CASCADE,
+  seq                 INTEGER NOT NULL CHECK (seq >= 0),
+  platform            TEXT    NOT NULL,
+  chat_id             TEXT    NOT NULL,
+  platform_message_id TEXT    NOT NULL,
+  text                TEXT    NOT NULL,
+  state               TEXT    NOT NULL CHECK (state IN ('open', 'final')),
+  updated_at          INTEGER NOT NULL,
+  PRIMARY KEY (inbox_id, seq)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE sessions (
+  id                TEXT    PRIMARY KEY,
+  key               TEXT    NOT NULL,
+  parent_session_id TEXT    REFERENCES sessions (id),
+  title             TEXT,
+  started_at        INTEGER NOT NULL,
+  ended_at          INTEGER
+) STRICT;
+-- Serves the active-session lookup too: a key has few sessions, and ended_at is checked on them.
+CREATE INDEX sessions_by_key ON sessions (key, started_at);
+CREATE INDEX sessions_by_start ON sessions (started_at);
+
+CREATE TABLE messages (
+  id              INTEGER PRIMARY KEY,
+  session_id      TEXT    NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+  inbox_id        INTEGER REFERENCES inbox (id) ON DELETE SET NULL,
+  role            TEXT    NOT NULL CHECK (role IN ('system', 'user', 'assistant', 'tool')),
+  content         TEXT    NOT NULL,
+  tool_calls_json TEXT,
+  tool_call_id    TEXT,
+  tool_name       TEXT,
+  created_at      INTEGER NOT NULL
+) STRICT;
+CREATE INDEX messages_by_session ON messages (session_id, id);
+CREATE INDEX messages_by_inbox ON messages (inbox_id) WHERE inbox_id IS NOT NULL;
+
+CREATE VIRTUAL TABLE messages_fts USING fts5 (
+  content,
+  content = 'messages',
+  content_rowid = 'id',
+  tokenize = 'unicode61 remove_diacritics 2'
+);
+CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN
+  INSERT INTO messages_fts (rowid, content) VALUES (new.id, new.content);
+END;
+CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN
+  INSERT INTO messages_fts (messages_fts, rowid, content) VALUES ('delete', old.id, old.content);
+END;
+CREATE TRIGGER messages_fts_update AFTER UPDATE ON messages BEGIN
+  INSERT INTO messages_fts (messages_fts, rowid, content) VALUES ('delete', old.id, old.content);
+  INSERT INTO messages_fts (rowid, content) VALUES (new.id, new.content);
+END;
+
+CREATE TABLE cursors (
+  name       TEXT    PRIMARY KEY,
+  value      TEXT    NOT NULL,
+  updated_at INTEGER NOT NULL
+) STRICT, WITHOUT ROWID;
+`;
+
+/** The store's schema history, oldest first. Append new migrations; never edit released ones. */
+export const migrations: readonly Migration[] = [
+  { version: 1, name: 'initial schema', up: (db) => db.exec(initialSchema) },
+];

@@ -1,0 +1,79 @@
+import type Database from 'better-sqlite3';
+import type { Clock } from '../util/clock.js';
+import type { OutboxRow, Store } from './types.js';
+
+/** An outbox row as SQLite returns it. */
+interface OutboxRecord {
+  inbox_id: number;
+  seq: number;
+  platform: string;
+  chat_id: string;
+  platform_message_id: string;
+  text: string;
+  state: 'open' | 'final';
+  updated_at: number;
+}
+
+/** Maps a stored row to the contract's camelCase shape. */
+function toOutboxRow(record: OutboxRecord): OutboxRow {
+  return {
+    inboxId: record.inbox_id,
+    seq: record.seq,
+    platform: record.platform,
+    chatId: record.chat_id,
+    platformMessageId: record.platform_message_id,
+    text: record.text,
+    state: record.state,
+    updatedAt: record.updated_at,
+  };
+}
+
+/** The outbox's part of the Store. */
+export type OutboxQueries = Pick<Store, 'recordOutbound' | 'outboundFor' | 'completeTurn'>;
+
+/** Prepares the outbox statements once and returns the methods that use them. */
+export function createOutboxQueries(params: { db: Database.Database; clock: Clock }): OutboxQueries {
+  const { db, clock } = params;
+  const upsert = db.prepare<Omit<OutboxRow, 'updatedAt'> & { now: number }>(
+    `INSERT INTO outbox (inbox_id, seq, platform, chat_id, platform_message_id, text, state, updated_at)
+     VALUES (@inboxId, @seq, @platform, @chatId, @platformMessageId, @text, @state, @now)
+     ON CONFLICT (inbox_id, seq) DO UPDATE SET
+       platform = excluded.platform,
+       chat_id = excluded.chat_id,
+       platform_message_id = excluded.platform_message_id,
+       text = excluded.text,
+       state = excluded.state,
+       updated_at = excluded.updated_at`,
+  );
+  const forTurn = db.prepare<[number], OutboxRecord>('SELECT * FROM outbox WHERE inbox_id = ? ORDER BY seq');
+  const finalize = db.prepare<{ inboxId: number; now: number }>(
+    "UPDATE outbox SET state = 'final', updated_at = @now WHERE inbox_id = @inboxId AND state <> 'final'",
+  );
+  const markDone = db.prepare<{ inboxId: number; now: number }>(
+    "UPDATE inbox SET state = 'done', updated_at = @now WHERE id = @inboxId",
+  );
+  const complete = db.transaction((inboxId: number): void => {
+    const now = clock.now();
+    finalize.run({ inboxId, now });
+    if (markDone.run({ inboxId, now }).changes === 0) {
+      throw new Error(`cannot complete turn of inbox row ${inboxId}: no such row`);
+    }
+  });
+
+  return {
+    recordOutbound: (row) => {
+      upsert.run({
+        inboxId: row.inboxId,
+        seq: row.seq,
+        platform: row.platform,
+        chatId: row.chatId,
+        platformMessageId: row.platformMessageId,
+        text: row.text,
+        state: row.state,
+        now: clock.now(),
+      });
+    },
+    outboundFor: ({ inboxId }) => forTurn.all(inboxId).map(toOutboxRow),
+    completeTurn: ({ inboxId }) => complete(inboxId),
+  };
+}

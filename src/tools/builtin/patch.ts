@@ -1,0 +1,56 @@
+import fs from 'node:fs';
+import { z } from 'zod';
+import { resolveInWorkspace } from '../paths.js';
+import { defineTool, ToolError } from '../tool.js';
+import { explainFsError } from './fs-errors.js';
+
+const input = z.object({
+  path: z.string().min(1).describe('File to edit, relative to the workspace or absolute.'),
+  old_string: z.string().min(1).describe('Exact text to replace; must occur exactly once in the file.'),
+  new_string: z.string().describe('Text to put in its place.'),
+});
+
+/** `patch`: replaces one exact, unique occurrence of a string in a file. */
+export const patchTool = defineTool({
+  name: 'patch',
+  description:
+    'Edit a file by replacing old_string with new_string. old_string must match the file exactly ' +
+    '(including whitespace and indentation) and occur exactly once; include surrounding lines to make it unique.',
+  input,
+  parallel: { paths: (args) => [{ path: args.path, write: true }] },
+  handler: async (args, ctx) => {
+    const abs = resolveInWorkspace({ workspace: ctx.workspace, path: args.path, confine: ctx.confineToWorkspace });
+    let text: string;
+    try {
+      text = await fs.promises.readFile(abs, { encoding: 'utf8', signal: ctx.signal });
+    } catch (error) {
+      throw explainFsError({ error, shown: args.path });
+    }
+    const count = countOccurrences({ text, needle: args.old_string });
+    if (count === 0) {
+      throw new ToolError(
+        `old_string was not found in ${args.path}. Read the file again and copy the exact text, including whitespace.`,
+      );
+    }
+    if (count > 1) {
+      throw new ToolError(
+        `old_string occurs ${count} times in ${args.path}; it must occur exactly once. ` +
+          'Include more surrounding lines so it matches only the place you mean.',
+      );
+    }
+    const at = text.indexOf(args.old_string);
+    const updated = text.slice(0, at) + args.new_string + text.slice(at + args.old_string.length);
+    // No abort signal here: a half-written file is worse than finishing a write that has started.
+    await fs.promises.writeFile(abs, updated, 'utf8');
+    const line = text.slice(0, at).split('\n').length;
+    return `Patched ${args.path}: replaced 1 occurrence starting at line ${line}.`;
+  },
+});
+
+/** Occurrences of `needle` in `text`, overlapping ones included (each is a distinct place it could match). */
+export function countOccurrences(params: { text: string; needle: string }): number {
+  const { text, needle } = params;
+  let count = 0;
+  for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + 1)) count += 1;
+  return count;
+}

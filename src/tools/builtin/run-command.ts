@@ -1,0 +1,95 @@
+import { spawn } from 'node:child_process';
+import type { Clock } from '../../util/clock.js';
+import { OutputCap } from './output-cap.js';
+
+/** Time a killed process group gets between SIGTERM and SIGKILL. */
+const KILL_GRACE_MS = 2_000;
+/** Time to wait for pipes to close after the shell exited (background children may hold them). */
+const DRAIN_GRACE_MS = 500;
+
+/** How a command ended. */
+export interface CommandResult {
+  /** Combined stdout+stderr in arrival order, capped. */
+  output: string;
+  /** Exit code, or null when it was ended by a signal. */
+  exitCode: number | null;
+  /** The signal that ended it, if any. */
+  exitSignal: NodeJS.Signals | null;
+  /** Why we killed it, if we did. */
+  killedFor: 'timeout' | 'abort' | undefined;
+}
+
+/**
+ * Runs `command` with /bin/sh -c in its own process group, with exactly the given env and stderr
+ * merged into stdout.
+ * On timeout or abort the whole group gets SIGTERM, then SIGKILL after a grace period.
+ */
+export function runCommand(params: {
+  command: string;
+  cwd: string;
+  env: Record<string, string>;
+  timeoutMs: number;
+  maxOutputBytes: number;
+  clock: Clock;
+  signal: AbortSignal;
+}): Promise<CommandResult> {
+  const { clock, signal } = params;
+  return new Promise<CommandResult>((resolve, reject) => {
+    // stderr joins stdout inside the shell, so both arrive through one pipe in the order they were written.
+    const child = spawn('/bin/sh', ['-c', `exec 2>&1\n${params.command}`], {
+      cwd: params.cwd,
+      env: params.env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const output = new OutputCap({ maxBytes: params.maxOutputBytes });
+    const timers = new AbortController();
+    let killedFor: CommandResult['killedFor'];
+    let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    let done = false;
+
+    const signalGroup = (sig: NodeJS.Signals): void => {
+      if (child.pid === undefined) return;
+      try {
+        process.kill(-child.pid, sig);
+      } catch {
+        // The group is already gone.
+      }
+    };
+    const kill = (reason: 'timeout' | 'abort'): void => {
+      if (done || killedFor) return;
+      killedFor = reason;
+      signalGroup('SIGTERM');
+      clock.sleep(KILL_GRACE_MS, timers.signal).then(() => signalGroup('SIGKILL'), () => undefined);
+    };
+    const onAbort = (): void => kill('abort');
+    const finish = (): void => {
+      if (done) return;
+      done = true;
+      timers.abort();
+      signal.removeEventListener('abort', onAbort);
+      if (killedFor) signalGroup('SIGKILL');
+      child.stdout.destroy();
+      child.stderr.destroy();
+      resolve({ output: output.render(), exitCode: exit?.code ?? null, exitSignal: exit?.signal ?? null, killedFor });
+    };
+
+    child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => output.push(chunk));
+    child.on('error', (error) => {
+      if (done) return;
+      done = true;
+      timers.abort();
+      signal.removeEventListener('abort', onAbort);
+      reject(error);
+    });
+    child.on('exit', (code, sig) => {
+      exit = { code, signal: sig };
+      clock.sleep(DRAIN_GRACE_MS, timers.signal).then(finish, () => undefined);
+    });
+    child.on('close', finish);
+    clock.sleep(params.timeoutMs, timers.signal).then(() => kill('timeout'), () => undefined);
+    if (signal.aborted) kill('abort');
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

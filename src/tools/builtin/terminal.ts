@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { defineTool, ToolError } from '../tool.js';
+import { runCommand, type CommandResult } from './run-command.js';
+
+/** PATH used when the gateway itself has none. */
+const FALLBACK_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+
+const input = z.object({
+  command: z.string().min(1).describe('Shell command line, run with /bin/sh -c in the workspace directory.'),
+  timeout: z
+    .number()
+    .positive()
+    .optional()
+    .describe('Seconds before the command is killed. Defaults to, and is capped at, the configured maximum.'),
+});
+
+/**
+ * The environment a command sees: a PATH, HOME set to the workspace and a locale.
+ * Nothing else from the gateway's environment (API keys, bot tokens) is passed on.
+ */
+export function commandEnv(params: { workspace: string; path?: string }): Record<string, string> {
+  return { PATH: params.path ?? FALLBACK_PATH, HOME: params.workspace, LANG: 'C.UTF-8', TERM: 'dumb' };
+}
+
+/** `terminal`: runs a shell command in the workspace and returns its output and exit code. */
+export const terminalTool = defineTool({
+  name: 'terminal',
+  description:
+    'Run a shell command (/bin/sh -c) in the workspace directory and return its combined stdout/stderr and exit ' +
+    'code. Non-interactive: stdin is closed. Long output is shortened to its beginning and end. The command and ' +
+    'everything it started are killed at the timeout.',
+  input,
+  parallel: 'never',
+  handler: async (args, ctx) => {
+    const limitMs = ctx.terminal.timeoutMs;
+    const timeoutMs = args.timeout === undefined ? limitMs : Math.min(args.timeout * 1_000, limitMs);
+    let result: CommandResult;
+    try {
+      result = await runCommand({
+        command: args.command,
+        cwd: ctx.workspace,
+        env: commandEnv({ workspace: ctx.workspace, path: process.env['PATH'] }),
+        timeoutMs,
+        maxOutputBytes: ctx.terminal.maxOutputBytes,
+        clock: ctx.clock,
+        signal: ctx.signal,
+      });
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new ToolError(`could not start the command in ${ctx.workspace}: ${reason}`);
+    }
+    const output = result.output.length > 0 ? `${result.output.replace(/\n$/, '')}\n` : '(no output)\n';
+    return output + statusLine({ result, timeoutMs });
+  },
+});
+
+function statusLine(params: { result: CommandResult; timeoutMs: number }): string {
+  const { result } = params;
+  if (result.killedFor === 'timeout') {
+    const seconds = Math.round(params.timeoutMs / 100) / 10;
+    return `[timed out after ${seconds} s: the command and its child processes were killed]`;
+  }
+  if (result.killedFor === 'abort') return '[interrupted by the user: the command and its child processes were killed]';
+  if (result.exitSignal) return `[killed by signal ${result.exitSignal}]`;
+  return `[exit code: ${result.exitCode ?? 'unknown'}]`;
+}

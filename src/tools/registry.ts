@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
+import { ToolError, type ToolContext, type ToolDefinition } from './tool.js';
+
+/** One tool call as the model sent it. */
+export interface ToolCallRequest {
+  /** The model's id for the call; the result must carry it back. */
+  id: string;
+  /** Tool name the model asked for. */
+  name: string;
+  /** Arguments as JSON text (may be empty for "no arguments"). */
+  arguments: string;
+}
+
+/** What a tool call produced, ready to send back to the model. */
+export interface ToolResult {
+  /** Text for the model. */
+  content: string;
+  /** True when the call failed or did not run. */
+  isError: boolean;
+}
+
+/** Outcome of parsing a call's arguments against its tool's schema. */
+export type ParsedCall =
+  | { ok: true; tool: ToolDefinition; args: unknown }
+  | { ok: false; error: string };
+
+/** Default cap on a single tool result, so one runaway tool cannot flood the context. */
+const DEFAULT_MAX_RESULT_CHARS = 100_000;
+
+/** The tools an agent may call, by name. */
+export class ToolRegistry {
+  private readonly tools = new Map<string, ToolDefinition>();
+  private readonly maxResultChars: number;
+
+  constructor(params: { tools?: ToolDefinition[]; maxResultChars?: number } = {}) {
+    this.maxResultChars = params.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
+    for (const tool of params.tools ?? []) this.register(tool);
+  }
+
+  /** Adds a tool; a second tool with the same name is a programming error. */
+  register(tool: ToolDefinition): void {
+    if (!/^[a-zA-Z0-9_-]{1,64}$/.test(tool.name)) {
+      throw new Error(`Tool name "${tool.name}" is invalid: use 1-64 letters, digits, "_" or "-".`);
+    }
+    if (this.tools.has(tool.name)) throw new Error(`Tool "${tool.name}" is registered twice.`);
+    this.tools.set(tool.name, tool);
+  }
+
+  /** The tool with this name, if registered. */
+  get(name: string): ToolDefinition | undefined {
+    return this.tools.get(name);
+  }
+
+  /** All tools in registration order. */
+  list(): ToolDefinition[] {
+    return [...this.tools.values()];
+  }
+
+  /** The `tools` parameter for chat.completions, with JSON Schemas generated from the zod inputs. */
+  toOpenAITools(): ChatCompletionFunctionTool[] {
+    return this.list().map((tool) => {
+      const { $schema: _ignored, ...parameters } = z.toJSONSchema(tool.input, { io: 'input' });
+      return { type: 'function', function: { name: tool.name, description: tool.description, parameters } };
+    });
+  }
+
+  /** Looks the tool up and validates the arguments, describing any problem for the model. */
+  parse(call: ToolCallRequest): ParsedCall {
+    const tool = this.tools.get(call.name);
+    if (!tool) {
+      const names = this.list().map((t) => t.name).join(', ') || '(none)';
+      return { ok: false, error: `Error: unknown tool "${call.name}". Available tools: ${names}.` };
+    }
+    let raw: unknown;
+    try {
+      raw = call.arguments.trim() === '' ? {} : JSON.parse(call.arguments);
+    } catch (error) {
+      return {
+        ok: false,
+        error: `Error: the arguments for ${call.name} are not valid JSON (${errorText(error)}). Send one JSON object matching the tool's schema.`,
+      };
+    }
+    const parsed = tool.input.safeParse(raw);
+    if (!parsed.success) {
+      return { ok: false, error: `Error: invalid arguments for ${call.name}: ${summarizeIssues({ issues: parsed.error.issues })}.` };
+    }
+    return { ok: true, tool, args: parsed.data };
+  }
+
+  /** Runs one call; every failure (unknown tool, bad JSON, bad arguments, exceptions) becomes an error result. */
+  async execute(params: { call: ToolCallRequest; ctx: ToolContext }): Promise<ToolResult> {
+    const { call, ctx } = params;
+    const parsed = this.parse(call);
+    if (!parsed.ok) return { content: parsed.error, isError: true };
+    try {
+      const content = await parsed.tool.handler(parsed.args, ctx);
+      return { content: this.cap(content), isError: false };
+    } catch (error) {
+      if (ctx.signal.aborted && !(error instanceof ToolError)) {
+        return { content: `Interrupted: ${call.name} was stopped because the user interrupted the turn.`, isError: true };
+      }
+      const text = error instanceof ToolError ? error.message : `${call.name} failed: ${errorText(error)}`;
+      return { content: this.cap(`Error: ${text}`), isError: true };
+    }
+  }
+
+  private cap(content: string): string {
+    if (content.length <= this.maxResultChars) return content;
+    const omitted = content.length - this.maxResultChars;
+    return `${content.slice(0, this.maxResultChars)}\n[truncated: ${omitted} more characters not shown]`;
+  }
+}
+
+/** Turns zod issues into one readable line, e.g. `path: expected string; offset: too small`. */
+export function summarizeIssues(params: { issues: readonly z.core.$ZodIssue[] }): string {
+  return params.issues
+    .slice(0, 10)
+    .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(arguments)'}: ${issue.message}`)
+    .join('; ');
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

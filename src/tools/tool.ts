@@ -1,0 +1,65 @@
+import type { z } from 'zod';
+import type { Clock } from '../util/clock.js';
+
+/** Limits for the `terminal` tool. */
+export interface TerminalLimits {
+  /** Longest a command may run before its process group is killed. */
+  timeoutMs: number;
+  /** Most bytes of combined stdout+stderr returned to the model. */
+  maxOutputBytes: number;
+}
+
+/** What a tool handler may use: where it works, how it is cancelled, what time it is. */
+export interface ToolContext {
+  /** Absolute directory the tools work in (terminal cwd, base of relative paths). */
+  workspace: string;
+  /** When true, file tools refuse paths outside `workspace`. */
+  confineToWorkspace: boolean;
+  /** Aborted when the user interrupts the turn; long-running handlers must stop. */
+  signal: AbortSignal;
+  /** Time source for timeouts. */
+  clock: Clock;
+  /** Limits for the terminal tool. */
+  terminal: TerminalLimits;
+}
+
+/** A path a call touches, for the scheduler's overlap check. */
+export interface PathAccess {
+  /** Path as given by the model (resolved against the workspace by the scheduler). */
+  path: string;
+  /** True when the call may modify the path. */
+  write: boolean;
+}
+
+/** How the scheduler may run a tool next to others. */
+export type ParallelPolicy<Args> =
+  | 'safe'
+  | 'never'
+  | {
+      /** The paths one call touches; calls run together only if no writer overlaps another call's path. */
+      paths(args: Args): PathAccess[];
+    };
+
+/** A tool the model can call: a name, a zod input schema, a concurrency policy and a handler. */
+export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
+  /** Name the model calls it by (a-z, 0-9, _ and -). */
+  name: string;
+  /** What it does and when to use it, written for the model. */
+  description: string;
+  /** Schema of the arguments; exported to JSON Schema for the model. */
+  input: S;
+  /** How it may run concurrently with other calls in the same round. */
+  parallel: ParallelPolicy<z.infer<S>>;
+  /** Runs the tool; the returned text goes back to the model. Throw ToolError for a readable failure. */
+  handler(args: z.infer<S>, ctx: ToolContext): Promise<string>;
+}
+
+/** A failure whose message is written for the model and passed to it verbatim. */
+export class ToolError extends Error {
+  override readonly name: string = 'ToolError';
+}
+
+/** Declares a tool with its argument type inferred from the zod schema. */
+export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): ToolDefinition<S> {
+  return def;
+}

@@ -1,0 +1,210 @@
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { completionBody, errorBody, resolveToolCalls, streamDeltas, type ScriptedReply } from './chunks.js';
+
+export type { ScriptedReply, ScriptedToolCall } from './chunks.js';
+
+/** The JSON body of a captured request (chat.completions params). */
+export interface CapturedBody {
+  model?: string;
+  stream?: boolean;
+  messages?: Record<string, unknown>[];
+  tools?: Record<string, unknown>[];
+  [key: string]: unknown;
+}
+
+/** One request the fake received. */
+export interface CapturedRequest {
+  /** HTTP method. */
+  method: string;
+  /** Request path, e.g. /v1/chat/completions. */
+  path: string;
+  /** Request headers (lower-case names). */
+  headers: http.IncomingHttpHeaders;
+  /** Parsed JSON body. */
+  body: CapturedBody;
+  /** Date.now() when the request arrived. */
+  time: number;
+}
+
+/** Pause between the last chunk and the reset of a `breakAfterChunks` reply. */
+const BREAK_DELAY_MS = 30;
+
+/** Decides the reply to a request when the queue is empty. */
+export type Responder = (req: CapturedRequest) => ScriptedReply;
+
+/**
+ * An OpenAI-compatible chat.completions server on 127.0.0.1 for tests with the real `openai` SDK.
+ * Replies come from `enqueue` (first) or a responder; without either it answers 500.
+ */
+export class FakeOpenAI {
+  /** Every request received, in order. */
+  readonly requests: CapturedRequest[] = [];
+  private readonly queue: ScriptedReply[] = [];
+  private responder: Responder | undefined;
+  private readonly sockets = new Set<Socket>();
+  private readonly server = http.createServer((req, res) => {
+    this.handle(req, res).catch(() => res.destroy());
+  });
+  private port = 0;
+  private seq = 0;
+  private waiters: { count: number; resolve: () => void }[] = [];
+
+  /** Starts listening on an ephemeral loopback port. */
+  async start(): Promise<void> {
+    this.server.on('connection', (socket) => {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+    });
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(0, '127.0.0.1', () => resolve());
+    });
+    this.port = (this.server.address() as AddressInfo).port;
+  }
+
+  /** Base URL for `new OpenAI({ baseURL })`, e.g. http://127.0.0.1:PORT/v1. */
+  get baseURL(): string {
+    if (this.port === 0) throw new Error('FakeOpenAI: call start() before reading baseURL');
+    return `http://127.0.0.1:${this.port}/v1`;
+  }
+
+  /** Queues replies, answered in order before the responder is asked. */
+  enqueue(...replies: ScriptedReply[]): void {
+    this.queue.push(...replies);
+  }
+
+  /** Sets (or clears) the function that answers when the queue is empty. */
+  setResponder(responder: Responder | undefined): void {
+    this.responder = responder;
+  }
+
+  /** Resolves once at least `count` requests have arrived. */
+  waitForRequests(count: number): Promise<void> {
+    if (this.requests.length >= count) return Promise.resolve();
+    return new Promise<void>((resolve) => this.waiters.push({ count, resolve }));
+  }
+
+  /** Destroys open connections (also hanging streams) and stops listening. */
+  async close(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    this.sockets.clear();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const text = await readBody(req);
+    let body: CapturedBody;
+    try {
+      body = text === '' ? {} : (JSON.parse(text) as CapturedBody);
+    } catch {
+      sendJson(res, 400, errorBody({ status: 400, message: 'FakeOpenAI: request body is not JSON' }));
+      return;
+    }
+    const captured: CapturedRequest = {
+      method: req.method ?? 'GET',
+      path: req.url ?? '/',
+      headers: req.headers,
+      body,
+      time: Date.now(),
+    };
+    this.requests.push(captured);
+    this.notifyWaiters();
+    if (captured.method !== 'POST' || !captured.path.startsWith('/v1/chat/completions')) {
+      sendJson(res, 404, errorBody({ status: 404, message: `FakeOpenAI: no route ${captured.method} ${captured.path}` }));
+      return;
+    }
+    let reply: ScriptedReply | undefined;
+    try {
+      reply = this.queue.shift() ?? this.responder?.(captured);
+    } catch (error) {
+      sendJson(res, 500, errorBody({ status: 500, message: `FakeOpenAI: responder threw: ${String(error)}` }));
+      return;
+    }
+    if (!reply) {
+      sendJson(res, 500, errorBody({ status: 500, message: 'FakeOpenAI: no scripted reply' }));
+      return;
+    }
+    if (reply.status !== undefined && reply.status >= 400) {
+      const headers: Record<string, string> = {};
+      if (reply.retryAfterSeconds !== undefined) headers['retry-after'] = String(reply.retryAfterSeconds);
+      const err = errorBody({ status: reply.status, message: reply.errorMessage, code: reply.errorCode });
+      sendJson(res, reply.status, err, headers);
+      return;
+    }
+    const id = `chatcmpl-fake${++this.seq}`;
+    const model = body.model ?? 'fake-model';
+    const toolCalls = resolveToolCalls({ reply, callSeq: () => ++this.seq });
+    if (body.stream !== true) {
+      if (reply.hangAfterChunks !== undefined) return;
+      sendJson(res, 200, completionBody({ id, model, reply, toolCalls }));
+      return;
+    }
+    await this.stream({ res, id, model, reply, deltas: streamDeltas({ reply, toolCalls }), usage: wantsUsage(body) });
+  }
+
+  private async stream(params: {
+    res: http.ServerResponse;
+    id: string;
+    model: string;
+    reply: ScriptedReply;
+    deltas: { delta: Record<string, unknown>; finishReason: string | null }[];
+    usage: boolean;
+  }): Promise<void> {
+    const { res, reply } = params;
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-request-id': params.id });
+    res.flushHeaders();
+    const created = Math.floor(Date.now() / 1000);
+    const base = { id: params.id, object: 'chat.completion.chunk', created, model: params.model };
+    let sent = 0;
+    for (const { delta, finishReason } of params.deltas) {
+      if (reply.chunkDelayMs) await delay(reply.chunkDelayMs);
+      if (res.destroyed) return;
+      if (reply.hangAfterChunks !== undefined && sent >= reply.hangAfterChunks) return;
+      if (reply.breakAfterChunks !== undefined && sent >= reply.breakAfterChunks) {
+        // Give the client time to read what was sent; a reset discards data it has not read yet.
+        await delay(BREAK_DELAY_MS);
+        res.socket?.destroy();
+        return;
+      }
+      const choice = { index: 0, delta, finish_reason: finishReason, logprobs: null };
+      res.write(`data: ${JSON.stringify({ ...base, choices: [choice] })}\n\n`);
+      sent += 1;
+    }
+    if (params.usage) {
+      const usage = { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 };
+      res.write(`data: ${JSON.stringify({ ...base, choices: [], usage })}\n\n`);
+    }
+    res.end('data: [DONE]\n\n');
+  }
+
+  private notifyWaiters(): void {
+    const ready = this.waiters.filter((w) => this.requests.length >= w.count);
+    this.waiters = this.waiters.filter((w) => this.requests.length < w.count);
+    for (const waiter of ready) waiter.resolve();
+  }
+}
+
+function wantsUsage(body: CapturedBody): boolean {
+  const options = body['stream_options'];
+  return typeof options === 'object' && options !== null && (options as Record<string, unknown>)['include_usage'] === true;
+}
+
+function readBody(req: http.IncomingMessage): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,104 @@
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pino, type Logger } from 'pino';
+import { stringify } from 'yaml';
+import { loadConfig } from '../../src/config/load.js';
+import type { GatewayConfig } from '../../src/config/schema.js';
+import type { AdapterCapabilities } from '../../src/gateway/contracts.js';
+import { buildGateway } from '../../src/gateway/bootstrap.js';
+import type { AllowList } from '../../src/gateway/authorize.js';
+import type { GatewayRunner } from '../../src/gateway/runner.js';
+import { resolveProfile, ensureProfileDirs, type Profile } from '../../src/home/index.js';
+import { openStore } from '../../src/store/sqlite-store.js';
+import type { Store } from '../../src/store/types.js';
+import type { ToolDefinition } from '../../src/tools/tool.js';
+import { systemClock, type Clock } from '../../src/util/clock.js';
+import { FakeOpenAI } from '../fakes/openai/server.js';
+import { TestAdapter } from './test-adapter.js';
+
+/** A whole gateway in-process: temp profile, fake model, test platform. */
+export interface Harness {
+  readonly runner: GatewayRunner;
+  readonly adapter: TestAdapter;
+  readonly fake: FakeOpenAI;
+  readonly profile: Profile;
+  readonly config: GatewayConfig;
+  readonly clock: Clock;
+  /** Opens a second handle on the profile's store (close it after use). */
+  readStore(): Store;
+  /** Stops the gateway and the fake and removes the temp home. */
+  stop(): Promise<void>;
+}
+
+/** Deep-merges plain objects (config overrides). */
+function merge(base: Record<string, unknown>, extra: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(extra)) {
+    const prev = out[key];
+    out[key] = isPlain(prev) && isPlain(value) ? merge(prev, value) : value;
+  }
+  return out;
+}
+
+function isPlain(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Starts a gateway on a fresh temp HERMES_HOME with the given config overrides (config.yaml shape). */
+export async function startHarness(params: {
+  clock?: Clock;
+  config?: Record<string, unknown>;
+  capabilities?: Partial<AdapterCapabilities>;
+  allow?: AllowList;
+  extraTools?: readonly ToolDefinition[];
+  logger?: Logger;
+} = {}): Promise<Harness> {
+  const clock = params.clock ?? systemClock;
+  const fake = new FakeOpenAI();
+  await fake.start();
+  const home = mkdtempSync(path.join(os.tmpdir(), 'hermes-e2e-'));
+  const profile = resolveProfile({ hermesHome: home, name: 'test' });
+  ensureProfileDirs({ profile });
+  mkdirSync(profile.workspaceDir, { recursive: true });
+  const raw = merge(
+    {
+      model: { base_url: fake.baseURL, api_key: 'sk-test-harness', name: 'fake-model', max_retries: 2 },
+      gateway: { drain_timeout: '5s', http: { enabled: false } },
+      stream: { edit_interval: '1s', cursor: ' ▉' },
+    },
+    params.config ?? {},
+  );
+  writeFileSync(profile.configPath, stringify(raw));
+  const { config } = await loadConfig({ profile, env: {} });
+  const logger = params.logger ?? pino({ level: 'silent' });
+  const adapter = new TestAdapter({ clock, ...(params.capabilities ? { capabilities: params.capabilities } : {}) });
+  const { runner } = buildGateway({
+    profile,
+    config,
+    clock,
+    logger,
+    adapters: [{ adapter, allow: params.allow ?? 'all' }],
+    withHttp: false,
+    ...(params.extraTools ? { extraTools: params.extraTools } : {}),
+  });
+  await runner.start();
+  await adapter.ready();
+  let stopped = false;
+  return {
+    runner,
+    adapter,
+    fake,
+    profile,
+    config,
+    clock,
+    readStore: () => openStore({ path: profile.dbPath, clock: systemClock }),
+    stop: async () => {
+      if (stopped) return;
+      stopped = true;
+      await runner.stop();
+      await fake.close();
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,86 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import OpenAI from 'openai';
+import { classifyError, retryAfterMs } from '../../../src/agent/classify.js';
+import { redactSecrets } from '../../../src/agent/errors.js';
+
+const NOW = 1_700_000_000_000;
+
+function apiError(status: number, body: object, headers: Record<string, string> = {}): InstanceType<typeof OpenAI.APIError> {
+  return OpenAI.APIError.generate(status, body, undefined, new Headers(headers));
+}
+
+describe('classifyError', () => {
+  const base = { model: 'gpt-test', baseURL: 'https://user:pw@api.example.com/v1?key=abc', now: NOW };
+
+  test('401 and 403 are not retryable and point at the API key settings', () => {
+    for (const status of [401, 403]) {
+      const c = classifyError({ ...base, error: apiError(status, { error: { message: 'bad key sk-abcdefghijkl' } }), apiKey: 'sk-abcdefghijkl' });
+      assert.equal(c.kind, 'auth');
+      assert.equal(c.retryable, false);
+      assert.match(c.userMessage, /model\.api_key.*OPENAI_API_KEY/);
+      assert.ok(!c.userMessage.includes('abcdefghijkl'), c.userMessage);
+      assert.ok(!c.userMessage.includes('pw@'), 'credentials of the base URL leaked');
+      assert.ok(!c.userMessage.includes('key=abc'), 'query of the base URL leaked');
+    }
+  });
+
+  test('404 blames the model name or base_url', () => {
+    const c = classifyError({ ...base, error: apiError(404, { error: { message: 'no such model' } }) });
+    assert.equal(c.kind, 'not_found');
+    assert.equal(c.retryable, false);
+    assert.match(c.userMessage, /"gpt-test".*https:\/\/api\.example\.com\/v1.*model name or model\.base_url is wrong/);
+  });
+
+  test('429, 5xx, 408 and connection failures are retryable; 429 carries Retry-After', () => {
+    const limited = classifyError({ ...base, error: apiError(429, { error: { message: 'slow' } }, { 'retry-after': '3' }) });
+    assert.deepEqual([limited.kind, limited.retryable, limited.retryAfterMs], ['rate_limit', true, 3_000]);
+    for (const status of [408, 500, 502, 503]) {
+      assert.equal(classifyError({ ...base, error: apiError(status, {}) }).retryable, true, `status ${status}`);
+    }
+    const conn = classifyError({ ...base, error: new OpenAI.APIConnectionError({ cause: new Error('ECONNREFUSED') }) });
+    assert.deepEqual([conn.kind, conn.retryable], ['connection', true]);
+    assert.match(conn.userMessage, /Could not reach .*ECONNREFUSED.*model\.base_url/);
+    const timeout = classifyError({ ...base, error: new OpenAI.APIConnectionTimeoutError() });
+    assert.deepEqual([timeout.kind, timeout.retryable], ['timeout', true]);
+    const broken = classifyError({ ...base, error: new TypeError('terminated') });
+    assert.deepEqual([broken.kind, broken.retryable], ['connection', true]);
+  });
+
+  test('quota exhaustion and bad requests are not retried; context overflow suggests /new', () => {
+    const quota = classifyError({ ...base, error: apiError(429, { error: { message: 'quota', code: 'insufficient_quota' } }) });
+    assert.deepEqual([quota.kind, quota.retryable], ['quota', false]);
+    const ctx = classifyError({
+      ...base,
+      error: apiError(400, { error: { message: "This model's maximum context length is 8192 tokens", code: 'context_length_exceeded' } }),
+    });
+    assert.deepEqual([ctx.kind, ctx.retryable], ['context_too_long', false]);
+    assert.match(ctx.userMessage, /\/new/);
+    const bad = classifyError({ ...base, error: apiError(400, { error: { message: 'temperature too high' } }) });
+    assert.deepEqual([bad.kind, bad.retryable], ['bad_request', false]);
+    assert.match(bad.userMessage, /temperature too high/);
+  });
+
+  test('aborts and unknown errors are not retryable', () => {
+    assert.equal(classifyError({ ...base, error: new OpenAI.APIUserAbortError() }).kind, 'aborted');
+    const unknown = classifyError({ ...base, error: new RangeError('boom'), apiKey: 'sk-zzzzzzzzzz' });
+    assert.deepEqual([unknown.kind, unknown.retryable], ['unknown', false]);
+    assert.match(unknown.userMessage, /boom/);
+  });
+});
+
+describe('retryAfterMs and redactSecrets', () => {
+  test('retry-after-ms wins, then Retry-After seconds, then an HTTP date', () => {
+    assert.equal(retryAfterMs({ headers: new Headers({ 'retry-after-ms': '250', 'retry-after': '9' }), now: NOW }), 250);
+    assert.equal(retryAfterMs({ headers: new Headers({ 'retry-after': '1.5' }), now: NOW }), 1_500);
+    const date = new Date(NOW + 4_000).toUTCString();
+    assert.equal(retryAfterMs({ headers: new Headers({ 'retry-after': date }), now: NOW }), 4_000);
+    assert.equal(retryAfterMs({ headers: new Headers({ 'retry-after': 'soon' }), now: NOW }), undefined);
+    assert.equal(retryAfterMs({ headers: undefined, now: NOW }), undefined);
+  });
+
+  test('redactSecrets removes the given key, sk- tokens and bearer tokens', () => {
+    const text = redactSecrets({ text: 'key gsk_live_123456 and sk-proj-abcdef123 with Bearer abc.def', secrets: ['gsk_live_123456'] });
+    assert.equal(text, 'key *** and sk-*** with Bearer ***');
+  });
+});

@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { openStore } from '../../../src/store/sqlite-store.js';
+import { FakeClock } from '../../helpers/fake-clock.js';
+import { makeEvent } from './fixtures.js';
+
+describe('store messages', () => {
+  test('history round-trips every field, tool calls included, in order', async () => {
+    const clock = new FakeClock(1_000);
+    const store = openStore({ path: ':memory:', clock });
+    const session = store.createSession({ key: 'k' });
+    const inboxId = store.recordInbound({ event: makeEvent(), sessionKey: 'k' }).row.id;
+
+    const user = store.appendMessage({ sessionId: session.id, inboxId, role: 'user', content: 'weather in Oslo?' });
+    await clock.advance(10);
+    const toolCalls = [
+      { id: 'call_1', name: 'web_search', arguments: '{"q":"Oslo weather","n":3}' },
+      { id: 'call_2', name: 'read_file', arguments: '{}' },
+    ];
+    const assistant = store.appendMessage({ sessionId: session.id, inboxId, role: 'assistant', content: '', toolCalls });
+    const tool = store.appendMessage({
+      sessionId: session.id,
+      inboxId,
+      role: 'tool',
+      content: '{"temp": -3}',
+      toolCallId: 'call_1',
+      toolName: 'web_search',
+    });
+
+    assert.deepEqual(user, {
+      id: user.id,
+      sessionId: session.id,
+      inboxId,
+      role: 'user',
+      content: 'weather in Oslo?',
+      toolCalls: null,
+      toolCallId: null,
+      toolName: null,
+      createdAt: 1_000,
+    });
+    assert.deepEqual(assistant.toolCalls, toolCalls);
+    assert.equal(assistant.createdAt, 1_010);
+    assert.deepEqual(store.history({ sessionId: session.id }), [user, assistant, tool]);
+    assert.deepEqual(store.history({ sessionId: 'other' }), []);
+    store.close();
+  });
+
+  test('only the tool call fields of the contract are stored', () => {
+    const store = openStore({ path: ':memory:', clock: new FakeClock() });
+    const session = store.createSession({ key: 'k' });
+    const extra = { id: 'c', name: 'n', arguments: '{}', type: 'function' };
+    const saved = store.appendMessage({ sessionId: session.id, role: 'assistant', content: '', toolCalls: [extra] });
+    assert.deepEqual(store.history({ sessionId: session.id })[0]?.toolCalls, [{ id: 'c', name: 'n', arguments: '{}' }]);
+    assert.equal(saved.inboxId, null);
+    store.close();
+  });
+
+  test("deleteTurnMessages removes exactly one turn's entries", () => {
+    const store = openStore({ path: ':memory:', clock: new FakeClock() });
+    const session = store.createSession({ key: 'k' });
+    const turn1 = store.recordInbound({ event: makeEvent({ messageId: '1' }), sessionKey: 'k' }).row.id;
+    const turn2 = store.recordInbound({ event: makeEvent({ messageId: '2' }), sessionKey: 'k' }).row.id;
+    store.appendMessage({ sessionId: session.id, role: 'system', content: 'summary' });
+    store.appendMessage({ sessionId: session.id, inboxId: turn1, role: 'user', content: 'q1' });
+    store.appendMessage({ sessionId: session.id, inboxId: turn1, role: 'assistant', content: 'a1' });
+    store.appendMessage({ sessionId: session.id, inboxId: turn2, role: 'user', content: 'q2' });
+
+    assert.equal(store.deleteTurnMessages({ inboxId: turn2 }), 1);
+    assert.equal(store.deleteTurnMessages({ inboxId: turn2 }), 0);
+    assert.deepEqual(store.history({ sessionId: session.id }).map((m) => m.content), ['summary', 'q1', 'a1']);
+    assert.equal(store.getSession({ sessionId: session.id })?.messageCount, 3);
+    store.close();
+  });
+
+  test('a message must belong to an existing session', () => {
+    const store = openStore({ path: ':memory:', clock: new FakeClock() });
+    assert.throws(() => store.appendMessage({ sessionId: 'missing', role: 'user', content: 'x' }), /FOREIGN KEY/);
+    store.close();
+  });
+});

@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { quoteTerms } from '../../../src/store/search.js';
+import { openStore } from '../../../src/store/sqlite-store.js';
+import type { Store } from '../../../src/store/types.js';
+import { FakeClock } from '../../helpers/fake-clock.js';
+import { makeEvent } from './fixtures.js';
+
+/** A store with a little history in two sessions. */
+function seeded(): { store: Store; work: string; home: string; turn: number } {
+  const store = openStore({ path: ':memory:', clock: new FakeClock() });
+  const work = store.createSession({ key: 'work:slack:C1' }).id;
+  const home = store.createSession({ key: 'personal:telegram:42' }).id;
+  const turn = store.recordInbound({ event: makeEvent(), sessionKey: 'personal:telegram:42' }).row.id;
+  store.appendMessage({ sessionId: work, role: 'user', content: 'Please draft the quarterly budget report' });
+  store.appendMessage({ sessionId: work, role: 'assistant', content: 'Here is the budget, budget, budget overview' });
+  store.appendMessage({ sessionId: home, inboxId: turn, role: 'user', content: 'Book a table at the café for Friday' });
+  return { store, work, home, turn };
+}
+
+describe('store search', () => {
+  test('finds words across sessions, best match first, with marked snippets', () => {
+    const { store, work } = seeded();
+    const hits = store.search({ query: 'budget', limit: 10 });
+    assert.equal(hits.length, 2);
+    assert.equal(hits[0]?.role, 'assistant', 'bm25 ranks the message that says "budget" three times first');
+    assert.equal(hits[0]?.sessionId, work);
+    assert.equal(hits[0]?.sessionKey, 'work:slack:C1');
+    assert.match(hits[0]?.snippet ?? '', /\[budget\]/);
+    assert.equal(hits[1]?.snippet, 'Please draft the quarterly [budget] report');
+    assert.equal(store.search({ query: 'budget', limit: 1 }).length, 1);
+    store.close();
+  });
+
+  test('FTS5 syntax works; plain words and diacritics match', () => {
+    const { store } = seeded();
+    assert.equal(store.search({ query: 'budget AND quarterly', limit: 10 }).length, 1);
+    assert.equal(store.search({ query: 'quart*', limit: 10 }).length, 1);
+    assert.equal(store.search({ query: 'cafe', limit: 10 })[0]?.snippet, 'Book a table at the [café] for Friday');
+    assert.deepEqual(store.search({ query: 'submarine', limit: 10 }), []);
+    store.close();
+  });
+
+  test('invalid FTS5 syntax falls back to quoted words instead of throwing', () => {
+    const { store } = seeded();
+    for (const query of ['budget"', 'AND', 'NEAR(', 'budget OR', 'col:budget', '-budget', '(((']) {
+      assert.doesNotThrow(() => store.search({ query, limit: 10 }), `query ${query}`);
+    }
+    assert.equal(store.search({ query: 'budget"', limit: 10 }).length, 2, 'the stray quote is dropped by the tokenizer');
+    assert.equal(store.search({ query: '-budget', limit: 10 }).length, 2);
+    store.close();
+  });
+
+  test('empty queries and zero limits return nothing', () => {
+    const { store } = seeded();
+    assert.deepEqual(store.search({ query: '', limit: 10 }), []);
+    assert.deepEqual(store.search({ query: '  \t ', limit: 10 }), []);
+    assert.deepEqual(store.search({ query: 'budget', limit: 0 }), []);
+    store.close();
+  });
+
+  test('deleted turn messages disappear from the index', () => {
+    const { store, turn } = seeded();
+    assert.equal(store.search({ query: 'Friday', limit: 10 }).length, 1);
+    store.deleteTurnMessages({ inboxId: turn });
+    assert.deepEqual(store.search({ query: 'Friday', limit: 10 }), []);
+    assert.equal(store.search({ query: 'budget', limit: 10 }).length, 2);
+    store.close();
+  });
+
+  test('quoteTerms makes each term a phrase and escapes quotes', () => {
+    assert.equal(quoteTerms({ query: ' foo"  AND\tbar ' }), '"foo""" "AND" "bar"');
+    assert.equal(quoteTerms({ query: '' }), '');
+  });
+});
