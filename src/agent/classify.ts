@@ -35,7 +35,9 @@ export function classifyError(params: ClassifyParams): ClassifiedError {
     return {
       kind: 'connection',
       retryable: true,
-      userMessage: `Could not reach the model server at ${where}${cause}. Check model.base_url and that the server is running.`,
+      userMessage:
+        `Could not reach the model server at ${where}${cause}. ` +
+        'Check model.base_url and that the server is running.',
     };
   }
   if (error instanceof OpenAI.APIError) return classifyApiError({ ...params, error, where, quote });
@@ -64,19 +66,22 @@ function classifyApiError(params: ClassifyParams & {
     return { kind: 'server', retryable: true, userMessage: `The model provider reported an error mid-response${said}.` };
   }
   if (status === 401 || status === 403) {
+    const access = status === 403 ? `, and that the key may use ${model}` : '';
     return {
       kind: 'auth',
       retryable: false,
       userMessage:
         `The model provider at ${where} rejected the API key (HTTP ${status})${said}. ` +
-        `Check model.api_key in config.yaml or OPENAI_API_KEY in the profile's .env${status === 403 ? `, and that the key may use ${model}` : ''}.`,
+        `Check model.api_key in config.yaml or OPENAI_API_KEY in the profile's .env${access}.`,
     };
   }
   if (status === 404) {
     return {
       kind: 'not_found',
       retryable: false,
-      userMessage: `The model provider answered 404 for model ${model} at ${where}${said}. The model name or model.base_url is wrong.`,
+      userMessage:
+        `The model provider answered 404 for model ${model} at ${where}${said}. ` +
+        'The model name or model.base_url is wrong.',
     };
   }
   if (status === 429) {
@@ -102,7 +107,8 @@ function classifyApiError(params: ClassifyParams & {
       userMessage: `The model provider had a temporary problem (HTTP ${status})${said}. Try again in a moment.`,
     };
   }
-  if (error.code === 'context_length_exceeded' || /context (length|window)|too many tokens|maximum context/i.test(detail)) {
+  const overflow = /context (length|window)|too many tokens|maximum context/i;
+  if (error.code === 'context_length_exceeded' || overflow.test(detail)) {
     return {
       kind: 'context_too_long',
       retryable: false,

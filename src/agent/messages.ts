@@ -12,27 +12,37 @@ export interface ChatToolCall {
 
 /** System prompt message. */
 export interface SystemMessage {
+  /** Always "system". */
   role: 'system';
+  /** The prompt. */
   content: string;
 }
 
 /** What the user said. */
 export interface UserMessage {
+  /** Always "user". */
   role: 'user';
+  /** The user's text. */
   content: string;
 }
 
 /** What the model said: text, tool calls, or both. */
 export interface AssistantMessage {
+  /** Always "assistant". */
   role: 'assistant';
+  /** The reply text; null when the message only calls tools. */
   content: string | null;
+  /** Tools the model asked to run. */
   tool_calls?: ChatToolCall[];
 }
 
 /** The result of one tool call. */
 export interface ToolMessage {
+  /** Always "tool". */
   role: 'tool';
+  /** What the tool returned (or why it failed). */
   content: string;
+  /** Id of the call this answers. */
   tool_call_id: string;
   /** Name of the tool (kept for display/persistence; not sent to the API). */
   name?: string;

@@ -59,9 +59,11 @@ export async function callModel(params: {
       const giveUp = giveUpReason({ classified, attempt, maxRetries: params.maxRetries, emitted });
       if (giveUp !== undefined) {
         params.logger?.warn({ kind: classified.kind, attempt }, 'model call failed');
-        return { kind: 'error', error: { ...classified, userMessage: classified.userMessage + giveUp }, partialText: emitted };
+        const userMessage = classified.userMessage + giveUp;
+        return { kind: 'error', error: { ...classified, userMessage }, partialText: emitted };
       }
-      params.logger?.warn({ kind: classified.kind, attempt, retryAfterMs: classified.retryAfterMs }, 'model call failed; retrying');
+      const retryAfterMs = classified.retryAfterMs;
+      params.logger?.warn({ kind: classified.kind, attempt, retryAfterMs }, 'model call failed; retrying');
       try {
         await sleepBeforeRetry({ attempt, retryAfterMs: classified.retryAfterMs, clock: params.clock, signal });
       } catch {
@@ -84,8 +86,9 @@ function giveUpReason(params: {
   if (params.attempt >= params.maxRetries) {
     return params.maxRetries > 0 ? ` It failed ${params.attempt + 1} times in a row.` : '';
   }
-  if ((classified.retryAfterMs ?? 0) > MAX_RETRY_AFTER_MS) {
-    return ` The provider asked to wait ${Math.ceil((classified.retryAfterMs ?? 0) / 1_000)} s, which is too long to wait inside a reply.`;
+  const waitMs = classified.retryAfterMs ?? 0;
+  if (waitMs > MAX_RETRY_AFTER_MS) {
+    return ` The provider asked to wait ${Math.ceil(waitMs / 1_000)} s, which is too long to wait inside a reply.`;
   }
   return undefined;
 }

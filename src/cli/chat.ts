@@ -7,6 +7,11 @@ import { systemClock } from '../util/clock.js';
 import { loadProfile, openLog, type GlobalOptions } from './context.js';
 import { println, type CliIO } from './output.js';
 
+/** True when the user types into a terminal (not a pipe or file). */
+function stdinIsTTY(io: CliIO): boolean {
+  return 'isTTY' in io.stdin && io.stdin.isTTY === true;
+}
+
 /**
  * `hermes chat`: talk to the agent from the terminal, through the same runner, mailbox, agent and store as
  * every platform. Slash commands work; Ctrl-D ends it.
@@ -36,7 +41,8 @@ export async function chat(params: { options: GlobalOptions; io: CliIO }): Promi
       config,
       clock: systemClock,
       logger: log.logger,
-      adapters: [{ adapter: terminal, allow: 'all', editIntervalMs: 250 }],
+      // Typed lines follow the configured busy policy; piped input is a script, so its lines queue.
+      adapters: [{ adapter: terminal, allow: 'all', editIntervalMs: 250, ...(stdinIsTTY(io) ? {} : { busyPolicy: 'queue' as const }) }],
       withHttp: false,
     });
     println({ stream: io.stdout, text: `hermes chat — profile "${profile.name}", ${modelLabel({ config })}. /help for commands, Ctrl-D to leave.` });

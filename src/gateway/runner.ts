@@ -21,6 +21,8 @@ export interface AdapterEntry {
   readonly allow: AllowList;
   /** Overrides the stream edit interval for this adapter (e.g. a terminal). */
   readonly editIntervalMs?: number;
+  /** Overrides the busy policy for this adapter's sessions (e.g. piped terminal input queues). */
+  readonly busyPolicy?: BusyPolicy;
 }
 
 /** Behaviour knobs, already resolved from config. */
@@ -163,7 +165,7 @@ export class GatewayRunner {
       await this.control({ row, slot, command });
       return 'command';
     }
-    this.mailboxFor({ key: sessionKey }).enqueue({ row });
+    this.mailboxFor({ key: sessionKey, policy: slot.entry.busyPolicy }).enqueue({ row });
     return 'queued';
   }
 
@@ -225,12 +227,12 @@ export class GatewayRunner {
     }
   }
 
-  private mailboxFor(params: { key: string }): SessionMailbox {
+  private mailboxFor(params: { key: string; policy: BusyPolicy | undefined }): SessionMailbox {
     const existing = this.mailboxes.get(params.key);
     if (existing) return existing;
     const mailbox = new SessionMailbox({
       key: params.key,
-      policy: this.options.busyPolicy,
+      policy: params.policy ?? this.options.busyPolicy,
       logger: this.logger,
       runTurn: ({ row, signal }) => this.turn({ row, signal }),
       onIdle: (m) => {
@@ -269,8 +271,9 @@ export class GatewayRunner {
     if (pending.length === 0) return;
     let replayed = 0;
     for (const row of pending) {
-      if (!this.slots.has(row.event.platform)) continue;
-      this.mailboxFor({ key: row.sessionKey }).enqueue({ row, replay: true });
+      const slot = this.slots.get(row.event.platform);
+      if (!slot) continue;
+      this.mailboxFor({ key: row.sessionKey, policy: slot.entry.busyPolicy }).enqueue({ row, replay: true });
       replayed += 1;
     }
     this.logger.info({ pending: pending.length, replayed }, 'replaying messages a previous run did not finish');

@@ -78,12 +78,15 @@ export class ToolRegistry {
     } catch (error) {
       return {
         ok: false,
-        error: `Error: the arguments for ${call.name} are not valid JSON (${errorText(error)}). Send one JSON object matching the tool's schema.`,
+        error:
+          `Error: the arguments for ${call.name} are not valid JSON (${errorText(error)}). ` +
+          "Send one JSON object matching the tool's schema.",
       };
     }
     const parsed = tool.input.safeParse(raw);
     if (!parsed.success) {
-      return { ok: false, error: `Error: invalid arguments for ${call.name}: ${summarizeIssues({ issues: parsed.error.issues })}.` };
+      const summary = summarizeIssues({ issues: parsed.error.issues });
+      return { ok: false, error: `Error: invalid arguments for ${call.name}: ${summary}.` };
     }
     return { ok: true, tool, args: parsed.data };
   }
@@ -98,7 +101,8 @@ export class ToolRegistry {
       return { content: this.cap(content), isError: false };
     } catch (error) {
       if (ctx.signal.aborted && !(error instanceof ToolError)) {
-        return { content: `Interrupted: ${call.name} was stopped because the user interrupted the turn.`, isError: true };
+        const content = `Interrupted: ${call.name} was stopped because the user interrupted the turn.`;
+        return { content, isError: true };
       }
       const text = error instanceof ToolError ? error.message : `${call.name} failed: ${errorText(error)}`;
       return { content: this.cap(`Error: ${text}`), isError: true };

@@ -127,7 +127,9 @@ async function runOne(params: {
       ctx.clock.sleep(params.graceMs, settled.signal).then(
         () =>
           resolve({
-            content: `Interrupted: ${params.name} was still running when the user interrupted the turn; it may have partly completed.`,
+            content:
+              `Interrupted: ${params.name} was still running when the user interrupted the turn; ` +
+              'it may have partly completed.',
             isError: true,
           }),
         () => undefined,

@@ -15,11 +15,6 @@ export function isClosingFence(params: { line: string }): boolean {
   return CLOSING_FENCE_LINE.test(params.line.replace(/\r$/, ''));
 }
 
-/** True when `line` (without its line break) is any ``` fence line. */
-export function isFenceLine(params: { line: string }): boolean {
-  return FENCE_LINE.test(params.line);
-}
-
 /** The fence state at the end of `text`, starting from `open`. */
 export function fenceStateAfter(params: { text: string; open: string | null }): string | null {
   let open = params.open;

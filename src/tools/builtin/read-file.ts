@@ -32,6 +32,7 @@ export const readFileTool = defineTool({
     const abs = resolveInWorkspace({ workspace: ctx.workspace, path: args.path, confine: ctx.confineToWorkspace });
     const stat = await statOrExplain({ abs, shown: args.path });
     if (stat.isDirectory()) throw new ToolError(`${args.path} is a directory; use search_files to list or search it.`);
+    if (!stat.isFile()) throw new ToolError(`${args.path} is not a regular file (a device, socket or pipe).`);
     if (await looksBinary(abs)) throw new ToolError(`${args.path} looks like a binary file; read_file only shows text.`);
     const offset = args.offset ?? 1;
     const limit = args.limit ?? DEFAULT_LIMIT;

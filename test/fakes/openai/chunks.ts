@@ -28,9 +28,12 @@ export interface ScriptedReply {
   errorCode?: string;
   /** Retry-After header (seconds) for `status` replies. */
   retryAfterSeconds?: number;
-  /** Send this many data chunks, then keep the connection open until the client goes away. */
+  /**
+   * Send this many chunks after the opening role-only chunk (content pieces first, then tool call pieces),
+   * then keep the connection open until the client goes away. Non-streaming requests get no answer at all.
+   */
   hangAfterChunks?: number;
-  /** Send this many data chunks, then destroy the connection (a broken stream). */
+  /** Send this many chunks after the opening role-only chunk, then destroy the connection (a broken stream). */
   breakAfterChunks?: number;
   /** finish_reason of the last chunk; default "tool_calls" when there are tool calls, else "stop". */
   finishReason?: 'stop' | 'length' | 'tool_calls' | 'content_filter';
@@ -38,8 +41,11 @@ export interface ScriptedReply {
 
 /** A tool call with its id fixed and arguments serialized. */
 export interface ResolvedToolCall {
+  /** Call id. */
   id: string;
+  /** Tool name. */
   name: string;
+  /** Arguments as JSON text. */
   arguments: string;
 }
 

@@ -6,10 +6,15 @@ export type { ScriptedReply, ScriptedToolCall } from './chunks.js';
 
 /** The JSON body of a captured request (chat.completions params). */
 export interface CapturedBody {
+  /** Requested model. */
   model?: string;
+  /** True for streaming requests. */
   stream?: boolean;
+  /** The conversation sent. */
   messages?: Record<string, unknown>[];
+  /** The tools offered to the model. */
   tools?: Record<string, unknown>[];
+  /** Any other parameter (temperature, max_tokens, ...). */
   [key: string]: unknown;
 }
 
@@ -156,7 +161,8 @@ export class FakeOpenAI {
     res.flushHeaders();
     const created = Math.floor(Date.now() / 1000);
     const base = { id: params.id, object: 'chat.completion.chunk', created, model: params.model };
-    let sent = 0;
+    // The opening role-only chunk does not count towards hangAfterChunks / breakAfterChunks.
+    let sent = -1;
     for (const { delta, finishReason } of params.deltas) {
       if (reply.chunkDelayMs) await delay(reply.chunkDelayMs);
       if (res.destroyed) return;

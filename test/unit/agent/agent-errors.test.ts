@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
 import { FakeClock } from '../../helpers/fake-clock.js';
-import { historyProblems, runTurn, sleep, startRig, type Rig } from './support.js';
+import { historyProblems, runTurn, sleep, startRig, toolContextFor, type Rig } from './support.js';
 
 /** Waits (real time) until the fake clock has a pending sleeper. */
 async function untilSleeping(clock: FakeClock): Promise<void> {
@@ -67,7 +67,7 @@ describe('AIAgent model errors', () => {
 
   test('a stream that breaks after text was shown is not retried; the text is kept with a note', async () => {
     rig = await startRig({ maxRetries: 3 });
-    rig.fake.enqueue({ chunks: ['Part one, ', 'part two'], breakAfterChunks: 2 }, { text: 'must not be used' });
+    rig.fake.enqueue({ chunks: ['Part one, ', 'part two'], breakAfterChunks: 1 }, { text: 'must not be used' });
     const { result, messages } = await runTurn({ rig, userText: 'hi' });
     assert.equal(result.outcome, 'error');
     assert.equal(result.text, 'Part one, ');
@@ -78,7 +78,7 @@ describe('AIAgent model errors', () => {
 
   test('an interrupt while the model is streaming ends the turn as interrupted, keeping the shown text', async () => {
     rig = await startRig({});
-    rig.fake.enqueue({ chunks: ['Thinking', ' more'], hangAfterChunks: 2 });
+    rig.fake.enqueue({ chunks: ['Thinking', ' more'], hangAfterChunks: 1 });
     const controller = new AbortController();
     const seen: string[] = [];
     const turn = rig.agent.run({
@@ -90,7 +90,7 @@ describe('AIAgent model errors', () => {
         controller.abort();
       },
       onMessage: (message) => seen.push(`[${message.role}]`),
-      toolContext: { workspace: rig.workspace, confineToWorkspace: true, clock: new FakeClock(), terminal: { timeoutMs: 1, maxOutputBytes: 1 } },
+      toolContext: toolContextFor({ workspace: rig.workspace }),
     });
     const result = await turn;
     assert.equal(result.outcome, 'interrupted');

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
 import { z } from 'zod';
 import { defineTool } from '../../../src/tools/tool.js';
-import { historyProblems, runTurn, startRig, type Rig } from './support.js';
+import { historyProblems, runTurn, startRig, toolContextFor, type Rig } from './support.js';
 
 const echoTool = defineTool({
   name: 'echo',
@@ -33,7 +33,7 @@ describe('AIAgent streaming', () => {
         times.push(Date.now());
       },
       onMessage: () => undefined,
-      toolContext: { workspace: rig.workspace, confineToWorkspace: true, clock: { now: Date.now, sleep: async () => undefined }, terminal: { timeoutMs: 1_000, maxOutputBytes: 1_000 } },
+      toolContext: toolContextFor({ workspace: rig.workspace }),
     });
     assert.deepEqual(deltas, ['Hello', ', ', 'world', '!']);
     assert.deepEqual(result, { outcome: 'final', text: 'Hello, world!', note: undefined, modelCalls: 1 });

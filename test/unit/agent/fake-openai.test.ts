@@ -76,9 +76,12 @@ describe('FakeOpenAI', () => {
     const seen: string[] = [];
     for await (const chunk of stream) {
       seen.push(chunk.choices[0]?.delta.content ?? '');
-      if (seen.join('') === 'a') controller.abort();
+      if (seen.join('') === 'ab') {
+        // Nothing more arrives: the stream hangs after two content chunks until the client aborts.
+        setTimeout(() => controller.abort(), 100);
+      }
     }
-    assert.deepEqual(seen, ['', 'a']);
+    assert.deepEqual(seen, ['', 'a', 'b']);
   });
 });
 

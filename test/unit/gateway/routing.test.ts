@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { authorize } from '../../../src/gateway/authorize.js';
+import { parseCommand } from '../../../src/gateway/commands.js';
+import type { MessageEvent } from '../../../src/gateway/contracts.js';
+import { sessionKeyFor } from '../../../src/gateway/session-key.js';
+
+const event = (over: Partial<MessageEvent> = {}): MessageEvent => ({
+  platform: 'telegram',
+  messageId: '1',
+  chat: { id: '42', kind: 'dm' },
+  sender: { id: '7', name: '@alice', isBot: false },
+  text: 'hi',
+  media: [],
+  mentioned: false,
+  receivedAt: 0,
+  ...over,
+});
+
+describe('session keys', () => {
+  test('DMs: profile + platform + chat', () => {
+    assert.equal(sessionKeyFor({ profile: 'work', event: event() }), 'work:telegram:42');
+  });
+  test('groups add the sender, threads add the thread', () => {
+    const group = event({ chat: { id: '-100', kind: 'group', threadId: '9' } });
+    assert.equal(sessionKeyFor({ profile: 'work', event: group }), 'work:telegram:-100:thread=9:user=7');
+    const other = event({ chat: { id: '-100', kind: 'group', threadId: '9' }, sender: { id: '8', isBot: false } });
+    assert.notEqual(sessionKeyFor({ profile: 'work', event: group }), sessionKeyFor({ profile: 'work', event: other }));
+  });
+  test('profiles never share a key; colons in ids cannot collide', () => {
+    assert.notEqual(sessionKeyFor({ profile: 'work', event: event() }), sessionKeyFor({ profile: 'personal', event: event() }));
+    const a = event({ chat: { id: 'a:b', kind: 'dm' } });
+    const b = event({ chat: { id: 'a', kind: 'dm', threadId: 'b' } });
+    assert.notEqual(sessionKeyFor({ profile: 'p', event: a }), sessionKeyFor({ profile: 'p', event: b }));
+  });
+});
+
+describe('slash commands', () => {
+  test('known commands and aliases', () => {
+    assert.deepEqual(parseCommand({ text: '/stop' }), { kind: 'command', name: 'stop', args: '' });
+    assert.deepEqual(parseCommand({ text: '/reset please' }), { kind: 'command', name: 'new', args: 'please' });
+    assert.deepEqual(parseCommand({ text: '/STATUS@hermes_bot' }), { kind: 'command', name: 'status', args: '' });
+  });
+  test('unknown commands are reported, paths and prose are not commands', () => {
+    assert.deepEqual(parseCommand({ text: '/frob' }), { kind: 'unknown', name: 'frob' });
+    assert.deepEqual(parseCommand({ text: '/etc/hosts is odd' }), { kind: 'none' });
+    assert.deepEqual(parseCommand({ text: 'what does /stop do?' }), { kind: 'none' });
+    assert.deepEqual(parseCommand({ text: '/' }), { kind: 'none' });
+  });
+});
+
+describe('authorization', () => {
+  test('allowlist by id or @name; bots never', () => {
+    assert.equal(authorize({ event: event(), allow: ['7'] }).allowed, true);
+    assert.equal(authorize({ event: event(), allow: ['alice'] }).allowed, true);
+    assert.equal(authorize({ event: event(), allow: ['@ALICE'] }).allowed, true);
+    assert.deepEqual(authorize({ event: event(), allow: ['bob'] }), { allowed: false, reason: 'not-allowed' });
+    assert.deepEqual(authorize({ event: event(), allow: [] }), { allowed: false, reason: 'not-allowed' });
+    assert.deepEqual(authorize({ event: event({ sender: { id: '7', isBot: true } }), allow: 'all' }), { allowed: false, reason: 'bot' });
+  });
+});
