@@ -3,17 +3,18 @@ import { runBaseline } from './baseline.js';
 import { runGateway } from './gateway.js';
 import { row } from './stats.js';
 
-const messages = Number.parseInt(process.env['BENCH_MESSAGES'] ?? '1000', 10);
-const chats = 50;
+const messages = Number.parseInt(process.env['BENCH_MESSAGES'] ?? '2000', 10);
+const concurrency = 50;
 
 // Warm-up (JIT, SQLite page cache) so both measured runs start equal.
-await runBaseline({ messages: 200, concurrency: chats });
-await runGateway({ messages: 100, chats: 10 });
+await runBaseline({ messages: 200, concurrency });
+await runGateway({ messages: 200, concurrency });
 
-const baseline = await runBaseline({ messages, concurrency: chats });
-const gateway = await runGateway({ messages, chats });
-console.log(`node ${process.version}, ${messages} messages over ${chats} concurrent chats/clients`);
+const baseline = await runBaseline({ messages, concurrency });
+const gateway = await runGateway({ messages, concurrency });
+const rate = (r: { messages: number; seconds: number }): number => r.messages / r.seconds;
+console.log(`node ${process.version}, ${messages} messages, ${concurrency} in flight`);
 console.log(row({ run: baseline }));
 console.log(row({ run: gateway }));
-const rate = (r: { messages: number; seconds: number }): number => r.messages / r.seconds;
-console.log(`gateway/baseline throughput ratio: ${(rate(gateway) / rate(baseline)).toFixed(2)}; RSS after gateway run: ${gateway.rssMb.toFixed(0)} MB`);
+console.log(`gateway/baseline throughput: ${(rate(gateway) / rate(baseline)).toFixed(2)}`);
+console.log(`gateway: last replies finished ${gateway.drainSeconds.toFixed(2)} s after the last first-send (final edits wait out the 1 s edit interval); RSS ${gateway.rssMb.toFixed(0)} MB`);

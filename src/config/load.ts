@@ -43,7 +43,7 @@ export async function loadConfig(params: { profile: Profile; env: EnvSnapshot })
   const tree = interpolateTree({ tree: raw.tree, env, file: profile.configPath, envFile: profile.envPath });
   const envSecrets = new Set(Object.values(profileEnv.values).filter((value) => value !== ''));
   const validated = validateConfig({ tree, file: profile.configPath, secrets: envSecrets });
-  const config = resolvePaths({ parsed: validated.config, profile, home: env['HOME'] });
+  const config = withEnvFallbacks({ config: resolvePaths({ parsed: validated.config, profile, home: env['HOME'] }), env });
   return {
     config,
     warnings: validated.warnings,
@@ -54,6 +54,17 @@ export async function loadConfig(params: { profile: Profile; env: EnvSnapshot })
       envFile: { path: profile.envPath, existed: profileEnv.existed },
     },
   };
+}
+
+/**
+ * Values that fall back to the environment when config.yaml leaves them out, the way the OpenAI SDK does:
+ * model.api_key ← OPENAI_API_KEY (from the profile's .env or the inherited environment).
+ */
+function withEnvFallbacks(params: { config: GatewayConfig; env: Readonly<Record<string, string>> }): GatewayConfig {
+  const { config, env } = params;
+  const key = env['OPENAI_API_KEY'];
+  if (config.model.api_key !== undefined || key === undefined || key === '') return config;
+  return { ...config, model: { ...config.model, api_key: key } };
 }
 
 /**

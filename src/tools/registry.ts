@@ -32,6 +32,8 @@ const DEFAULT_MAX_RESULT_CHARS = 100_000;
 export class ToolRegistry {
   private readonly tools = new Map<string, ToolDefinition>();
   private readonly maxResultChars: number;
+  /** JSON Schemas are generated once per registration, not on every model call. */
+  private openAITools: ChatCompletionFunctionTool[] | null = null;
 
   constructor(params: { tools?: ToolDefinition[]; maxResultChars?: number } = {}) {
     this.maxResultChars = params.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
@@ -45,6 +47,7 @@ export class ToolRegistry {
     }
     if (this.tools.has(tool.name)) throw new Error(`Tool "${tool.name}" is registered twice.`);
     this.tools.set(tool.name, tool);
+    this.openAITools = null;
   }
 
   /** The tool with this name, if registered. */
@@ -59,10 +62,11 @@ export class ToolRegistry {
 
   /** The `tools` parameter for chat.completions, with JSON Schemas generated from the zod inputs. */
   toOpenAITools(): ChatCompletionFunctionTool[] {
-    return this.list().map((tool) => {
+    this.openAITools ??= this.list().map((tool) => {
       const { $schema: _ignored, ...parameters } = z.toJSONSchema(tool.input, { io: 'input' });
       return { type: 'function', function: { name: tool.name, description: tool.description, parameters } };
     });
+    return this.openAITools;
   }
 
   /** Looks the tool up and validates the arguments, describing any problem for the model. */

@@ -8,7 +8,7 @@ import type { GatewayConfig } from '../../src/config/schema.js';
 import type { AdapterCapabilities } from '../../src/gateway/contracts.js';
 import { buildGateway } from '../../src/gateway/bootstrap.js';
 import type { AllowList } from '../../src/gateway/authorize.js';
-import type { GatewayRunner } from '../../src/gateway/runner.js';
+import type { AdapterEntry, GatewayRunner } from '../../src/gateway/runner.js';
 import { resolveProfile, ensureProfileDirs, type Profile } from '../../src/home/index.js';
 import { openStore } from '../../src/store/sqlite-store.js';
 import type { Store } from '../../src/store/types.js';
@@ -19,7 +19,10 @@ import { TestAdapter } from './test-adapter.js';
 
 /** A whole gateway in-process: temp profile, fake model, test platform. */
 export interface Harness {
+  /** The current gateway (a new one after `restart`). */
   readonly runner: GatewayRunner;
+  /** Stops the current gateway (drain) and starts a new one on the same profile and adapters. */
+  restart(): Promise<GatewayRunner>;
   readonly adapter: TestAdapter;
   readonly fake: FakeOpenAI;
   readonly profile: Profile;
@@ -53,6 +56,10 @@ export async function startHarness(params: {
   allow?: AllowList;
   extraTools?: readonly ToolDefinition[];
   logger?: Logger;
+  /** More adapters besides the test one. */
+  adapters?: readonly AdapterEntry[];
+  /** Serve HTTP on a free loopback port. */
+  withHttp?: boolean;
 } = {}): Promise<Harness> {
   const clock = params.clock ?? systemClock;
   const fake = new FakeOpenAI();
@@ -64,7 +71,7 @@ export async function startHarness(params: {
   const raw = merge(
     {
       model: { base_url: fake.baseURL, api_key: 'sk-test-harness', name: 'fake-model', max_retries: 2 },
-      gateway: { drain_timeout: '5s', http: { enabled: false } },
+      gateway: { drain_timeout: '5s', http: { enabled: params.withHttp === true, port: 0 } },
       stream: { edit_interval: '1s', cursor: ' ▉' },
     },
     params.config ?? {},
@@ -73,20 +80,31 @@ export async function startHarness(params: {
   const { config } = await loadConfig({ profile, env: {} });
   const logger = params.logger ?? pino({ level: 'silent' });
   const adapter = new TestAdapter({ clock, ...(params.capabilities ? { capabilities: params.capabilities } : {}) });
-  const { runner } = buildGateway({
-    profile,
-    config,
-    clock,
-    logger,
-    adapters: [{ adapter, allow: params.allow ?? 'all' }],
-    withHttp: false,
-    ...(params.extraTools ? { extraTools: params.extraTools } : {}),
-  });
+  const build = (): GatewayRunner =>
+    buildGateway({
+      profile,
+      config,
+      clock,
+      logger,
+      adapters: [{ adapter, allow: params.allow ?? 'all' }, ...(params.adapters ?? [])],
+      withHttp: params.withHttp === true,
+      supervisorBackoff: { baseMs: 50, maxMs: 200 },
+      ...(params.extraTools ? { extraTools: params.extraTools } : {}),
+    }).runner;
+  let runner = build();
   await runner.start();
   await adapter.ready();
   let stopped = false;
   return {
-    runner,
+    get runner() {
+      return runner;
+    },
+    restart: async () => {
+      await runner.stop();
+      runner = build();
+      await runner.start();
+      return runner;
+    },
     adapter,
     fake,
     profile,

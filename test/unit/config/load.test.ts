@@ -229,3 +229,16 @@ describe('loadConfig', () => {
     assert.equal(home.config.tools.workspace, '/home/ann/ws');
   });
 });
+
+test('model.api_key falls back to OPENAI_API_KEY and is treated as a secret', async () => {
+  const t = tempProfile({});
+  try {
+    const loaded = await loadConfig({ profile: t.profile, env: { OPENAI_API_KEY: 'sk-from-env-123' } });
+    assert.equal(loaded.config.model.api_key, 'sk-from-env-123');
+    assert.ok(loaded.secrets.includes('sk-from-env-123'));
+    const none = await loadConfig({ profile: t.profile, env: {} });
+    assert.equal(none.config.model.api_key, undefined);
+  } finally {
+    t.cleanup();
+  }
+});
