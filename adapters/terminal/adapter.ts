@@ -9,6 +9,9 @@ import type {
 } from '../../src/gateway/contracts.js';
 import type { Clock } from '../../src/util/clock.js';
 
+/** How many printed messages the adapter remembers for growing them in place. */
+const maxRemembered = 64;
+
 /** The chat id every terminal message uses: one local conversation. */
 export const terminalChatId = 'local';
 
@@ -88,7 +91,7 @@ export class TerminalAdapter implements PlatformAdapter {
     const files = (message.attachments ?? []).map((a) => `📎 ${a.path}`);
     const body = [text, ...files].filter((x) => x !== '').join('\n');
     this.output.write(`\n${body}`);
-    this.printed.set(id, text);
+    this.remember({ id, text });
     return { messageId: id };
   }
 
@@ -97,7 +100,17 @@ export class TerminalAdapter implements PlatformAdapter {
     const text = this.strip(request.text);
     if (text.startsWith(before)) this.output.write(text.slice(before.length));
     else this.output.write(`\n${text}`);
-    this.printed.set(request.messageId, text);
+    this.remember({ id: request.messageId, text });
+  }
+
+  /** Keeps what each recent message shows; old ones are forgotten so a long chat stays small. */
+  private remember(params: { id: string; text: string }): void {
+    this.printed.delete(params.id);
+    this.printed.set(params.id, params.text);
+    if (this.printed.size > maxRemembered) {
+      const oldest = this.printed.keys().next().value;
+      if (oldest !== undefined) this.printed.delete(oldest);
+    }
   }
 
   private strip(text: string): string {

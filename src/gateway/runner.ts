@@ -114,7 +114,7 @@ export class GatewayRunner {
       this.supervisorRuns.push(slot.supervisor.run({ signal: this.adaptersController.signal }));
     }
     this.replay();
-    this.logger.info({ adapters: [...this.slots.keys()], profile: this.options.profileName }, 'gateway started');
+    this.logger.info({ adapters: [...this.slots.keys()] }, 'gateway started');
   }
 
   /** Status of every adapter. */

@@ -1,12 +1,12 @@
 import type { Logger } from 'pino';
-import type { Store, StoredMessage, InboxRow } from '../store/types.js';
+import type { Store, InboxRow } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
 import type { AIAgent } from '../agent/agent.js';
-import type { ChatMessage } from '../agent/types.js';
 import type { ToolContext } from '../tools/tool.js';
 import type { PlatformAdapter } from './contracts.js';
 import type { ChatPacer } from './delivery/pacer.js';
 import { StreamDelivery } from './delivery/stream.js';
+import { toChatHistory, toStoredMessage } from './history.js';
 import { chatKeyFor } from './session-key.js';
 import { abortKindOf } from './turn-abort.js';
 import { startTyping } from './typing.js';
@@ -24,21 +24,6 @@ export interface TurnDeps {
   readonly typingIntervalMs: number;
   /** Tool context without the per-turn signal. */
   readonly toolContext: Omit<ToolContext, 'signal'>;
-}
-
-/** Converts stored history into the agent's message shape. */
-export function toChatHistory(params: { messages: readonly StoredMessage[] }): ChatMessage[] {
-  return params.messages.map((m): ChatMessage => {
-    if (m.role === 'tool') return { role: 'tool', content: m.content, tool_call_id: m.toolCallId ?? '' };
-    if (m.role === 'assistant' && m.toolCalls && m.toolCalls.length > 0) {
-      return {
-        role: 'assistant',
-        content: m.content,
-        tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })),
-      };
-    }
-    return { role: m.role, content: m.content };
-  });
 }
 
 /**
@@ -84,18 +69,7 @@ export async function runTurn(params: { row: InboxRow; signal: AbortSignal; deps
       userText: userTextFor({ event }),
       signal,
       onTextDelta: (delta) => delivery.push(delta),
-      onMessage: (message) => {
-        store.appendMessage({
-          sessionId: session.id,
-          inboxId: row.id,
-          role: message.role,
-          content: message.content ?? '',
-          toolCalls: message.role === 'assistant' && message.tool_calls
-            ? message.tool_calls.map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments }))
-            : null,
-          toolCallId: message.role === 'tool' ? message.tool_call_id : null,
-        });
-      },
+      onMessage: (message) => store.appendMessage(toStoredMessage({ message, sessionId: session.id, inboxId: row.id })),
       toolContext: { ...deps.toolContext, signal },
     });
     text = result.text;

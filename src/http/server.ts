@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 
 /** What /healthz reports. */
@@ -37,7 +37,7 @@ export function createHttpServer(params: {
   const app: FastifyInstance = Fastify({
     loggerInstance: params.logger.child({ component: 'http' }) as FastifyBaseLogger,
     bodyLimit: params.bodyLimitBytes,
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     forceCloseConnections: true,
     return503OnClosing: true,
   });

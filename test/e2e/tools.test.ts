@@ -93,3 +93,22 @@ test('budget exhaustion ends the turn with a message and keeps the work', async 
     await h.stop();
   }
 });
+
+test('a tool path outside the workspace is refused to the model, and the turn goes on', async () => {
+  const h = await startHarness();
+  try {
+    h.fake.enqueue(
+      { toolCalls: [{ name: 'read_file', arguments: { path: '/etc/passwd' } }, { name: 'write_file', arguments: { path: '../escape.txt', content: 'x' } }] },
+      { text: 'I may not touch those files.' },
+    );
+    await h.adapter.inject({ text: 'read /etc/passwd' });
+    await h.runner.waitIdle();
+    assert.equal(h.adapter.shown().at(-1)?.text, 'I may not touch those files.');
+    const results = (h.fake.requests[1]?.body.messages ?? []).filter((m) => m['role'] === 'tool').map((m) => String(m['content']));
+    assert.equal(results.length, 2);
+    for (const r of results) assert.match(r, /outside the workspace/);
+    assert.ok(!results[0]?.includes('root:'), 'the file was read');
+  } finally {
+    await h.stop();
+  }
+});
