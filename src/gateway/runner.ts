@@ -45,6 +45,9 @@ interface AdapterSlot {
   readonly supervisor: AdapterSupervisor;
 }
 
+/** A message whose turn was cut short (crash, restart) this many times is answered with an apology instead. */
+const maxTurnAttempts = 3;
+
 /** The outcome of handing a message to the gateway. */
 export type AcceptResult = 'queued' | 'duplicate' | 'unauthorized' | 'command' | 'draining';
 
@@ -86,7 +89,7 @@ export class GatewayRunner {
     for (const entry of params.adapters) {
       const name = entry.adapter.name;
       if (this.slots.has(name)) throw new Error(`two adapters are named ${name}`);
-      const pacer = new ChatPacer({ clock: this.clock, intervalMs: entry.editIntervalMs ?? this.options.editIntervalMs, maxChats: 10_000 });
+      const pacer = new ChatPacer({ clock: this.clock, intervalMs: entry.editIntervalMs ?? this.options.editIntervalMs, maxChats: 10_000, logger: this.logger });
       const supervisor = new AdapterSupervisor({
         adapter: entry.adapter,
         emit: async (event) => {
@@ -262,6 +265,7 @@ export class GatewayRunner {
         cursor: this.options.cursor,
         typingIntervalMs: this.options.typingIntervalMs,
         toolContext: this.options.toolContext,
+        maxAttempts: maxTurnAttempts,
       },
     });
   }

@@ -24,6 +24,16 @@ export interface TurnDeps {
   readonly typingIntervalMs: number;
   /** Tool context without the per-turn signal. */
   readonly toolContext: Omit<ToolContext, 'signal'>;
+  /** Turns started on one message before it is given up (a message that keeps crashing the gateway). */
+  readonly maxAttempts: number;
+}
+
+/** What the user is told about a message that kept crashing the gateway. */
+function giveUpNote(params: { attempts: number }): string {
+  return (
+    `Sorry, I could not answer this message: the gateway stopped ${params.attempts} times while working on it. ` +
+    'Send it again (perhaps shorter) if it still matters; the gateway log has the details.'
+  );
 }
 
 /**
@@ -35,7 +45,8 @@ export async function runTurn(params: { row: InboxRow; signal: AbortSignal; deps
   const { store, adapter } = deps;
   const event = row.event;
   const logger = deps.logger.child({ inboxId: row.id, platform: event.platform, chatId: event.chat.id });
-  store.setInboxState({ inboxId: row.id, state: 'processing' });
+  const giveUp = row.attempts >= deps.maxAttempts;
+  if (!giveUp) store.setInboxState({ inboxId: row.id, state: 'processing' });
 
   const session = store.activeSession({ key: row.sessionKey }) ?? store.createSession({ key: row.sessionKey, title: titleFor({ text: event.text }) });
   const removed = store.deleteTurnMessages({ inboxId: row.id });
@@ -43,8 +54,6 @@ export async function runTurn(params: { row: InboxRow; signal: AbortSignal; deps
   if (removed > 0 || existing.length > 0) {
     logger.info({ removedMessages: removed, adoptedMessages: existing.length }, 'resuming a turn a restart cut short');
   }
-  const history = toChatHistory({ messages: store.history({ sessionId: session.id }) });
-
   const delivery = new StreamDelivery({
     adapter,
     chat: event.chat,
@@ -60,6 +69,13 @@ export async function runTurn(params: { row: InboxRow; signal: AbortSignal; deps
         store.recordOutbound({ inboxId: row.id, platform: event.platform, chatId: event.chat.id, ...r }),
     },
   });
+  if (giveUp) {
+    logger.error({ attempts: row.attempts }, 'giving up on a message that was cut short too many times');
+    await delivery.finish({ note: giveUpNote({ attempts: row.attempts }) });
+    store.completeTurn({ inboxId: row.id });
+    return;
+  }
+  const history = toChatHistory({ messages: store.history({ sessionId: session.id }) });
   const typing = startTyping({ adapter, chat: event.chat, intervalMs: deps.typingIntervalMs, clock: deps.clock, logger });
   let note: string | undefined;
   let text = '';

@@ -13,6 +13,7 @@ interface InboxRecord {
   session_key: string;
   state: InboxState;
   event_json: string;
+  attempts: number;
   received_at: number;
   updated_at: number;
 }
@@ -38,6 +39,7 @@ function toInboxRow(record: InboxRecord): InboxRow {
     sessionKey: record.session_key,
     state: record.state,
     event,
+    attempts: record.attempts,
     receivedAt: record.received_at,
     updatedAt: record.updated_at,
   };
@@ -81,7 +83,9 @@ export function createInboxQueries(params: { db: Database.Database; clock: Clock
   const byId = db.prepare<[number], InboxRecord>('SELECT * FROM inbox WHERE id = ?');
   const pending = db.prepare<[], InboxRecord>("SELECT * FROM inbox WHERE state <> 'done' ORDER BY id");
   const updateState = db.prepare<{ id: number; state: InboxState; now: number }>(
-    'UPDATE inbox SET state = @state, updated_at = @now WHERE id = @id',
+    `UPDATE inbox SET state = @state, updated_at = @now,
+       attempts = attempts + (CASE WHEN @state = 'processing' THEN 1 ELSE 0 END)
+     WHERE id = @id`,
   );
 
   return {
@@ -103,7 +107,16 @@ export function createInboxQueries(params: { db: Database.Database; clock: Clock
         throw new Error(`cannot set state of inbox row ${inboxId}: no such row`);
       }
     },
-    pendingInbound: () => pending.all().map(toInboxRow),
+    pendingInbound: () =>
+      pending.all().flatMap((record) => {
+        try {
+          return [toInboxRow(record)];
+        } catch (error) {
+          // One damaged row must not stop every other pending message from being answered.
+          logger.warn({ err: error, inboxId: record.id }, 'store: skipping a damaged inbox row during replay');
+          return [];
+        }
+      }),
     getInbound: ({ inboxId }) => {
       const record = byId.get(inboxId);
       return record === undefined ? undefined : toInboxRow(record);

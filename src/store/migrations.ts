@@ -18,6 +18,7 @@ CREATE TABLE inbox (
   session_key TEXT    NOT NULL,
   state       TEXT    NOT NULL CHECK (state IN ('received', 'processing', 'done')),
   event_json  TEXT    NOT NULL,
+  attempts    INTEGER NOT NULL DEFAULT 0,
   received_at INTEGER NOT NULL,
   updated_at  INTEGER NOT NULL,
   UNIQUE (platform, message_id)

@@ -11,6 +11,8 @@ export interface InboxRow {
   readonly sessionKey: string;
   readonly state: InboxState;
   readonly event: MessageEvent;
+  /** How many times a turn started on it (a replay after a crash counts again). */
+  readonly attempts: number;
   readonly receivedAt: number;
   readonly updatedAt: number;
 }
@@ -96,9 +98,9 @@ export interface Store {
   // --- inbox journal ---
   /** Journals an inbound message. `inserted: false` means it was seen before (a redelivery). */
   recordInbound(params: { event: MessageEvent; sessionKey: string }): { inserted: boolean; row: InboxRow };
-  /** Moves an inbox row to a new state. */
+  /** Moves an inbox row to a new state; moving to `processing` counts an attempt. */
   setInboxState(params: { inboxId: number; state: InboxState }): void;
-  /** Rows not yet done, oldest first (for replay after a restart). */
+  /** Rows not yet done, oldest first (for replay after a restart); damaged rows are logged and skipped. */
   pendingInbound(): InboxRow[];
   /** One inbox row. */
   getInbound(params: { inboxId: number }): InboxRow | undefined;

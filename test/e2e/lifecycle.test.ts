@@ -86,3 +86,42 @@ test('/healthz reports each adapter; a crashing adapter backs off without stoppi
     await h.stop();
   }
 });
+
+test('a message that was cut short three times is answered with an apology instead of crashing the gateway forever', async () => {
+  const h = await startHarness();
+  try {
+    await h.runner.stop();
+    const store = h.readStore();
+    try {
+      const { row } = store.recordInbound({
+        event: {
+          platform: 'test',
+          messageId: 'poison',
+          chat: { id: 'chat-1', kind: 'dm' },
+          sender: { id: 'user-1', isBot: false },
+          text: 'the message that crashes everything',
+          media: [],
+          mentioned: true,
+          receivedAt: Date.now(),
+        },
+        sessionKey: 'test:test:chat-1',
+      });
+      for (let i = 0; i < 3; i++) store.setInboxState({ inboxId: row.id, state: 'processing' });
+    } finally {
+      store.close();
+    }
+    await h.restart();
+    await h.adapter.waitFor({ predicate: () => h.adapter.shown().length === 1, what: 'the apology' });
+    await h.runner.waitIdle();
+    assert.match(h.adapter.shown()[0]?.text ?? '', /could not answer this message: the gateway stopped 3 times/);
+    assert.equal(h.fake.requests.length, 0);
+    const after = h.readStore();
+    try {
+      assert.equal(after.pendingInbound().length, 0);
+    } finally {
+      after.close();
+    }
+  } finally {
+    await h.stop();
+  }
+});

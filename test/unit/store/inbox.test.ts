@@ -51,6 +51,7 @@ describe('store inbox journal', () => {
       sessionKey: 'work:slack:C1:T9:user-1',
       state: 'received',
       event,
+      attempts: 0,
       receivedAt: 1_700_000_123_000,
       updatedAt: 1_700_000_123_000,
     });
@@ -96,6 +97,17 @@ describe('store inbox journal', () => {
     store.close();
   });
 
+  test('each move to processing counts an attempt', () => {
+    const store = openStore({ path: ':memory:', clock: new FakeClock() });
+    const { row } = store.recordInbound({ event: makeEvent({ messageId: 'tries' }), sessionKey: 'k' });
+    assert.equal(row.attempts, 0);
+    store.setInboxState({ inboxId: row.id, state: 'processing' });
+    store.setInboxState({ inboxId: row.id, state: 'processing' });
+    store.setInboxState({ inboxId: row.id, state: 'received' });
+    assert.equal(store.getInbound({ inboxId: row.id })?.attempts, 2);
+    store.close();
+  });
+
   test('a damaged event_json is reported with its row id', () => {
     const { dir, cleanup } = makeTempDir();
     try {
@@ -109,6 +121,9 @@ describe('store inbox journal', () => {
         () => store.getInbound({ inboxId: row.id }),
         (error: unknown) => error instanceof StoreDataError && error.table === 'inbox' && error.rowId === String(row.id),
       );
+      // Replay skips it (logged) instead of refusing to start, and still returns the healthy rows.
+      const healthy = store.recordInbound({ event: makeEvent({ messageId: 'healthy' }), sessionKey: 'k' }).row;
+      assert.deepEqual(store.pendingInbound().map((r) => r.id), [healthy.id]);
       store.close();
     } finally {
       cleanup();
