@@ -22,6 +22,7 @@ const agentSchema = z
     delegate_max_iterations: int({ min: 1 }).default(50),
     system_prompt: optionalString(),
     max_parallel_tools: int({ min: 1, max: 32 }).default(8),
+    history_max_chars: int({ min: 1000 }).default(200_000),
   })
   .prefault({});
 

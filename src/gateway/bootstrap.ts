@@ -40,7 +40,7 @@ export function buildGateway(params: {
   const agent = new AIAgent({
     client,
     model: config.model.name,
-    systemPrompt: buildSystemPrompt({ profile, configured: config.agent.system_prompt, workspace }),
+    systemPrompt: buildSystemPrompt({ profile, extra: config.agent.system_prompt, workspace }),
     registry,
     maxIterations: config.agent.max_iterations,
     maxRetries: config.model.max_retries,
@@ -78,6 +78,7 @@ export function buildGateway(params: {
       cursor: config.stream.cursor,
       typingIntervalMs: config.stream.typing_interval,
       modelLabel: modelLabel({ config }),
+      historyMaxChars: config.agent.history_max_chars,
       toolContext: {
         workspace,
         confineToWorkspace: config.tools.confine_to_workspace,

@@ -34,6 +34,8 @@ export interface RunnerOptions {
   readonly cursor: string;
   readonly typingIntervalMs: number;
   readonly modelLabel: string;
+  /** Most characters of earlier conversation sent with each model call. */
+  readonly historyMaxChars: number;
   readonly toolContext: Omit<ToolContext, 'signal'>;
   /** Restart backoff for adapters (tests shorten it). */
   readonly supervisorBackoff?: { baseMs?: number; maxMs?: number };
@@ -266,6 +268,7 @@ export class GatewayRunner {
         typingIntervalMs: this.options.typingIntervalMs,
         toolContext: this.options.toolContext,
         maxAttempts: maxTurnAttempts,
+        historyMaxChars: this.options.historyMaxChars,
       },
     });
   }

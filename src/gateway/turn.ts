@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Store, InboxRow } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
 import type { AIAgent } from '../agent/agent.js';
+import { windowHistory } from '../agent/history-window.js';
 import type { ToolContext } from '../tools/tool.js';
 import type { PlatformAdapter } from './contracts.js';
 import type { ChatPacer } from './delivery/pacer.js';
@@ -26,6 +27,8 @@ export interface TurnDeps {
   readonly toolContext: Omit<ToolContext, 'signal'>;
   /** Turns started on one message before it is given up (a message that keeps crashing the gateway). */
   readonly maxAttempts: number;
+  /** Most characters of earlier conversation sent to the model. */
+  readonly historyMaxChars: number;
 }
 
 /** What the user is told about a message that kept crashing the gateway. */
@@ -75,7 +78,7 @@ export async function runTurn(params: { row: InboxRow; signal: AbortSignal; deps
     store.completeTurn({ inboxId: row.id });
     return;
   }
-  const history = toChatHistory({ messages: store.history({ sessionId: session.id }) });
+  const history = windowHistory({ messages: toChatHistory({ messages: store.history({ sessionId: session.id }) }), maxChars: deps.historyMaxChars });
   const typing = startTyping({ adapter, chat: event.chat, intervalMs: deps.typingIntervalMs, clock: deps.clock, logger });
   let note: string | undefined;
   let text = '';
