@@ -9,6 +9,9 @@ import type {
 } from '../../src/gateway/contracts.js';
 import type { Clock } from '../../src/util/clock.js';
 
+/** Shown where the user types. */
+const prompt = '› ';
+
 /** How many printed messages the adapter remembers for growing them in place. */
 const maxRemembered = 64;
 
@@ -54,6 +57,7 @@ export class TerminalAdapter implements PlatformAdapter {
   async start(params: AdapterStartParams): Promise<void> {
     const lines = createInterface({ input: this.input, terminal: false });
     params.report({ state: 'connected' });
+    this.output.write(prompt);
     const pending: Promise<void>[] = [];
     lines.on('line', (line) => {
       if (line.trim() === '') return;
@@ -90,8 +94,9 @@ export class TerminalAdapter implements PlatformAdapter {
     const text = this.strip(message.text);
     const files = (message.attachments ?? []).map((a) => `📎 ${a.path}`);
     const body = [text, ...files].filter((x) => x !== '').join('\n');
-    this.output.write(`\n${body}`);
+    this.output.write(body);
     this.remember({ id, text });
+    this.promptIfComplete({ text: message.text });
     return { messageId: id };
   }
 
@@ -101,6 +106,12 @@ export class TerminalAdapter implements PlatformAdapter {
     if (text.startsWith(before)) this.output.write(text.slice(before.length));
     else this.output.write(`\n${text}`);
     this.remember({ id: request.messageId, text });
+    this.promptIfComplete({ text: request.text });
+  }
+
+  /** A message without the streaming cursor is complete: end the line and show the prompt again. */
+  private promptIfComplete(params: { text: string }): void {
+    if (this.cursor === '' || !params.text.endsWith(this.cursor)) this.output.write(`\n\n${prompt}`);
   }
 
   /** Keeps what each recent message shows; old ones are forgotten so a long chat stays small. */

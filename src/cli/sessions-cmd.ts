@@ -5,6 +5,7 @@ import type { Store } from '../store/types.js';
 import { systemClock } from '../util/clock.js';
 import { profileFrom, type GlobalOptions } from './context.js';
 import { println, type CliIO } from './output.js';
+import { shortSessionId } from '../store/session-id.js';
 
 function withStore<T>(params: { options: GlobalOptions; io: CliIO; use: (store: Store) => T }): T {
   const profile = profileFrom(params);
@@ -33,7 +34,7 @@ export function sessionsList(params: { options: GlobalOptions; io: CliIO; limit:
         const state = s.endedAt === null ? 'open ' : 'ended';
         println({
           stream: params.io.stdout,
-          text: `${s.id.slice(0, 8)}  ${state}  ${new Date(s.startedAt).toISOString()}  ${String(s.messageCount).padStart(4)} msgs  ${s.key}  ${s.title ?? ''}`,
+          text: `${shortSessionId({ id: s.id })}  ${state}  ${new Date(s.startedAt).toISOString()}  ${String(s.messageCount).padStart(4)} msgs  ${s.key}  ${s.title ?? ''}`,
         });
       }
       return 0;
@@ -51,7 +52,7 @@ export function sessionsSearch(params: { options: GlobalOptions; io: CliIO; quer
       for (const h of hits) {
         println({
           stream: params.io.stdout,
-          text: `${h.sessionId.slice(0, 8)}  ${new Date(h.createdAt).toISOString()}  ${h.role.padEnd(9)}  ${h.snippet.replace(/\s+/g, ' ')}`,
+          text: `${shortSessionId({ id: h.sessionId })}  ${new Date(h.createdAt).toISOString()}  ${h.role.padEnd(9)}  ${h.snippet.replace(/\s+/g, ' ')}`,
         });
       }
       return 0;

@@ -3,6 +3,7 @@ import type { MessageEvent } from './contracts.js';
 import { commandHelp, type GatewayCommandName } from './commands.js';
 import type { SessionMailbox } from './mailbox.js';
 import type { AdapterStatus } from './supervisor.js';
+import { shortSessionId } from '../store/session-id.js';
 
 /** What a control command can see and change. */
 export interface ControlContext {
@@ -31,7 +32,7 @@ export function runControlCommand(params: { name: GatewayCommandName; event: Mes
       const current = ctx.store.activeSession({ key: ctx.sessionKey });
       if (current) ctx.store.endSession({ sessionId: current.id });
       const next = ctx.store.createSession({ key: ctx.sessionKey, parentSessionId: current?.id ?? null });
-      return `Started a new conversation (${next.id.slice(0, 8)}). The previous one is kept in the history.`;
+      return `Started a new conversation (${shortSessionId({ id: next.id })}). The previous one is kept in the history.`;
     }
     case 'status':
       return statusText({ ctx });
@@ -46,7 +47,7 @@ function statusText(params: { ctx: ControlContext }): string {
   const busy = ctx.mailbox?.runningRow ? `answering (${ctx.mailbox.queued} waiting)` : 'idle';
   const uptime = Math.round((ctx.now - ctx.startedAt) / 1000);
   const lines = [
-    session ? `Session: ${session.id.slice(0, 8)}, ${session.messageCount} messages, since ${new Date(session.startedAt).toISOString()}` : 'Session: none yet',
+    session ? `Session: ${shortSessionId({ id: session.id })}, ${session.messageCount} messages, since ${new Date(session.startedAt).toISOString()}` : 'Session: none yet',
     `Now: ${busy}`,
     `Model: ${ctx.modelLabel}`,
     `Gateway up ${uptime}s; platforms: ${ctx.adapters().map((a) => `${a.name} ${a.state}`).join(', ') || 'none'}`,

@@ -51,7 +51,9 @@ export async function runTurn(params: { row: InboxRow; signal: AbortSignal; deps
   const giveUp = row.attempts >= deps.maxAttempts;
   if (!giveUp) store.setInboxState({ inboxId: row.id, state: 'processing' });
 
-  const session = store.activeSession({ key: row.sessionKey }) ?? store.createSession({ key: row.sessionKey, title: titleFor({ text: event.text }) });
+  const title = titleFor({ text: event.text });
+  const session = store.activeSession({ key: row.sessionKey }) ?? store.createSession({ key: row.sessionKey, title });
+  if (session.title === null && title !== null) store.setSessionTitle({ sessionId: session.id, title });
   const removed = store.deleteTurnMessages({ inboxId: row.id });
   const existing = store.outboundFor({ inboxId: row.id });
   if (removed > 0 || existing.length > 0) {

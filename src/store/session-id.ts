@@ -12,3 +12,8 @@ export function newSessionId(params: { now: number }): string {
   const hex = bytes.toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
+
+/** The part of a session id people see: its last 8 hex digits (random, unlike the time-ordered start). */
+export function shortSessionId(params: { id: string }): string {
+  return params.id.replace(/-/g, '').slice(-8);
+}
