@@ -10,6 +10,7 @@ import { messageEventSchema, type MessageEvent, type PlatformAdapter } from './c
 import { runControlCommand } from './control.js';
 import { ChatPacer } from './delivery/pacer.js';
 import { SessionMailbox, type BusyPolicy } from './mailbox.js';
+import { runMaintenance } from './maintenance.js';
 import { chatKeyFor, sessionKeyFor } from './session-key.js';
 import { AdapterSupervisor, type AdapterStatus } from './supervisor.js';
 import { runTurn } from './turn.js';
@@ -61,6 +62,7 @@ export class GatewayRunner {
   private readonly slots = new Map<string, AdapterSlot>();
   private readonly mailboxes = new Map<string, SessionMailbox>();
   private readonly adaptersController = new AbortController();
+  /** Supervisors and maintenance: awaited on stop, before the store closes. */
   private readonly supervisorRuns: Promise<void>[] = [];
   private phase: 'new' | 'running' | 'draining' | 'stopped' = 'new';
   private startedAt = 0;
@@ -118,6 +120,7 @@ export class GatewayRunner {
     for (const slot of this.slots.values()) {
       this.supervisorRuns.push(slot.supervisor.run({ signal: this.adaptersController.signal }));
     }
+    this.supervisorRuns.push(runMaintenance({ store: this.store, clock: this.clock, logger: this.logger, signal: this.adaptersController.signal }));
     this.replay();
     this.logger.info({ adapters: [...this.slots.keys()] }, 'gateway started');
   }

@@ -63,7 +63,7 @@ function serializeEvent(event: MessageEvent, logger: StoreLogger): string {
 }
 
 /** The inbox journal's part of the Store. */
-export type InboxQueries = Pick<Store, 'recordInbound' | 'setInboxState' | 'pendingInbound' | 'getInbound'>;
+export type InboxQueries = Pick<Store, 'recordInbound' | 'setInboxState' | 'pendingInbound' | 'getInbound' | 'pruneInbound'>;
 
 /** Prepares the inbox statements once and returns the methods that use them. */
 export function createInboxQueries(params: { db: Database.Database; clock: Clock; logger: StoreLogger }): InboxQueries {
@@ -88,7 +88,10 @@ export function createInboxQueries(params: { db: Database.Database; clock: Clock
      WHERE id = @id`,
   );
 
+  const prune = db.prepare<[number]>("DELETE FROM inbox WHERE state = 'done' AND updated_at < ?");
+
   return {
+    pruneInbound: ({ before }) => prune.run(before).changes,
     recordInbound: ({ event, sessionKey }) => {
       const valid = messageEventSchema.parse(event);
       const { changes } = insert.run({

@@ -68,6 +68,7 @@ export function openStore(params: OpenStoreParams): Store {
     setInboxState: live(inbox.setInboxState),
     pendingInbound: live(inbox.pendingInbound),
     getInbound: live(inbox.getInbound),
+    pruneInbound: live(inbox.pruneInbound),
     recordOutbound: live(outbox.recordOutbound),
     outboundFor: live(outbox.outboundFor),
     completeTurn: live(outbox.completeTurn),

@@ -104,6 +104,11 @@ export interface Store {
   pendingInbound(): InboxRow[];
   /** One inbox row. */
   getInbound(params: { inboxId: number }): InboxRow | undefined;
+  /**
+   * Forgets done inbox rows last touched before `before` (ms): the dedupe window only needs recent ones.
+   * Their turns' outbox rows go too; history messages stay. Returns how many rows were removed.
+   */
+  pruneInbound(params: { before: number }): number;
 
   // --- outbox ---
   /** Records a sent message or a new text for it (upsert on inboxId+seq). */

@@ -1,0 +1,40 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { pino } from 'pino';
+import { runMaintenance } from '../../../src/gateway/maintenance.js';
+import { openStore } from '../../../src/store/sqlite-store.js';
+import { FakeClock } from '../../helpers/fake-clock.js';
+
+test('answered inbox rows are pruned after the retention; pending ones and history stay', async () => {
+  const clock = new FakeClock();
+  const store = openStore({ path: ':memory:', clock });
+  const event = (id: string) => ({
+    platform: 'test',
+    messageId: id,
+    chat: { id: 'c', kind: 'dm' as const },
+    sender: { id: 'u', isBot: false },
+    text: `text ${id}`,
+    media: [],
+    mentioned: true,
+    receivedAt: clock.now(),
+  });
+  const session = store.createSession({ key: 'k' });
+  const old = store.recordInbound({ event: event('old'), sessionKey: 'k' }).row;
+  store.appendMessage({ sessionId: session.id, inboxId: old.id, role: 'user', content: 'kept in history' });
+  store.recordOutbound({ inboxId: old.id, seq: 0, platform: 'test', chatId: 'c', platformMessageId: 'p1', text: 'reply', state: 'open' });
+  store.completeTurn({ inboxId: old.id });
+  const waiting = store.recordInbound({ event: event('waiting'), sessionKey: 'k' }).row;
+  const controller = new AbortController();
+  const run = runMaintenance({ store, clock, logger: pino({ level: 'silent' }), signal: controller.signal, intervalMs: 1000, retentionMs: 5000 });
+  await clock.advance(1000);
+  assert.ok(store.getInbound({ inboxId: old.id }), 'too young to prune');
+  await clock.advance(5000);
+  assert.equal(store.getInbound({ inboxId: old.id }), undefined);
+  assert.equal(store.outboundFor({ inboxId: old.id }).length, 0);
+  assert.ok(store.getInbound({ inboxId: waiting.id }), 'a pending row is never pruned');
+  assert.equal(store.history({ sessionId: session.id })[0]?.content, 'kept in history');
+  // Once pruned, the same platform message id would be taken as new: the window is days, redeliveries are minutes.
+  controller.abort();
+  await run;
+  store.close();
+});
