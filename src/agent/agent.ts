@@ -38,7 +38,7 @@ export class AIAgent {
       if (params.signal.aborted) return this.interrupted({ turn });
       if (!budget.tryConsume()) {
         const note =
-          `I stopped after ${budget.max} model calls (the iteration budget). ` +
+          `I stopped after ${turn.modelCalls} model calls (the iteration budget). ` +
           'What I did so far is saved; send another message to continue.';
         return { outcome: 'budget_exhausted', text: turn.text, note, modelCalls: turn.modelCalls };
       }
@@ -61,6 +61,7 @@ export class AIAgent {
       signal,
       clock: this.options.clock,
       maxRetries: this.options.maxRetries,
+      idleTimeoutMs: this.options.requestTimeoutMs,
       logger: this.options.logger,
       onText: (delta) => {
         if (!roundHasText && turn.text !== '') this.emit({ turn, delta: '\n\n' });
@@ -102,8 +103,11 @@ export class AIAgent {
       registry,
       ctx: turn.params.toolContext,
       signal: turn.params.signal,
-      onResult: ({ call, result }) =>
-        this.add({ turn, message: { role: 'tool', tool_call_id: call.id, name: call.name, content: result.content } }),
+      onResult: ({ call, result }) => {
+        // The model never sees the profile's secrets, even when a tool read them (e.g. `cat .env`).
+        const content = this.options.scrub ? this.options.scrub(result.content) : result.content;
+        this.add({ turn, message: { role: 'tool', tool_call_id: call.id, name: call.name, content } });
+      },
     });
   }
 

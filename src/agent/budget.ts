@@ -1,8 +1,12 @@
-/** How many model calls one turn may make: one unit per call, refundable for cheap rounds. */
+/**
+ * How many model calls one turn may make: one unit per call, refundable for cheap rounds.
+ * At most `max` units are ever refunded, so a turn makes at most 2 × max calls.
+ */
 export class IterationBudget {
   /** Units available in total. */
   readonly max: number;
   private spent = 0;
+  private refunds = 0;
 
   constructor(params: { max: number }) {
     if (!Number.isInteger(params.max) || params.max < 1) {
@@ -18,9 +22,12 @@ export class IterationBudget {
     return true;
   }
 
-  /** Gives one unit back; never more than were taken. */
-  refund(): void {
-    if (this.spent > 0) this.spent -= 1;
+  /** Gives one unit back unless nothing was taken or `max` refunds were already given; true when refunded. */
+  refund(): boolean {
+    if (this.spent === 0 || this.refunds >= this.max) return false;
+    this.spent -= 1;
+    this.refunds += 1;
+    return true;
   }
 
   /** Units taken so far. */

@@ -18,7 +18,8 @@ export type ModelCallOutcome =
 
 /**
  * Streams one chat completion. Transient failures are retried with backoff up to `maxRetries`
- * times, but only while nothing has been shown to the user for the current attempt.
+ * times, but only while nothing has been shown to the user for the current attempt. A stream
+ * silent for `idleTimeoutMs` is aborted and counts as a timeout.
  */
 export async function callModel(params: {
   client: OpenAI;
@@ -26,19 +27,24 @@ export async function callModel(params: {
   signal: AbortSignal;
   clock: Clock;
   maxRetries: number;
+  idleTimeoutMs: number;
   onText: (delta: string) => void;
   logger?: AgentLogger;
 }): Promise<ModelCallOutcome> {
-  const { client, signal } = params;
+  const { client, signal, request } = params;
   for (let attempt = 0; ; attempt++) {
     let emitted = '';
+    params.logger?.debug(
+      { model: request.model, messages: request.messages.length, tools: request.tools?.length ?? 0, attempt },
+      'model request',
+    );
     try {
-      const stream = await client.chat.completions.create(
-        { ...params.request, stream: true },
-        { signal, maxRetries: 0 },
-      );
-      const reply = await collectStream({
-        stream,
+      const reply = await streamAttempt({
+        client,
+        request,
+        signal,
+        clock: params.clock,
+        idleTimeoutMs: params.idleTimeoutMs,
         onText: (delta) => {
           emitted += delta;
           params.onText(delta);
@@ -50,26 +56,57 @@ export async function callModel(params: {
       if (signal.aborted) return { kind: 'aborted', partialText: emitted };
       const classified = classifyError({
         error,
-        model: params.request.model,
+        model: request.model,
         baseURL: client.baseURL,
         apiKey: client.apiKey ?? undefined,
         now: params.clock.now(),
       });
       if (classified.kind === 'aborted') return { kind: 'aborted', partialText: emitted };
       const giveUp = giveUpReason({ classified, attempt, maxRetries: params.maxRetries, emitted });
+      const retryAfterMs = classified.retryAfterMs;
       if (giveUp !== undefined) {
-        params.logger?.warn({ kind: classified.kind, attempt }, 'model call failed');
+        params.logger?.warn({ err: error, kind: classified.kind, attempt }, 'model call failed');
         const userMessage = classified.userMessage + giveUp;
         return { kind: 'error', error: { ...classified, userMessage }, partialText: emitted };
       }
-      const retryAfterMs = classified.retryAfterMs;
-      params.logger?.warn({ kind: classified.kind, attempt, retryAfterMs }, 'model call failed; retrying');
+      params.logger?.warn({ err: error, kind: classified.kind, attempt, retryAfterMs }, 'model call failed; retrying');
       try {
-        await sleepBeforeRetry({ attempt, retryAfterMs: classified.retryAfterMs, clock: params.clock, signal });
+        await sleepBeforeRetry({ attempt, retryAfterMs, clock: params.clock, signal });
       } catch {
         return { kind: 'aborted', partialText: '' };
       }
     }
+  }
+}
+
+/** One request and its stream, on its own AbortController so an idle stream can be cut off. */
+async function streamAttempt(params: {
+  client: OpenAI;
+  request: Omit<ChatCompletionCreateParamsStreaming, 'stream'>;
+  signal: AbortSignal;
+  clock: Clock;
+  idleTimeoutMs: number;
+  onText: (delta: string) => void;
+}): Promise<StreamedReply> {
+  const attempt = new AbortController();
+  const forward = (): void => attempt.abort(params.signal.reason);
+  params.signal.addEventListener('abort', forward, { once: true });
+  if (params.signal.aborted) forward();
+  try {
+    const stream = await params.client.chat.completions.create(
+      { ...params.request, stream: true },
+      { signal: attempt.signal, maxRetries: 0 },
+    );
+    return await collectStream({
+      stream,
+      onText: params.onText,
+      idleTimeoutMs: params.idleTimeoutMs,
+      clock: params.clock,
+    });
+  } finally {
+    params.signal.removeEventListener('abort', forward);
+    // Closes the connection when the stream went idle or failed; a no-op after a complete reply.
+    attempt.abort();
   }
 }
 

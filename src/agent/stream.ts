@@ -1,6 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import OpenAI from 'openai';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
+import type { Clock } from '../util/clock.js';
 import type { ChatToolCall } from './messages.js';
+
+/** The stream sent nothing for the idle timeout; classified like the SDK's own request timeout. */
+export class StreamIdleTimeoutError extends OpenAI.APIConnectionTimeoutError {
+  constructor(params: { idleMs: number }) {
+    super({ message: `The model stream sent nothing for ${Math.round(params.idleMs / 1_000)} s.` });
+  }
+}
 
 /** One streamed reply, reassembled. */
 export interface StreamedReply {
@@ -22,15 +31,23 @@ interface PendingCall {
 /**
  * Reads a chat.completions stream: content deltas go to `onText` as they arrive, tool call deltas
  * are joined by `index` (the first delta carries id and name, later ones pieces of the arguments).
+ * Throws StreamIdleTimeoutError when no chunk arrives for `idleTimeoutMs`; the caller must then
+ * abort the request.
  */
 export async function collectStream(params: {
   stream: AsyncIterable<ChatCompletionChunk>;
   onText: (delta: string) => void;
+  idleTimeoutMs: number;
+  clock: Clock;
 }): Promise<StreamedReply> {
   let content = '';
   let finishReason: string | null = null;
   const calls = new Map<number, PendingCall>();
-  for await (const chunk of params.stream) {
+  const iterator = params.stream[Symbol.asyncIterator]();
+  for (;;) {
+    const next = await nextWithin({ iterator, idleTimeoutMs: params.idleTimeoutMs, clock: params.clock });
+    if (next.done) break;
+    const chunk = next.value;
     const choice = chunk.choices?.find((c) => c.index === 0) ?? chunk.choices?.[0];
     if (!choice) continue;
     const delta = choice.delta;
@@ -57,4 +74,31 @@ export async function collectStream(params: {
       function: { name: call.name, arguments: call.args },
     }));
   return { content, toolCalls, finishReason };
+}
+
+/** Marks the idle timer winning the race against the next chunk. */
+const IDLE = Symbol('idle');
+
+/** The iterator's next result, or StreamIdleTimeoutError when it takes longer than `idleTimeoutMs`. */
+async function nextWithin<T>(params: {
+  iterator: AsyncIterator<T>;
+  idleTimeoutMs: number;
+  clock: Clock;
+}): Promise<IteratorResult<T>> {
+  const timer = new AbortController();
+  const pending = params.iterator.next();
+  // Cancelled in `finally` once the race is decided; it then never settles.
+  const idle = params.clock.sleep(params.idleTimeoutMs, timer.signal).then(
+    (): typeof IDLE => IDLE,
+    () => new Promise<never>(() => undefined),
+  );
+  try {
+    const winner = await Promise.race([pending, idle]);
+    if (winner !== IDLE) return winner;
+    // The caller aborts the request, which settles `pending`; nobody waits for it any more.
+    pending.catch(() => undefined);
+    throw new StreamIdleTimeoutError({ idleMs: params.idleTimeoutMs });
+  } finally {
+    timer.abort();
+  }
 }

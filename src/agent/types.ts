@@ -30,10 +30,14 @@ export interface AgentOptions {
   maxRetries: number;
   /** Most tool calls run at once. */
   maxParallel: number;
-  /** Time source for backoff. */
+  /** Time source for backoff and the stream idle timer. */
   clock: Clock;
+  /** Longest wait for the next chunk of a streamed reply (the configured request timeout). */
+  requestTimeoutMs: number;
   /** Optional logger. */
   logger?: AgentLogger;
+  /** Redacts secrets from tool results before the model (and the history) sees them. */
+  scrub?: (text: string) => string;
   /** Sampling temperature, when set. */
   temperature?: number;
   /** max_tokens for each reply, when set. */

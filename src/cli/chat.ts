@@ -44,8 +44,10 @@ export async function chat(params: { options: GlobalOptions; io: CliIO }): Promi
       // Typed lines follow the configured busy policy; piped input is a script, so its lines queue.
       adapters: [{ adapter: terminal, allow: 'all', editIntervalMs: 250, ...(stdinIsTTY(io) ? {} : { busyPolicy: 'queue' as const }) }],
       withHttp: false,
+      scrub: (text) => loaded.redactor.scrub(text),
     });
-    println({ stream: io.stdout, text: `hermes chat — profile "${profile.name}", ${modelLabel({ config })}. /help for commands, Ctrl-D to leave.` });
+    const banner = `hermes chat — profile "${profile.name}", ${modelLabel({ config })}. /help for commands, Ctrl-D to leave.`;
+    println({ stream: io.stdout, text: loaded.redactor.scrub(banner) });
     await runner.start();
     process.once('SIGINT', () => ended());
     await done;

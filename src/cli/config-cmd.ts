@@ -1,10 +1,15 @@
 import { renderEffectiveConfig } from '../config/show.js';
+import { checkPlatformsAvailable } from '../gateway/platforms.js';
 import { loadProfile, type GlobalOptions } from './context.js';
 import { println, type CliIO } from './output.js';
 
-/** `hermes config validate`: loads the config and says it is fine (errors and warnings are printed by loading). */
+/**
+ * `hermes config validate`: loads the config, checks that every enabled platform is in this build (as
+ * `gateway run` does) and says it is fine. Errors and warnings are printed by loading.
+ */
 export async function configValidate(params: { options: GlobalOptions; io: CliIO }): Promise<number> {
   const loaded = await loadProfile(params);
+  checkPlatformsAvailable({ config: loaded.config, configPath: loaded.profile.configPath });
   const enabled = Object.entries(loaded.config.platforms)
     .filter(([, block]) => block.enabled)
     .map(([name]) => name);

@@ -36,9 +36,22 @@ export async function gatewayRun(params: { options: GlobalOptions; io: CliIO; ex
     if (adapters.length === 0) {
       log.logger.warn('no platform is enabled; set platforms.<name>.enabled: true in config.yaml, or use `hermes chat`');
     }
-    const { runner } = buildGateway({ profile, config, clock: systemClock, logger: log.logger, adapters, withHttp: true });
+    const { runner } = buildGateway({
+      profile,
+      config,
+      clock: systemClock,
+      logger: log.logger,
+      adapters,
+      withHttp: true,
+      scrub: (text) => loaded.redactor.scrub(text),
+    });
     const stopping = firstSignal();
-    await runner.start();
+    try {
+      await runner.start();
+    } catch (error) {
+      await runner.stop(); // closes the store and whatever did start
+      throw error;
+    }
     const where = runner.httpAddress ? `; health at http://${runner.httpAddress.host}:${runner.httpAddress.port}/healthz` : '';
     println({
       stream: io.stdout,

@@ -18,8 +18,8 @@ export function println(params: { stream: Writable; text: string }): void {
 }
 
 /**
- * Turns any failure into one clear line plus a hint, and the exit code to use. Unexpected errors say where
- * the details are instead of dumping a stack (set HERMES_DEBUG=1 for the stack).
+ * Turns any failure into one clear line plus a hint, and the exit code to use. Unexpected errors are one line
+ * plus a hint to rerun with HERMES_DEBUG=1, which prints the stack instead of the hint.
  */
 export function describeFailure(params: { error: unknown; debug: boolean; scrub: (text: string) => string }): { text: string; exitCode: number } {
   const { error, scrub } = params;
@@ -31,6 +31,6 @@ export function describeFailure(params: { error: unknown; debug: boolean; scrub:
   const message = error instanceof Error ? error.message : String(error);
   const lines = [`error: unexpected failure: ${scrub(message)}`];
   if (params.debug && error instanceof Error && error.stack) lines.push(scrub(error.stack));
-  else lines.push('hint: the profile log (logs/gateway.log) has details; run with HERMES_DEBUG=1 to print the stack.');
+  else lines.push('hint: rerun with HERMES_DEBUG=1 to print the stack (include it if you report this).');
   return { text: lines.join('\n'), exitCode: 1 };
 }

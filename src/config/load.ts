@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { EnvSnapshot } from '../home/hermes-home.js';
 import type { Profile } from '../home/profile.js';
+import { httpExposureWarnings } from './http-exposure.js';
 import { interpolateTree } from './interpolate.js';
 import { mergeEnv, readProfileEnv } from './profile-env.js';
 import type { GatewayConfig, ParsedConfig } from './schema.js';
@@ -20,7 +21,7 @@ export interface ConfigSource {
 export interface LoadedConfig {
   /** The effective, validated configuration. */
   readonly config: GatewayConfig;
-  /** Harmless oddities (unknown keys), to show the user. */
+  /** Things to show the user that do not stop loading (unknown keys, an HTTP server open to the network). */
   readonly warnings: readonly ConfigWarning[];
   /** Strings to redact from logs and output (.env values and secret-looking config values). */
   readonly secrets: readonly string[];
@@ -46,7 +47,7 @@ export async function loadConfig(params: { profile: Profile; env: EnvSnapshot })
   const config = withEnvFallbacks({ config: resolvePaths({ parsed: validated.config, profile, home: env['HOME'] }), env });
   return {
     config,
-    warnings: validated.warnings,
+    warnings: [...validated.warnings, ...httpExposureWarnings({ config, file: profile.configPath })],
     secrets: collectSecrets({ config, envFileValues: profileEnv.values }),
     env,
     sources: {

@@ -1,7 +1,11 @@
 import { readFile } from 'node:fs/promises';
-import { parseDocument } from 'yaml';
+import { LineCounter, parseDocument, type Document } from 'yaml';
 import { configError } from './errors.js';
 import { describeFound } from './describe-issue.js';
+import { checkAliases } from './yaml-aliases.js';
+
+/** How many alias expansions a config file may use (guards against exponential "billion laughs" files). */
+const MAX_ALIAS_COUNT = 100;
 
 /** The raw (not yet validated) content of config.yaml. */
 export interface RawConfigFile {
@@ -33,7 +37,8 @@ export async function readConfigFile(params: { configPath: string }): Promise<Ra
 /** Parses config.yaml text; `file` is only used in error messages. */
 export function parseConfigText(params: { text: string; file: string }): Readonly<Record<string, unknown>> {
   const { text, file } = params;
-  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true, lineCounter });
   const first = doc.errors[0];
   if (first !== undefined) {
     const pos = first.linePos?.[0];
@@ -48,7 +53,8 @@ export function parseConfigText(params: { text: string; file: string }): Readonl
       cause: first,
     });
   }
-  const tree: unknown = doc.toJS({ maxAliasCount: 100 });
+  checkAliases({ doc, lineCounter, file });
+  const tree = toPlainData({ doc, file });
   if (tree === null || tree === undefined) return {};
   if (typeof tree !== 'object' || Array.isArray(tree)) {
     throw configError({
@@ -59,6 +65,21 @@ export function parseConfigText(params: { text: string; file: string }): Readonl
     });
   }
   return dropNulls(tree as Record<string, unknown>);
+}
+
+/** The document as plain data; too many alias expansions (a "billion laughs" file) is a ConfigError. */
+function toPlainData(params: { doc: Document; file: string }): unknown {
+  try {
+    return params.doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (error: unknown) {
+    if (!(error instanceof ReferenceError)) throw error;
+    throw configError({
+      file: params.file,
+      detail: `YAML aliases expand to too many values (${error.message})`,
+      hint: `Use fewer *aliases in ${params.file} (at most ${MAX_ALIAS_COUNT} expansions); write repeated values out instead.`,
+      cause: error,
+    });
+  }
 }
 
 /** Removes keys whose value is empty (`key:` with nothing after it), recursively, so defaults apply. */

@@ -10,6 +10,7 @@ import { builtinTools } from '../tools/builtin/index.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import type { Clock } from '../util/clock.js';
+import { mediaPolicy } from './media-policy.js';
 import { modelLabel } from './model-check.js';
 import { GatewayRunner, type AdapterEntry } from './runner.js';
 
@@ -25,6 +26,8 @@ export function buildGateway(params: {
   supervisorBackoff?: { baseMs?: number; maxMs?: number };
   /** Tools beyond the built-in ones (a host program's own, or a test's probes). */
   extraTools?: readonly ToolDefinition[];
+  /** Redacts the profile's secrets (see log/redact.ts); applied to everything sent to a platform. */
+  scrub: (text: string) => string;
 }): { runner: GatewayRunner; http: GatewayHttp | undefined } {
   const { profile, config, clock, logger } = params;
   const store = openStore({ path: profile.dbPath, clock, logger });
@@ -46,7 +49,9 @@ export function buildGateway(params: {
     maxRetries: config.model.max_retries,
     maxParallel: config.agent.max_parallel_tools,
     clock,
+    requestTimeoutMs: config.model.request_timeout,
     logger: logger.child({ component: 'agent' }),
+    scrub: params.scrub,
     ...(config.model.temperature !== undefined ? { temperature: config.model.temperature } : {}),
     ...(config.model.max_tokens !== undefined ? { maxTokens: config.model.max_tokens } : {}),
   });
@@ -79,6 +84,8 @@ export function buildGateway(params: {
       typingIntervalMs: config.stream.typing_interval,
       modelLabel: modelLabel({ config }),
       historyMaxChars: config.agent.history_max_chars,
+      mediaPolicy: mediaPolicy({ profile, workspace, confine: config.tools.confine_to_workspace }),
+      scrub: params.scrub,
       toolContext: {
         workspace,
         confineToWorkspace: config.tools.confine_to_workspace,

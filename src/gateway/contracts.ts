@@ -14,8 +14,12 @@ export type ChatRef = z.infer<typeof chatRefSchema>;
 
 /** Who sent a message. */
 export const senderSchema = z.object({
+  /** The platform's stable user id. */
   id: z.string().min(1),
+  /** Display name: for people to read, never for authorization (anyone can change it). */
   name: z.string().optional(),
+  /** A handle the platform keeps unique (Telegram @username), without '@'; allowlists may use it. */
+  username: z.string().min(1).optional(),
   isBot: z.boolean(),
 });
 export type Sender = z.infer<typeof senderSchema>;

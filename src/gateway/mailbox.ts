@@ -21,6 +21,8 @@ export class SessionMailbox {
   /** The session key this mailbox serves. */
   readonly key: string;
   private readonly queue: InboxRow[] = [];
+  /** Queued rows a later message superseded (policy interrupt): they go into the history unanswered. */
+  private readonly superseded = new Set<number>();
   private running: RunningTurn | null = null;
   private loop: Promise<void> | null = null;
   private readonly policy: BusyPolicy;
@@ -53,8 +55,11 @@ export class SessionMailbox {
 
   /** Adds a message; applies the busy policy (not for replayed messages); starts the loop when idle. */
   enqueue(params: { row: InboxRow; replay?: boolean }): void {
+    if (this.policy === 'interrupt' && params.replay !== true) {
+      for (const waiting of this.queue) this.superseded.add(waiting.id);
+      if (this.running) this.interrupt({ kind: 'superseded' });
+    }
     this.queue.push(params.row);
-    if (this.running && this.policy === 'interrupt' && params.replay !== true) this.interrupt({ kind: 'superseded' });
     this.loop ??= this.drain();
   }
 
@@ -67,6 +72,7 @@ export class SessionMailbox {
 
   /** Removes the messages that have not started; returns them. */
   clearQueue(): InboxRow[] {
+    this.superseded.clear();
     return this.queue.splice(0, this.queue.length);
   }
 
@@ -79,6 +85,7 @@ export class SessionMailbox {
     try {
       for (let row = this.queue.shift(); row !== undefined; row = this.queue.shift()) {
         const controller = new AbortController();
+        if (this.superseded.delete(row.id)) controller.abort(new TurnAbort({ kind: 'superseded' }));
         this.running = { row, controller };
         try {
           await this.runTurn({ row, signal: controller.signal });

@@ -9,23 +9,36 @@ export type PlatformFactory = (params: { config: GatewayConfig }) => AdapterEntr
 export const platformFactories: Partial<Record<PlatformName, PlatformFactory>> = {};
 
 /**
+ * Throws the UserFacingError (exit 78) `gateway run` gives for a platform with `enabled: true` that this build
+ * has no adapter for; `hermes config validate` runs the same check.
+ */
+export function checkPlatformsAvailable(params: { config: GatewayConfig; configPath: string }): void {
+  for (const name of enabledPlatforms({ config: params.config })) {
+    if (platformFactories[name]) continue;
+    throw new UserFacingError({
+      message: `platforms.${name} is enabled in ${params.configPath}, but this version of hermes has no ${name} adapter yet`,
+      hint: `Set platforms.${name}.enabled: false, or use \`hermes chat\` to talk to the agent from the terminal.`,
+      exitCode: 78,
+    });
+  }
+}
+
+/**
  * The adapters for every platform with `enabled: true` (a token alone never enables one). A platform that is
  * enabled but not part of this build is a clear error, not a silent skip.
  */
 export function adaptersFromConfig(params: { config: GatewayConfig; configPath: string }): AdapterEntry[] {
+  checkPlatformsAvailable(params);
   const entries: AdapterEntry[] = [];
-  const platforms = params.config.platforms;
-  for (const name of Object.keys(platforms) as PlatformName[]) {
-    if (!platforms[name].enabled) continue;
+  for (const name of enabledPlatforms({ config: params.config })) {
     const factory = platformFactories[name];
-    if (!factory) {
-      throw new UserFacingError({
-        message: `platforms.${name} is enabled in ${params.configPath}, but this version of hermes has no ${name} adapter yet`,
-        hint: `Set platforms.${name}.enabled: false, or use \`hermes chat\` to talk to the agent from the terminal.`,
-        exitCode: 78,
-      });
-    }
-    entries.push(factory({ config: params.config }));
+    if (factory) entries.push(factory({ config: params.config }));
   }
   return entries;
+}
+
+/** The names of the platforms with `enabled: true`, in config order. */
+function enabledPlatforms(params: { config: GatewayConfig }): PlatformName[] {
+  const platforms = params.config.platforms;
+  return (Object.keys(platforms) as PlatformName[]).filter((name) => platforms[name].enabled);
 }

@@ -10,6 +10,7 @@ import { messageEventSchema, type MessageEvent, type PlatformAdapter } from './c
 import { runControlCommand } from './control.js';
 import { ChatPacer } from './delivery/pacer.js';
 import { SessionMailbox, type BusyPolicy } from './mailbox.js';
+import type { MediaPolicy } from './media-policy.js';
 import { runMaintenance } from './maintenance.js';
 import { chatKeyFor, sessionKeyFor } from './session-key.js';
 import { AdapterSupervisor, type AdapterStatus } from './supervisor.js';
@@ -37,6 +38,10 @@ export interface RunnerOptions {
   readonly modelLabel: string;
   /** Most characters of earlier conversation sent with each model call. */
   readonly historyMaxChars: number;
+  /** Which MEDIA files a reply may attach. */
+  readonly mediaPolicy: MediaPolicy;
+  /** Redacts secrets from everything sent to a platform. */
+  readonly scrub: (text: string) => string;
   readonly toolContext: Omit<ToolContext, 'signal'>;
   /** Restart backoff for adapters (tests shorten it). */
   readonly supervisorBackoff?: { baseMs?: number; maxMs?: number };
@@ -61,6 +66,8 @@ export type AcceptResult = 'queued' | 'duplicate' | 'unauthorized' | 'command' |
 export class GatewayRunner {
   private readonly slots = new Map<string, AdapterSlot>();
   private readonly mailboxes = new Map<string, SessionMailbox>();
+  /** Command replies still being sent; drained before the store closes. */
+  private readonly controlReplies = new Set<Promise<void>>();
   private readonly adaptersController = new AbortController();
   /** Supervisors and maintenance: awaited on stop, before the store closes. */
   private readonly supervisorRuns: Promise<void>[] = [];
@@ -177,10 +184,10 @@ export class GatewayRunner {
     return 'queued';
   }
 
-  /** Resolves when no session has a running or waiting turn. */
+  /** Resolves when no session has a running or waiting turn and every command reply is out. */
   async waitIdle(): Promise<void> {
-    for (let busy = this.busyMailboxes(); busy.length > 0; busy = this.busyMailboxes()) {
-      await Promise.all(busy.map((m) => m.idle()));
+    for (let busy = this.busyMailboxes(); busy.length > 0 || this.controlReplies.size > 0; busy = this.busyMailboxes()) {
+      await Promise.all([...busy.map((m) => m.idle()), ...this.controlReplies]);
     }
   }
 
@@ -197,7 +204,7 @@ export class GatewayRunner {
       for (const mailbox of this.mailboxes.values()) mailbox.interrupt({ kind: 'shutdown' });
       await this.waitForTurns({ timeoutMs: 5000 });
     }
-    await Promise.allSettled(this.supervisorRuns);
+    await Promise.allSettled([...this.supervisorRuns, ...this.controlReplies]);
     if (this.http) await this.http.close();
     this.store.close();
     this.phase = 'stopped';
@@ -225,14 +232,18 @@ export class GatewayRunner {
     this.logger.info({ command: command.kind === 'none' ? null : command.name, inboxId: row.id }, 'control command');
     this.store.setInboxState({ inboxId: row.id, state: 'done' });
     const adapter = slot.entry.adapter;
-    try {
-      await slot.pacer.run({
+    // The reply waits its turn in the chat's pacer; the adapter's intake must not wait with it.
+    const reply = slot.pacer
+      .run({
         chatKey: chatKeyFor({ platform: event.platform, chatId: event.chat.id }),
-        op: () => adapter.send({ chat: event.chat, text, replyToId: event.messageId }),
-      });
-    } catch (error) {
-      this.logger.warn({ err: error, inboxId: row.id }, 'could not send the command reply');
-    }
+        op: () => adapter.send({ chat: event.chat, text: this.options.scrub(text), replyToId: event.messageId }),
+      })
+      .then(
+        () => undefined,
+        (error: unknown) => this.logger.warn({ err: error, inboxId: row.id }, 'could not send the command reply'),
+      )
+      .finally(() => this.controlReplies.delete(reply));
+    this.controlReplies.add(reply);
   }
 
   private mailboxFor(params: { key: string; policy: BusyPolicy | undefined }): SessionMailbox {
@@ -272,6 +283,8 @@ export class GatewayRunner {
         toolContext: this.options.toolContext,
         maxAttempts: maxTurnAttempts,
         historyMaxChars: this.options.historyMaxChars,
+        mediaPolicy: this.options.mediaPolicy,
+        scrub: this.options.scrub,
       },
     });
   }

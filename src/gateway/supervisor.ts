@@ -74,7 +74,7 @@ export class AdapterSupervisor {
         if (signal.aborted) break;
         failure = error;
       }
-      const message = errorText(failure);
+      const message = errorText({ error: failure });
       if (failure instanceof AdapterFatalError) {
         this.logger.error({ err: failure, hint: failure.hint }, 'adapter failed and will not be restarted');
         this.set({ state: 'fatal', lastError: failure.hint ? `${message} (${failure.hint})` : message });
@@ -111,7 +111,8 @@ export class AdapterSupervisor {
 }
 
 /** A one-line description of any thrown value. */
-export function errorText(error: unknown): string {
+export function errorText(params: { error: unknown }): string {
+  const { error } = params;
   if (error instanceof Error) return error.message;
   return String(error);
 }

@@ -14,6 +14,7 @@ export class TurnAbort extends Error {
 }
 
 /** The abort kind of a signal, if it was aborted by the gateway. */
-export function abortKindOf(signal: AbortSignal): TurnAbortKind | undefined {
+export function abortKindOf(params: { signal: AbortSignal }): TurnAbortKind | undefined {
+  const { signal } = params;
   return signal.aborted && signal.reason instanceof TurnAbort ? signal.reason.kind : undefined;
 }

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Store, InboxRow } from '../store/types.js';
+import { backoffDelay } from '../util/backoff.js';
 import type { Clock } from '../util/clock.js';
 import type { AIAgent } from '../agent/agent.js';
 import { windowHistory } from '../agent/history-window.js';
@@ -8,6 +9,7 @@ import type { PlatformAdapter } from './contracts.js';
 import type { ChatPacer } from './delivery/pacer.js';
 import { StreamDelivery } from './delivery/stream.js';
 import { toChatHistory, toStoredMessage } from './history.js';
+import type { MediaPolicy } from './media-policy.js';
 import { chatKeyFor } from './session-key.js';
 import { abortKindOf } from './turn-abort.js';
 import { startTyping } from './typing.js';
@@ -29,7 +31,17 @@ export interface TurnDeps {
   readonly maxAttempts: number;
   /** Most characters of earlier conversation sent to the model. */
   readonly historyMaxChars: number;
+  /** Which MEDIA files a reply may attach. */
+  readonly mediaPolicy: MediaPolicy;
+  /** Redacts secrets from everything sent to the platform. */
+  readonly scrub: (text: string) => string;
 }
+
+/** Further tries to deliver a finished reply the platform refused (not counting the delivery's own retries). */
+const deliveryRetries = 4;
+
+/** Most stored messages read per turn; the character window then trims further. */
+const historyReadLimit = 400;
 
 /** What the user is told about a message that kept crashing the gateway. */
 function giveUpNote(params: { attempts: number }): string {
@@ -59,29 +71,36 @@ export async function runTurn(params: { row: InboxRow; signal: AbortSignal; deps
   if (removed > 0 || existing.length > 0) {
     logger.info({ removedMessages: removed, adoptedMessages: existing.length }, 'resuming a turn a restart cut short');
   }
-  const delivery = new StreamDelivery({
-    adapter,
-    chat: event.chat,
-    replyToId: event.messageId,
-    pacer: deps.pacer,
-    chatKey: chatKeyFor({ platform: event.platform, chatId: event.chat.id }),
-    clock: deps.clock,
-    cursor: deps.cursor,
-    logger,
-    existing: existing.map((o) => ({ seq: o.seq, platformMessageId: o.platformMessageId, text: o.text })),
-    journal: {
-      record: (r) =>
-        store.recordOutbound({ inboxId: row.id, platform: event.platform, chatId: event.chat.id, ...r }),
-    },
-  });
+  const newDelivery = (params: { existing: ReturnType<Store['outboundFor']> }): StreamDelivery =>
+    new StreamDelivery({
+      adapter,
+      chat: event.chat,
+      replyToId: event.messageId,
+      pacer: deps.pacer,
+      chatKey: chatKeyFor({ platform: event.platform, chatId: event.chat.id }),
+      clock: deps.clock,
+      cursor: deps.cursor,
+      logger,
+      existing: params.existing.map((o) => ({ seq: o.seq, platformMessageId: o.platformMessageId, text: o.text })),
+      mediaPolicy: deps.mediaPolicy,
+      scrub: deps.scrub,
+      journal: {
+        record: (r) => store.recordOutbound({ inboxId: row.id, platform: event.platform, chatId: event.chat.id, ...r }),
+      },
+    });
+  const delivery = newDelivery({ existing });
   if (giveUp) {
     logger.error({ attempts: row.attempts }, 'giving up on a message that was cut short too many times');
     await delivery.finish({ note: giveUpNote({ attempts: row.attempts }) });
     store.completeTurn({ inboxId: row.id });
     return;
   }
-  const history = windowHistory({ messages: toChatHistory({ messages: store.history({ sessionId: session.id }) }), maxChars: deps.historyMaxChars });
-  const typing = startTyping({ adapter, chat: event.chat, intervalMs: deps.typingIntervalMs, clock: deps.clock, logger });
+  // Bounded read: a long-lived chat costs the same per turn as a new one.
+  const recent = store.history({ sessionId: session.id, limit: historyReadLimit });
+  const history = windowHistory({ messages: toChatHistory({ messages: recent }), maxChars: deps.historyMaxChars });
+  const typing = signal.aborted
+    ? { stop: () => undefined }
+    : startTyping({ adapter, chat: event.chat, intervalMs: deps.typingIntervalMs, clock: deps.clock, logger });
   let note: string | undefined;
   let text = '';
   try {
@@ -103,7 +122,7 @@ export async function runTurn(params: { row: InboxRow; signal: AbortSignal; deps
     typing.stop();
   }
 
-  const abortKind = abortKindOf(signal);
+  const abortKind = abortKindOf({ signal });
   if (abortKind === 'shutdown') {
     // Leave the turn open: the next start replays it and finishes the shown message in place.
     await delivery.halt();
@@ -111,7 +130,25 @@ export async function runTurn(params: { row: InboxRow; signal: AbortSignal; deps
     return;
   }
   if (abortKind !== undefined && text.trim() !== '') note = '(stopped)';
-  const delivered = await delivery.finish(note !== undefined ? { note } : {});
+  const finalParams = note !== undefined ? { note } : {};
+  let delivered = await delivery.finish(finalParams);
+  // The platform may be briefly unreachable: try again in place (adopting what was sent) before giving up.
+  for (let attempt = 0; !delivered.textComplete && attempt < deliveryRetries && !signal.aborted; attempt++) {
+    const retryInMs = backoffDelay({ attempt, baseMs: 2000, maxMs: 60_000 });
+    logger.warn({ errors: delivered.errors, retryInMs }, 'the reply did not fully reach the platform; trying again');
+    try {
+      await deps.clock.sleep(retryInMs, signal);
+    } catch {
+      break;
+    }
+    const retry = newDelivery({ existing: store.outboundFor({ inboxId: row.id }) });
+    retry.push(text);
+    delivered = await retry.finish(finalParams);
+  }
+  if (!delivered.textComplete) {
+    logger.error({ errors: delivered.errors }, 'the reply could not be delivered; the message stays journaled and is answered on the next start');
+    return;
+  }
   if (delivered.errors.length > 0) logger.warn({ errors: delivered.errors }, 'reply delivered with errors');
   store.completeTurn({ inboxId: row.id });
 }

@@ -1,5 +1,6 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { UserFacingError } from '../gateway/errors.js';
 
 /** What /healthz reports. */
 export interface HealthReport {
@@ -56,7 +57,11 @@ export function createHttpServer(params: {
   return {
     app,
     listen: async () => {
-      await app.listen({ host: params.host, port: params.port });
+      try {
+        await app.listen({ host: params.host, port: params.port });
+      } catch (error: unknown) {
+        throw listenFailure({ error, host: params.host, port: params.port });
+      }
       const address = app.server.address();
       if (address === null || typeof address === 'string') throw new Error('HTTP server has no TCP address');
       return { host: address.address, port: address.port };
@@ -65,4 +70,43 @@ export function createHttpServer(params: {
       await app.close();
     },
   };
+}
+
+/**
+ * Turns a failed `listen` into a UserFacingError that names the address, the config key to change and what
+ * to do (exit code 1: it is usually the machine, not the config, that is in the way).
+ */
+export function listenFailure(params: { error: unknown; host: string; port: number }): UserFacingError {
+  const { error, host, port } = params;
+  const code = error instanceof Error && 'code' in error ? String(error.code) : 'unknown error';
+  const address = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
+  const cannot = `the HTTP server cannot listen on ${address}`;
+  switch (code) {
+    case 'EADDRINUSE':
+      return new UserFacingError({
+        message: `${cannot}: port ${port} is already in use (gateway.http.port)`,
+        hint: `Stop the other process using port ${port} (perhaps another hermes gateway), or set gateway.http.port in config.yaml to another port (0 picks any free one).`,
+        cause: error,
+      });
+    case 'EACCES':
+      return new UserFacingError({
+        message: `${cannot}: permission denied (gateway.http.host / gateway.http.port)`,
+        hint: 'Ports below 1024 need special privileges: set gateway.http.port in config.yaml to 1024 or above (0 picks any free one), or check gateway.http.host.',
+        cause: error,
+      });
+    case 'EADDRNOTAVAIL':
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return new UserFacingError({
+        message: `${cannot}: ${host} is not an address of this machine (gateway.http.host)`,
+        hint: 'Set gateway.http.host in config.yaml to 127.0.0.1 (or another address of this machine); gateway.http.port stays as it is.',
+        cause: error,
+      });
+    default:
+      return new UserFacingError({
+        message: `${cannot}: ${error instanceof Error ? error.message : String(error)} (gateway.http.host / gateway.http.port)`,
+        hint: 'Check gateway.http.host and gateway.http.port in config.yaml (port 0 picks any free one), or set gateway.http.enabled: false.',
+        cause: error,
+      });
+  }
 }

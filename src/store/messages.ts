@@ -74,6 +74,9 @@ export function createMessageQueries(params: { db: Database.Database; clock: Clo
      RETURNING *`,
   );
   const bySession = db.prepare<[string], MessageRecord>('SELECT * FROM messages WHERE session_id = ? ORDER BY id');
+  const recentBySession = db.prepare<[string, number], MessageRecord>(
+    'SELECT * FROM (SELECT * FROM messages WHERE session_id = ? ORDER BY id DESC LIMIT ?) ORDER BY id',
+  );
   const deleteByInbox = db.prepare<[number]>('DELETE FROM messages WHERE inbox_id = ?');
 
   return {
@@ -91,7 +94,8 @@ export function createMessageQueries(params: { db: Database.Database; clock: Clo
       if (record === undefined) throw new Error('INSERT ... RETURNING gave no row for a new message');
       return toStoredMessage(record);
     },
-    history: ({ sessionId }) => bySession.all(sessionId).map(toStoredMessage),
+    history: ({ sessionId, limit }) =>
+      (limit === undefined ? bySession.all(sessionId) : recentBySession.all(sessionId, Math.max(0, limit))).map(toStoredMessage),
     deleteTurnMessages: ({ inboxId }) => deleteByInbox.run(inboxId).changes,
   };
 }

@@ -135,8 +135,8 @@ export interface Store {
   // --- messages ---
   /** Appends a history entry and indexes its text. */
   appendMessage(message: NewMessage): StoredMessage;
-  /** A session's history in order. */
-  history(params: { sessionId: string }): StoredMessage[];
+  /** A session's history in order; with `limit`, only its newest `limit` messages (still in order). */
+  history(params: { sessionId: string; limit?: number }): StoredMessage[];
   /** Removes a turn's history entries (used when a crashed turn is replayed). */
   deleteTurnMessages(params: { inboxId: number }): number;
   /** Full-text search over message content (FTS5 query syntax; plain words work). */

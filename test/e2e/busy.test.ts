@@ -76,12 +76,31 @@ test('an unknown slash command gets the command list and never reaches the model
   const h = await startHarness();
   try {
     await h.adapter.inject({ text: '/frobnicate now' });
+    await h.runner.waitIdle();
     assert.match(h.adapter.shown()[0]?.text ?? '', /Unknown command \/frobnicate[\s\S]*\/new/);
     assert.equal(h.fake.requests.length, 0);
     h.fake.enqueue({ text: 'that is the hosts file' });
     await h.adapter.inject({ text: '/etc/hosts — what is it?' });
     await h.runner.waitIdle();
     assert.equal(h.fake.requests.length, 1);
+  } finally {
+    await h.stop();
+  }
+});
+
+test('policy interrupt: of three quick messages only the last is answered; the others stay in the history', async () => {
+  const h = await startHarness({ config: { gateway: { busy_policy: 'interrupt' }, stream: { edit_interval: '250ms' } } });
+  try {
+    h.fake.enqueue(slow('one two three four five six seven eight nine ten'), { text: 'answer to C' });
+    await h.adapter.inject({ text: 'A' });
+    await h.adapter.waitFor({ predicate: () => h.adapter.shown().length === 1, what: 'A reply started' });
+    await h.adapter.inject({ text: 'B' });
+    await h.adapter.inject({ text: 'C' });
+    await h.runner.waitIdle();
+    assert.equal(h.fake.requests.length, 2, 'B was superseded before it reached the model');
+    assert.deepEqual(h.adapter.shown().map((m) => m.text).slice(1), ['answer to C']);
+    const users = (h.fake.requests[1]?.body.messages ?? []).filter((m) => m['role'] === 'user').map((m) => m['content']);
+    assert.deepEqual(users, ['A', 'B', 'C']);
   } finally {
     await h.stop();
   }

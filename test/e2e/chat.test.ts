@@ -46,6 +46,8 @@ test('hermes chat: streams answers, slash commands work, sessions are searchable
     const log = logs.map((f) => readFileSync(path.join(dir, 'logs', f), 'utf8')).join('\n');
     assert.ok(log.length > 200, 'the run logged something');
     assert.ok(!log.includes(canary), 'the key reached the log file');
+    // The model's error (which quotes the key) was logged, redacted: the check above could have failed.
+    assert.match(log, /Incorrect API key provided: \*\*\*/);
     const show = await cli({ argv: ['-p', 'me', 'config', 'show'], env });
     assert.ok(!show.stdout.includes(canary));
   } finally {

@@ -112,3 +112,17 @@ test('a tool path outside the workspace is refused to the model, and the turn go
     await h.stop();
   }
 });
+
+test('a tool that reads a secret hands the model *** instead', async () => {
+  const h = await startHarness();
+  try {
+    h.fake.enqueue({ toolCalls: [{ name: 'terminal', arguments: { command: 'echo key=sk-test-harness' } }] }, { text: 'done' });
+    await h.adapter.inject({ text: 'print the key' });
+    await h.runner.waitIdle();
+    const result = (h.fake.requests[1]?.body.messages ?? []).find((m) => m['role'] === 'tool');
+    assert.match(String(result?.['content']), /key=\*\*\*/);
+    assert.ok(!String(result?.['content']).includes('sk-test-harness'));
+  } finally {
+    await h.stop();
+  }
+});

@@ -10,6 +10,7 @@ import { buildGateway } from '../../src/gateway/bootstrap.js';
 import type { AllowList } from '../../src/gateway/authorize.js';
 import type { AdapterEntry, GatewayRunner } from '../../src/gateway/runner.js';
 import { resolveProfile, ensureProfileDirs, type Profile } from '../../src/home/index.js';
+import { Redactor } from '../../src/log/redact.js';
 import { openStore } from '../../src/store/sqlite-store.js';
 import type { Store } from '../../src/store/types.js';
 import type { ToolDefinition } from '../../src/tools/tool.js';
@@ -77,7 +78,8 @@ export async function startHarness(params: {
     params.config ?? {},
   );
   writeFileSync(profile.configPath, stringify(raw));
-  const { config } = await loadConfig({ profile, env: {} });
+  const { config, secrets } = await loadConfig({ profile, env: {} });
+  const redactor = new Redactor({ secrets });
   const logger = params.logger ?? pino({ level: 'silent' });
   const adapter = new TestAdapter({ clock, ...(params.capabilities ? { capabilities: params.capabilities } : {}) });
   const build = (): GatewayRunner =>
@@ -88,6 +90,7 @@ export async function startHarness(params: {
       logger,
       adapters: [{ adapter, allow: params.allow ?? 'all' }, ...(params.adapters ?? [])],
       withHttp: params.withHttp === true,
+      scrub: (text) => redactor.scrub(text),
       supervisorBackoff: { baseMs: 50, maxMs: 200 },
       ...(params.extraTools ? { extraTools: params.extraTools } : {}),
     }).runner;

@@ -132,7 +132,11 @@ export class TestAdapter implements PlatformAdapter {
     }
   }
 
+  /** While set, every send and edit fails with this error (the platform is down). */
+  down: Error | null = null;
+
   private maybeRateLimit(method: string): void {
+    if (this.down) throw this.down;
     this.opIndex += 1;
     const retryAfter = this.rateLimitOn.get(this.opIndex);
     if (retryAfter !== undefined) {

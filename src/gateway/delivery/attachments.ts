@@ -15,12 +15,16 @@ export async function checkAttachments(params: {
   media: readonly MediaRef[];
   canSend: boolean;
   alreadySent: (path: string) => boolean;
+  /** Resolves with a reason when a file must not be sent (private or outside the allowed folders). */
+  refuse?: (params: { path: string }) => Promise<string | undefined>;
 }): Promise<CheckedAttachments> {
   const sendable: MediaRef[] = [];
   const notes: string[] = [];
   for (const item of params.media) {
     if (params.alreadySent(item.path)) continue;
-    const problem = params.canSend ? await fileProblem({ path: item.path }) : 'this platform cannot receive files';
+    const problem = !params.canSend
+      ? 'this platform cannot receive files'
+      : ((await params.refuse?.({ path: item.path })) ?? (await fileProblem({ path: item.path })));
     if (problem === undefined) sendable.push(item);
     else notes.push(`⚠️ Could not attach ${item.path}: ${problem}`);
   }

@@ -46,6 +46,8 @@ export class SentMessages {
       journal: DeliveryJournal;
       existing?: readonly ExistingMessage[];
       logger?: Logger;
+      /** Applied to every text before it is sent or compared (secret redaction); must be deterministic. */
+      scrub?: (text: string) => string;
     },
   ) {
     for (const row of params.existing ?? []) {
@@ -78,7 +80,12 @@ export class SentMessages {
 
   /** Whether showing `text` at `seq` takes a platform call (a send, or an edit to a different text). */
   needsCall(params: { seq: number; text: string }): boolean {
-    return this.texts.get(params.seq)?.text !== params.text;
+    return this.texts.get(params.seq)?.text !== this.clean(params.text);
+  }
+
+  /** The text as the platform may see it. */
+  private clean(text: string): string {
+    return this.params.scrub ? this.params.scrub(text) : text;
   }
 
   /**
@@ -87,21 +94,22 @@ export class SentMessages {
    */
   async put(params: { seq: number; text: string; state: 'open' | 'final' }): Promise<boolean> {
     const { adapter, chat } = this.params;
+    const text = this.clean(params.text);
     const message = this.texts.get(params.seq);
     if (message) {
-      if (message.text === params.text && message.state === params.state) return false;
-      const call = message.text !== params.text;
-      if (call) await adapter.edit({ chat, messageId: message.id, text: params.text });
-      message.text = params.text;
+      if (message.text === text && message.state === params.state) return false;
+      const call = message.text !== text;
+      if (call) await adapter.edit({ chat, messageId: message.id, text });
+      message.text = text;
       message.state = params.state;
-      this.record({ seq: params.seq, platformMessageId: message.id, text: params.text, state: params.state });
+      this.record({ seq: params.seq, platformMessageId: message.id, text, state: params.state });
       return call;
     }
     const replyToId = params.seq === 0 ? this.params.replyToId : undefined;
-    const sent = await adapter.send(replyToId === undefined ? { chat, text: params.text } : { chat, text: params.text, replyToId });
-    this.texts.set(params.seq, { id: sent.messageId, text: params.text, state: params.state });
+    const sent = await adapter.send(replyToId === undefined ? { chat, text } : { chat, text, replyToId });
+    this.texts.set(params.seq, { id: sent.messageId, text, state: params.state });
     this.nextAttachmentSeq = Math.max(this.nextAttachmentSeq, params.seq + 1);
-    this.record({ seq: params.seq, platformMessageId: sent.messageId, text: params.text, state: params.state });
+    this.record({ seq: params.seq, platformMessageId: sent.messageId, text, state: params.state });
     return true;
   }
 

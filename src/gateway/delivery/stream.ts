@@ -25,6 +25,10 @@ export interface StreamDeliveryParams {
   readonly logger?: Logger;
   /** Stops all platform calls when aborted. */
   readonly signal?: AbortSignal;
+  /** Refuses files a MEDIA line may not send (see gateway/media-policy.ts); all are allowed without it. */
+  readonly mediaPolicy?: (params: { path: string }) => Promise<string | undefined>;
+  /** Applied to every text before it reaches the platform (secret redaction). */
+  readonly scrub?: (text: string) => string;
 }
 
 /** How a turn's reply ended up on the platform. */
@@ -37,6 +41,8 @@ export interface DeliveryResult {
   readonly attachmentsSent: number;
   /** What could not be delivered, one sentence each. */
   readonly errors: string[];
+  /** Every part of the text reached the platform in its final form (attachments aside). */
+  readonly textComplete: boolean;
 }
 
 /** Attempts for each final send or edit that fails for a reason other than a rate limit. */
@@ -87,6 +93,7 @@ export class StreamDelivery {
       ...(params.replyToId === undefined ? {} : { replyToId: params.replyToId }),
       ...(params.existing === undefined ? {} : { existing: params.existing }),
       ...(params.logger === undefined ? {} : { logger: params.logger }),
+      ...(params.scrub === undefined ? {} : { scrub: params.scrub }),
     });
   }
 
@@ -183,10 +190,12 @@ export class StreamDelivery {
     const { adapter, signal, logger } = this.params;
     const errors: string[] = [];
     const { text, media } = extractMedia({ text: this.raw });
+    let textComplete = true;
     const checked = await checkAttachments({
       media,
       canSend: adapter.capabilities.media,
       alreadySent: (path) => this.messages.hasAttachment({ path }),
+      ...(this.params.mediaPolicy ? { refuse: this.params.mediaPolicy } : {}),
     });
     const source = this.composeFinal({ text, notes: checked.notes, note: params.note });
     const rest = splitMessage({ text: source.slice(this.consumed), limit: this.maxLength, openFence: this.carry });
@@ -198,7 +207,7 @@ export class StreamDelivery {
         logger?.info({ seq }, 'an earlier attempt already sent this part and the platform cannot edit it');
         continue;
       }
-      await this.finalPut({ seq, text: chunk, errors });
+      if (!(await this.finalPut({ seq, text: chunk, errors }))) textComplete = false;
     }
     if (adapter.capabilities.edit) {
       for (const seq of this.messages.seqs()) {
@@ -220,7 +229,7 @@ export class StreamDelivery {
     if (this.aborted) errors.push('Delivery was stopped before the reply was complete; a restart finishes it.');
     const attachmentsSent = media.filter((item) => this.messages.hasAttachment({ path: item.path })).length;
     logger?.debug({ chunks: chunks.length, attachmentsSent, errors: errors.length, durationMs: this.params.clock.now() - this.startedAt }, 'reply delivered');
-    return { messageIds: this.messages.ids(), finalText: source.trim(), attachmentsSent, errors };
+    return { messageIds: this.messages.ids(), finalText: source.trim(), attachmentsSent, errors, textComplete: textComplete && !this.aborted };
   }
 
   /** The final reply: the text, then attachment notes, then the caller's note, keeping the committed prefix intact. */
@@ -232,12 +241,12 @@ export class StreamDelivery {
     return body.trim() === '' ? body + tail.join('\n\n') : [body, ...tail].join('\n\n');
   }
 
-  /** Makes the message at `seq` show its final text; retries failures other than rate limits, then reports them. */
-  private async finalPut(params: { seq: number; text: string; errors: string[] }): Promise<void> {
+  /** Makes the message at `seq` show its final text; retries failures other than rate limits, then reports them (false). */
+  private async finalPut(params: { seq: number; text: string; errors: string[] }): Promise<boolean> {
     const { seq, text } = params;
     if (!this.messages.needsCall({ seq, text })) {
       await this.messages.put({ seq, text, state: 'final' });
-      return;
+      return true;
     }
     const { pacer, chatKey, signal, logger } = this.params;
     for (let attempt = 1; ; attempt += 1) {
@@ -248,11 +257,11 @@ export class StreamDelivery {
           calledPlatform: (called) => called,
           ...(signal ? { signal } : {}),
         });
-        return;
+        return true;
       } catch (error) {
         if (attempt >= FINAL_ATTEMPTS || this.aborted) {
           params.errors.push(`Could not deliver part ${seq + 1} of the reply: ${describe(error)}`);
-          return;
+          return false;
         }
         logger?.warn({ err: error, seq, attempt }, 'final update failed; trying again');
       }

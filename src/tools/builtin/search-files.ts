@@ -2,21 +2,27 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { isWithin, resolveInWorkspace } from '../paths.js';
-import { defineTool, ToolError } from '../tool.js';
+import { defineTool } from '../tool.js';
 import { statOrExplain } from './fs-errors.js';
 import { globToRegExp } from './glob.js';
+import { compileLinearPattern } from './linear-regex.js';
+import { LineScan } from './search-scan.js';
 
 /** Directories never searched. */
 const SKIPPED_DIRS = new Set(['node_modules', '.git']);
 /** Files larger than this are skipped. */
 const MAX_FILE_BYTES = 2 * 1024 * 1024;
-/** Longest matched line shown in full. */
-const MAX_LINE_CHARS = 300;
 /** Matches returned when the model gives no limit. */
 const DEFAULT_MAX_RESULTS = 100;
+/** Longest pattern accepted (matching time grows with pattern size). */
+const MAX_PATTERN_CHARS = 500;
 
 const input = z.object({
-  pattern: z.string().min(1).describe('JavaScript regular expression to look for in each line.'),
+  pattern: z
+    .string()
+    .min(1)
+    .max(MAX_PATTERN_CHARS)
+    .describe('JavaScript regular expression to look for in each line. No lookaround, backreferences or {n,m} above 16.'),
   glob: z.string().optional().describe("Only files whose path matches this glob, e.g. '**/*.ts' or '*.md'."),
   path: z.string().optional().describe('Directory or file to search, relative to the workspace. Default: the workspace.'),
   ignore_case: z.boolean().optional().describe('Match case-insensitively. Default false.'),
@@ -34,53 +40,36 @@ export const searchFilesTool = defineTool({
   handler: async (args, ctx) => {
     const shownRoot = args.path ?? '.';
     const root = resolveInWorkspace({ workspace: ctx.workspace, path: shownRoot, confine: ctx.confineToWorkspace });
-    let regex: RegExp;
-    try {
-      regex = new RegExp(args.pattern, args.ignore_case ? 'i' : '');
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new ToolError(`pattern is not a valid regular expression: ${reason}`);
-    }
+    const pattern = compileLinearPattern({ pattern: args.pattern, ignoreCase: args.ignore_case === true });
     const filter = args.glob ? globToRegExp({ glob: args.glob }) : undefined;
     const max = args.max_results ?? DEFAULT_MAX_RESULTS;
     const stat = await statOrExplain({ abs: root, shown: shownRoot });
-    const matches: string[] = [];
+    const scan = new LineScan({ pattern, max, clock: ctx.clock, signal: ctx.signal });
     const files = stat.isDirectory() ? walk({ dir: root, signal: ctx.signal }) : single(root);
     for await (const file of files) {
+      ctx.signal.throwIfAborted();
       const rel = path.relative(root, file).split(path.sep).join('/');
       if (filter && stat.isDirectory() && !filter.test(rel)) continue;
       const shown = isWithin({ root: ctx.workspace, child: file }) ? path.relative(ctx.workspace, file) : file;
-      if (!(await searchFile({ file, shown, regex, matches, max }))) break;
+      const text = await readSearchable({ file });
+      if (text !== undefined && !(await scan.searchText({ text, shown }))) break;
     }
-    if (matches.length === 0) {
-      return `No matches for /${args.pattern}/ in ${shownRoot}${args.glob ? ` (files matching ${args.glob})` : ''}.`;
+    const notes = scan.notes();
+    if (scan.matches.length === 0) {
+      const where = `${shownRoot}${args.glob ? ` (files matching ${args.glob})` : ''}`;
+      return [`No matches for /${args.pattern}/ in ${where}.`, ...notes].join('\n');
     }
-    if (matches.length >= max) matches.push(`[Stopped at ${max} matches; narrow the pattern, glob or path to see others.]`);
-    return matches.join('\n');
+    return [...scan.matches, ...notes].join('\n');
   },
 });
 
-/** Appends matching lines of one file; false once `max` matches are collected. */
-async function searchFile(params: {
-  file: string;
-  shown: string;
-  regex: RegExp;
-  matches: string[];
-  max: number;
-}): Promise<boolean> {
+/** A file's text, or undefined for files that are unreadable, binary or larger than MAX_FILE_BYTES. */
+async function readSearchable(params: { file: string }): Promise<string | undefined> {
   const stat = await fs.promises.stat(params.file).catch(() => undefined);
-  if (!stat || stat.size > MAX_FILE_BYTES) return true;
+  if (!stat || stat.size > MAX_FILE_BYTES) return undefined;
   const buffer = await fs.promises.readFile(params.file).catch(() => undefined);
-  if (!buffer || buffer.subarray(0, 8_192).includes(0)) return true;
-  const lines = buffer.toString('utf8').split(/\r?\n/);
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] ?? '';
-    if (!params.regex.test(line)) continue;
-    const text = line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}…` : line;
-    params.matches.push(`${params.shown}:${i + 1}:${text.trim()}`);
-    if (params.matches.length >= params.max) return false;
-  }
-  return true;
+  if (!buffer || buffer.subarray(0, 8_192).includes(0)) return undefined;
+  return buffer.toString('utf8');
 }
 
 async function* single(file: string): AsyncGenerator<string> {

@@ -76,6 +76,47 @@ describe('AIAgent model errors', () => {
     assert.deepEqual(messages.at(-1), { role: 'assistant', content: 'Part one, ' });
   });
 
+  test('a stream that stalls before any text is aborted after the request timeout and retried', async () => {
+    const clock = new FakeClock();
+    rig = await startRig({ clock, maxRetries: 1, requestTimeoutMs: 30_000 });
+    rig.fake.enqueue({ chunks: ['never sent'], hangAfterChunks: 0 }, { text: 'second try' });
+    const turn = runTurn({ rig, userText: 'hi', clock });
+    await untilSleeping(clock);
+    await clock.advance(29_999);
+    await sleep(30);
+    assert.equal(rig.fake.requests.length, 1, 'gave up on the stream before the timeout');
+    await clock.advance(1);
+    await untilSleeping(clock); // the backoff before the retry
+    await clock.advance(1_000);
+    const { result } = await turn;
+    assert.equal(rig.fake.requests.length, 2);
+    assert.deepEqual(result, { outcome: 'final', text: 'second try', note: undefined, modelCalls: 1 });
+  });
+
+  test('a stream that stalls after text was shown ends with an error note, keeping the text', async () => {
+    const clock = new FakeClock();
+    const requestSignals: AbortSignal[] = [];
+    rig = await startRig({
+      clock,
+      maxRetries: 3,
+      requestTimeoutMs: 30_000,
+      onRequestSignal: (signal) => requestSignals.push(signal),
+    });
+    rig.fake.enqueue({ chunks: ['Thinking', ' more'], hangAfterChunks: 1 }, { text: 'must not be used' });
+    const capture = runTurn({ rig, userText: 'hi', clock });
+    for (let i = 0; i < 400 && clock.pending === 0; i++) await sleep(5);
+    await sleep(50); // let 'Thinking' arrive; the collector then waits for the next chunk
+    await clock.advance(30_000);
+    const { result, messages } = await capture;
+    assert.equal(result.outcome, 'error');
+    assert.equal(result.text, 'Thinking');
+    assert.match(result.note ?? '', /did not answer in time.*cut off/);
+    assert.equal(rig.fake.requests.length, 1);
+    assert.deepEqual(messages.at(-1), { role: 'assistant', content: 'Thinking' });
+    assert.equal(requestSignals.length, 1);
+    assert.equal(requestSignals[0]?.aborted, true, 'the stalled HTTP request was left open');
+  });
+
   test('an interrupt while the model is streaming ends the turn as interrupted, keeping the shown text', async () => {
     rig = await startRig({});
     rig.fake.enqueue({ chunks: ['Thinking', ' more'], hangAfterChunks: 1 });

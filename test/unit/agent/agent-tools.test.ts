@@ -121,6 +121,27 @@ describe('AIAgent tools', () => {
     assert.equal(charged.result.modelCalls, 2);
   });
 
+  test('a model that only ever calls execute_code stops after 2 × max calls', async () => {
+    const executeCode = defineTool({
+      name: 'execute_code',
+      description: 'runs code',
+      input: z.object({ code: z.string() }),
+      parallel: 'safe',
+      handler: async () => 'ran',
+    });
+    rig = await startRig({ tools: [executeCode], maxIterations: 3 });
+    const { fake } = rig;
+    // Without a cap this would loop for ever; the fake gives up after 50 calls so the test fails instead.
+    const call = { name: 'execute_code', arguments: { code: 'again()' } };
+    fake.setResponder(() => (fake.requests.length > 50 ? { text: 'no cap' } : { toolCalls: [call] }));
+    const { result, messages } = await runTurn({ rig, userText: 'loop' });
+    assert.equal(result.outcome, 'budget_exhausted');
+    assert.match(result.note ?? '', /stopped after 6 model calls/);
+    assert.equal(result.modelCalls, 6);
+    assert.equal(rig.fake.requests.length, 6);
+    assert.deepEqual(historyProblems({ messages }), []);
+  });
+
   test('interrupt during a slow tool: it sees the abort, unstarted calls get synthetic results, history stays valid', async () => {
     let started = false;
     let sawAbort = false;

@@ -56,6 +56,18 @@ describe('IterationBudget', () => {
     assert.equal(budget.tryConsume(), false);
   });
 
+  test('refunds at most max units in total, so at most 2 × max units can be consumed', () => {
+    const budget = new IterationBudget({ max: 2 });
+    let consumed = 0;
+    for (let i = 0; i < 100 && budget.tryConsume(); i++) {
+      consumed += 1;
+      budget.refund();
+    }
+    assert.equal(consumed, 4);
+    assert.equal(budget.refund(), false, 'refund after the cap');
+    assert.equal(budget.remaining, 0);
+  });
+
   test('rejects a max that is not a positive integer', () => {
     assert.throws(() => new IterationBudget({ max: 0 }), /positive integer/);
   });

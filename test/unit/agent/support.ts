@@ -4,7 +4,7 @@ import path from 'node:path';
 import OpenAI from 'openai';
 import { AIAgent } from '../../../src/agent/agent.js';
 import type { ChatMessage } from '../../../src/agent/messages.js';
-import type { AgentResult } from '../../../src/agent/types.js';
+import type { AgentLogger, AgentResult } from '../../../src/agent/types.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
 import type { ToolContext, ToolDefinition } from '../../../src/tools/tool.js';
 import { systemClock, type Clock } from '../../../src/util/clock.js';
@@ -34,11 +34,23 @@ export async function startRig(params: {
   maxParallel?: number;
   clock?: Clock;
   apiKey?: string;
+  requestTimeoutMs?: number;
+  logger?: AgentLogger;
+  /** Sees every HTTP request's abort signal. */
+  onRequestSignal?: (signal: AbortSignal) => void;
 }): Promise<Rig> {
   const fake = new FakeOpenAI();
   await fake.start();
   const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'hermes-'));
-  const client = new OpenAI({ apiKey: params.apiKey ?? 'sk-test-key-123456', baseURL: fake.baseURL, maxRetries: 0 });
+  const client = new OpenAI({
+    apiKey: params.apiKey ?? 'sk-test-key-123456',
+    baseURL: fake.baseURL,
+    maxRetries: 0,
+    fetch: (input, init) => {
+      if (init?.signal) params.onRequestSignal?.(init.signal);
+      return fetch(input, init);
+    },
+  });
   const agent = new AIAgent({
     client,
     model: 'fake-model',
@@ -48,6 +60,8 @@ export async function startRig(params: {
     maxRetries: params.maxRetries ?? 0,
     maxParallel: params.maxParallel ?? 8,
     clock: params.clock ?? systemClock,
+    requestTimeoutMs: params.requestTimeoutMs ?? 60_000,
+    ...(params.logger ? { logger: params.logger } : {}),
   });
   return {
     fake,

@@ -78,3 +78,12 @@ describe('store messages', () => {
     store.close();
   });
 });
+
+test('history with a limit returns only the newest messages, in order', () => {
+  const store = openStore({ path: ':memory:', clock: new FakeClock() });
+  const session = store.createSession({ key: 'k' });
+  for (let i = 0; i < 10; i++) store.appendMessage({ sessionId: session.id, role: 'user', content: `m${i}` });
+  assert.deepEqual(store.history({ sessionId: session.id, limit: 3 }).map((m) => m.content), ['m7', 'm8', 'm9']);
+  assert.equal(store.history({ sessionId: session.id }).length, 10);
+  store.close();
+});
