@@ -29,10 +29,10 @@ export async function gatewayRun(params: { options: GlobalOptions; io: CliIO; ex
   const { io } = params;
   const loaded = await loadProfile(params);
   const { profile, config } = loaded;
-  const adapters = [...adaptersFromConfig({ config, configPath: profile.configPath }), ...(params.extraAdapters ?? [])];
   const log = openLog({ loaded, tty: io.isTTY });
   const lock = acquirePidLock({ profile });
   try {
+    const adapters = [...adaptersFromConfig({ config, profile, clock: systemClock, logger: log.logger }), ...(params.extraAdapters ?? [])];
     if (adapters.length === 0) {
       log.logger.warn('no platform is enabled; set platforms.<name>.enabled: true in config.yaml, or use `hermes chat`');
     }

@@ -6,6 +6,7 @@ import { configShow, configValidate } from './config-cmd.js';
 import type { GlobalOptions } from './context.js';
 import { gatewayRun } from './gateway-run.js';
 import { describeFailure, type CliIO } from './output.js';
+import { pairingApprove, pairingList, pairingRevoke } from './pairing-cmd.js';
 import { sessionsList, sessionsSearch } from './sessions-cmd.js';
 import { isMain } from '../util/is-main.js';
 
@@ -46,6 +47,25 @@ export function buildProgram(params: { io: CliIO; setExit: (code: number) => voi
     .action(async (query: string[], opts: { limit: string }) =>
       setExit(sessionsSearch({ options: globals(), io, query: query.join(' '), limit: positive(opts.limit) })),
     );
+
+  const pairing = program.command('pairing').description('let in people who message the bot (pairing codes)');
+  pairing
+    .command('list')
+    .description('pending pairing requests and approved senders, per platform')
+    .argument('[platform]', 'only this platform (e.g. telegram)')
+    .action(async (platform: string | undefined) => setExit(pairingList({ options: globals(), io, platform })));
+  pairing
+    .command('approve')
+    .description('let in the sender who got this pairing code')
+    .argument('<platform>', 'platform the code came from (e.g. telegram)')
+    .argument('<code...>', 'the pairing code (case and spaces do not matter)')
+    .action(async (platform: string, code: string[]) => setExit(pairingApprove({ options: globals(), io, platform, code: code.join('') })));
+  pairing
+    .command('revoke')
+    .description("take an approved sender's access away")
+    .argument('<platform>', 'platform of the sender (e.g. telegram)')
+    .argument('<sender_id>', 'the sender id `hermes pairing list` shows')
+    .action(async (platform: string, senderId: string) => setExit(pairingRevoke({ options: globals(), io, platform, senderId })));
 
   program.command('chat').description('talk to your agent in the terminal (no platform needed)').action(run(() => chat({ options: globals(), io })));
   return program;

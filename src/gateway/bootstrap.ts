@@ -68,6 +68,8 @@ export function buildGateway(params: {
         },
       })
     : undefined;
+  // Webhook routes must exist before the server listens.
+  if (http) for (const entry of params.adapters) entry.adapter.registerRoutes?.({ app: http.app });
   runner = new GatewayRunner({
     store,
     agent,

@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 
 /** What kind of conversation a chat is. Groups and channels share sessions per sender. */
@@ -49,6 +50,8 @@ export const messageEventSchema = z.object({
   replyToId: z.string().optional(),
   mentioned: z.boolean(),
   receivedAt: z.number().int().nonnegative(),
+  /** The platform may deliver more parts of this message soon (an album, a long text split by the client). */
+  continues: z.boolean().optional(),
   raw: z.unknown().optional(),
 });
 export type MessageEvent = z.infer<typeof messageEventSchema>;
@@ -98,6 +101,12 @@ export type AdapterReport =
   | { readonly state: 'connected' }
   | { readonly state: 'reconnecting'; readonly reason: string };
 
+/** A small persistent key/value space of one adapter (resume points, command-menu hashes); survives restarts. */
+export interface AdapterStorage {
+  get(params: { name: string }): string | undefined;
+  set(params: { name: string; value: string }): void;
+}
+
 /** What `start` gets from the runner. */
 export interface AdapterStartParams {
   /** Aborted when the adapter must stop; `start` then resolves. */
@@ -109,6 +118,8 @@ export interface AdapterStartParams {
   readonly emit: (event: MessageEvent) => Promise<void>;
   /** Tells the supervisor about connection changes. */
   readonly report: (report: AdapterReport) => void;
+  /** This adapter's persistent key/value space. */
+  readonly storage: AdapterStorage;
 }
 
 /** One messaging platform. Every adapter passes the shared contract suite. */
@@ -129,4 +140,8 @@ export interface PlatformAdapter {
   typing?(params: { chat: ChatRef }): Promise<void>;
   /** Adds a reaction to a message. */
   react?(params: { chat: ChatRef; messageId: string; emoji: string }): Promise<void>;
+  /** The least time between two calls into one chat, when the platform wants more than the configured interval. */
+  minInterval?(params: { chatId: string }): number | undefined;
+  /** Adds the adapter's webhook routes to the gateway's HTTP server (called once, before it listens). */
+  registerRoutes?(params: { app: FastifyInstance }): void;
 }

@@ -1,12 +1,26 @@
+import type { Logger } from 'pino';
+import { telegramFactory } from '../../adapters/telegram/factory.js';
 import type { GatewayConfig, PlatformName } from '../config/schema.js';
+import type { Profile } from '../home/profile.js';
+import type { Clock } from '../util/clock.js';
 import { UserFacingError } from './errors.js';
 import type { AdapterEntry } from './runner.js';
 
+/** What a platform factory gets. */
+export interface PlatformFactoryParams {
+  readonly config: GatewayConfig;
+  readonly profile: Profile;
+  readonly clock: Clock;
+  readonly logger: Logger;
+}
+
 /** Builds the adapter for one enabled platform. */
-export type PlatformFactory = (params: { config: GatewayConfig }) => AdapterEntry;
+export type PlatformFactory = (params: PlatformFactoryParams) => AdapterEntry;
 
 /** Platform adapters this build ships, by config name. Each platform's issue adds its factory here. */
-export const platformFactories: Partial<Record<PlatformName, PlatformFactory>> = {};
+export const platformFactories: Partial<Record<PlatformName, PlatformFactory>> = {
+  telegram: telegramFactory,
+};
 
 /**
  * Throws the UserFacingError (exit 78) `gateway run` gives for a platform with `enabled: true` that this build
@@ -27,12 +41,12 @@ export function checkPlatformsAvailable(params: { config: GatewayConfig; configP
  * The adapters for every platform with `enabled: true` (a token alone never enables one). A platform that is
  * enabled but not part of this build is a clear error, not a silent skip.
  */
-export function adaptersFromConfig(params: { config: GatewayConfig; configPath: string }): AdapterEntry[] {
-  checkPlatformsAvailable(params);
+export function adaptersFromConfig(params: PlatformFactoryParams): AdapterEntry[] {
+  checkPlatformsAvailable({ config: params.config, configPath: params.profile.configPath });
   const entries: AdapterEntry[] = [];
   for (const name of enabledPlatforms({ config: params.config })) {
     const factory = platformFactories[name];
-    if (factory) entries.push(factory({ config: params.config }));
+    if (factory) entries.push(factory(params));
   }
   return entries;
 }

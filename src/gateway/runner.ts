@@ -10,9 +10,10 @@ import { messageEventSchema, type MessageEvent, type PlatformAdapter } from './c
 import { runControlCommand } from './control.js';
 import { ChatPacer } from './delivery/pacer.js';
 import { SessionMailbox, type BusyPolicy } from './mailbox.js';
+import { Pairing, pairingReply } from './pairing.js';
 import type { MediaPolicy } from './media-policy.js';
 import { runMaintenance } from './maintenance.js';
-import { chatKeyFor, sessionKeyFor } from './session-key.js';
+import { sessionKeyFor } from './session-key.js';
 import { AdapterSupervisor, type AdapterStatus } from './supervisor.js';
 import { runTurn } from './turn.js';
 
@@ -25,6 +26,8 @@ export interface AdapterEntry {
   readonly editIntervalMs?: number;
   /** Overrides the busy policy for this adapter's sessions (e.g. piped terminal input queues). */
   readonly busyPolicy?: BusyPolicy;
+  /** What an unknown sender in a DM gets: a pairing code the owner can approve, or nothing (default). */
+  readonly unauthorized?: 'pair' | 'ignore';
 }
 
 /** Behaviour knobs, already resolved from config. */
@@ -81,6 +84,7 @@ export class GatewayRunner {
   private readonly logger: Logger;
   private readonly options: RunnerOptions;
   private readonly http: GatewayHttp | undefined;
+  private readonly pairing: Pairing;
 
   constructor(params: {
     store: Store;
@@ -97,14 +101,26 @@ export class GatewayRunner {
     this.logger = params.logger;
     this.options = params.options;
     this.http = params.http;
+    this.pairing = new Pairing({ store: this.store, clock: this.clock });
     for (const entry of params.adapters) {
       const name = entry.adapter.name;
       if (this.slots.has(name)) throw new Error(`two adapters are named ${name}`);
-      const pacer = new ChatPacer({ clock: this.clock, intervalMs: entry.editIntervalMs ?? this.options.editIntervalMs, maxChats: 10_000, logger: this.logger });
+      const adapter = entry.adapter;
+      const pacer = new ChatPacer({
+        clock: this.clock,
+        intervalMs: entry.editIntervalMs ?? this.options.editIntervalMs,
+        maxChats: 10_000,
+        logger: this.logger,
+        ...(adapter.minInterval ? { intervalFor: ({ chatKey }: { chatKey: string }) => adapter.minInterval?.({ chatId: chatKey }) } : {}),
+      });
       const supervisor = new AdapterSupervisor({
         adapter: entry.adapter,
         emit: async (event) => {
           await this.accept({ event, via: name });
+        },
+        storage: {
+          get: ({ name: key }) => this.store.getCursor({ name: `${name}:${key}` }),
+          set: ({ name: key, value }) => this.store.setCursor({ name: `${name}:${key}`, value }),
         },
         clock: this.clock,
         logger: this.logger,
@@ -165,8 +181,10 @@ export class GatewayRunner {
     if (this.phase !== 'running') throw new Error('the gateway is shutting down; deliver this message again later');
 
     const decision = authorize({ event, allow: slot.entry.allow });
-    if (!decision.allowed) {
+    const approved = !decision.allowed && decision.reason === 'not-allowed' && this.pairing.isApproved({ platform: event.platform, senderId: event.sender.id });
+    if (!decision.allowed && !approved) {
       this.logger.info({ platform: event.platform, senderId: event.sender.id, reason: decision.reason }, 'message ignored: sender not authorized');
+      if (decision.reason === 'not-allowed' && slot.entry.unauthorized === 'pair' && event.chat.kind === 'dm') this.offerPairing({ slot, event });
       return 'unauthorized';
     }
     const sessionKey = sessionKeyFor({ profile: this.options.profileName, event });
@@ -231,19 +249,41 @@ export class GatewayRunner {
       : command.kind === 'unknown' ? unknownCommandReply({ name: command.name }) : '';
     this.logger.info({ command: command.kind === 'none' ? null : command.name, inboxId: row.id }, 'control command');
     this.store.setInboxState({ inboxId: row.id, state: 'done' });
+    this.replySoon({ slot, event, text, what: 'command reply' });
+  }
+
+  /**
+   * Sends a gateway reply (command answer, pairing code) through the chat's pacer without making the
+   * adapter's intake wait for it; stop() waits for these before closing.
+   */
+  private replySoon(params: { slot: AdapterSlot; event: MessageEvent; text: string; what: string }): void {
+    const { slot, event } = params;
     const adapter = slot.entry.adapter;
-    // The reply waits its turn in the chat's pacer; the adapter's intake must not wait with it.
     const reply = slot.pacer
       .run({
-        chatKey: chatKeyFor({ platform: event.platform, chatId: event.chat.id }),
-        op: () => adapter.send({ chat: event.chat, text: this.options.scrub(text), replyToId: event.messageId }),
+        chatKey: event.chat.id,
+        op: () => adapter.send({ chat: event.chat, text: this.options.scrub(params.text), replyToId: event.messageId }),
       })
       .then(
         () => undefined,
-        (error: unknown) => this.logger.warn({ err: error, inboxId: row.id }, 'could not send the command reply'),
+        (error: unknown) => this.logger.warn({ err: error, platform: event.platform, chatId: event.chat.id }, `could not send the ${params.what}`),
       )
       .finally(() => this.controlReplies.delete(reply));
     this.controlReplies.add(reply);
+  }
+
+  /** An unknown sender in a DM: a pairing code the owner can approve (once per code, so no reply storms). */
+  private offerPairing(params: { slot: AdapterSlot; event: MessageEvent }): void {
+    const { slot, event } = params;
+    const result = this.pairing.request({ platform: event.platform, senderId: event.sender.id, senderName: event.sender.name ?? null, chatId: event.chat.id });
+    if (result.kind === 'full') {
+      this.logger.warn({ platform: event.platform, senderId: event.sender.id }, 'pairing refused: too many pending requests; approve or wait for them to expire');
+      return;
+    }
+    if (result.kind === 'pending') return;
+    this.logger.info({ platform: event.platform, senderId: event.sender.id, code: result.code }, 'pairing code sent to an unknown sender');
+    const text = pairingReply({ code: result.code, platform: event.platform, profileName: this.options.profileName, expiresAt: result.expiresAt, now: this.clock.now() });
+    this.replySoon({ slot, event, text, what: 'pairing code' });
   }
 
   private mailboxFor(params: { key: string; policy: BusyPolicy | undefined }): SessionMailbox {

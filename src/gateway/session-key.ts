@@ -16,8 +16,3 @@ export function sessionKeyFor(params: { profile: string; event: Pick<MessageEven
 function escapePart(part: string): string {
   return part.replace(/%/g, '%25').replace(/:/g, '%3A');
 }
-
-/** The key that pacing and rate limits are counted under: one per platform chat. */
-export function chatKeyFor(params: { platform: string; chatId: string }): string {
-  return `${params.platform}:${params.chatId}`;
-}

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../util/clock.js';
 import { backoffDelay } from '../util/backoff.js';
-import type { AdapterReport, MessageEvent, PlatformAdapter } from './contracts.js';
+import type { AdapterReport, AdapterStorage, MessageEvent, PlatformAdapter } from './contracts.js';
 import { AdapterFatalError } from './errors.js';
 
 /** Where a supervised adapter is. */
@@ -34,6 +34,7 @@ export class AdapterSupervisor {
   private current: AdapterStatus;
   private readonly adapter: PlatformAdapter;
   private readonly emit: (event: MessageEvent) => Promise<void>;
+  private readonly storage: AdapterStorage;
   private readonly clock: Clock;
   private readonly logger: Logger;
   private readonly backoff: SupervisorBackoff;
@@ -41,12 +42,14 @@ export class AdapterSupervisor {
   constructor(params: {
     adapter: PlatformAdapter;
     emit: (event: MessageEvent) => Promise<void>;
+    storage: AdapterStorage;
     clock: Clock;
     logger: Logger;
     backoff?: Partial<SupervisorBackoff>;
   }) {
     this.adapter = params.adapter;
     this.emit = params.emit;
+    this.storage = params.storage;
     this.clock = params.clock;
     this.logger = params.logger.child({ adapter: params.adapter.name });
     this.backoff = { ...defaultBackoff, ...params.backoff };
@@ -67,7 +70,7 @@ export class AdapterSupervisor {
       this.set({ state: attempt === 0 ? 'connecting' : 'reconnecting' });
       let failure: unknown = null;
       try {
-        await this.adapter.start({ signal, emit: this.emit, report: (r) => this.onReport(r) });
+        await this.adapter.start({ signal, emit: this.emit, report: (r) => this.onReport(r), storage: this.storage });
         if (signal.aborted) break;
         failure = new Error(`${this.adapter.name} adapter stopped without being asked to`);
       } catch (error) {

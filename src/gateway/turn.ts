@@ -10,7 +10,6 @@ import type { ChatPacer } from './delivery/pacer.js';
 import { StreamDelivery } from './delivery/stream.js';
 import { toChatHistory, toStoredMessage } from './history.js';
 import type { MediaPolicy } from './media-policy.js';
-import { chatKeyFor } from './session-key.js';
 import { abortKindOf } from './turn-abort.js';
 import { startTyping } from './typing.js';
 import { titleFor, userTextFor } from './user-text.js';
@@ -77,7 +76,8 @@ export async function runTurn(params: { row: InboxRow; signal: AbortSignal; deps
       chat: event.chat,
       replyToId: event.messageId,
       pacer: deps.pacer,
-      chatKey: chatKeyFor({ platform: event.platform, chatId: event.chat.id }),
+      // Each adapter (bot token) has its own pacer, so the chat id is the key.
+      chatKey: event.chat.id,
       clock: deps.clock,
       cursor: deps.cursor,
       logger,

@@ -87,7 +87,31 @@ CREATE TABLE cursors (
 ) STRICT, WITHOUT ROWID;
 `;
 
+/** Sender pairing: codes unknown senders got, and the senders the owner let in. */
+const pairingSchema = `
+CREATE TABLE pairing_requests (
+  platform    TEXT    NOT NULL,
+  code        TEXT    NOT NULL,
+  sender_id   TEXT    NOT NULL,
+  sender_name TEXT,
+  chat_id     TEXT    NOT NULL,
+  created_at  INTEGER NOT NULL,
+  expires_at  INTEGER NOT NULL,
+  PRIMARY KEY (platform, code),
+  UNIQUE (platform, sender_id)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE approved_senders (
+  platform    TEXT    NOT NULL,
+  sender_id   TEXT    NOT NULL,
+  sender_name TEXT,
+  approved_at INTEGER NOT NULL,
+  PRIMARY KEY (platform, sender_id)
+) STRICT, WITHOUT ROWID;
+`;
+
 /** The store's schema history, oldest first. Append new migrations; never edit released ones. */
 export const migrations: readonly Migration[] = [
   { version: 1, name: 'initial schema', up: (db) => db.exec(initialSchema) },
+  { version: 2, name: 'sender pairing', up: (db) => db.exec(pairingSchema) },
 ];

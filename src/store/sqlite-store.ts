@@ -8,6 +8,7 @@ import { createMessageQueries } from './messages.js';
 import { migrate } from './migrate.js';
 import { migrations } from './migrations.js';
 import { createOutboxQueries } from './outbox.js';
+import { createPairingQueries } from './pairing.js';
 import { createSearchQueries } from './search.js';
 import { createSessionQueries } from './sessions.js';
 import { silentStoreLogger, type StoreLogger } from './store-logger.js';
@@ -54,6 +55,7 @@ export function openStore(params: OpenStoreParams): Store {
   const messages = createMessageQueries({ db, clock });
   const search = createSearchQueries({ db });
   const cursors = createCursorQueries({ db, clock });
+  const pairing = createPairingQueries({ db, clock });
 
   /** Wraps a method so a call after close() fails with a clear error instead of a driver TypeError. */
   const live =
@@ -84,6 +86,16 @@ export function openStore(params: OpenStoreParams): Store {
     search: live(search.search),
     getCursor: live(cursors.getCursor),
     setCursor: live(cursors.setCursor),
+    createPairingRequest: live(pairing.createPairingRequest),
+    pairingRequests: live(pairing.pairingRequests),
+    pairingRequestForSender: live(pairing.pairingRequestForSender),
+    findPairingRequest: live(pairing.findPairingRequest),
+    takePairingRequest: live(pairing.takePairingRequest),
+    approveSender: live(pairing.approveSender),
+    isApprovedSender: live(pairing.isApprovedSender),
+    approvedSenders: live(pairing.approvedSenders),
+    revokeSender: live(pairing.revokeSender),
+    prunePairingRequests: live(pairing.prunePairingRequests),
     close: () => {
       if (closed) return;
       closed = true;

@@ -90,6 +90,28 @@ export interface SearchHit {
   readonly createdAt: number;
 }
 
+/** A pairing code an unknown sender got; the owner approves it with `hermes pairing approve`. */
+export interface PairingRequest {
+  readonly platform: string;
+  /** The code, upper case, as the sender was told it. */
+  readonly code: string;
+  readonly senderId: string;
+  /** Display name when the platform gave one (for the owner to read; never used to authorize). */
+  readonly senderName: string | null;
+  /** Chat the request came from (where the gateway can tell the sender they were let in). */
+  readonly chatId: string;
+  readonly createdAt: number;
+  readonly expiresAt: number;
+}
+
+/** A sender the owner let in through pairing. */
+export interface ApprovedSender {
+  readonly platform: string;
+  readonly senderId: string;
+  readonly senderName: string | null;
+  readonly approvedAt: number;
+}
+
 /**
  * The gateway's durable state, behind a narrow interface so another backend can replace SQLite.
  * Adapters never touch it directly. All methods are synchronous (better-sqlite3).
@@ -145,6 +167,38 @@ export interface Store {
   // --- key/value cursors (adapters' resume points, command-menu hashes, ...) ---
   getCursor(params: { name: string }): string | undefined;
   setCursor(params: { name: string; value: string }): void;
+
+  // --- sender pairing (times in ms since the epoch) ---
+  /**
+   * Stores a pairing request, replacing any older one of the same sender on that platform.
+   * Returns undefined, storing nothing, when that platform already has a request with this code.
+   */
+  createPairingRequest(params: {
+    platform: string;
+    code: string;
+    senderId: string;
+    senderName?: string | null;
+    chatId: string;
+    expiresAt: number;
+  }): PairingRequest | undefined;
+  /** Requests not expired at `now`, oldest first; all platforms unless one is given. */
+  pairingRequests(params: { platform?: string; now: number }): PairingRequest[];
+  /** The sender's request when it has not expired at `now`. */
+  pairingRequestForSender(params: { platform: string; senderId: string; now: number }): PairingRequest | undefined;
+  /** The request with this code whether or not it expired (so a caller can tell "expired" from "unknown"). */
+  findPairingRequest(params: { platform: string; code: string }): PairingRequest | undefined;
+  /** Removes and returns the request with this code; undefined (removing nothing) when there is none or it expired. */
+  takePairingRequest(params: { platform: string; code: string; now: number }): PairingRequest | undefined;
+  /** Lets a sender in (again: the name and time are updated) and drops any request it still has. */
+  approveSender(params: { platform: string; senderId: string; senderName?: string | null }): ApprovedSender;
+  /** Whether the owner let this sender in. */
+  isApprovedSender(params: { platform: string; senderId: string }): boolean;
+  /** Approved senders by platform, then approval time; all platforms unless one is given. */
+  approvedSenders(params: { platform?: string }): ApprovedSender[];
+  /** Takes a sender's approval away; false when it had none. */
+  revokeSender(params: { platform: string; senderId: string }): boolean;
+  /** Deletes requests that expired at or before `now`; returns how many. */
+  prunePairingRequests(params: { now: number }): number;
 
   /** Closes the database (checkpointing the WAL). Idempotent. */
   close(): void;

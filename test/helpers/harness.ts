@@ -55,6 +55,8 @@ export async function startHarness(params: {
   config?: Record<string, unknown>;
   capabilities?: Partial<AdapterCapabilities>;
   allow?: AllowList;
+  /** What unknown DM senders get (default: nothing). */
+  unauthorized?: 'pair' | 'ignore';
   extraTools?: readonly ToolDefinition[];
   logger?: Logger;
   /** More adapters besides the test one. */
@@ -88,7 +90,7 @@ export async function startHarness(params: {
       config,
       clock,
       logger,
-      adapters: [{ adapter, allow: params.allow ?? 'all' }, ...(params.adapters ?? [])],
+      adapters: [{ adapter, allow: params.allow ?? 'all', ...(params.unauthorized ? { unauthorized: params.unauthorized } : {}) }, ...(params.adapters ?? [])],
       withHttp: params.withHttp === true,
       scrub: (text) => redactor.scrub(text),
       supervisorBackoff: { baseMs: 50, maxMs: 200 },

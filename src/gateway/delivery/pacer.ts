@@ -7,6 +7,8 @@ export interface ChatPacerParams {
   readonly clock: Clock;
   /** Least time between the completion of one op on a chat and the start of the next. */
   readonly intervalMs: number;
+  /** A longer interval for some chats (e.g. Telegram groups allow fewer messages per minute than DMs). */
+  readonly intervalFor?: (params: { chatKey: string }) => number | undefined;
   /** How many chats' state is kept; idle ones beyond this are forgotten, least recently used first. */
   readonly maxChats: number;
   /** Consecutive rate limits on one op before its last RateLimitError is thrown (default 5). */
@@ -45,6 +47,7 @@ export class ChatPacer {
   private readonly chats = new Map<string, ChatState>();
   private readonly clock: Clock;
   private readonly intervalMs: number;
+  private readonly intervalFor: ((params: { chatKey: string }) => number | undefined) | undefined;
   private readonly maxChats: number;
   private readonly maxRateLimits: number;
   private readonly marginMs: number;
@@ -53,6 +56,7 @@ export class ChatPacer {
   constructor(params: ChatPacerParams) {
     this.clock = params.clock;
     this.intervalMs = params.intervalMs;
+    this.intervalFor = params.intervalFor;
     this.maxChats = Math.max(1, params.maxChats);
     this.maxRateLimits = Math.max(1, params.maxRateLimits ?? 5);
     this.marginMs = params.rateLimitMarginMs ?? 100;
@@ -88,11 +92,11 @@ export class ChatPacer {
       }
       try {
         const value = await params.op();
-        if (params.calledPlatform?.(value) ?? true) state.readyAt = this.clock.now() + this.intervalMs;
+        if (params.calledPlatform?.(value) ?? true) state.readyAt = this.clock.now() + this.interval({ chatKey: params.chatKey });
         return value;
       } catch (error) {
         if (!(error instanceof RateLimitError)) {
-          state.readyAt = this.clock.now() + this.intervalMs;
+          state.readyAt = this.clock.now() + this.interval({ chatKey: params.chatKey });
           throw error;
         }
         rateLimits += 1;
@@ -104,6 +108,11 @@ export class ChatPacer {
         if (rateLimits >= this.maxRateLimits) throw error;
       }
     }
+  }
+
+  /** The pause after an op on this chat: the configured interval, or the chat's own longer one. */
+  private interval(params: { chatKey: string }): number {
+    return Math.max(this.intervalMs, this.intervalFor?.(params) ?? 0);
   }
 
   /** The chat's state, marked busy and moved to the most recently used end. */

@@ -68,7 +68,7 @@ describe('loadConfig', () => {
 
   test('interpolated numbers and booleans are typed', async () => {
     const { loaded } = await load({
-      config: 'gateway:\n  http:\n    port: ${PORT}\nplatforms:\n  telegram:\n    enabled: ${TG:-false}\n',
+      config: 'gateway:\n  http:\n    port: ${PORT}\nplatforms:\n  telegram:\n    enabled: ${TG:-false}\n    token: 1:abc\n',
       env: { PORT: '9999', TG: 'true' },
     });
     assert.equal(loaded.config.gateway.http.port, 9999);

@@ -29,6 +29,7 @@ test('a crashing adapter is restarted with growing backoff and reports its state
       await new Promise<void>((r) => p.signal.addEventListener('abort', () => r(), { once: true }));
     }),
     emit: async () => undefined,
+    storage: { get: () => undefined, set: () => undefined },
     clock,
     logger: pino({ level: 'silent' }),
     backoff: { baseMs: 1000, maxMs: 10_000 },
@@ -59,6 +60,7 @@ test('a fatal error stops restarts and keeps the hint', async () => {
       throw new AdapterFatalError({ message: 'token rejected (401)', hint: 'check platforms.flaky.token' });
     }),
     emit: async () => undefined,
+    storage: { get: () => undefined, set: () => undefined },
     clock,
     logger: pino({ level: 'silent' }),
   });

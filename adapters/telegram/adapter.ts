@@ -1,0 +1,187 @@
+import path from 'node:path';
+import { Api } from 'grammy';
+import type { Update } from 'grammy/types';
+import type { Logger } from 'pino';
+import type { GatewayConfig } from '../../src/config/schema.js';
+import type {
+  AdapterCapabilities,
+  AdapterStartParams,
+  ChatRef,
+  EditRequest,
+  MessageEvent,
+  OutboundMessage,
+  PlatformAdapter,
+} from '../../src/gateway/contracts.js';
+import { AdapterFatalError } from '../../src/gateway/errors.js';
+import { BoundedSet } from '../../src/util/bounded-set.js';
+import type { Clock } from '../../src/util/clock.js';
+import type { FastifyInstance } from 'fastify';
+import { syncCommandMenu } from './commands-menu.js';
+import { classifyTelegramError } from './errors.js';
+import { readUpdate, type BotIdentity } from './inbound.js';
+import { downloadFiles } from './media-in.js';
+import { TelegramOutbound } from './outbound.js';
+import { allowedUpdates, pollUpdates } from './polling.js';
+import { registerWebhook } from './webhook.js';
+import { grammySignal } from './signal.js';
+
+/** The `platforms.telegram` block of config.yaml. */
+export type TelegramConfig = GatewayConfig['platforms']['telegram'];
+
+/** Bot tokens being long-polled in this process: a second poller on one token would fight the first (409). */
+const pollingTokens = new Set<string>();
+
+/** Telegram through grammy's Bot API client: long polling (default) or webhook, text, files, streamed edits. */
+export class TelegramAdapter implements PlatformAdapter {
+  readonly name = 'telegram';
+  readonly capabilities: AdapterCapabilities = {
+    edit: true,
+    threads: true,
+    typing: true,
+    reactions: true,
+    media: true,
+    maxMessageLength: 4096,
+    markup: 'html',
+  };
+  private readonly config: TelegramConfig;
+  private readonly token: string;
+  private readonly api: Api;
+  private readonly outbound: TelegramOutbound;
+  private readonly clock: Clock;
+  private readonly logger: Logger;
+  private readonly cacheDir: string;
+  private readonly seenUpdates = new BoundedSet<number>({ max: 5000 });
+  private handler: ((update: Update) => Promise<void>) | undefined;
+
+  constructor(params: { config: TelegramConfig; cacheDir: string; clock: Clock; logger: Logger }) {
+    const token = params.config.token;
+    if (token === undefined) throw new AdapterFatalError({ message: 'platforms.telegram.token is not set', hint: 'Add the token from @BotFather.' });
+    this.config = params.config;
+    this.token = token;
+    this.clock = params.clock;
+    this.logger = params.logger.child({ adapter: 'telegram' });
+    this.cacheDir = path.join(params.cacheDir, 'telegram');
+    this.api = new Api(token, { apiRoot: params.config.api_root });
+    this.outbound = new TelegramOutbound({ api: this.api, logger: this.logger });
+  }
+
+  registerRoutes(params: { app: FastifyInstance }): void {
+    if (this.config.mode !== 'webhook') return;
+    const secretToken = this.config.webhook.secret_token;
+    if (secretToken === undefined) throw new AdapterFatalError({ message: 'platforms.telegram.webhook.secret_token is not set' });
+    registerWebhook({ app: params.app, path: this.config.webhook.path, secretToken, logger: this.logger, handle: () => this.handler });
+  }
+
+  async start(params: AdapterStartParams): Promise<void> {
+    const { signal } = params;
+    const bot = await this.identify({ signal });
+    await syncCommandMenu({ api: this.api, storage: params.storage, signal }).catch((error: unknown) => {
+      this.logger.warn({ err: error }, 'could not set the command menu; will try again on the next start');
+    });
+    const handle = async (update: Update): Promise<void> => {
+      if (!this.seenUpdates.add(update.update_id)) return;
+      try {
+        const event = await this.toEvent({ update, bot, signal });
+        if (event) await params.emit(event);
+      } catch (error) {
+        this.seenUpdates.delete(update.update_id);
+        throw error;
+      }
+    };
+    if (this.config.mode === 'webhook') {
+      await this.runWebhook({ ...params, handle });
+      return;
+    }
+    if (pollingTokens.has(this.token)) {
+      throw new AdapterFatalError({ message: 'this bot token is already being polled by another Telegram adapter in this process', hint: 'Give each profile its own bot.' });
+    }
+    pollingTokens.add(this.token);
+    try {
+      await this.api.deleteWebhook({ drop_pending_updates: false }, grammySignal(signal));
+      await pollUpdates({ api: this.api, signal, clock: this.clock, logger: this.logger, report: params.report, handle });
+    } finally {
+      pollingTokens.delete(this.token);
+    }
+  }
+
+  async send(message: OutboundMessage): Promise<{ messageId: string }> {
+    const replyTo = message.replyToId !== undefined ? { replyToId: message.replyToId } : {};
+    let id: string | undefined;
+    if (message.text.trim() !== '') id = await this.outbound.sendText({ chat: message.chat, text: message.text, ...replyTo });
+    for (const attachment of message.attachments ?? []) {
+      const sent = await this.outbound.sendFile({ chat: message.chat, attachment, ...replyTo });
+      id ??= sent;
+    }
+    if (id === undefined) throw new Error('nothing to send: empty text and no attachments');
+    return { messageId: id };
+  }
+
+  async edit(request: EditRequest): Promise<void> {
+    await this.outbound.editText(request);
+  }
+
+  async typing(params: { chat: ChatRef }): Promise<void> {
+    const thread = params.chat.threadId !== undefined ? { message_thread_id: Number(params.chat.threadId) } : {};
+    await this.api.sendChatAction(params.chat.id, 'typing', thread);
+  }
+
+  async react(params: { chat: ChatRef; messageId: string; emoji: string }): Promise<void> {
+    const id = Number(params.messageId.split(':').at(-1));
+    await this.api.raw.setMessageReaction({ chat_id: params.chat.id, message_id: id, reaction: [{ type: 'emoji', emoji: params.emoji as '👍' }] });
+  }
+
+  minInterval(params: { chatId: string }): number | undefined {
+    // Group and supergroup ids are negative; Telegram allows about 20 messages a minute there.
+    return params.chatId.startsWith('-') ? this.config.group_interval : undefined;
+  }
+
+  /** getMe: who the bot is; a rejected token is fatal (no point restarting). */
+  private async identify(params: { signal: AbortSignal }): Promise<BotIdentity> {
+    try {
+      const me = await this.api.getMe(grammySignal(params.signal));
+      return { id: me.id, username: me.username };
+    } catch (error) {
+      const failure = classifyTelegramError({ error, method: 'getMe' });
+      throw failure.kind === 'unauthorized' ? failure.error : error;
+    }
+  }
+
+  private async runWebhook(params: AdapterStartParams & { handle: (update: Update) => Promise<void> }): Promise<void> {
+    const url = this.config.webhook.url;
+    if (url === undefined) throw new AdapterFatalError({ message: 'platforms.telegram.webhook.url is not set' });
+    await this.api.setWebhook(url, { secret_token: this.config.webhook.secret_token, allowed_updates: [...allowedUpdates] }, grammySignal(params.signal));
+    this.handler = params.handle;
+    params.report({ state: 'connected' });
+    try {
+      await new Promise<void>((resolve) => params.signal.addEventListener('abort', () => resolve(), { once: true }));
+    } finally {
+      this.handler = undefined;
+    }
+  }
+
+  /** The gateway message for an update, files downloaded; undefined when the update is not for the agent. */
+  private async toEvent(params: { update: Update; bot: BotIdentity; signal: AbortSignal }): Promise<MessageEvent | undefined> {
+    const read = readUpdate({
+      update: params.update,
+      bot: params.bot,
+      policy: { freeResponseChats: this.config.free_response_chats, editedMessages: this.config.edited_messages },
+      now: this.clock.now(),
+    });
+    if (read.kind === 'skip') {
+      this.logger.debug({ updateId: params.update.update_id, reason: read.reason }, 'update skipped');
+      return undefined;
+    }
+    if (read.files.length === 0) return { ...read.event, media: [] };
+    const downloaded = await downloadFiles({
+      api: this.api,
+      apiRoot: this.config.api_root,
+      token: this.token,
+      files: read.files,
+      dir: path.join(this.cacheDir, read.event.chat.id),
+      maxBytes: this.config.max_file_size,
+      signal: params.signal,
+    });
+    const text = [read.event.text, ...downloaded.notes].filter((line) => line !== '').join('\n');
+    return { ...read.event, text, media: downloaded.media };
+  }
+}

@@ -1,0 +1,12 @@
+import type { PlatformFactory } from '../../src/gateway/platforms.js';
+import { TelegramAdapter } from './adapter.js';
+
+/** Builds the Telegram adapter entry from `platforms.telegram`. */
+export const telegramFactory: PlatformFactory = ({ config, profile, clock, logger }) => {
+  const telegram = config.platforms.telegram;
+  return {
+    adapter: new TelegramAdapter({ config: telegram, cacheDir: profile.cacheDir, clock, logger }),
+    allow: telegram.allowed_users,
+    unauthorized: telegram.unauthorized,
+  };
+};

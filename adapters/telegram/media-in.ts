@@ -1,0 +1,81 @@
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Api } from 'grammy';
+import type { MediaItem } from '../../src/gateway/contracts.js';
+import type { FileRef } from './inbound.js';
+import { grammySignal } from './signal.js';
+
+/** Files of one message saved into the profile cache, and notes about the ones that were not. */
+export interface DownloadedFiles {
+  readonly media: MediaItem[];
+  /** Lines for the agent, e.g. "[photo.jpg was not downloaded: 30 MB is over the 20 MB limit]". */
+  readonly notes: string[];
+}
+
+class TooLargeError extends Error {}
+
+/**
+ * Downloads a message's files with the bot token into `dir` (size-capped while streaming, so a wrong
+ * `file_size` cannot fill the disk). The token is part of the download URL: it is never logged.
+ */
+export async function downloadFiles(params: {
+  api: Api;
+  apiRoot: string;
+  token: string;
+  files: readonly FileRef[];
+  dir: string;
+  maxBytes: number;
+  signal: AbortSignal;
+}): Promise<DownloadedFiles> {
+  const media: MediaItem[] = [];
+  const notes: string[] = [];
+  for (const file of params.files) {
+    const label = file.fileName ?? `a ${file.kind}`;
+    if (file.size !== undefined && file.size > params.maxBytes) {
+      notes.push(`[${label} was not downloaded: ${mb(file.size)} is over the ${mb(params.maxBytes)} limit]`);
+      continue;
+    }
+    try {
+      const info = await params.api.getFile(file.fileId, grammySignal(params.signal));
+      if (info.file_path === undefined) throw new Error('Telegram gave no file path');
+      const ext = path.extname(file.fileName ?? info.file_path) || '';
+      await mkdir(params.dir, { recursive: true });
+      const target = path.join(params.dir, `${file.fileUniqueId}${ext}`);
+      const url = `${params.apiRoot.replace(/\/$/, '')}/file/bot${params.token}/${info.file_path}`;
+      const sizeBytes = await fetchCapped({ url, target, maxBytes: params.maxBytes, signal: params.signal });
+      media.push({ path: target, kind: file.kind, sizeBytes, ...(file.mimeType ? { mimeType: file.mimeType } : {}), ...(file.fileName ? { fileName: file.fileName } : {}) });
+    } catch (error) {
+      if (params.signal.aborted) throw error;
+      const why = error instanceof TooLargeError ? `it is over the ${mb(params.maxBytes)} limit` : 'the download failed';
+      notes.push(`[${label} was not downloaded: ${why}]`);
+    }
+  }
+  return { media, notes };
+}
+
+async function fetchCapped(params: { url: string; target: string; maxBytes: number; signal: AbortSignal }): Promise<number> {
+  const response = await fetch(params.url, { signal: params.signal });
+  if (!response.ok || response.body === null) throw new Error(`file download answered ${response.status}`);
+  let seen = 0;
+  const cap = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      seen += chunk.length;
+      if (seen > params.maxBytes) done(new TooLargeError('too large'));
+      else done(null, chunk);
+    },
+  });
+  try {
+    await pipeline(Readable.fromWeb(response.body), cap, createWriteStream(params.target));
+  } catch (error) {
+    await rm(params.target, { force: true });
+    throw error;
+  }
+  return seen;
+}
+
+function mb(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MB`;
+}

@@ -1,0 +1,63 @@
+import type { Api } from 'grammy';
+import type { Update } from 'grammy/types';
+import type { Logger } from 'pino';
+import type { AdapterReport } from '../../src/gateway/contracts.js';
+import { backoffDelay } from '../../src/util/backoff.js';
+import type { Clock } from '../../src/util/clock.js';
+import { classifyTelegramError } from './errors.js';
+import { grammySignal } from './signal.js';
+
+/** Updates the adapter asks Telegram for. */
+export const allowedUpdates = ['message', 'edited_message'] as const;
+
+/** Seconds Telegram holds a getUpdates request open when there is nothing new. */
+const longPollSeconds = 25;
+
+/**
+ * Long-polls getUpdates until `signal` aborts. Each update is handed to `handle` and awaited (journaled)
+ * before the next poll's offset acknowledges it, so a crash never loses one. A 409 (another poller on this
+ * token) and network failures are retried with backoff and reported; a rejected token ends the loop.
+ */
+export async function pollUpdates(params: {
+  api: Api;
+  signal: AbortSignal;
+  clock: Clock;
+  logger: Logger;
+  report: (report: AdapterReport) => void;
+  handle: (update: Update) => Promise<void>;
+}): Promise<void> {
+  const { api, signal, clock, logger, report } = params;
+  let offset = 0;
+  let failures = 0;
+  while (!signal.aborted) {
+    let updates: Update[];
+    try {
+      updates = await api.getUpdates({ offset, timeout: longPollSeconds, allowed_updates: [...allowedUpdates] }, grammySignal(signal));
+    } catch (error) {
+      if (signal.aborted) return;
+      const failure = classifyTelegramError({ error, method: 'getUpdates' });
+      if (failure.kind === 'unauthorized') throw failure.error;
+      const reason =
+        failure.kind === 'conflict'
+          ? 'another program is polling this bot token (409 Conflict); stop it or use a different bot'
+          : `getUpdates failed: ${error instanceof Error ? error.message : String(error)}`;
+      const delay = failure.kind === 'rate-limited' ? failure.error.retryAfterMs : backoffDelay({ attempt: failures, baseMs: 1000, maxMs: 60_000 });
+      failures += 1;
+      report({ state: 'reconnecting', reason });
+      logger.warn({ reason, retryInMs: delay, attempt: failures }, 'Telegram polling failed; retrying');
+      try {
+        await clock.sleep(delay, signal);
+      } catch {
+        return;
+      }
+      continue;
+    }
+    if (failures > 0 || offset === 0) report({ state: 'connected' });
+    failures = 0;
+    for (const update of updates) {
+      if (signal.aborted) return;
+      await params.handle(update);
+      offset = update.update_id + 1;
+    }
+  }
+}

@@ -1,0 +1,91 @@
+import { ApiError, defaultDescription, notFound, tooManyRequests, unauthorized } from './errors.js';
+import { methodHandler } from './methods.js';
+import type { ParsedRequest } from './params.js';
+import type { TelegramState } from './state.js';
+import type { CallRecord, FailRule } from './types.js';
+
+/** How the HTTP layer answers a call: a JSON body with a status, or by dropping the connection. */
+export type CallOutcome = { kind: 'json'; status: number; body: unknown } | { kind: 'drop' };
+
+interface ArmedRule {
+  rule: FailRule;
+  remaining: number;
+}
+
+/** Runs Bot API calls: token check, call log, injected failures, then the method handler. */
+export class Dispatcher {
+  /** Every call received, in arrival order. */
+  readonly calls: CallRecord[] = [];
+  private readonly state: TelegramState;
+  private readonly token: string;
+  private rules: ArmedRule[] = [];
+
+  constructor(params: { state: TelegramState; token: string }) {
+    this.state = params.state;
+    this.token = params.token;
+  }
+
+  /** Arms a failure for the next `count` (default 1) calls of a method. */
+  failNext(params: { rule: FailRule }): void {
+    const count = params.rule.count ?? 1;
+    if (!Number.isInteger(count) || count < 1) throw new Error(`FakeTelegram.failNext: count must be a positive integer, got ${count}`);
+    this.rules.push({ rule: params.rule, remaining: count });
+  }
+
+  /** Handles POST/GET /bot<token>/<method>. */
+  async call(params: { token: string; method: string; request: ParsedRequest; signal: AbortSignal }): Promise<CallOutcome> {
+    const record: CallRecord = {
+      method: params.method,
+      params: params.request.params,
+      uploads: [...params.request.uploads].map(([field, u]) => ({ field, fileName: u.fileName, size: u.bytes.length })),
+      at: this.state.clock.now(),
+    };
+    this.calls.push(record);
+    this.state.changed();
+    const outcome = await this.run(params);
+    record.status = outcome.kind === 'json' ? outcome.status : 0;
+    record.answeredAt = this.state.clock.now();
+    this.state.changed();
+    return outcome;
+  }
+
+  private async run(params: { token: string; method: string; request: ParsedRequest; signal: AbortSignal }): Promise<CallOutcome> {
+    if (params.token !== this.token) return errorOutcome(unauthorized());
+    const rule = this.takeRule(params.method);
+    if (rule && 'status' in rule) return errorOutcome(injected(rule));
+    if (rule?.drop === 'before') return { kind: 'drop' };
+    const handler = methodHandler({ method: params.method });
+    if (!handler) return errorOutcome(notFound());
+    let outcome: CallOutcome;
+    try {
+      const result = await handler({ state: this.state, params: params.request.params, uploads: params.request.uploads, signal: params.signal });
+      outcome = { kind: 'json', status: 200, body: { ok: true, result } };
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      outcome = errorOutcome(error);
+    }
+    return rule?.drop === 'after' ? { kind: 'drop' } : outcome;
+  }
+
+  private takeRule(method: string): FailRule | undefined {
+    const armed = this.rules.find((r) => r.rule.method.toLowerCase() === method.toLowerCase());
+    if (!armed) return undefined;
+    armed.remaining -= 1;
+    if (armed.remaining === 0) this.rules = this.rules.filter((r) => r !== armed);
+    return armed.rule;
+  }
+}
+
+function injected(rule: Extract<FailRule, { status: number }>): ApiError {
+  if (rule.status === 429 && rule.description === undefined) return tooManyRequests({ retryAfter: rule.retryAfter ?? 1 });
+  const parameters = rule.retryAfter !== undefined ? { retry_after: rule.retryAfter } : undefined;
+  return new ApiError({
+    status: rule.status,
+    description: rule.description ?? defaultDescription({ status: rule.status }),
+    ...(parameters ? { parameters } : {}),
+  });
+}
+
+function errorOutcome(error: ApiError): CallOutcome {
+  return { kind: 'json', status: error.status, body: error.body() };
+}
