@@ -70,9 +70,19 @@ function renderBlock(params: { token: MarkedToken; ctx: InlineContext }): void {
 }
 
 /**
- * Renders a list as marker lines: "• item" or "N. item" (numbered from the list's start); the item's further
- * blocks (nested lists, paragraphs) are indented by the marker's width, its wrapped lines are not. Items are separated by a blank line where the
- * markdown had one.
+ * The indentation for an item's further blocks: the marker's width in spaces, or none when some line of the
+ * item is indented less than that in the markdown (a lazy line), so indenting never lengthens the text.
+ */
+function itemIndent(params: { item: Tokens.ListItem; width: number }): string {
+  const lines = params.item.raw.split('\n').slice(1).filter((line) => line.trim() !== '');
+  const fits = lines.every((line) => (/^[ \t]*/.exec(line)?.[0].length ?? 0) >= params.width);
+  return fits ? ' '.repeat(params.width) : '';
+}
+
+/**
+ * Renders a list as marker lines: "• item" or "N. item" (numbered from the list's start). An item's further
+ * blocks (nested lists, paragraphs) start indented by the marker's width (see `itemIndent`); its wrapped
+ * paragraph lines do not. Items are separated by a blank line where the markdown had one.
  */
 function renderList(params: { token: Tokens.List; ctx: InlineContext }): void {
   const { token, ctx } = params;
@@ -84,8 +94,8 @@ function renderList(params: { token: Tokens.List; ctx: InlineContext }): void {
       writer.blockBreak({ blank: previous !== undefined && endsWithBlankLine({ raw: previous.raw }) });
     }
     const marker = token.ordered ? `${start + index}. ` : BULLET;
-    writer.text({ text: marker });
-    writer.pushIndent({ indent: ' '.repeat(marker.length) });
+    writer.text({ text: item.tokens.length === 0 ? marker.trimEnd() : marker });
+    writer.pushIndent({ indent: itemIndent({ item, width: marker.length }) });
     // A tight task item starts with its check box as a block of its own; it belongs on the marker's line.
     const [head, ...rest] = item.tokens;
     const boxed = head !== undefined && head.type === 'checkbox';

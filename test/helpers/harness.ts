@@ -29,6 +29,7 @@ export interface Harness {
   readonly profile: Profile;
   readonly config: GatewayConfig;
   readonly clock: Clock;
+  readonly logger: Logger;
   /** Opens a second handle on the profile's store (close it after use). */
   readStore(): Store;
   /** Stops the gateway and the fake and removes the temp home. */
@@ -59,8 +60,8 @@ export async function startHarness(params: {
   unauthorized?: 'pair' | 'ignore';
   extraTools?: readonly ToolDefinition[];
   logger?: Logger;
-  /** More adapters besides the test one. */
-  adapters?: readonly AdapterEntry[];
+  /** More adapters besides the test one (a function gets the profile, e.g. for its cache dir). */
+  adapters?: readonly AdapterEntry[] | ((params: { profile: Profile; clock: Clock; logger: Logger }) => AdapterEntry[]);
   /** Serve HTTP on a free loopback port. */
   withHttp?: boolean;
 } = {}): Promise<Harness> {
@@ -84,13 +85,14 @@ export async function startHarness(params: {
   const redactor = new Redactor({ secrets });
   const logger = params.logger ?? pino({ level: 'silent' });
   const adapter = new TestAdapter({ clock, ...(params.capabilities ? { capabilities: params.capabilities } : {}) });
+  const more = typeof params.adapters === 'function' ? params.adapters({ profile, clock, logger }) : (params.adapters ?? []);
   const build = (): GatewayRunner =>
     buildGateway({
       profile,
       config,
       clock,
       logger,
-      adapters: [{ adapter, allow: params.allow ?? 'all', ...(params.unauthorized ? { unauthorized: params.unauthorized } : {}) }, ...(params.adapters ?? [])],
+      adapters: [{ adapter, allow: params.allow ?? 'all', ...(params.unauthorized ? { unauthorized: params.unauthorized } : {}) }, ...more],
       withHttp: params.withHttp === true,
       scrub: (text) => redactor.scrub(text),
       supervisorBackoff: { baseMs: 50, maxMs: 200 },
@@ -115,6 +117,7 @@ export async function startHarness(params: {
     profile,
     config,
     clock,
+    logger,
     readStore: () => openStore({ path: profile.dbPath, clock: systemClock }),
     stop: async () => {
       if (stopped) return;
