@@ -2,10 +2,10 @@ import type { MarkedToken, Token, Tokens } from 'marked';
 import { asMarked, renderInline, type InlineContext } from './format-inline.js';
 
 /** What a horizontal rule becomes (three units, like the shortest markdown rule). */
-export const RULE_TEXT = '———';
+const RULE_TEXT = '———';
 
 /** The marker of an unordered list item. */
-export const BULLET = '• ';
+const BULLET = '• ';
 
 /** True when a block's source ends with a blank line, so the next block follows after one. */
 function endsWithBlankLine(params: { raw: string }): boolean {
@@ -63,7 +63,8 @@ function renderBlock(params: { token: MarkedToken; ctx: InlineContext }): void {
     case 'hr':
       return writer.text({ text: RULE_TEXT });
     case 'html':
-      return writer.text({ text: token.raw.replace(/\s+$/, '') });
+      // Indentation is dropped: inside list items marked re-indents (and expands tabs), which lengthens the text.
+      return writer.text({ text: token.raw.trim().replace(/^[ \t]+/gm, '') });
     default:
       return renderInline({ tokens: [token], ctx });
   }

@@ -49,8 +49,7 @@ function renderInlineToken(params: { token: MarkedToken; ctx: InlineContext }): 
       return writer.text({ text: token.text });
     case 'text':
       if (token.tokens !== undefined && token.tokens.length > 0) return renderInline({ tokens: token.tokens, ctx });
-      // `raw` is the source; marked's `text` half-encodes '&' when numeric references occur, so decode `raw` here.
-      return writer.text({ text: token.escaped === true ? token.raw : decodeReferences({ text: token.raw }) });
+      return writer.text({ text: paragraphText({ token }) });
     case 'link':
       return renderLink({ token, ctx });
     case 'image':
@@ -61,6 +60,16 @@ function renderInlineToken(params: { token: MarkedToken; ctx: InlineContext }): 
       // Raw HTML (and any block kind that turns up inline) is shown as the text it was written as.
       return writer.text({ text: token.raw });
   }
+}
+
+/**
+ * The text of a text token: its source with character references decoded (marked's `text` half-encodes '&'
+ * when numeric references occur) and, as in CommonMark, the indentation of wrapped lines removed.
+ */
+function paragraphText(params: { token: Tokens.Text }): string {
+  const { token } = params;
+  const text = token.escaped === true ? token.raw : decodeReferences({ text: token.raw });
+  return text.replace(/\n[ \t]+/g, '\n');
 }
 
 /** A link: an `a` wrapper for a safe URL; otherwise its label as text. The plain fallback spells the URL out. */

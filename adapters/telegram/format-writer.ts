@@ -104,7 +104,7 @@ export class TelegramWriter {
     this.#out.push(lang === null ? `<pre>${body}</pre>` : `<pre><code class="language-${escapeAttribute({ value: lang })}">${body}</code></pre>`);
   }
 
-  /** Adds indentation for the lines that follow (a list item's continuation lines). */
+  /** Adds indentation for the block starts that follow (a list item's further blocks). */
   pushIndent(params: { indent: string }): void {
     this.#indents.push(params.indent);
   }

@@ -20,10 +20,12 @@ import { TelegramWriter } from './format-writer.js';
  *   inside a quote or a link inside a link is flattened.
  * - Code spans and blocks keep their content verbatim, only escaped (&, <, >; and " in attributes); a block
  *   loses only its trailing line breaks.
- * - Length: the visible text (see `visibleLength`) is at most the markdown's length, except for list
- *   overhead: a number wider than its source marker ("1." reused for item 10 becomes "10.") and a lazy
- *   continuation line (not indented in the markdown) that gets its item's indentation. Both are a few
- *   units per list line. Entities are decoded, markers and delimiters dropped, blank-line runs collapsed.
+ * - Length: the visible text (see `visibleLength`) is at most the markdown's length plus the extra digits of
+ *   renumbered list items (items are numbered from the list's start, so "1." reused for a tenth item becomes
+ *   "10.", one unit more). Delimiters and markers are dropped, entities decoded, blank-line runs collapsed,
+ *   and indentation is only added where the markdown had at least as much. The one known exception is
+ *   marked's own normalisation inside list items (a tab expanded to spaces, a lazy line re-indented), which
+ *   can add a few units in such odd input.
  * - Emoji and other non-BMP characters pass through untouched (text is never cut).
  * An empty result means nothing visible (for example a lone "```" at the start of a stream).
  */

@@ -29,10 +29,13 @@ export async function pollUpdates(params: {
   const { api, signal, clock, logger, report } = params;
   let offset = 0;
   let failures = 0;
+  let connected = false;
   while (!signal.aborted) {
     let updates: Update[];
     try {
-      updates = await api.getUpdates({ offset, timeout: longPollSeconds, allowed_updates: [...allowedUpdates] }, grammySignal(signal));
+      // After a failure (and at start) a quick poll proves the connection, so health shows "connected" at once.
+      const timeout = failures > 0 || offset === 0 ? 0 : longPollSeconds;
+      updates = await api.getUpdates({ offset, timeout, allowed_updates: [...allowedUpdates] }, grammySignal(signal));
     } catch (error) {
       if (signal.aborted) return;
       const failure = classifyTelegramError({ error, method: 'getUpdates' });
@@ -52,7 +55,8 @@ export async function pollUpdates(params: {
       }
       continue;
     }
-    if (failures > 0 || offset === 0) report({ state: 'connected' });
+    if (failures > 0 || !connected) report({ state: 'connected' });
+    connected = true;
     failures = 0;
     for (const update of updates) {
       if (signal.aborted) return;

@@ -42,8 +42,15 @@ export class Dispatcher {
     };
     this.calls.push(record);
     this.state.changed();
-    const outcome = await this.run(params);
-    record.status = outcome.kind === 'json' ? outcome.status : 0;
+    let outcome: CallOutcome;
+    try {
+      outcome = await this.run(params);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const description = `Internal Server Error: FakeTelegram failed in ${params.method}: ${message}`;
+      outcome = { kind: 'json', status: 500, body: { ok: false, error_code: 500, description } };
+    }
+    record.status = outcome.kind === 'json' && !params.signal.aborted ? outcome.status : 0;
     record.answeredAt = this.state.clock.now();
     this.state.changed();
     return outcome;

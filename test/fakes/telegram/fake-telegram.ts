@@ -56,10 +56,11 @@ export class FakeTelegram {
     return `http://127.0.0.1:${this.port}`;
   }
 
-  /** Ends open long polls, destroys connections and stops listening. */
+  /** Destroys every connection (open long polls see a network error), ends pending polls and stops listening. */
   async close(): Promise<void> {
+    const closing = this.http.close();
     this.state.updates.close();
-    await this.http.close();
+    await closing;
   }
 
   /** The bot user getMe returns. */
@@ -137,7 +138,7 @@ export class FakeTelegram {
     this.dispatcher.failNext({ rule });
   }
 
-  /** The bot's messages in a chat, oldest first, with edit counts and text history. */
+  /** Snapshots of the bot's messages in a chat, oldest first, with edit counts and text history. */
   chatMessages(chatId: number): BotMessage[] {
     return this.state.botMessages({ chatId });
   }

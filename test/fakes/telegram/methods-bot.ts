@@ -1,7 +1,7 @@
 import type { BotCommand, File, Update, User, WebhookInfo } from 'grammy/types';
 import type { MethodContext, MethodHandler } from './context.js';
 import { badRequest, conflict, CONFLICT_OTHER_POLLER, CONFLICT_WEBHOOK_ACTIVE } from './errors.js';
-import { flag, optionalArray, optionalInt, optionalObject, optionalString } from './params.js';
+import { read } from './params.js';
 
 const CHAT_ACTIONS = new Set([
   'typing', 'upload_photo', 'record_video', 'upload_video', 'record_voice', 'upload_voice',
@@ -24,12 +24,12 @@ export const getMe: MethodHandler = ({ state }: MethodContext): User => ({
 /** getUpdates: long poll with offset, limit, timeout and allowed_updates; 409 while a webhook is set. */
 export const getUpdates: MethodHandler = async ({ state, params, signal }: MethodContext): Promise<Update[]> => {
   if (state.webhook) throw conflict(CONFLICT_WEBHOOK_ACTIVE);
-  const limit = Math.min(100, Math.max(1, optionalInt(params, 'limit') ?? 100));
-  const allowed = optionalArray(params, 'allowed_updates');
+  const limit = Math.min(100, Math.max(1, read(params).int('limit') ?? 100));
+  const allowed = read(params).array('allowed_updates');
   const result = await state.updates.poll({
-    offset: optionalInt(params, 'offset'),
+    offset: read(params).int('offset'),
     limit,
-    timeoutSeconds: Math.max(0, optionalInt(params, 'timeout') ?? 0),
+    timeoutSeconds: Math.max(0, read(params).int('timeout') ?? 0),
     ...(allowed !== undefined ? { allowedUpdates: allowed.map(String) } : {}),
     signal,
   });
@@ -39,9 +39,9 @@ export const getUpdates: MethodHandler = async ({ state, params, signal }: Metho
 
 /** setWebhook: records url, secret_token and max_connections; an empty url removes the webhook. */
 export const setWebhook: MethodHandler = ({ state, params }: MethodContext): true => {
-  const url = optionalString(params, 'url') ?? '';
-  if (flag(params, 'drop_pending_updates')) state.updates.clear();
-  const allowed = optionalArray(params, 'allowed_updates');
+  const url = read(params).string('url') ?? '';
+  if (read(params).flag('drop_pending_updates')) state.updates.clear();
+  const allowed = read(params).array('allowed_updates');
   if (allowed !== undefined) state.updates.setAllowed({ allowedUpdates: allowed.map(String) });
   if (url === '') {
     state.webhook = undefined;
@@ -57,8 +57,8 @@ export const setWebhook: MethodHandler = ({ state, params }: MethodContext): tru
   if (!WEBHOOK_PORTS.has(parsed.port)) {
     throw badRequest('bad webhook: Webhook can be set up only on ports 80, 88, 443 or 8443');
   }
-  const secretToken = optionalString(params, 'secret_token');
-  const maxConnections = optionalInt(params, 'max_connections');
+  const secretToken = read(params).string('secret_token');
+  const maxConnections = read(params).int('max_connections');
   state.webhook = {
     url,
     ...(secretToken !== undefined ? { secretToken } : {}),
@@ -71,7 +71,7 @@ export const setWebhook: MethodHandler = ({ state, params }: MethodContext): tru
 /** deleteWebhook (optionally dropping pending updates). */
 export const deleteWebhook: MethodHandler = ({ state, params }: MethodContext): true => {
   state.webhook = undefined;
-  if (flag(params, 'drop_pending_updates')) state.updates.clear();
+  if (read(params).flag('drop_pending_updates')) state.updates.clear();
   state.changed();
   return true;
 };
@@ -92,14 +92,14 @@ export const getWebhookInfo: MethodHandler = ({ state }: MethodContext): Webhook
 /** sendChatAction: the chat must exist and the action must be one Telegram knows. */
 export const sendChatAction: MethodHandler = ({ state, params }: MethodContext): true => {
   state.chatFor({ chatId: params['chat_id'] });
-  const action = optionalString(params, 'action') ?? '';
+  const action = read(params).string('action') ?? '';
   if (!CHAT_ACTIONS.has(action)) throw badRequest('wrong parameter action in request');
   return true;
 };
 
 /** getFile: file_path for a known file_id. */
 export const getFile: MethodHandler = ({ state, params }: MethodContext): File => {
-  const file = state.files.get(optionalString(params, 'file_id') ?? '');
+  const file = state.files.get(read(params).string('file_id') ?? '');
   if (!file) throw badRequest('invalid file_id');
   if (file.bytes.length > MAX_DOWNLOAD_BYTES) throw badRequest('file is too big');
   return { file_id: file.file_id, file_unique_id: file.file_unique_id, file_size: file.bytes.length, file_path: file.file_path };
@@ -107,7 +107,7 @@ export const getFile: MethodHandler = ({ state, params }: MethodContext): File =
 
 /** setMyCommands: validates names and descriptions like Telegram and stores them per scope and language. */
 export const setMyCommands: MethodHandler = ({ state, params }: MethodContext): true => {
-  const commands = optionalArray(params, 'commands');
+  const commands = read(params).array('commands');
   if (commands === undefined) throw badRequest('parameter "commands" is required');
   if (commands.length > 100) throw badRequest('BOT_COMMANDS_TOO_MUCH');
   const valid: BotCommand[] = commands.map((entry) => {
@@ -137,7 +137,7 @@ export const deleteMyCommands: MethodHandler = ({ state, params }: MethodContext
 };
 
 function commandsKey(params: Record<string, unknown>): string {
-  const scope = optionalObject(params, 'scope') ?? { type: 'default' };
+  const scope = read(params).object('scope') ?? { type: 'default' };
   const ordered = Object.fromEntries(Object.entries(scope).sort(([a], [b]) => a.localeCompare(b)));
-  return `${JSON.stringify(ordered)}|${optionalString(params, 'language_code') ?? ''}`;
+  return `${JSON.stringify(ordered)}|${read(params).string('language_code') ?? ''}`;
 }

@@ -3,7 +3,7 @@ import type { MethodContext, MethodHandler } from './context.js';
 import { badRequest } from './errors.js';
 import type { FileKind, StoredFile } from './files.js';
 import { imageInfo } from './image.js';
-import { optionalArray, optionalInt, optionalString } from './params.js';
+import { read } from './params.js';
 import { resolveReply, sendOutgoing, type MessageContent } from './outgoing.js';
 import { formatText } from './text.js';
 
@@ -13,7 +13,7 @@ const MAX_PHOTO_DIMENSIONS = 10_000;
 /** Finds the file a send refers to: an upload (attach://name or the field itself) or a known file_id. */
 function resolveFile(ctx: MethodContext, kind: FileKind): StoredFile {
   const { state, params, uploads } = ctx;
-  const value = optionalString(params, kind);
+  const value = read(params).string(kind);
   const uploadName = value === undefined ? kind : value.startsWith('attach://') ? value.slice('attach://'.length) : undefined;
   if (uploadName === undefined) {
     const known = value === undefined ? undefined : state.files.get(value);
@@ -29,7 +29,7 @@ function resolveFile(ctx: MethodContext, kind: FileKind): StoredFile {
     if (image.width + image.height > MAX_PHOTO_DIMENSIONS) throw badRequest('PHOTO_INVALID_DIMENSIONS');
     return state.files.add({ kind, bytes: upload.bytes, fileName: upload.fileName, width: image.width, height: image.height });
   }
-  return state.files.add({ kind, bytes: upload.bytes, fileName: upload.fileName, duration: optionalInt(params, 'duration') ?? 0 });
+  return state.files.add({ kind, bytes: upload.bytes, fileName: upload.fileName, duration: read(params).int('duration') ?? 0 });
 }
 
 /** The Message field describing a file of the given kind. */
@@ -58,11 +58,11 @@ function sendMedia(kind: FileKind): MethodHandler {
     const { state, params } = ctx;
     const chat = state.chatFor({ chatId: params['chat_id'] });
     const replyTo = resolveReply({ state, chat, params });
-    const caption = optionalString(params, 'caption') ?? '';
+    const caption = read(params).string('caption') ?? '';
     const formatted = formatText({
       text: caption,
-      parseMode: optionalString(params, 'parse_mode'),
-      entities: optionalArray(params, 'caption_entities'),
+      parseMode: read(params).string('parse_mode'),
+      entities: read(params).array('caption_entities'),
       kind: 'caption',
     });
     const file = resolveFile(ctx, kind);

@@ -1,7 +1,7 @@
 import type { Message } from 'grammy/types';
 import type { MethodContext, MethodHandler } from './context.js';
 import { badRequest } from './errors.js';
-import { optionalArray, optionalInt, optionalString } from './params.js';
+import { read } from './params.js';
 import { isInlineKeyboard, resolveReply, sendOutgoing } from './outgoing.js';
 import { formatText } from './text.js';
 
@@ -11,13 +11,13 @@ const NOT_MODIFIED =
 /** sendMessage: validates text and markup like Telegram and records the bot's message. */
 export const sendMessage: MethodHandler = ({ state, params }: MethodContext): Message => {
   const chat = state.chatFor({ chatId: params['chat_id'] });
-  const text = optionalString(params, 'text') ?? '';
+  const text = read(params).string('text') ?? '';
   if (text === '') throw badRequest('message text is empty');
   const replyTo = resolveReply({ state, chat, params });
   const formatted = formatText({
     text,
-    parseMode: optionalString(params, 'parse_mode'),
-    entities: optionalArray(params, 'entities'),
+    parseMode: read(params).string('parse_mode'),
+    entities: read(params).array('entities'),
     kind: 'text',
   });
   const content = formatted.entities.length > 0
@@ -32,18 +32,18 @@ export const editMessageText: MethodHandler = ({ state, params }: MethodContext)
     throw badRequest('FakeTelegram does not implement inline_message_id; edit with chat_id and message_id');
   }
   const chat = state.chatFor({ chatId: params['chat_id'] });
-  const messageId = optionalInt(params, 'message_id');
+  const messageId = read(params).int('message_id');
   if (messageId === undefined) throw badRequest('message identifier is not specified');
   const stored = state.message({ chat, messageId });
   if (!stored) throw badRequest('message to edit not found');
   if (!stored.sent) throw badRequest("message can't be edited");
   if (stored.sent.kind !== 'text') throw badRequest('there is no text in the message to edit');
-  const text = optionalString(params, 'text') ?? '';
+  const text = read(params).string('text') ?? '';
   if (text === '') throw badRequest('message text is empty');
   const formatted = formatText({
     text,
-    parseMode: optionalString(params, 'parse_mode'),
-    entities: optionalArray(params, 'entities'),
+    parseMode: read(params).string('parse_mode'),
+    entities: read(params).array('entities'),
     kind: 'text',
   });
   const markup = params['reply_markup'];
@@ -60,7 +60,7 @@ export const editMessageText: MethodHandler = ({ state, params }: MethodContext)
   sent.text = text;
   sent.shown = formatted.shown;
   sent.entities = formatted.entities;
-  const parseMode = optionalString(params, 'parse_mode');
+  const parseMode = read(params).string('parse_mode');
   if (parseMode !== undefined && parseMode !== '') sent.parse_mode = parseMode;
   else delete sent.parse_mode;
   if (markup !== undefined) sent.reply_markup = markup;
@@ -75,7 +75,7 @@ export const editMessageText: MethodHandler = ({ state, params }: MethodContext)
 /** deleteMessage: removes a message (the bot's or a user's) from the chat. */
 export const deleteMessage: MethodHandler = ({ state, params }: MethodContext): true => {
   const chat = state.chatFor({ chatId: params['chat_id'] });
-  const messageId = optionalInt(params, 'message_id');
+  const messageId = read(params).int('message_id');
   if (messageId === undefined) throw badRequest('message identifier is not specified');
   const stored = state.message({ chat, messageId });
   if (!stored) throw badRequest('message to delete not found');

@@ -29,6 +29,3 @@ const BY_LOWER = new Map(Object.entries(ALL).map(([name, handler]) => [name.toLo
 export function methodHandler(params: { method: string }): MethodHandler | undefined {
   return BY_LOWER.get(params.method.toLowerCase());
 }
-
-/** Names of the methods the fake implements. */
-export const IMPLEMENTED_METHODS: readonly string[] = Object.keys(ALL);

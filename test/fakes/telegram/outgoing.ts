@@ -1,6 +1,6 @@
 import type { InlineKeyboardMarkup, Message } from 'grammy/types';
 import { badRequest } from './errors.js';
-import { flag, optionalInt, optionalObject, optionalString, type Params } from './params.js';
+import { read, type Params } from './params.js';
 import type { ChatRecord, TelegramState } from './state.js';
 import type { FormattedText } from './text.js';
 import type { BotMessage, MessageKind, SentFile } from './types.js';
@@ -10,16 +10,16 @@ export type MessageContent = Partial<Pick<Message, 'text' | 'entities' | 'captio
 
 /** Finds the message a send replies to (reply_parameters or legacy reply_to_message_id); 400 when it does not exist. */
 export function resolveReply(params: { state: TelegramState; chat: ChatRecord; params: Params }): Message | undefined {
-  const replyParameters = optionalObject(params.params, 'reply_parameters');
+  const replyParameters = read(params.params).object('reply_parameters');
   const fields = replyParameters ?? params.params;
-  const messageId = optionalInt(fields, replyParameters ? 'message_id' : 'reply_to_message_id');
+  const messageId = read(fields).int(replyParameters ? 'message_id' : 'reply_to_message_id');
   if (messageId === undefined) return undefined;
   const target = replyParameters?.['chat_id'] !== undefined
     ? params.state.chatFor({ chatId: replyParameters['chat_id'] })
     : params.chat;
   const stored = params.state.message({ chat: target, messageId });
   if (stored) return withoutNestedReply(stored.message);
-  if (flag(fields, 'allow_sending_without_reply')) return undefined;
+  if (read(fields).flag('allow_sending_without_reply')) return undefined;
   throw badRequest('message to be replied not found');
 }
 
@@ -44,7 +44,7 @@ export function sendOutgoing(params: {
     date: state.unixNow(),
     ...params.content,
   } as Message;
-  const threadId = optionalInt(params.params, 'message_thread_id');
+  const threadId = read(params.params).int('message_thread_id');
   if (threadId !== undefined && chat.chat.type === 'supergroup' && chat.chat.is_forum) {
     message.message_thread_id = threadId;
     message.is_topic_message = true;
@@ -64,7 +64,7 @@ export function sendOutgoing(params: {
     deleted: false,
     sent_at: state.clock.now(),
   };
-  const parseMode = optionalString(params.params, 'parse_mode');
+  const parseMode = read(params.params).string('parse_mode');
   if (parseMode !== undefined && parseMode !== '') sent.parse_mode = parseMode;
   if (params.file) sent.file = params.file;
   if (params.replyTo) sent.reply_to_message_id = params.replyTo.message_id;

@@ -1,5 +1,5 @@
 import { badRequest } from './errors.js';
-import { multipartBoundary, parseMultipart } from './multipart.js';
+import { multipartBoundary, parseMultipart, type MultipartPart } from './multipart.js';
 
 /** Method parameters as Telegram receives them (JSON values, or strings from forms and query strings). */
 export type Params = Record<string, unknown>;
@@ -40,7 +40,7 @@ export function parseRequest(params: { query: URLSearchParams; contentType: stri
   } else if (type === 'multipart/form-data') {
     const boundary = multipartBoundary({ contentType: params.contentType });
     if (boundary === undefined) throw badRequest('multipart/form-data request without a boundary');
-    let parts;
+    let parts: MultipartPart[];
     try {
       parts = parseMultipart({ body: params.body, boundary });
     } catch (error) {
@@ -76,42 +76,56 @@ function decodeField(key: string, value: string): unknown {
   }
 }
 
-/** An integer parameter (numbers or numeric strings), or undefined when absent. */
-export function optionalInt(params: Params, key: string): number | undefined {
-  const value = params[key];
-  if (value === undefined || value === null || value === '') return undefined;
-  const number = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : Number.NaN;
-  if (!Number.isInteger(number)) throw badRequest(`wrong parameter ${key} in request`);
-  return number;
+/** Typed, Telegram-tolerant access to parameters (numbers may arrive as strings from forms). */
+export class ParamReader {
+  private readonly params: Params;
+
+  constructor(params: Params) {
+    this.params = params;
+  }
+
+  /** An integer parameter (number or numeric string), or undefined when absent. */
+  int(key: string): number | undefined {
+    const value = this.params[key];
+    if (value === undefined || value === null || value === '') return undefined;
+    const number = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : Number.NaN;
+    if (!Number.isInteger(number)) throw badRequest(`wrong parameter ${key} in request`);
+    return number;
+  }
+
+  /** A string parameter, or undefined when absent; numbers and booleans are converted, as Telegram does. */
+  string(key: string): string | undefined {
+    const value = this.params[key];
+    if (value === undefined || value === null) return undefined;
+    if (typeof value === 'string') return value;
+    if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+    throw badRequest(`wrong parameter ${key} in request`);
+  }
+
+  /** A boolean parameter (true/false, "true"/"false", 1/0), false when absent. */
+  flag(key: string): boolean {
+    const value = this.params[key];
+    return value === true || value === 'true' || value === 1 || value === '1';
+  }
+
+  /** An object parameter, or undefined when absent. */
+  object(key: string): Record<string, unknown> | undefined {
+    const value = this.params[key];
+    if (value === undefined || value === null) return undefined;
+    if (typeof value !== 'object' || Array.isArray(value)) throw badRequest(`can't parse ${key} JSON object`);
+    return value as Record<string, unknown>;
+  }
+
+  /** An array parameter, or undefined when absent. */
+  array(key: string): unknown[] | undefined {
+    const value = this.params[key];
+    if (value === undefined || value === null) return undefined;
+    if (!Array.isArray(value)) throw badRequest(`can't parse ${key} JSON array`);
+    return value;
+  }
 }
 
-/** A string parameter, or undefined when absent. Numbers are accepted and converted, as Telegram does. */
-export function optionalString(params: Params, key: string): string | undefined {
-  const value = params[key];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  throw badRequest(`wrong parameter ${key} in request`);
-}
-
-/** A boolean parameter (true/false or "true"/"false"), defaulting to false. */
-export function flag(params: Params, key: string): boolean {
-  const value = params[key];
-  return value === true || value === 'true' || value === 1 || value === '1';
-}
-
-/** An object parameter, or undefined when absent. */
-export function optionalObject(params: Params, key: string): Record<string, unknown> | undefined {
-  const value = params[key];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'object' || Array.isArray(value)) throw badRequest(`can't parse ${key} JSON object`);
-  return value as Record<string, unknown>;
-}
-
-/** An array parameter, or undefined when absent. */
-export function optionalArray(params: Params, key: string): unknown[] | undefined {
-  const value = params[key];
-  if (value === undefined || value === null) return undefined;
-  if (!Array.isArray(value)) throw badRequest(`can't parse ${key} JSON array`);
-  return value;
+/** A reader over a parameter object. */
+export function read(params: Params): ParamReader {
+  return new ParamReader(params);
 }

@@ -123,10 +123,12 @@ export class TelegramState {
     return stored && !stored.deleted ? stored : undefined;
   }
 
-  /** The bot's messages in a chat, oldest first, deleted ones included (flagged). */
+  /** Snapshots of the bot's messages in a chat, oldest first, deleted ones included (flagged). */
   botMessages(params: { chatId: number }): BotMessage[] {
     const record = this.chats.get(params.chatId);
     if (!record) return [];
-    return [...record.messages.values()].flatMap((m) => (m.sent ? [m.sent] : []));
+    return [...record.messages.values()].flatMap((m) =>
+      m.sent ? [{ ...m.sent, entities: [...m.sent.entities], history: [...m.sent.history] }] : [],
+    );
   }
 }

@@ -170,7 +170,7 @@ export interface CallRecord {
   at: number;
   /** Clock time (ms) the answer was sent (undefined while a long poll is open). */
   answeredAt?: number;
-  /** HTTP status answered; 0 when the connection was dropped on purpose; undefined while open. */
+  /** HTTP status answered; 0 when the connection was dropped (failNext drop, or the client went away); undefined while open. */
   status?: number;
 }
 
