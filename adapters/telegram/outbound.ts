@@ -2,8 +2,23 @@ import { InputFile, type Api } from 'grammy';
 import type { Logger } from 'pino';
 import type { ChatRef, OutboundAttachment } from '../../src/gateway/contracts.js';
 import { classifyTelegramError } from './errors.js';
-import { plainText, toTelegramHtml } from './format.js';
+import { plainText, toTelegramHtml, visibleLength } from './format.js';
 import { sendMethodFor } from './media-kind.js';
+
+/** Shown while a streamed reply has nothing visible yet (Telegram refuses empty text). */
+const placeholder = '…';
+
+/** The Markdown as Telegram HTML; a placeholder when nothing in it is visible yet (e.g. a lone ``` mid-stream). */
+function rendered(params: { markdown: string }): string {
+  const html = toTelegramHtml(params);
+  return visibleLength({ html }) > 0 ? html : placeholder;
+}
+
+/** The Markdown as plain text, never empty. */
+function plain(params: { markdown: string }): string {
+  const text = plainText(params);
+  return text.trim() !== '' ? text : placeholder;
+}
 
 /** Where in a chat a message goes: its forum topic and the message it answers. */
 function placement(params: { chat: ChatRef; replyToId?: string }): { message_thread_id?: number; reply_parameters?: { message_id: number; allow_sending_without_reply: true } } {
@@ -33,8 +48,8 @@ export class TelegramOutbound {
     const where = placement(params);
     const sent = await this.withMarkupFallback({
       method: 'sendMessage',
-      html: () => this.api.sendMessage(params.chat.id, toTelegramHtml({ markdown: params.text }), { ...where, parse_mode: 'HTML' }),
-      plain: () => this.api.sendMessage(params.chat.id, plainText({ markdown: params.text }), where),
+      html: () => this.api.sendMessage(params.chat.id, rendered({ markdown: params.text }), { ...where, parse_mode: 'HTML' }),
+      plain: () => this.api.sendMessage(params.chat.id, plain({ markdown: params.text }), where),
     });
     return String(sent.message_id);
   }
@@ -45,8 +60,8 @@ export class TelegramOutbound {
     try {
       await this.withMarkupFallback({
         method: 'editMessageText',
-        html: () => this.api.editMessageText(params.chat.id, id, toTelegramHtml({ markdown: params.text }), { parse_mode: 'HTML' }),
-        plain: () => this.api.editMessageText(params.chat.id, id, plainText({ markdown: params.text })),
+        html: () => this.api.editMessageText(params.chat.id, id, rendered({ markdown: params.text }), { parse_mode: 'HTML' }),
+        plain: () => this.api.editMessageText(params.chat.id, id, plain({ markdown: params.text })),
       });
     } catch (error) {
       if (classifyTelegramError({ error, method: 'editMessageText' }).kind !== 'not-modified') throw error;
