@@ -8,5 +8,6 @@ export const telegramFactory: PlatformFactory = ({ config, profile, clock, logge
     adapter: new TelegramAdapter({ config: telegram, cacheDir: profile.cacheDir, clock, logger }),
     allow: telegram.allowed_users,
     unauthorized: telegram.unauthorized,
+    mergeWindowMs: telegram.merge_window,
   };
 };

@@ -1,12 +1,13 @@
 import type { Logger } from 'pino';
 import type { InboxRow } from '../store/types.js';
+import type { Clock } from '../util/clock.js';
 import { TurnAbort, type TurnAbortKind } from './turn-abort.js';
 
 /** What to do with a message that arrives while the session is answering another. */
 export type BusyPolicy = 'interrupt' | 'queue';
 
-/** Runs one turn; must settle when `signal` aborts. */
-export type TurnRunner = (params: { row: InboxRow; signal: AbortSignal }) => Promise<void>;
+/** Runs one turn (for `row` plus the rows `merged` into it); must settle when `signal` aborts. */
+export type TurnRunner = (params: { row: InboxRow; merged: readonly InboxRow[]; signal: AbortSignal }) => Promise<void>;
 
 interface RunningTurn {
   readonly row: InboxRow;
@@ -30,8 +31,23 @@ export class SessionMailbox {
   private readonly logger: Logger;
   private readonly onIdle: (mailbox: SessionMailbox) => void;
 
-  constructor(params: { key: string; policy: BusyPolicy; runTurn: TurnRunner; logger: Logger; onIdle: (mailbox: SessionMailbox) => void }) {
+  private readonly clock: Clock;
+  private readonly mergeWindowMs: number;
+  private lastArrival = 0;
+
+  constructor(params: {
+    key: string;
+    policy: BusyPolicy;
+    runTurn: TurnRunner;
+    logger: Logger;
+    onIdle: (mailbox: SessionMailbox) => void;
+    clock: Clock;
+    /** How long to wait for more parts of a message marked `continues` (0: never wait). */
+    mergeWindowMs: number;
+  }) {
     this.key = params.key;
+    this.clock = params.clock;
+    this.mergeWindowMs = params.mergeWindowMs;
     this.policy = params.policy;
     this.runTurn = params.runTurn;
     this.logger = params.logger;
@@ -60,6 +76,7 @@ export class SessionMailbox {
       if (this.running) this.interrupt({ kind: 'superseded' });
     }
     this.queue.push(params.row);
+    this.lastArrival = this.clock.now();
     this.loop ??= this.drain();
   }
 
@@ -81,14 +98,38 @@ export class SessionMailbox {
     while (this.loop) await this.loop;
   }
 
+  /**
+   * The next turn's rows. A message the platform marked `continues` (an album, a long text the client split)
+   * waits until no part has arrived for the merge window, then every queued part becomes one turn.
+   */
+  private async take(): Promise<{ row: InboxRow; merged: InboxRow[] } | undefined> {
+    const first = this.queue[0];
+    if (first === undefined) return undefined;
+    if (first.event.continues !== true || this.mergeWindowMs <= 0) {
+      this.queue.shift();
+      return { row: first, merged: [] };
+    }
+    const deadline = this.clock.now() + this.mergeWindowMs * 4;
+    for (let quietFor = this.clock.now() - this.lastArrival; quietFor < this.mergeWindowMs && this.clock.now() < deadline; quietFor = this.clock.now() - this.lastArrival) {
+      await this.clock.sleep(this.mergeWindowMs - quietFor);
+    }
+    const [row, ...merged] = this.queue.splice(0, this.queue.length);
+    if (row === undefined) return undefined;
+    for (const part of merged) this.superseded.delete(part.id);
+    this.superseded.delete(row.id);
+    if (merged.length > 0) this.logger.info({ inboxId: row.id, parts: merged.length + 1 }, 'merged message parts into one turn');
+    return { row, merged };
+  }
+
   private async drain(): Promise<void> {
     try {
-      for (let row = this.queue.shift(); row !== undefined; row = this.queue.shift()) {
+      for (let next = await this.take(); next !== undefined; next = await this.take()) {
+        const { row, merged } = next;
         const controller = new AbortController();
         if (this.superseded.delete(row.id)) controller.abort(new TurnAbort({ kind: 'superseded' }));
         this.running = { row, controller };
         try {
-          await this.runTurn({ row, signal: controller.signal });
+          await this.runTurn({ row, merged, signal: controller.signal });
         } catch (error) {
           this.logger.error({ err: error, inboxId: row.id }, 'turn failed');
         } finally {

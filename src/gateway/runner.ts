@@ -26,6 +26,8 @@ export interface AdapterEntry {
   readonly editIntervalMs?: number;
   /** Overrides the busy policy for this adapter's sessions (e.g. piped terminal input queues). */
   readonly busyPolicy?: BusyPolicy;
+  /** How long to wait for more parts of a message the adapter marked `continues` (albums, split texts). */
+  readonly mergeWindowMs?: number;
   /** What an unknown sender in a DM gets: a pairing code the owner can approve, or nothing (default). */
   readonly unauthorized?: 'pair' | 'ignore';
 }
@@ -198,7 +200,7 @@ export class GatewayRunner {
       await this.control({ row, slot, command });
       return 'command';
     }
-    this.mailboxFor({ key: sessionKey, policy: slot.entry.busyPolicy }).enqueue({ row });
+    this.mailboxFor({ key: sessionKey, policy: slot.entry.busyPolicy, mergeWindowMs: slot.entry.mergeWindowMs }).enqueue({ row });
     return 'queued';
   }
 
@@ -286,14 +288,16 @@ export class GatewayRunner {
     this.replySoon({ slot, event, text, what: 'pairing code' });
   }
 
-  private mailboxFor(params: { key: string; policy: BusyPolicy | undefined }): SessionMailbox {
+  private mailboxFor(params: { key: string; policy: BusyPolicy | undefined; mergeWindowMs: number | undefined }): SessionMailbox {
     const existing = this.mailboxes.get(params.key);
     if (existing) return existing;
     const mailbox = new SessionMailbox({
       key: params.key,
       policy: params.policy ?? this.options.busyPolicy,
       logger: this.logger,
-      runTurn: ({ row, signal }) => this.turn({ row, signal }),
+      runTurn: ({ row, merged, signal }) => this.turn({ row, merged, signal }),
+      clock: this.clock,
+      mergeWindowMs: params.mergeWindowMs ?? 0,
       onIdle: (m) => {
         if (!m.busy && this.mailboxes.get(m.key) === m) this.mailboxes.delete(m.key);
       },
@@ -302,7 +306,7 @@ export class GatewayRunner {
     return mailbox;
   }
 
-  private async turn(params: { row: InboxRow; signal: AbortSignal }): Promise<void> {
+  private async turn(params: { row: InboxRow; merged: readonly InboxRow[]; signal: AbortSignal }): Promise<void> {
     const slot = this.slots.get(params.row.event.platform);
     if (!slot) {
       this.logger.warn({ inboxId: params.row.id, platform: params.row.event.platform }, 'no adapter for a pending message; it stays journaled');
@@ -310,6 +314,7 @@ export class GatewayRunner {
     }
     await runTurn({
       row: params.row,
+      merged: params.merged,
       signal: params.signal,
       deps: {
         store: this.store,
@@ -336,7 +341,7 @@ export class GatewayRunner {
     for (const row of pending) {
       const slot = this.slots.get(row.event.platform);
       if (!slot) continue;
-      this.mailboxFor({ key: row.sessionKey, policy: slot.entry.busyPolicy }).enqueue({ row, replay: true });
+      this.mailboxFor({ key: row.sessionKey, policy: slot.entry.busyPolicy, mergeWindowMs: slot.entry.mergeWindowMs }).enqueue({ row, replay: true });
       replayed += 1;
     }
     this.logger.info({ pending: pending.length, replayed }, 'replaying messages a previous run did not finish');

@@ -54,8 +54,10 @@ function giveUpNote(params: { attempts: number }): string {
  * Runs one turn: the agent answers one inbound message, the reply streams to the platform, and the
  * journal records every sent message so a crash mid-stream is finished in place on replay.
  */
-export async function runTurn(params: { row: InboxRow; signal: AbortSignal; deps: TurnDeps }): Promise<void> {
+export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRow[]; signal: AbortSignal; deps: TurnDeps }): Promise<void> {
   const { row, signal, deps } = params;
+  const merged = params.merged ?? [];
+  const mergedIds = merged.map((m) => m.id);
   const { store, adapter } = deps;
   const event = row.event;
   const logger = deps.logger.child({ inboxId: row.id, platform: event.platform, chatId: event.chat.id });
@@ -92,7 +94,7 @@ export async function runTurn(params: { row: InboxRow; signal: AbortSignal; deps
   if (giveUp) {
     logger.error({ attempts: row.attempts }, 'giving up on a message that was cut short too many times');
     await delivery.finish({ note: giveUpNote({ attempts: row.attempts }) });
-    store.completeTurn({ inboxId: row.id });
+    store.completeTurn({ inboxId: row.id, merged: mergedIds });
     return;
   }
   // Bounded read: a long-lived chat costs the same per turn as a new one.
@@ -106,7 +108,7 @@ export async function runTurn(params: { row: InboxRow; signal: AbortSignal; deps
   try {
     const result = await deps.agent.run({
       history,
-      userText: userTextFor({ event }),
+      userText: [row, ...merged].map((part) => userTextFor({ event: part.event })).filter((t) => t !== '').join('\n\n'),
       signal,
       onTextDelta: (delta) => delivery.push(delta),
       onMessage: (message) => store.appendMessage(toStoredMessage({ message, sessionId: session.id, inboxId: row.id })),
@@ -150,5 +152,5 @@ export async function runTurn(params: { row: InboxRow; signal: AbortSignal; deps
     return;
   }
   if (delivered.errors.length > 0) logger.warn({ errors: delivered.errors }, 'reply delivered with errors');
-  store.completeTurn({ inboxId: row.id });
+  store.completeTurn({ inboxId: row.id, merged: mergedIds });
 }

@@ -52,12 +52,13 @@ export function createOutboxQueries(params: { db: Database.Database; clock: Cloc
   const markDone = db.prepare<{ inboxId: number; now: number }>(
     "UPDATE inbox SET state = 'done', updated_at = @now WHERE id = @inboxId",
   );
-  const complete = db.transaction((inboxId: number): void => {
+  const complete = db.transaction((inboxId: number, merged: readonly number[]): void => {
     const now = clock.now();
     finalize.run({ inboxId, now });
     if (markDone.run({ inboxId, now }).changes === 0) {
       throw new Error(`cannot complete turn of inbox row ${inboxId}: no such row`);
     }
+    for (const id of merged) markDone.run({ inboxId: id, now });
   });
 
   return {
@@ -74,6 +75,6 @@ export function createOutboxQueries(params: { db: Database.Database; clock: Cloc
       });
     },
     outboundFor: ({ inboxId }) => forTurn.all(inboxId).map(toOutboxRow),
-    completeTurn: ({ inboxId }) => complete(inboxId),
+    completeTurn: ({ inboxId, merged }) => complete(inboxId, merged ?? []),
   };
 }

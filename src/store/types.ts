@@ -137,8 +137,8 @@ export interface Store {
   recordOutbound(params: Omit<OutboxRow, 'updatedAt'>): void;
   /** Messages sent for one turn, by seq. */
   outboundFor(params: { inboxId: number }): OutboxRow[];
-  /** Marks a turn complete: its outbox rows final and its inbox row done, in one transaction. */
-  completeTurn(params: { inboxId: number }): void;
+  /** Marks a turn complete: its outbox rows final and its inbox row (and rows `merged` into it) done, in one transaction. */
+  completeTurn(params: { inboxId: number; merged?: readonly number[] }): void;
 
   // --- sessions ---
   /** The open session for a key, if any. */

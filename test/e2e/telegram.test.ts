@@ -24,7 +24,7 @@ async function start(params: { overrides?: Record<string, unknown>; config?: Rec
     withHttp: params.withHttp === true,
     adapters: ({ profile, clock, logger }) => {
       adapter = telegramAdapter({ fake, cacheDir: profile.cacheDir, clock, logger, overrides: { allowed_users: ['1001'], ...params.overrides } });
-      return [{ adapter, allow: ['1001'], unauthorized: (params.overrides?.['unauthorized'] as 'pair' | 'ignore' | undefined) ?? 'pair' }];
+      return [{ adapter, allow: ['1001'], unauthorized: (params.overrides?.['unauthorized'] as 'pair' | 'ignore' | undefined) ?? 'pair', mergeWindowMs: 300 }];
     },
   });
   return {
@@ -200,6 +200,51 @@ test('telegram: 409 Conflict is retried with backoff and shown in health; the co
     await new Promise((r) => setTimeout(r, 300));
     assert.equal(fake.calls.filter((c) => c.method === 'setMyCommands').length, 1, 'setMyCommands only when the menu changed');
     assert.deepEqual(fake.myCommands().map((c) => c.command), ['new', 'stop', 'status', 'help']);
+  } finally {
+    await h.stop();
+    await fake.close();
+  }
+});
+
+test('telegram: an album (two photos, one caption) becomes one turn with both files', { timeout: 20_000 }, async () => {
+  const { h, fake } = await start();
+  try {
+    h.fake.setResponder(() => ({ text: 'two pictures' }));
+    const a = fake.addFile({ bytes: png, mimeType: 'image/png', width: 1, height: 1 });
+    const b = fake.addFile({ bytes: Buffer.concat([png, Buffer.from([0])]), mimeType: 'image/png', width: 1, height: 1 });
+    fake.pushMessage({ chat: dm, from: owner, caption: 'compare these', photo: a, media_group_id: 'album-1' });
+    fake.pushMessage({ chat: dm, from: owner, photo: b, media_group_id: 'album-1' });
+    await fake.waitFor({ predicate: (f) => f.chatMessages(dm.id).some((m) => m.shown === 'two pictures'), timeoutMs: 10_000 });
+    await h.runner.waitIdle();
+    assert.equal(h.fake.requests.length, 1, 'one turn for the whole album');
+    const content = String((h.fake.requests[0]?.body.messages ?? []).filter((m) => m['role'] === 'user').at(-1)?.['content']);
+    assert.match(content, /^compare these/);
+    assert.equal((content.match(/\[Attached file:/g) ?? []).length, 2);
+    const store = h.readStore();
+    try {
+      assert.equal(store.pendingInbound().length, 0, 'both parts are done');
+    } finally {
+      store.close();
+    }
+  } finally {
+    await h.stop();
+    await fake.close();
+  }
+});
+
+test('telegram: edited messages are ignored by default, and too-large files are noted instead of downloaded', { timeout: 20_000 }, async () => {
+  const { h, fake } = await start({ overrides: { max_file_size: '10' } });
+  try {
+    h.fake.setResponder(() => ({ text: 'ok' }));
+    const big = fake.addFile({ bytes: Buffer.alloc(64, 1), fileName: 'big.bin' });
+    const first = fake.pushMessage({ chat: dm, from: owner, caption: 'here', document: big });
+    await fake.waitFor({ predicate: (f) => f.chatMessages(dm.id).length === 1 });
+    fake.pushMessage({ chat: dm, from: owner, text: 'here (edited)', edit: true, message_id: first.message?.message_id });
+    await new Promise((r) => setTimeout(r, 500));
+    await h.runner.waitIdle();
+    assert.equal(h.fake.requests.length, 1, 'the edit was not a new turn');
+    const content = String((h.fake.requests[0]?.body.messages ?? []).filter((m) => m['role'] === 'user').at(-1)?.['content']);
+    assert.match(content, /big\.bin was not downloaded: .* over the .* limit/);
   } finally {
     await h.stop();
     await fake.close();
