@@ -250,3 +250,49 @@ test('telegram: edited messages are ignored by default, and too-large files are 
     await fake.close();
   }
 });
+
+test('telegram: markup Telegram rejects is re-sent as plain text; typing runs during the turn and stops after', { timeout: 20_000 }, async () => {
+  const { h, fake } = await start({ config: { stream: { edit_interval: '1s', typing_interval: '300ms' } } });
+  try {
+    fake.failNext({ method: 'sendMessage', status: 400, description: "Bad Request: can't parse entities: unsupported start tag \"x\" at byte offset 0" });
+    h.fake.enqueue({ chunks: ['**Plain** ', 'fallback ', 'works'], chunkDelayMs: 600 });
+    fake.pushMessage({ chat: dm, from: owner, text: 'hi' });
+    await fake.waitFor({ predicate: (f) => f.chatMessages(dm.id)[0]?.shown === 'Plain fallback works', timeoutMs: 10_000 });
+    await h.runner.waitIdle();
+    const first = fake.calls.filter((c) => c.method === 'sendMessage');
+    assert.equal(first[0]?.status, 400);
+    assert.equal(first[1]?.params['parse_mode'], undefined, 'the retry is plain text');
+    assert.equal(fake.chatMessages(dm.id).length, 1, 'the refused send created nothing, the retry one message');
+    const typing = fake.calls.filter((c) => c.method === 'sendChatAction');
+    assert.ok(typing.length >= 2, `typing refreshed during the turn (${typing.length})`);
+    const before = typing.length;
+    await new Promise((r) => setTimeout(r, 800));
+    assert.equal(fake.calls.filter((c) => c.method === 'sendChatAction').length, before, 'typing stopped with the turn');
+  } finally {
+    await h.stop();
+    await fake.close();
+  }
+});
+
+test('telegram: a second adapter polling the same token in one process is refused; not-modified edits are success', { timeout: 20_000 }, async () => {
+  const { h, fake, adapter } = await start();
+  try {
+    await fake.waitFor({ predicate: (f) => f.pollers >= 1 || f.calls.some((c) => c.method === 'getUpdates') });
+    const twin = telegramAdapter({ fake, cacheDir: h.profile.cacheDir, clock: h.clock, logger: h.logger });
+    const controller = new AbortController();
+    await assert.rejects(
+      twin.start({ signal: controller.signal, emit: async () => undefined, report: () => undefined, storage: { get: () => undefined, set: () => undefined } }),
+      /already being polled/,
+    );
+    controller.abort();
+    fake.addChat({ ...dm, first_name: 'Owner' });
+    const sent = await adapter().send({ chat: { id: String(dm.id), kind: 'dm' }, text: 'same' });
+    await adapter().edit({ chat: { id: String(dm.id), kind: 'dm' }, messageId: sent.messageId, text: 'same' });
+    assert.equal(fake.calls.filter((c) => c.method === 'editMessageText').at(-1)?.status, 400, 'Telegram said not modified');
+    assert.equal(adapter().minInterval({ chatId: String(group.id) }), 3000);
+    assert.equal(adapter().minInterval({ chatId: String(dm.id) }), undefined);
+  } finally {
+    await h.stop();
+    await fake.close();
+  }
+});

@@ -159,3 +159,15 @@ describe('ChatPacer', () => {
     assert.equal(called, false);
   });
 });
+
+test('a chat with its own longer interval (e.g. a Telegram group) is paced by it', async () => {
+  const clock = new FakeClock();
+  const pacer = new ChatPacer({ clock, intervalMs: 1000, maxChats: 10, intervalFor: ({ chatKey }) => (chatKey.startsWith('-') ? 3000 : undefined) });
+  const times: Record<string, number[]> = { group: [], dm: [] };
+  const run = (key: string, bucket: string) => pacer.run({ chatKey: key, op: async () => void times[bucket]?.push(clock.now()) });
+  const all = Promise.all([run('-100', 'group'), run('-100', 'group'), run('42', 'dm'), run('42', 'dm')]);
+  for (let i = 0; i < 10; i++) await clock.advance(500);
+  await all;
+  assert.equal((times['group']?.[1] ?? 0) - (times['group']?.[0] ?? 0), 3000);
+  assert.equal((times['dm']?.[1] ?? 0) - (times['dm']?.[0] ?? 0), 1000);
+});
