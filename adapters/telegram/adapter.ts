@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Api } from 'grammy';
-import type { Update } from 'grammy/types';
+import type { ReactionTypeEmoji, Update } from 'grammy/types';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../../src/config/schema.js';
 import type {
@@ -52,6 +52,7 @@ export class TelegramAdapter implements PlatformAdapter {
   private readonly cacheDir: string;
   private readonly seenUpdates = new BoundedSet<number>({ max: 5000 });
   private handler: ((update: Update) => Promise<void>) | undefined;
+  private routesRegistered = false;
 
   constructor(params: { config: TelegramConfig; cacheDir: string; clock: Clock; logger: Logger }) {
     const token = params.config.token;
@@ -67,6 +68,7 @@ export class TelegramAdapter implements PlatformAdapter {
 
   registerRoutes(params: { app: FastifyInstance }): void {
     if (this.config.mode !== 'webhook') return;
+    this.routesRegistered = true;
     const secretToken = this.config.webhook.secret_token;
     if (secretToken === undefined) throw new AdapterFatalError({ message: 'platforms.telegram.webhook.secret_token is not set' });
     registerWebhook({ app: params.app, path: this.config.webhook.path, secretToken, logger: this.logger, handle: () => this.handler });
@@ -75,13 +77,13 @@ export class TelegramAdapter implements PlatformAdapter {
   async start(params: AdapterStartParams): Promise<void> {
     const { signal } = params;
     const bot = await this.identify({ signal });
-    await syncCommandMenu({ api: this.api, storage: params.storage, signal }).catch((error: unknown) => {
+    await syncCommandMenu({ api: this.api, storage: params.storage, botId: bot.id, signal }).catch((error: unknown) => {
       this.logger.warn({ err: error }, 'could not set the command menu; will try again on the next start');
     });
     const handle = async (update: Update): Promise<void> => {
       if (!this.seenUpdates.add(update.update_id)) return;
       try {
-        const event = await this.toEvent({ update, bot, signal });
+        const event = await this.toEvent({ update, bot, signal, mayTalk: params.mayTalk });
         if (event) await params.emit(event);
       } catch (error) {
         this.seenUpdates.delete(update.update_id);
@@ -127,7 +129,9 @@ export class TelegramAdapter implements PlatformAdapter {
 
   async react(params: { chat: ChatRef; messageId: string; emoji: string }): Promise<void> {
     const id = Number(params.messageId.split(':').at(-1));
-    await this.api.raw.setMessageReaction({ chat_id: params.chat.id, message_id: id, reaction: [{ type: 'emoji', emoji: params.emoji as '👍' }] });
+    // Telegram accepts only its own list of reaction emoji; anything else is answered with a 400.
+    const emoji = params.emoji as ReactionTypeEmoji['emoji'];
+    await this.api.raw.setMessageReaction({ chat_id: params.chat.id, message_id: id, reaction: [{ type: 'emoji', emoji }] });
   }
 
   minInterval(params: { chatId: string }): number | undefined {
@@ -149,6 +153,12 @@ export class TelegramAdapter implements PlatformAdapter {
   private async runWebhook(params: AdapterStartParams & { handle: (update: Update) => Promise<void> }): Promise<void> {
     const url = this.config.webhook.url;
     if (url === undefined) throw new AdapterFatalError({ message: 'platforms.telegram.webhook.url is not set' });
+    if (!this.routesRegistered) {
+      throw new AdapterFatalError({
+        message: 'Telegram webhook mode needs the gateway HTTP server, which is disabled',
+        hint: 'Set gateway.http.enabled: true (and route the public webhook URL to it), or use platforms.telegram.mode: polling.',
+      });
+    }
     await this.api.setWebhook(url, { secret_token: this.config.webhook.secret_token, allowed_updates: [...allowedUpdates] }, grammySignal(params.signal));
     this.handler = params.handle;
     params.report({ state: 'connected' });
@@ -160,7 +170,7 @@ export class TelegramAdapter implements PlatformAdapter {
   }
 
   /** The gateway message for an update, files downloaded; undefined when the update is not for the agent. */
-  private async toEvent(params: { update: Update; bot: BotIdentity; signal: AbortSignal }): Promise<MessageEvent | undefined> {
+  private async toEvent(params: { update: Update; bot: BotIdentity; signal: AbortSignal; mayTalk: AdapterStartParams['mayTalk'] }): Promise<MessageEvent | undefined> {
     const read = readUpdate({
       update: params.update,
       bot: params.bot,
@@ -171,7 +181,8 @@ export class TelegramAdapter implements PlatformAdapter {
       this.logger.debug({ updateId: params.update.update_id, reason: read.reason }, 'update skipped');
       return undefined;
     }
-    if (read.files.length === 0) return { ...read.event, media: [] };
+    // Strangers' files are never downloaded: their message only ever reaches the pairing answer.
+    if (read.files.length === 0 || !params.mayTalk({ sender: read.event.sender })) return { ...read.event, media: [] };
     const downloaded = await downloadFiles({
       api: this.api,
       apiRoot: this.config.api_root,
@@ -180,6 +191,7 @@ export class TelegramAdapter implements PlatformAdapter {
       dir: path.join(this.cacheDir, read.event.chat.id),
       maxBytes: this.config.max_file_size,
       signal: params.signal,
+      logger: this.logger,
     });
     const text = [read.event.text, ...downloaded.notes].filter((line) => line !== '').join('\n');
     return { ...read.event, text, media: downloaded.media };

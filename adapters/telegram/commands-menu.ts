@@ -14,8 +14,9 @@ export const menuCommands: readonly { command: string; description: string }[] =
 const hashKey = 'commands-hash';
 
 /** Sets the command menu only when it differs from what was last set (its hash is stored), never on every start. */
-export async function syncCommandMenu(params: { api: Api; storage: AdapterStorage; signal: AbortSignal }): Promise<boolean> {
-  const hash = createHash('sha256').update(JSON.stringify(menuCommands)).digest('hex');
+export async function syncCommandMenu(params: { api: Api; storage: AdapterStorage; botId: number; signal: AbortSignal }): Promise<boolean> {
+  // The bot is part of the hash: switching the profile to another bot sets that bot's menu too.
+  const hash = createHash('sha256').update(JSON.stringify({ bot: params.botId, commands: menuCommands })).digest('hex');
   if (params.storage.get({ name: hashKey }) === hash) return false;
   await params.api.setMyCommands([...menuCommands], {}, grammySignal(params.signal));
   params.storage.set({ name: hashKey, value: hash });

@@ -49,7 +49,8 @@ export function readUpdate(params: { update: Update; bot: BotIdentity; policy: I
   const raw = message.text ?? message.caption ?? '';
   const files = filesOf({ message });
   if (raw.trim() === '' && files.length === 0) return { kind: 'skip', reason: 'nothing the agent can read (sticker, service message, ...)' };
-  const reply = message.reply_to_message;
+  // In a forum topic every message "replies" to the topic's first message; that is not a real reply.
+  const reply = message.reply_to_message?.message_id === message.message_thread_id ? undefined : message.reply_to_message;
   const sender: Sender = {
     id: String(message.from.id),
     name: [message.from.first_name, message.from.last_name].filter(Boolean).join(' ') || undefined,
@@ -84,7 +85,8 @@ function chatOf(params: { message: Message }): ChatRef | undefined {
 /** A mention of the bot, a reply to one of its messages, or a command: the bot was spoken to. */
 function addressedToBot(params: { message: Message; bot: BotIdentity }): boolean {
   const { message, bot } = params;
-  if (message.reply_to_message?.from?.id === bot.id) return true;
+  const reply = message.reply_to_message;
+  if (reply !== undefined && reply.message_id !== message.message_thread_id && reply.from?.id === bot.id) return true;
   const text = message.text ?? message.caption ?? '';
   const entities = message.entities ?? message.caption_entities ?? [];
   const handle = `@${bot.username}`.toLowerCase();

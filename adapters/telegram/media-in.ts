@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Api } from 'grammy';
+import type { Logger } from 'pino';
 import type { MediaItem } from '../../src/gateway/contracts.js';
 import type { FileRef } from './inbound.js';
 import { grammySignal } from './signal.js';
@@ -29,6 +30,7 @@ export async function downloadFiles(params: {
   dir: string;
   maxBytes: number;
   signal: AbortSignal;
+  logger: Logger;
 }): Promise<DownloadedFiles> {
   const media: MediaItem[] = [];
   const notes: string[] = [];
@@ -50,6 +52,8 @@ export async function downloadFiles(params: {
     } catch (error) {
       if (params.signal.aborted) throw error;
       const why = error instanceof TooLargeError ? `it is over the ${mb(params.maxBytes)} limit` : 'the download failed';
+      // The download URL holds the bot token: log what failed, never the URL (the logger also scrubs secrets).
+      params.logger.warn({ kind: file.kind, fileName: file.fileName, reason: error instanceof Error ? error.message : String(error) }, 'Telegram file not downloaded');
       notes.push(`[${label} was not downloaded: ${why}]`);
     }
   }

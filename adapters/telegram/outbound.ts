@@ -1,9 +1,9 @@
-import { InputFile, type Api } from 'grammy';
+import { GrammyError, InputFile, type Api } from 'grammy';
 import type { Logger } from 'pino';
 import type { ChatRef, OutboundAttachment } from '../../src/gateway/contracts.js';
 import { classifyTelegramError } from './errors.js';
 import { plainText, toTelegramHtml, visibleLength } from './format.js';
-import { sendMethodFor } from './media-kind.js';
+import { sendMethodFor, type SendFileMethod } from './media-kind.js';
 
 /** Shown while a streamed reply has nothing visible yet (Telegram refuses empty text). */
 const placeholder = '…';
@@ -51,68 +51,106 @@ export class TelegramOutbound {
       html: () => this.api.sendMessage(params.chat.id, rendered({ markdown: params.text }), { ...where, parse_mode: 'HTML' }),
       plain: () => this.api.sendMessage(params.chat.id, plain({ markdown: params.text }), where),
     });
+    if (sent === undefined) throw new Error('Telegram sendMessage returned no message');
     return String(sent.message_id);
   }
 
-  /** Replaces a message's text. */
+  /** Replaces a message's text ("message is not modified" counts as done). */
   async editText(params: { chat: ChatRef; messageId: string; text: string }): Promise<void> {
     const id = Number(params.messageId);
-    try {
-      await this.withMarkupFallback({
-        method: 'editMessageText',
-        html: () => this.api.editMessageText(params.chat.id, id, rendered({ markdown: params.text }), { parse_mode: 'HTML' }),
-        plain: () => this.api.editMessageText(params.chat.id, id, plain({ markdown: params.text })),
-      });
-    } catch (error) {
-      if (classifyTelegramError({ error, method: 'editMessageText' }).kind !== 'not-modified') throw error;
-    }
+    await this.withMarkupFallback({
+      method: 'editMessageText',
+      html: () => this.api.editMessageText(params.chat.id, id, rendered({ markdown: params.text }), { parse_mode: 'HTML' }),
+      plain: () => this.api.editMessageText(params.chat.id, id, plain({ markdown: params.text })),
+      notModifiedIsDone: true,
+    });
   }
 
-  /** Sends one file the way Telegram shows its kind best; returns the message id. */
+  /** Sends one file the way Telegram shows its kind best (a photo Telegram refuses goes as a document); returns the message id. */
   async sendFile(params: { chat: ChatRef; attachment: OutboundAttachment; replyToId?: string }): Promise<string> {
-    const { chat, attachment } = params;
-    const method = sendMethodFor({ kind: attachment.kind, path: attachment.path });
-    const file = new InputFile(attachment.path);
-    const extra = { ...placement(params), ...(attachment.caption ? { caption: attachment.caption } : {}) };
+    const method = sendMethodFor({ kind: params.attachment.kind, path: params.attachment.path });
     try {
-      const sent = await (async () => {
-        switch (method) {
-          case 'sendPhoto':
-            return this.api.sendPhoto(chat.id, file, extra);
-          case 'sendVoice':
-            return this.api.sendVoice(chat.id, file, extra);
-          case 'sendAudio':
-            return this.api.sendAudio(chat.id, file, extra);
-          case 'sendVideo':
-            return this.api.sendVideo(chat.id, file, extra);
-          case 'sendDocument':
-            return this.api.sendDocument(chat.id, file, extra);
-        }
-      })();
-      return String(sent.message_id);
+      return await this.sendFileAs({ ...params, method });
     } catch (error) {
+      const failure = classifyTelegramError({ error, method });
+      if (method === 'sendPhoto' && failure.kind === 'other' && isBadRequest(error)) {
+        this.logger.warn({ err: this.translate({ error, method }) }, 'Telegram refused the photo; sending it as a document');
+        try {
+          return await this.sendFileAs({ ...params, method: 'sendDocument' });
+        } catch (documentError) {
+          throw this.translate({ error: documentError, method: 'sendDocument' });
+        }
+      }
       throw this.translate({ error, method });
     }
   }
 
-  private async withMarkupFallback<T>(params: { method: string; html: () => Promise<T>; plain: () => Promise<T> }): Promise<T> {
-    try {
-      return await params.html();
-    } catch (error) {
-      const failure = classifyTelegramError({ error, method: params.method });
-      if (failure.kind !== 'bad-markup') throw this.translate({ error, method: params.method });
-      this.logger.warn({ method: params.method, err: error }, 'Telegram rejected the formatting; sending plain text');
-      try {
-        return await params.plain();
-      } catch (plainError) {
-        throw this.translate({ error: plainError, method: params.method });
+  private async sendFileAs(params: { chat: ChatRef; attachment: OutboundAttachment; replyToId?: string; method: SendFileMethod }): Promise<string> {
+    const { chat, attachment } = params;
+    const file = new InputFile(attachment.path);
+    const extra = { ...placement(params), ...(attachment.caption ? { caption: attachment.caption } : {}) };
+    const sent = await (async () => {
+      switch (params.method) {
+        case 'sendPhoto':
+          return this.api.sendPhoto(chat.id, file, extra);
+        case 'sendVoice':
+          return this.api.sendVoice(chat.id, file, extra);
+        case 'sendAudio':
+          return this.api.sendAudio(chat.id, file, extra);
+        case 'sendVideo':
+          return this.api.sendVideo(chat.id, file, extra);
+        case 'sendDocument':
+          return this.api.sendDocument(chat.id, file, extra);
       }
-    }
+    })();
+    return String(sent.message_id);
   }
 
-  /** Flood control becomes RateLimitError; other errors pass through unchanged. */
+  private async withMarkupFallback<T>(params: { method: string; html: () => Promise<T>; plain: () => Promise<T>; notModifiedIsDone?: boolean }): Promise<T | undefined> {
+    const attempt = async (call: () => Promise<T>): Promise<{ ok: true; value: T | undefined } | { ok: false; error: unknown }> => {
+      try {
+        return { ok: true, value: await call() };
+      } catch (error) {
+        const kind = classifyTelegramError({ error, method: params.method }).kind;
+        if (kind === 'not-modified' && params.notModifiedIsDone === true) return { ok: true, value: undefined };
+        return { ok: false, error };
+      }
+    };
+    const html = await attempt(params.html);
+    if (html.ok) return html.value;
+    if (classifyTelegramError({ error: html.error, method: params.method }).kind !== 'bad-markup') throw this.translate({ error: html.error, method: params.method });
+    this.logger.warn({ method: params.method, err: this.translate({ error: html.error, method: params.method }) }, 'Telegram rejected the formatting; sending plain text');
+    const plainResult = await attempt(params.plain);
+    if (plainResult.ok) return plainResult.value;
+    throw this.translate({ error: plainResult.error, method: params.method });
+  }
+
+  /**
+   * Flood control becomes RateLimitError; other Bot API errors become a TelegramApiError that keeps the code and
+   * description but not grammy's payload (the whole message text, which must not end up in logs).
+   */
   private translate(params: { error: unknown; method: string }): unknown {
     const failure = classifyTelegramError(params);
-    return failure.kind === 'rate-limited' ? failure.error : params.error;
+    if (failure.kind === 'rate-limited') return failure.error;
+    if (params.error instanceof GrammyError) {
+      return new TelegramApiError({ method: params.method, code: params.error.error_code, description: params.error.description });
+    }
+    return params.error;
   }
+}
+
+/** A Bot API error without the request payload. */
+export class TelegramApiError extends Error {
+  override readonly name = 'TelegramApiError';
+  /** Telegram's error code (400, 403, ...). */
+  readonly code: number;
+
+  constructor(params: { method: string; code: number; description: string }) {
+    super(`Telegram ${params.method} failed: ${params.code} ${params.description}`);
+    this.code = params.code;
+  }
+}
+
+function isBadRequest(error: unknown): boolean {
+  return error instanceof GrammyError && error.error_code === 400;
 }

@@ -33,11 +33,11 @@ export async function pollUpdates(params: {
   while (!signal.aborted) {
     let updates: Update[];
     try {
-      // After a failure (and at start) a quick poll proves the connection, so health shows "connected" at once.
-      const timeout = failures > 0 || offset === 0 ? 0 : longPollSeconds;
+      // After a failure (and at start) one quick poll proves the connection, so health shows "connected" at once.
+      const timeout = failures > 0 || !connected ? 0 : longPollSeconds;
       updates = await api.getUpdates({ offset, timeout, allowed_updates: [...allowedUpdates] }, grammySignal(signal));
     } catch (error) {
-      if (signal.aborted) return;
+      if (signal.aborted) break;
       const failure = classifyTelegramError({ error, method: 'getUpdates' });
       if (failure.kind === 'unauthorized') throw failure.error;
       const reason =
@@ -51,7 +51,7 @@ export async function pollUpdates(params: {
       try {
         await clock.sleep(delay, signal);
       } catch {
-        return;
+        break;
       }
       continue;
     }
@@ -59,9 +59,31 @@ export async function pollUpdates(params: {
     connected = true;
     failures = 0;
     for (const update of updates) {
-      if (signal.aborted) return;
+      if (signal.aborted) break;
       await params.handle(update);
       offset = update.update_id + 1;
     }
+  }
+  await confirmOffset({ api, offset, logger, clock });
+}
+
+/**
+ * Tells Telegram which updates were taken before stopping, so the next start does not fetch (and download)
+ * the last batch again. Best effort: the inbox journal dedupes it anyway.
+ */
+async function confirmOffset(params: { api: Api; offset: number; logger: Logger; clock: Clock }): Promise<void> {
+  if (params.offset === 0) return;
+  const controller = new AbortController();
+  const guard = new AbortController();
+  void params.clock.sleep(2000, guard.signal).then(
+    () => controller.abort(),
+    () => undefined,
+  );
+  try {
+    await params.api.getUpdates({ offset: params.offset, timeout: 0, limit: 1, allowed_updates: [...allowedUpdates] }, grammySignal(controller.signal));
+  } catch (error) {
+    params.logger.debug({ err: error }, 'could not confirm the last Telegram updates on stop');
+  } finally {
+    guard.abort();
   }
 }

@@ -32,7 +32,7 @@ export const telegramSchema = z
       })
       .prefault({}),
     unauthorized: z.enum(['pair', 'ignore']).default('pair'),
-    free_response_chats: z.array(z.string()).default([]),
+    free_response_chats: z.array(userId()).default([]),
     edited_messages: z.enum(['ignore', 'new_turn']).default('ignore'),
     max_file_size: size({ defaultValue: '20m' }),
     merge_window: duration({ defaultValue: '1s' }),

@@ -88,6 +88,7 @@ export function buildGateway(params: {
       historyMaxChars: config.agent.history_max_chars,
       mediaPolicy: mediaPolicy({ profile, workspace, confine: config.tools.confine_to_workspace }),
       scrub: params.scrub,
+      cacheDir: profile.cacheDir,
       toolContext: {
         workspace,
         confineToWorkspace: config.tools.confine_to_workspace,

@@ -120,6 +120,11 @@ export interface AdapterStartParams {
   readonly report: (report: AdapterReport) => void;
   /** This adapter's persistent key/value space. */
   readonly storage: AdapterStorage;
+  /**
+   * Whether a sender may reach the agent (allowlist or approved pairing). Adapters skip costly work for the
+   * others (no file downloads for strangers) but still emit their messages, so the gateway can answer pairing.
+   */
+  readonly mayTalk: (params: { sender: Sender }) => boolean;
 }
 
 /** One messaging platform. Every adapter passes the shared contract suite. */

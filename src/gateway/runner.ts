@@ -6,7 +6,7 @@ import type { ToolContext } from '../tools/tool.js';
 import type { Clock } from '../util/clock.js';
 import { authorize, type AllowList } from './authorize.js';
 import { parseCommand, unknownCommandReply } from './commands.js';
-import { messageEventSchema, type MessageEvent, type PlatformAdapter } from './contracts.js';
+import { messageEventSchema, type MessageEvent, type PlatformAdapter, type Sender } from './contracts.js';
 import { runControlCommand } from './control.js';
 import { ChatPacer } from './delivery/pacer.js';
 import { SessionMailbox, type BusyPolicy } from './mailbox.js';
@@ -48,6 +48,8 @@ export interface RunnerOptions {
   /** Redacts secrets from everything sent to a platform. */
   readonly scrub: (text: string) => string;
   readonly toolContext: Omit<ToolContext, 'signal'>;
+  /** The profile's media cache, pruned by the maintenance loop. */
+  readonly cacheDir?: string;
   /** Restart backoff for adapters (tests shorten it). */
   readonly supervisorBackoff?: { baseMs?: number; maxMs?: number };
 }
@@ -120,6 +122,7 @@ export class GatewayRunner {
         emit: async (event) => {
           await this.accept({ event, via: name });
         },
+        mayTalk: ({ sender }) => this.mayTalk({ platform: name, sender, allow: entry.allow }),
         storage: {
           get: ({ name: key }) => this.store.getCursor({ name: `${name}:${key}` }),
           set: ({ name: key, value }) => this.store.setCursor({ name: `${name}:${key}`, value }),
@@ -130,6 +133,22 @@ export class GatewayRunner {
       });
       this.slots.set(name, { entry, pacer, supervisor });
     }
+  }
+
+  /** Whether a sender passes the allowlist or was approved by pairing. */
+  private mayTalk(params: { platform: string; sender: Sender; allow: AllowList }): boolean {
+    const probe: MessageEvent = {
+      platform: params.platform,
+      messageId: 'probe',
+      chat: { id: 'probe', kind: 'dm' },
+      sender: params.sender,
+      text: '',
+      media: [],
+      mentioned: true,
+      receivedAt: 0,
+    };
+    if (authorize({ event: probe, allow: params.allow }).allowed) return true;
+    return !params.sender.isBot && this.pairing.isApproved({ platform: params.platform, senderId: params.sender.id });
   }
 
   /** Starts adapters under their supervisors and replays messages a previous run did not finish. */
@@ -145,7 +164,15 @@ export class GatewayRunner {
     for (const slot of this.slots.values()) {
       this.supervisorRuns.push(slot.supervisor.run({ signal: this.adaptersController.signal }));
     }
-    this.supervisorRuns.push(runMaintenance({ store: this.store, clock: this.clock, logger: this.logger, signal: this.adaptersController.signal }));
+    this.supervisorRuns.push(
+      runMaintenance({
+        store: this.store,
+        clock: this.clock,
+        logger: this.logger,
+        signal: this.adaptersController.signal,
+        ...(this.options.cacheDir !== undefined ? { cacheDir: this.options.cacheDir } : {}),
+      }),
+    );
     this.replay();
     this.logger.info({ adapters: [...this.slots.keys()] }, 'gateway started');
   }

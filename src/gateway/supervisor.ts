@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../util/clock.js';
 import { backoffDelay } from '../util/backoff.js';
-import type { AdapterReport, AdapterStorage, MessageEvent, PlatformAdapter } from './contracts.js';
+import type { AdapterReport, AdapterStartParams, AdapterStorage, MessageEvent, PlatformAdapter } from './contracts.js';
 import { AdapterFatalError } from './errors.js';
 
 /** Where a supervised adapter is. */
@@ -35,6 +35,7 @@ export class AdapterSupervisor {
   private readonly adapter: PlatformAdapter;
   private readonly emit: (event: MessageEvent) => Promise<void>;
   private readonly storage: AdapterStorage;
+  private readonly mayTalk: AdapterStartParams['mayTalk'];
   private readonly clock: Clock;
   private readonly logger: Logger;
   private readonly backoff: SupervisorBackoff;
@@ -43,6 +44,7 @@ export class AdapterSupervisor {
     adapter: PlatformAdapter;
     emit: (event: MessageEvent) => Promise<void>;
     storage: AdapterStorage;
+    mayTalk: AdapterStartParams['mayTalk'];
     clock: Clock;
     logger: Logger;
     backoff?: Partial<SupervisorBackoff>;
@@ -50,6 +52,7 @@ export class AdapterSupervisor {
     this.adapter = params.adapter;
     this.emit = params.emit;
     this.storage = params.storage;
+    this.mayTalk = params.mayTalk;
     this.clock = params.clock;
     this.logger = params.logger.child({ adapter: params.adapter.name });
     this.backoff = { ...defaultBackoff, ...params.backoff };
@@ -70,7 +73,7 @@ export class AdapterSupervisor {
       this.set({ state: attempt === 0 ? 'connecting' : 'reconnecting' });
       let failure: unknown = null;
       try {
-        await this.adapter.start({ signal, emit: this.emit, report: (r) => this.onReport(r), storage: this.storage });
+        await this.adapter.start({ signal, emit: this.emit, report: (r) => this.onReport(r), storage: this.storage, mayTalk: this.mayTalk });
         if (signal.aborted) break;
         failure = new Error(`${this.adapter.name} adapter stopped without being asked to`);
       } catch (error) {

@@ -102,7 +102,14 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
   const history = windowHistory({ messages: toChatHistory({ messages: recent }), maxChars: deps.historyMaxChars });
   const typing = signal.aborted
     ? { stop: () => undefined }
-    : startTyping({ adapter, chat: event.chat, intervalMs: deps.typingIntervalMs, clock: deps.clock, logger });
+    : startTyping({
+        adapter,
+        chat: event.chat,
+        intervalMs: deps.typingIntervalMs,
+        clock: deps.clock,
+        logger,
+        skip: () => deps.pacer.rateLimited({ chatKey: event.chat.id }),
+      });
   let note: string | undefined;
   let text = '';
   try {

@@ -9,6 +9,8 @@ export function startTyping(params: {
   intervalMs: number;
   clock: Clock;
   logger: Logger;
+  /** True while the platform must not be called for this chat (a rate limit's retry_after). */
+  skip: () => boolean;
 }): { stop: () => void } {
   const { adapter, chat } = params;
   const controller = new AbortController();
@@ -17,7 +19,7 @@ export function startTyping(params: {
   void (async () => {
     while (!controller.signal.aborted) {
       try {
-        await typing({ chat });
+        if (!params.skip()) await typing({ chat });
       } catch (error) {
         params.logger.debug({ err: error }, 'typing indicator failed');
       }

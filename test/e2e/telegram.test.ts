@@ -106,7 +106,7 @@ test('telegram: a photo reaches the agent as a file; MEDIA: files go out by the 
 });
 
 test('telegram: a 429 storm while streaming gives no duplicate and no truncated final message, and waits retry_after', { timeout: 30_000 }, async () => {
-  const { h, fake } = await start();
+  const { h, fake } = await start({ config: { stream: { edit_interval: '1s', typing_interval: '300ms' } } });
   try {
     const words = Array.from({ length: 40 }, (_, i) => `t${i}`);
     h.fake.enqueue({ chunks: words.map((w) => `${w} `), chunkDelayMs: 60 });
@@ -122,6 +122,8 @@ test('telegram: a 429 storm while streaming gives no duplicate and no truncated 
     for (const r of refused) {
       const next = edits.find((c) => c.at > r.at);
       assert.ok(next && next.at - r.at >= 1000, `called again ${next ? next.at - r.at : '?'} ms after retry_after 1 s`);
+      const early = fake.calls.filter((c) => c.at > r.at && c.at - r.at < 1000 && String(c.params['chat_id']) === String(dm.id));
+      assert.deepEqual(early.map((c) => c.method), [], 'no call of any kind (not even typing) before retry_after passed');
     }
   } finally {
     await h.stop();
@@ -133,11 +135,13 @@ test('telegram: an unknown sender gets a pairing code and, once approved, an ans
   const { h, fake } = await start();
   try {
     const stranger = { id: 3003, first_name: 'New' };
-    fake.pushMessage({ chat: { id: 3003, type: 'private' }, from: stranger, text: 'hello?' });
+    const junk = fake.addFile({ bytes: Buffer.alloc(4096, 7), fileName: 'junk.bin' });
+    fake.pushMessage({ chat: { id: 3003, type: 'private' }, from: stranger, caption: 'hello?', document: junk });
     await fake.waitFor({ predicate: (f) => f.chatMessages(3003).length === 1 });
     const code = /\b([A-HJ-NP-Z2-9]{8})\b/.exec(fake.chatMessages(3003)[0]?.shown ?? '')?.[1];
     assert.ok(code);
     assert.equal(h.fake.requests.length, 0);
+    assert.equal(fake.calls.filter((c) => c.method === 'getFile').length, 0, "a stranger's file is never downloaded");
     const res = await cli({ argv: ['-p', 'test', 'pairing', 'approve', 'telegram', code], env: { HERMES_HOME: h.profile.hermesHome, HOME: h.profile.hermesHome } });
     assert.equal(res.code, 0, res.stderr);
     h.fake.enqueue({ text: 'Welcome.' });
@@ -281,16 +285,36 @@ test('telegram: a second adapter polling the same token in one process is refuse
     const twin = telegramAdapter({ fake, cacheDir: h.profile.cacheDir, clock: h.clock, logger: h.logger });
     const controller = new AbortController();
     await assert.rejects(
-      twin.start({ signal: controller.signal, emit: async () => undefined, report: () => undefined, storage: { get: () => undefined, set: () => undefined } }),
+      twin.start({ signal: controller.signal, emit: async () => undefined, report: () => undefined, storage: { get: () => undefined, set: () => undefined }, mayTalk: () => true }),
       /already being polled/,
     );
     controller.abort();
+    const polls = fake.calls.filter((c) => c.method === 'getUpdates').length;
+    await new Promise((r) => setTimeout(r, 1000));
+    assert.ok(fake.calls.filter((c) => c.method === 'getUpdates').length - polls <= 1, 'an idle bot long-polls; it does not spin');
     fake.addChat({ ...dm, first_name: 'Owner' });
     const sent = await adapter().send({ chat: { id: String(dm.id), kind: 'dm' }, text: 'same' });
     await adapter().edit({ chat: { id: String(dm.id), kind: 'dm' }, messageId: sent.messageId, text: 'same' });
     assert.equal(fake.calls.filter((c) => c.method === 'editMessageText').at(-1)?.status, 400, 'Telegram said not modified');
     assert.equal(adapter().minInterval({ chatId: String(group.id) }), 3000);
     assert.equal(adapter().minInterval({ chatId: String(dm.id) }), undefined);
+  } finally {
+    await h.stop();
+    await fake.close();
+  }
+});
+
+test('telegram: a picture Telegram refuses as a photo is sent as a document instead', { timeout: 20_000 }, async () => {
+  const { h, fake } = await start();
+  try {
+    const broken = path.join(h.profile.workspaceDir, 'broken.png');
+    writeFileSync(broken, 'not really a png');
+    h.fake.enqueue({ text: `Here.\nMEDIA:${broken}` });
+    fake.pushMessage({ chat: dm, from: owner, text: 'send it' });
+    await fake.waitFor({ predicate: (f) => f.chatMessages(dm.id).some((m) => m.kind === 'document'), timeoutMs: 10_000 });
+    await h.runner.waitIdle();
+    assert.equal(fake.calls.find((c) => c.method === 'sendPhoto')?.status, 400);
+    assert.equal(fake.chatMessages(dm.id).find((m) => m.kind === 'document')?.file?.file_name, 'broken.png');
   } finally {
     await h.stop();
     await fake.close();

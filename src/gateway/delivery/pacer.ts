@@ -37,6 +37,8 @@ interface ChatState {
   readyAt: number;
   /** Ops queued or running. */
   busy: number;
+  /** Until when the platform asked us not to call it for this chat (retry_after). */
+  rateLimitedUntil: number;
 }
 
 /**
@@ -61,6 +63,11 @@ export class ChatPacer {
     this.maxRateLimits = Math.max(1, params.maxRateLimits ?? 5);
     this.marginMs = params.rateLimitMarginMs ?? 100;
     this.logger = params.logger;
+  }
+
+  /** Whether the platform's retry_after for this chat has not passed yet: nothing may call it, not even typing. */
+  rateLimited(params: { chatKey: string }): boolean {
+    return (this.chats.get(params.chatKey)?.rateLimitedUntil ?? 0) > this.clock.now();
   }
 
   /** Number of chats whose state is kept (for tests and metrics). */
@@ -101,6 +108,7 @@ export class ChatPacer {
         }
         rateLimits += 1;
         state.readyAt = this.clock.now() + error.retryAfterMs + this.marginMs;
+        state.rateLimitedUntil = state.readyAt;
         this.logger?.warn(
           { chatKey: params.chatKey, method: error.method, retryAfterMs: error.retryAfterMs, attempt: rateLimits },
           'rate limited; waiting before trying again',
@@ -117,7 +125,7 @@ export class ChatPacer {
 
   /** The chat's state, marked busy and moved to the most recently used end. */
   private acquire(params: { chatKey: string }): ChatState {
-    const state = this.chats.get(params.chatKey) ?? { tail: Promise.resolve(), readyAt: 0, busy: 0 };
+    const state = this.chats.get(params.chatKey) ?? { tail: Promise.resolve(), readyAt: 0, busy: 0, rateLimitedUntil: 0 };
     this.chats.delete(params.chatKey);
     this.chats.set(params.chatKey, state);
     state.busy += 1;

@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { test } from 'node:test';
 import { pino } from 'pino';
 import { runMaintenance } from '../../../src/gateway/maintenance.js';
@@ -37,4 +40,30 @@ test('answered inbox rows are pruned after the retention; pending ones and histo
   controller.abort();
   await run;
   store.close();
+});
+
+test('old downloads are pruned from the media cache; recent ones stay', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'hermes-cache-'));
+  try {
+    mkdirSync(path.join(dir, 'telegram', '42'), { recursive: true });
+    const old = path.join(dir, 'telegram', '42', 'old.jpg');
+    const fresh = path.join(dir, 'telegram', 'fresh.jpg');
+    writeFileSync(old, 'x');
+    writeFileSync(fresh, 'y');
+    const clock = new FakeClock(Date.now());
+    utimesSync(old, new Date(clock.now() - 10_000), new Date(clock.now() - 10_000));
+    const store = openStore({ path: ':memory:', clock });
+    const controller = new AbortController();
+    const run = runMaintenance({ store, clock, logger: pino({ level: 'silent' }), signal: controller.signal, cacheDir: dir, retentionMs: 5000, intervalMs: 1000 });
+    await clock.advance(10);
+    await new Promise((r) => setTimeout(r, 50));
+    controller.abort();
+    await run;
+    store.close();
+    assert.equal(existsSync(old), false);
+    assert.equal(existsSync(path.join(dir, 'telegram', '42')), false, 'emptied folders go too');
+    assert.equal(existsSync(fresh), true);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
