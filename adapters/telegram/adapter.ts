@@ -106,16 +106,22 @@ export class TelegramAdapter implements PlatformAdapter {
     }
   }
 
+  /**
+   * One platform call per send, so a rate limit never leaves half a send behind to be repeated: a text, or
+   * one file (the text, if any, as its caption).
+   */
   async send(message: OutboundMessage): Promise<{ messageId: string }> {
     const replyTo = message.replyToId !== undefined ? { replyToId: message.replyToId } : {};
-    let id: string | undefined;
-    if (message.text.trim() !== '') id = await this.outbound.sendText({ chat: message.chat, text: message.text, ...replyTo });
-    for (const attachment of message.attachments ?? []) {
-      const sent = await this.outbound.sendFile({ chat: message.chat, attachment, ...replyTo });
-      id ??= sent;
+    const attachments = message.attachments ?? [];
+    if (attachments.length > 1) throw new Error('the Telegram adapter sends one file per message; send them one by one');
+    const [attachment] = attachments;
+    if (attachment !== undefined) {
+      const caption = attachment.caption ?? (message.text.trim() !== '' ? message.text : undefined);
+      const withCaption = caption !== undefined ? { ...attachment, caption } : attachment;
+      return { messageId: await this.outbound.sendFile({ chat: message.chat, attachment: withCaption, ...replyTo }) };
     }
-    if (id === undefined) throw new Error('nothing to send: empty text and no attachments');
-    return { messageId: id };
+    if (message.text.trim() === '') throw new Error('nothing to send: empty text and no attachments');
+    return { messageId: await this.outbound.sendText({ chat: message.chat, text: message.text, ...replyTo }) };
   }
 
   async edit(request: EditRequest): Promise<void> {

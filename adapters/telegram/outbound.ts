@@ -8,16 +8,30 @@ import { sendMethodFor, type SendFileMethod } from './media-kind.js';
 /** Shown while a streamed reply has nothing visible yet (Telegram refuses empty text). */
 const placeholder = '…';
 
-/** The Markdown as Telegram HTML; a placeholder when nothing in it is visible yet (e.g. a lone ``` mid-stream). */
+/** Telegram's limit on a message's visible text, in UTF-16 units. */
+const telegramLimit = 4096;
+
+/**
+ * The Markdown as Telegram HTML; a placeholder when nothing in it is visible yet (e.g. a lone ``` mid-stream).
+ * Delivery split the Markdown at the limit; rendering can lengthen it (renumbered lists), and then the
+ * Markdown goes as it is, unformatted, rather than being refused as too long.
+ */
 function rendered(params: { markdown: string }): string {
   const html = toTelegramHtml(params);
-  return visibleLength({ html }) > 0 ? html : placeholder;
+  const visible = visibleLength({ html });
+  if (visible > telegramLimit) return escapeHtml(params.markdown);
+  return visible > 0 ? html : placeholder;
 }
 
-/** The Markdown as plain text, never empty. */
+/** The Markdown as plain text, never empty, never over the limit. */
 function plain(params: { markdown: string }): string {
   const text = plainText(params);
+  if (text.length > telegramLimit) return params.markdown;
   return text.trim() !== '' ? text : placeholder;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 /** Where in a chat a message goes: its forum topic and the message it answers. */

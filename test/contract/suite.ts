@@ -52,6 +52,27 @@ export function adapterContract(params: { name: string; setup: () => Promise<Con
       });
     });
 
+    test('send, edit (also to the same text) and typing work on their own', async () => {
+      await withGateway({
+        setup,
+        run: async ({ platform, h }) => {
+          const adapter = platform.entry({ profile: h.profile, clock: h.clock, logger: h.logger }).adapter;
+          // The platform must know the chat: the owner writes first, as a person would.
+          h.fake.setResponder(() => ({ text: 'hello back' }));
+          await platform.userSays({ user: platform.owner, text: 'hello' });
+          await until({ check: () => platform.botMessages({ chatId: platform.owner.chatId }).length === 1, what: 'the first answer' });
+          await h.runner.waitIdle();
+          const chat = { id: platform.owner.chatId, kind: 'dm' as const };
+          const sent = await adapter.send({ chat, text: 'first version' });
+          assert.ok(sent.messageId !== '');
+          await adapter.edit({ chat, messageId: sent.messageId, text: 'second version' });
+          await adapter.edit({ chat, messageId: sent.messageId, text: 'second version' });
+          assert.equal(platform.botMessages({ chatId: platform.owner.chatId }).at(-1)?.text, 'second version');
+          if (adapter.capabilities.typing && adapter.typing) await adapter.typing({ chat });
+        },
+      });
+    });
+
     test('answers a DM; the final text is exact and no message is duplicated', async () => {
       await withGateway({
         setup,

@@ -320,3 +320,18 @@ test('telegram: a picture Telegram refuses as a photo is sent as a document inst
     await fake.close();
   }
 });
+
+test('telegram: a chunk that rendering would push over 4096 characters is still delivered', { timeout: 20_000 }, async () => {
+  const { h, fake, adapter } = await start();
+  try {
+    fake.addChat({ ...dm, first_name: 'Owner' });
+    const markdown = Array.from({ length: 1000 }, () => '1. x').join('\n').slice(0, 4090);
+    assert.ok(markdown.length <= 4096);
+    await adapter().send({ chat: { id: String(dm.id), kind: 'dm' }, text: markdown });
+    const shown = fake.chatMessages(dm.id).at(-1)?.shown ?? '';
+    assert.ok(shown.length <= 4096 && shown.length > 4000);
+  } finally {
+    await h.stop();
+    await fake.close();
+  }
+});
