@@ -29,8 +29,6 @@ export type InboundRead =
   | { readonly kind: 'skip'; readonly reason: string }
   | { readonly kind: 'message'; readonly event: Omit<MessageEvent, 'media'>; readonly files: readonly FileRef[] };
 
-/** Text long enough that Telegram's client probably split a longer paste and more parts follow. */
-const likelySplitLength = 3500;
 
 /** Turns one update into a gateway message (files still to download), or says why it is skipped. */
 export function readUpdate(params: { update: Update; bot: BotIdentity; policy: InboundPolicy; now: number }): InboundRead {
@@ -66,7 +64,9 @@ export function readUpdate(params: { update: Update; bot: BotIdentity; policy: I
     ...(reply ? { replyToId: `${message.chat.id}:${reply.message_id}` } : {}),
     mentioned: chat.kind === 'dm' || addressed,
     receivedAt: params.now,
-    ...(message.media_group_id !== undefined || raw.length >= likelySplitLength ? { continues: true } : {}),
+    // More may follow at once: album parts, a long paste the client split, a person typing in bursts. The
+    // gateway waits platforms.telegram.merge_window of quiet and answers them as one turn.
+    continues: true,
     raw: update,
   };
   return { kind: 'message', event, files };

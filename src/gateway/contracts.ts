@@ -50,7 +50,10 @@ export const messageEventSchema = z.object({
   replyToId: z.string().optional(),
   mentioned: z.boolean(),
   receivedAt: z.number().int().nonnegative(),
-  /** The platform may deliver more parts of this message soon (an album, a long text split by the client). */
+  /**
+   * More parts may follow within moments (an album, a long text the client split, a person typing in bursts):
+   * the gateway waits the adapter's merge window of quiet, then answers all of them as one turn.
+   */
   continues: z.boolean().optional(),
   raw: z.unknown().optional(),
 });

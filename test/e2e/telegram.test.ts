@@ -335,3 +335,20 @@ test('telegram: a chunk that rendering would push over 4096 characters is still 
     await fake.close();
   }
 });
+
+test('telegram: a burst of short messages is answered once, as one turn', { timeout: 20_000 }, async () => {
+  const { h, fake } = await start();
+  try {
+    h.fake.setResponder(() => ({ text: 'one answer' }));
+    for (const text of ['hey', 'quick question', 'what time is it in Tokyo?']) fake.pushMessage({ chat: dm, from: owner, text });
+    await fake.waitFor({ predicate: (f) => f.chatMessages(dm.id).some((m) => m.shown === 'one answer'), timeoutMs: 10_000 });
+    await h.runner.waitIdle();
+    assert.equal(h.fake.requests.length, 1);
+    assert.equal(fake.chatMessages(dm.id).length, 1);
+    const content = String((h.fake.requests[0]?.body.messages ?? []).filter((m) => m['role'] === 'user').at(-1)?.['content']);
+    assert.equal(content, 'hey\n\nquick question\n\nwhat time is it in Tokyo?');
+  } finally {
+    await h.stop();
+    await fake.close();
+  }
+});
