@@ -1,12 +1,11 @@
-import { existsSync } from 'node:fs';
 import { UserFacingError } from '../gateway/errors.js';
 import { DEFAULT_PROFILE_NAME } from '../home/profile.js';
 import { Pairing, normalizePairingCode } from '../gateway/pairing.js';
-import { openStore } from '../store/sqlite-store.js';
 import type { ApprovedSender, PairingRequest } from '../store/types.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { profileFrom, type GlobalOptions } from './context.js';
 import { println, type CliIO } from './output.js';
+import { withProfileStore } from './profile-store.js';
 
 /** What every `hermes pairing` command takes; `clock` is for tests. */
 interface PairingCommandParams {
@@ -24,20 +23,15 @@ function hermesCommand(params: { profileName: string; args: string }): string {
 /** Opens the profile's store, runs `use` with a Pairing on it, and closes the store. */
 function withPairing<T>(params: PairingCommandParams & { use: (pairing: Pairing, profileName: string) => T }): T {
   const profile = profileFrom(params);
-  if (!existsSync(profile.dbPath)) {
-    const run = hermesCommand({ profileName: profile.name, args: 'gateway run' });
-    throw new UserFacingError({
-      message: `profile "${profile.name}" has no pairing requests yet (${profile.dbPath} does not exist)`,
-      hint: `Start the gateway (\`${run}\`) and have the person message the bot; they get a code to give you.`,
-    });
-  }
   const clock = params.clock ?? systemClock;
-  const store = openStore({ path: profile.dbPath, clock });
-  try {
-    return params.use(new Pairing({ store, clock }), profile.name);
-  } finally {
-    store.close();
-  }
+  const run = hermesCommand({ profileName: profile.name, args: 'gateway run' });
+  return withProfileStore({
+    profile,
+    clock,
+    missing: 'pairing requests',
+    hint: `Start the gateway (\`${run}\`) and have the person message the bot; they get a code to give you.`,
+    use: (store) => params.use(new Pairing({ store, clock }), profile.name),
+  });
 }
 
 /** Platform names are lower case config keys ("telegram"); accept "Telegram" too. */

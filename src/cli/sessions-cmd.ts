@@ -1,26 +1,18 @@
-import { existsSync } from 'node:fs';
-import { UserFacingError } from '../gateway/errors.js';
-import { openStore } from '../store/sqlite-store.js';
 import type { Store } from '../store/types.js';
 import { systemClock } from '../util/clock.js';
 import { profileFrom, type GlobalOptions } from './context.js';
 import { println, type CliIO } from './output.js';
+import { withProfileStore } from './profile-store.js';
 import { shortSessionId } from '../store/session-id.js';
 
 function withStore<T>(params: { options: GlobalOptions; io: CliIO; use: (store: Store) => T }): T {
-  const profile = profileFrom(params);
-  if (!existsSync(profile.dbPath)) {
-    throw new UserFacingError({
-      message: `profile "${profile.name}" has no sessions yet (${profile.dbPath} does not exist)`,
-      hint: 'Talk to the agent first: `hermes chat` or `hermes gateway run`.',
-    });
-  }
-  const store = openStore({ path: profile.dbPath, clock: systemClock });
-  try {
-    return params.use(store);
-  } finally {
-    store.close();
-  }
+  return withProfileStore({
+    profile: profileFrom(params),
+    clock: systemClock,
+    missing: 'sessions',
+    hint: 'Talk to the agent first: `hermes chat` or `hermes gateway run`.',
+    use: params.use,
+  });
 }
 
 /** `hermes sessions list`: recent sessions, newest first. */
