@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Api } from 'grammy';
-import type { ReactionTypeEmoji, Update } from 'grammy/types';
+import type { Update } from 'grammy/types';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../../src/config/schema.js';
 import type {
@@ -38,7 +38,7 @@ export class TelegramAdapter implements PlatformAdapter {
     edit: true,
     threads: true,
     typing: true,
-    reactions: true,
+    reactions: false,
     media: true,
     maxMessageLength: 4096,
     markup: 'html',
@@ -131,13 +131,6 @@ export class TelegramAdapter implements PlatformAdapter {
   async typing(params: { chat: ChatRef }): Promise<void> {
     const thread = params.chat.threadId !== undefined ? { message_thread_id: Number(params.chat.threadId) } : {};
     await this.api.sendChatAction(params.chat.id, 'typing', thread);
-  }
-
-  async react(params: { chat: ChatRef; messageId: string; emoji: string }): Promise<void> {
-    const id = Number(params.messageId.split(':').at(-1));
-    // Telegram accepts only its own list of reaction emoji; anything else is answered with a 400.
-    const emoji = params.emoji as ReactionTypeEmoji['emoji'];
-    await this.api.raw.setMessageReaction({ chat_id: params.chat.id, message_id: id, reaction: [{ type: 'emoji', emoji }] });
   }
 
   minInterval(params: { chatId: string }): number | undefined {

@@ -1,11 +1,11 @@
 import type { MediaKind } from '../../src/gateway/contracts.js';
 
 /** Which Bot API method sends a file of this kind. */
-export type SendFileMethod = 'sendPhoto' | 'sendAudio' | 'sendVoice' | 'sendVideo' | 'sendDocument';
+export type SendFileMethod = 'sendPhoto' | 'sendAudio' | 'sendVoice' | 'sendDocument';
 
 /**
  * Telegram's way to show each kind of MEDIA file: pictures as photos, audio as audio, .ogg/.opus voice as voice
- * notes, videos as video, everything else as a document.
+ * notes, everything else (videos included) as a document.
  */
 export function sendMethodFor(params: { kind: MediaKind; path: string }): SendFileMethod {
   switch (params.kind) {
@@ -17,7 +17,6 @@ export function sendMethodFor(params: { kind: MediaKind; path: string }): SendFi
     case 'audio':
       return 'sendAudio';
     case 'video':
-      return /\.mp4$/i.test(params.path) ? 'sendVideo' : 'sendDocument';
     case 'document':
       return 'sendDocument';
   }

@@ -111,8 +111,6 @@ export class TelegramOutbound {
           return this.api.sendVoice(chat.id, file, extra);
         case 'sendAudio':
           return this.api.sendAudio(chat.id, file, extra);
-        case 'sendVideo':
-          return this.api.sendVideo(chat.id, file, extra);
         case 'sendDocument':
           return this.api.sendDocument(chat.id, file, extra);
       }
