@@ -1,4 +1,4 @@
-import type { MessageEvent } from './contracts.js';
+import type { Sender } from './contracts.js';
 
 /** Who may talk to the agent through one adapter. */
 export type AllowList = 'all' | readonly string[];
@@ -10,12 +10,12 @@ export type AuthDecision = { readonly allowed: true } | { readonly allowed: fals
  * Decides whether a message may reach the agent. Senders match by id, or by unique username written with
  * '@' (display names never count: anyone can pick one); messages from bots never do (no bot-to-bot loops).
  */
-export function authorize(params: { event: MessageEvent; allow: AllowList }): AuthDecision {
-  const { event, allow } = params;
-  if (event.sender.isBot) return { allowed: false, reason: 'bot' };
+export function authorize(params: { sender: Sender; allow: AllowList }): AuthDecision {
+  const { sender, allow } = params;
+  if (sender.isBot) return { allowed: false, reason: 'bot' };
   if (allow === 'all') return { allowed: true };
-  const id = event.sender.id;
-  const username = event.sender.username?.toLowerCase();
+  const id = sender.id;
+  const username = sender.username?.toLowerCase();
   const ok = allow.some((raw) => {
     const entry = raw.trim();
     if (entry.startsWith('@')) return username !== undefined && entry.slice(1).toLowerCase() === username;

@@ -137,17 +137,7 @@ export class GatewayRunner {
 
   /** Whether a sender passes the allowlist or was approved by pairing. */
   private mayTalk(params: { platform: string; sender: Sender; allow: AllowList }): boolean {
-    const probe: MessageEvent = {
-      platform: params.platform,
-      messageId: 'probe',
-      chat: { id: 'probe', kind: 'dm' },
-      sender: params.sender,
-      text: '',
-      media: [],
-      mentioned: true,
-      receivedAt: 0,
-    };
-    if (authorize({ event: probe, allow: params.allow }).allowed) return true;
+    if (authorize({ sender: params.sender, allow: params.allow }).allowed) return true;
     return !params.sender.isBot && this.pairing.isApproved({ platform: params.platform, senderId: params.sender.id });
   }
 
@@ -209,7 +199,7 @@ export class GatewayRunner {
     if (!slot) throw new Error(`no adapter named ${event.platform} is running`);
     if (this.phase !== 'running') throw new Error('the gateway is shutting down; deliver this message again later');
 
-    const decision = authorize({ event, allow: slot.entry.allow });
+    const decision = authorize({ sender: event.sender, allow: slot.entry.allow });
     const approved = !decision.allowed && decision.reason === 'not-allowed' && this.pairing.isApproved({ platform: event.platform, senderId: event.sender.id });
     if (!decision.allowed && !approved) {
       this.logger.info({ platform: event.platform, senderId: event.sender.id, reason: decision.reason }, 'message ignored: sender not authorized');

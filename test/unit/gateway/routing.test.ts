@@ -52,13 +52,13 @@ describe('slash commands', () => {
 describe('authorization', () => {
   test('allowlist by id or @username; display names never count; bots never', () => {
     const alice = event({ sender: { id: '7', name: 'Alice', username: 'alice', isBot: false } });
-    assert.equal(authorize({ event: alice, allow: ['7'] }).allowed, true);
-    assert.equal(authorize({ event: alice, allow: ['@ALICE'] }).allowed, true);
-    assert.equal(authorize({ event: alice, allow: ['alice'] }).allowed, false, 'a bare word is an id, not a username');
+    assert.equal(authorize({ sender: alice.sender, allow: ['7'] }).allowed, true);
+    assert.equal(authorize({ sender: alice.sender, allow: ['@ALICE'] }).allowed, true);
+    assert.equal(authorize({ sender: alice.sender, allow: ['alice'] }).allowed, false, 'a bare word is an id, not a username');
     const impostor = event({ sender: { id: '999', name: '@alice', isBot: false } });
-    assert.equal(authorize({ event: impostor, allow: ['@alice'] }).allowed, false, 'a display name must not pass');
-    assert.deepEqual(authorize({ event: event(), allow: ['bob'] }), { allowed: false, reason: 'not-allowed' });
-    assert.deepEqual(authorize({ event: event(), allow: [] }), { allowed: false, reason: 'not-allowed' });
-    assert.deepEqual(authorize({ event: event({ sender: { id: '7', isBot: true } }), allow: 'all' }), { allowed: false, reason: 'bot' });
+    assert.equal(authorize({ sender: impostor.sender, allow: ['@alice'] }).allowed, false, 'a display name must not pass');
+    assert.deepEqual(authorize({ sender: event().sender, allow: ['bob'] }), { allowed: false, reason: 'not-allowed' });
+    assert.deepEqual(authorize({ sender: event().sender, allow: [] }), { allowed: false, reason: 'not-allowed' });
+    assert.deepEqual(authorize({ sender: event({ sender: { id: '7', isBot: true } }).sender, allow: 'all' }), { allowed: false, reason: 'bot' });
   });
 });
