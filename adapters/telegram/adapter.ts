@@ -14,6 +14,7 @@ import type {
 } from '../../src/gateway/contracts.js';
 import { AdapterFatalError } from '../../src/gateway/errors.js';
 import { BoundedSet } from '../../src/util/bounded-set.js';
+import { mapLimit } from '../../src/util/map-limit.js';
 import type { Clock } from '../../src/util/clock.js';
 import type { FastifyInstance } from 'fastify';
 import { syncCommandMenu } from './commands-menu.js';
@@ -27,6 +28,9 @@ import { grammySignal } from './signal.js';
 
 /** The `platforms.telegram` block of config.yaml. */
 export type TelegramConfig = GatewayConfig['platforms']['telegram'];
+
+/** Updates of one batch prepared (files downloaded) at the same time. */
+const parallelDownloads = 4;
 
 /** Bot tokens being long-polled in this process: a second poller on one token would fight the first (409). */
 const pollingTokens = new Set<string>();
@@ -80,16 +84,19 @@ export class TelegramAdapter implements PlatformAdapter {
     await syncCommandMenu({ api: this.api, storage: params.storage, botId: bot.id, signal }).catch((error: unknown) => {
       this.logger.warn({ err: error }, 'could not set the command menu; will try again on the next start');
     });
-    const handle = async (update: Update): Promise<void> => {
-      if (!this.seenUpdates.add(update.update_id)) return;
+    const handleBatch = async (updates: readonly Update[]): Promise<void> => {
+      const fresh = updates.filter((update) => this.seenUpdates.add(update.update_id));
       try {
-        const event = await this.toEvent({ update, bot, signal, mayTalk: params.mayTalk });
-        if (event) await params.emit(event);
+        // Downloads run side by side (a few at a time): an album's parts reach the gateway together (one turn),
+        // and one large file does not hold up other chats. Emits (journaling) keep the update order.
+        const events = await mapLimit({ items: fresh, limit: parallelDownloads, fn: (update) => this.toEvent({ update, bot, signal, mayTalk: params.mayTalk }) });
+        for (const event of events) if (event) await params.emit(event);
       } catch (error) {
-        this.seenUpdates.delete(update.update_id);
+        for (const update of fresh) this.seenUpdates.delete(update.update_id);
         throw error;
       }
     };
+    const handle = (update: Update): Promise<void> => handleBatch([update]);
     if (this.config.mode === 'webhook') {
       await this.runWebhook({ ...params, handle });
       return;
@@ -100,7 +107,7 @@ export class TelegramAdapter implements PlatformAdapter {
     pollingTokens.add(this.token);
     try {
       await this.api.deleteWebhook({ drop_pending_updates: false }, grammySignal(signal));
-      await pollUpdates({ api: this.api, signal, clock: this.clock, logger: this.logger, report: params.report, handle });
+      await pollUpdates({ api: this.api, signal, clock: this.clock, logger: this.logger, report: params.report, handleBatch });
     } finally {
       pollingTokens.delete(this.token);
     }

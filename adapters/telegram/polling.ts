@@ -14,7 +14,7 @@ export const allowedUpdates = ['message', 'edited_message'] as const;
 const longPollSeconds = 25;
 
 /**
- * Long-polls getUpdates until `signal` aborts. Each update is handed to `handle` and awaited (journaled)
+ * Long-polls getUpdates until `signal` aborts. Each batch is handed to `handleBatch` and awaited (journaled)
  * before the next poll's offset acknowledges it, so a crash never loses one. A 409 (another poller on this
  * token) and network failures are retried with backoff and reported; a rejected token ends the loop.
  */
@@ -24,7 +24,8 @@ export async function pollUpdates(params: {
   clock: Clock;
   logger: Logger;
   report: (report: AdapterReport) => void;
-  handle: (update: Update) => Promise<void>;
+  /** Takes one poll's updates; resolves once all of them are journaled (or deliberately skipped). */
+  handleBatch: (updates: readonly Update[]) => Promise<void>;
 }): Promise<void> {
   const { api, signal, clock, logger, report } = params;
   let offset = 0;
@@ -58,11 +59,10 @@ export async function pollUpdates(params: {
     if (failures > 0 || !connected) report({ state: 'connected' });
     connected = true;
     failures = 0;
-    for (const update of updates) {
-      if (signal.aborted) break;
-      await params.handle(update);
-      offset = update.update_id + 1;
-    }
+    const last = updates.at(-1);
+    if (last === undefined || signal.aborted) continue;
+    await params.handleBatch(updates);
+    offset = last.update_id + 1;
   }
   await confirmOffset({ api, offset, logger, clock });
 }

@@ -39,6 +39,8 @@ export class DiscordState {
   commandOverwrites = 0;
   /** Typing indicators sent, per channel id. */
   readonly typing = new Map<string, number>();
+  /** Every reaction the bot added, on any message. */
+  readonly reactions: { messageId: string; emoji: string }[] = [];
   /** Every REST request, in arrival order. */
   readonly calls: CallRecord[] = [];
   private sequence = 0n;
