@@ -56,9 +56,15 @@ export class DiscordGateway {
     this.wss.handleUpgrade(req, socket, head, (ws) => this.accept({ ws, path: url.pathname, query: url.searchParams }));
   }
 
-  /** Sends a dispatch to every session; disconnected resumable sessions buffer it for replay. */
-  dispatch(params: { t: string; d: unknown }): void {
-    for (const session of this.sessions.values()) session.dispatch(params);
+  /**
+   * Sends a dispatch to every session that has `intent` (when given); disconnected resumable sessions buffer it
+   * for replay. `view` tailors the payload per session (e.g. MESSAGE_CONTENT redaction).
+   */
+  dispatch(params: { t: string; d: unknown; intent?: number; view?: (params: { intents: number }) => unknown }): void {
+    for (const session of this.sessions.values()) {
+      if (params.intent !== undefined && (session.intents & params.intent) === 0) continue;
+      session.dispatch({ t: params.t, d: params.view ? params.view({ intents: session.intents }) : params.d });
+    }
   }
 
   /** Closes every connected socket with `code`; sessions survive only for resumable codes. */

@@ -35,6 +35,14 @@ export function miscRoutes(deps: MiscRouteDeps): Route[] {
     },
     { pattern: 'GET /gateway', handle: () => ({ status: 200, body: { url: deps.gatewayUrl() } }) },
     { pattern: 'GET /users/@me', handle: () => ({ status: 200, body: me() }) },
+    {
+      pattern: 'GET /users/:user',
+      handle: (request) => {
+        const user = state.users.get(request.params['user'] ?? '');
+        if (!user) throw new DiscordApiError({ status: 404, code: 10013, message: 'Unknown User' });
+        return { status: 200, body: userJson({ user }) };
+      },
+    },
     { pattern: 'GET /applications/@me', handle: () => ({ status: 200, body: application() }) },
     { pattern: 'GET /oauth2/applications/@me', handle: () => ({ status: 200, body: application() }) },
     { pattern: 'GET /applications/:app/commands', handle: (request) => ({ status: 200, body: commandsOf({ state, request }) }) },
