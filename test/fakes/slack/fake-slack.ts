@@ -219,7 +219,7 @@ export class FakeSlack {
   }
 
   private describeCalls(): string {
-    const recent = this.dispatcher.calls.slice(-8).map((c) => `${c.method}→${c.error ?? c.status}`);
+    const recent = this.dispatcher.calls.slice(-8).map((c) => `${c.method}→${c.status === 200 ? (c.error ?? 'ok') : `${c.status} ${c.error ?? ''}`.trim()}`);
     return recent.length > 0 ? recent.join(', ') : 'none';
   }
 

@@ -32,7 +32,7 @@ function hasContent(params: Record<string, unknown>, text: string | undefined): 
 function liveMessage(state: SlackState, channel: string, ts: string): BotMessage {
   const message = state.messages.get(`${channel}:${ts}`);
   if (!message || message.deleted) {
-    if (state.knownTs.has(`${channel}:${ts}`)) throw new SlackApiError({ code: 'cant_update_message' });
+    if (!message && state.knownTs.has(`${channel}:${ts}`)) throw new SlackApiError({ code: 'cant_update_message' });
     throw new SlackApiError({ code: 'message_not_found' });
   }
   return message;
