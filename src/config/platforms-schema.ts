@@ -67,7 +67,24 @@ export const slackSchema = z
   .prefault({});
 
 /** platforms.discord */
-export const discordSchema = z.strictObject({ ...common, token: optionalString() }).prefault({});
+export const discordSchema = z
+  .strictObject({
+    ...common,
+    token: optionalString(),
+    api_url: z.string().url().default('https://discord.com/api'),
+    unauthorized: z.enum(['pair', 'ignore']).default('pair'),
+    free_response_channels: z.array(userId()).default([]),
+    allowed_channels: z.array(userId()).default([]),
+    ignored_channels: z.array(userId()).default([]),
+    max_file_size: size({ defaultValue: '10m' }),
+    merge_window: duration({ defaultValue: '1s' }),
+  })
+  .superRefine((block, ctx) => {
+    if (block.enabled && block.token === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['token'], message: 'a bot token from the Discord developer portal (required when enabled: true)' });
+    }
+  })
+  .prefault({});
 
 /** platforms.email */
 export const emailSchema = z

@@ -1,0 +1,165 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { Client, DiscordjsErrorCodes, Events, GatewayIntentBits, Partials, type Message, type SendableChannels } from 'discord.js';
+import type { Logger } from 'pino';
+import type { GatewayConfig } from '../../src/config/schema.js';
+import type {
+  AdapterCapabilities,
+  AdapterStartParams,
+  ChatRef,
+  EditRequest,
+  MessageEvent,
+  OutboundMessage,
+  PlatformAdapter,
+} from '../../src/gateway/contracts.js';
+import { AdapterFatalError } from '../../src/gateway/errors.js';
+import type { Clock } from '../../src/util/clock.js';
+import { readMessage } from './inbound.js';
+import { downloadAttachments } from './media-in.js';
+
+/** The `platforms.discord` block of config.yaml. */
+export type DiscordConfig = GatewayConfig['platforms']['discord'];
+
+/** Only the intents the adapter needs: guild and DM messages, and their content. */
+const intents = [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.DirectMessages, GatewayIntentBits.MessageContent];
+
+/** Nobody is pinged by the bot's replies except the people named in them: no @everyone, @here or roles. */
+const allowedMentions = { parse: ['users' as const], repliedUser: false };
+
+/**
+ * Discord through discord.js: the Gateway connection (resume and reconnect by the SDK, reported to the
+ * supervisor), messages in DMs and addressed guild messages, replies with 2000-character chunks, files, typing.
+ * Rate limits are discord.js's own REST queue: it waits and retries; no second queue here.
+ */
+export class DiscordAdapter implements PlatformAdapter {
+  readonly name = 'discord';
+  readonly capabilities: AdapterCapabilities = {
+    edit: true,
+    threads: true,
+    typing: true,
+    reactions: false,
+    media: true,
+    maxMessageLength: 2000,
+    markup: 'markdown',
+  };
+  private readonly config: DiscordConfig;
+  private readonly token: string;
+  private readonly clock: Clock;
+  private readonly logger: Logger;
+  private readonly cacheDir: string;
+  private client: Client | undefined;
+
+  constructor(params: { config: DiscordConfig; cacheDir: string; clock: Clock; logger: Logger }) {
+    const token = params.config.token;
+    if (token === undefined) throw new AdapterFatalError({ message: 'platforms.discord.token is not set', hint: 'Add the bot token from the Discord developer portal.' });
+    this.config = params.config;
+    this.token = token;
+    this.clock = params.clock;
+    this.logger = params.logger.child({ adapter: 'discord' });
+    this.cacheDir = path.join(params.cacheDir, 'discord');
+  }
+
+  async start(params: AdapterStartParams): Promise<void> {
+    const client = new Client({ intents, partials: [Partials.Channel], rest: { api: this.config.api_url } });
+    this.client = client;
+    const stopped = new Promise<void>((resolve) => params.signal.addEventListener('abort', () => resolve(), { once: true }));
+    let fail: (error: Error) => void = () => undefined;
+    const failed = new Promise<never>((_resolve, reject) => {
+      fail = reject;
+    });
+    client.on(Events.ClientReady, () => params.report({ state: 'connected' }));
+    client.on(Events.ShardResume, () => params.report({ state: 'connected' }));
+    client.on(Events.ShardReconnecting, () => params.report({ state: 'reconnecting', reason: 'Discord gateway reconnecting' }));
+    client.on(Events.ShardDisconnect, (event) => {
+      params.report({ state: 'reconnecting', reason: `Discord gateway closed (${event.code})` });
+      if (event.code === 4004) fail(new AdapterFatalError({ message: 'Discord rejected the bot token (4004)', hint: 'Check platforms.discord.token, then restart.' }));
+    });
+    client.on(Events.Error, (error) => this.logger.warn({ err: error }, 'Discord client error'));
+    client.on(Events.MessageCreate, (message) => {
+      void this.onMessage({ message, params, botId: client.user?.id ?? '' }).catch((error: unknown) => {
+        this.logger.error({ err: error, messageId: message.id }, 'a Discord message could not be taken; it is not acknowledged on Discord and stays unanswered');
+      });
+    });
+    try {
+      await Promise.race([client.login(this.token), stopped]);
+      await Promise.race([stopped, failed]);
+    } catch (error) {
+      if (error instanceof Error && 'code' in error && error.code === DiscordjsErrorCodes.TokenInvalid) {
+        throw new AdapterFatalError({ message: 'Discord rejected the bot token', hint: 'Check platforms.discord.token (developer portal → Bot → Reset Token), then restart.', cause: error });
+      }
+      throw error;
+    } finally {
+      await client.destroy();
+      this.client = undefined;
+    }
+  }
+
+  async send(message: OutboundMessage): Promise<{ messageId: string }> {
+    const channel = await this.channel({ chat: message.chat });
+    const files = [];
+    for (const attachment of message.attachments ?? []) {
+      const info = await stat(attachment.path);
+      if (info.size > this.config.max_file_size) {
+        throw new Error(`${path.basename(attachment.path)} is ${Math.round(info.size / 1024 / 1024)} MB, over Discord's upload limit (platforms.discord.max_file_size)`);
+      }
+      files.push({ attachment: attachment.path, name: path.basename(attachment.path) });
+    }
+    const content = message.text.trim() === '' ? undefined : message.text;
+    const sent = await channel.send({
+      ...(content !== undefined ? { content } : {}),
+      files,
+      allowedMentions,
+      ...(message.replyToId !== undefined ? { reply: { messageReference: message.replyToId, failIfNotExists: false } } : {}),
+    });
+    return { messageId: sent.id };
+  }
+
+  async edit(request: EditRequest): Promise<void> {
+    const channel = await this.channel({ chat: request.chat });
+    await channel.messages.edit(request.messageId, { content: request.text, allowedMentions });
+  }
+
+  async typing(params: { chat: ChatRef }): Promise<void> {
+    const channel = await this.channel({ chat: params.chat });
+    await channel.sendTyping();
+  }
+
+  /** The channel a chat id names (from discord.js's cache, else fetched). */
+  private async channel(params: { chat: ChatRef }): Promise<SendableChannels & { messages: Message['channel']['messages'] }> {
+    const client = this.client;
+    if (!client) throw new Error('the Discord adapter is not connected');
+    const channel = await client.channels.fetch(params.chat.id);
+    if (!channel || !channel.isSendable() || !('messages' in channel)) throw new Error(`Discord channel ${params.chat.id} cannot receive messages`);
+    return channel as SendableChannels & { messages: Message['channel']['messages'] };
+  }
+
+  private async onMessage(params: { message: Message; params: AdapterStartParams; botId: string }): Promise<void> {
+    const read = readMessage({
+      message: params.message,
+      botId: params.botId,
+      policy: {
+        freeResponseChannels: this.config.free_response_channels,
+        allowedChannels: this.config.allowed_channels,
+        ignoredChannels: this.config.ignored_channels,
+      },
+      now: this.clock.now(),
+    });
+    if (read.kind === 'skip') {
+      this.logger.debug({ messageId: params.message.id, reason: read.reason }, 'Discord message skipped');
+      return;
+    }
+    let event: MessageEvent = { ...read.event, media: [] };
+    if (read.files.length > 0 && params.params.mayTalk({ sender: read.event.sender })) {
+      const downloaded = await downloadAttachments({
+        files: read.files,
+        dir: path.join(this.cacheDir, read.event.chat.id),
+        messageId: read.event.messageId,
+        maxBytes: this.config.max_file_size,
+        signal: params.params.signal,
+        logger: this.logger,
+      });
+      event = { ...event, text: [event.text, ...downloaded.notes].filter((t) => t !== '').join('\n'), media: downloaded.media };
+    }
+    await params.params.emit(event);
+  }
+}

@@ -1,0 +1,13 @@
+import type { PlatformFactory } from '../../src/gateway/platforms.js';
+import { DiscordAdapter } from './adapter.js';
+
+/** Builds the Discord adapter entry from `platforms.discord`. */
+export const discordFactory: PlatformFactory = ({ config, profile, clock, logger }) => {
+  const discord = config.platforms.discord;
+  return {
+    adapter: new DiscordAdapter({ config: discord, cacheDir: profile.cacheDir, clock, logger }),
+    allow: discord.allowed_users,
+    unauthorized: discord.unauthorized,
+    mergeWindowMs: discord.merge_window,
+  };
+};
