@@ -1,6 +1,8 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { Client, DiscordjsErrorCodes, Events, GatewayIntentBits, Partials, type Message, type SendableChannels } from 'discord.js';
+import {
+  Client, DiscordjsErrorCodes, Events, GatewayIntentBits, Partials, type ChatInputCommandInteraction, type Message, type SendableChannels,
+} from 'discord.js';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../../src/config/schema.js';
 import type {
@@ -14,14 +16,22 @@ import type {
 } from '../../src/gateway/contracts.js';
 import { AdapterFatalError } from '../../src/gateway/errors.js';
 import type { Clock } from '../../src/util/clock.js';
-import { readMessage } from './inbound.js';
+import { openThread, wantsThread } from './auto-thread.js';
+import { readMessage, type DiscordInboundPolicy } from './inbound.js';
+import { readCommand, takeCommand } from './interactions.js';
+import { oversizeNote } from './media-out.js';
+import { syncSlashCommands } from './slash-commands.js';
 import { downloadAttachments } from './media-in.js';
+import { whenAborted } from '../../src/util/when-aborted.js';
 
 /** The `platforms.discord` block of config.yaml. */
 export type DiscordConfig = GatewayConfig['platforms']['discord'];
 
 /** Only the intents the adapter needs: guild and DM messages, and their content. */
 const intents = [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.DirectMessages, GatewayIntentBits.MessageContent];
+
+/** How many recent interaction ids are remembered (replies to them carry no message reference). */
+const INTERACTION_MEMORY = 1_000;
 
 /** Nobody is pinged by the bot's replies except the people named in them: no @everyone, @here or roles. */
 const allowedMentions = { parse: ['users' as const], repliedUser: false };
@@ -48,6 +58,8 @@ export class DiscordAdapter implements PlatformAdapter {
   private readonly logger: Logger;
   private readonly cacheDir: string;
   private client: Client | undefined;
+  /** Recent slash-command interaction ids: the gateway replies "to" them, but they are not messages. */
+  private readonly interactionIds = new Set<string>();
 
   constructor(params: { config: DiscordConfig; cacheDir: string; clock: Clock; logger: Logger }) {
     const token = params.config.token;
@@ -62,12 +74,18 @@ export class DiscordAdapter implements PlatformAdapter {
   async start(params: AdapterStartParams): Promise<void> {
     const client = new Client({ intents, partials: [Partials.Channel], rest: { api: this.config.api_url } });
     this.client = client;
-    const stopped = new Promise<void>((resolve) => params.signal.addEventListener('abort', () => resolve(), { once: true }));
+    const stopped = whenAborted({ signal: params.signal });
     let fail: (error: Error) => void = () => undefined;
     const failed = new Promise<never>((_resolve, reject) => {
       fail = reject;
     });
-    client.on(Events.ClientReady, () => params.report({ state: 'connected' }));
+    client.on(Events.ClientReady, (ready) => {
+      params.report({ state: 'connected' });
+      syncSlashCommands({ application: ready.application, storage: params.storage }).then(
+        (registered) => { if (registered) this.logger.info({ commands: 'new stop status help' }, 'Discord slash commands registered'); },
+        (error: unknown) => this.logger.warn({ err: error }, 'Discord slash commands could not be registered; typed /commands still work'),
+      );
+    });
     client.on(Events.ShardResume, () => params.report({ state: 'connected' }));
     client.on(Events.ShardReconnecting, () => params.report({ state: 'reconnecting', reason: 'Discord gateway reconnecting' }));
     client.on(Events.ShardDisconnect, (event) => {
@@ -78,6 +96,12 @@ export class DiscordAdapter implements PlatformAdapter {
     client.on(Events.MessageCreate, (message) => {
       void this.onMessage({ message, params, botId: client.user?.id ?? '' }).catch((error: unknown) => {
         this.logger.error({ err: error, messageId: message.id }, 'a Discord message could not be taken; it is not acknowledged on Discord and stays unanswered');
+      });
+    });
+    client.on(Events.InteractionCreate, (interaction) => {
+      if (!interaction.isChatInputCommand()) return;
+      void this.onCommand({ interaction, params }).catch((error: unknown) => {
+        this.logger.error({ err: error, interactionId: interaction.id }, 'a Discord slash command could not be taken');
       });
     });
     try {
@@ -97,19 +121,23 @@ export class DiscordAdapter implements PlatformAdapter {
   async send(message: OutboundMessage): Promise<{ messageId: string }> {
     const channel = await this.channel({ chat: message.chat });
     const files = [];
+    const notes: string[] = [];
     for (const attachment of message.attachments ?? []) {
       const info = await stat(attachment.path);
-      if (info.size > this.config.max_file_size) {
-        throw new Error(`${path.basename(attachment.path)} is ${Math.round(info.size / 1024 / 1024)} MB, over Discord's upload limit (platforms.discord.max_file_size)`);
-      }
-      files.push({ attachment: attachment.path, name: path.basename(attachment.path) });
+      const name = path.basename(attachment.path);
+      // An oversized file is not uploaded: the message says so instead, so the person learns why it is missing.
+      if (info.size > this.config.max_file_size) notes.push(oversizeNote({ name, size: info.size, limit: this.config.max_file_size }));
+      else files.push({ attachment: attachment.path, name });
     }
-    const content = message.text.trim() === '' ? undefined : message.text;
+    const text = [message.text, ...notes].filter((part) => part.trim() !== '').join('\n');
+    if (text.length > this.capabilities.maxMessageLength) throw new Error(`${notes.join(' ')} (and the message text is too long to say so in it)`);
+    const content = text === '' ? undefined : text;
+    const replyTo = message.replyToId !== undefined && !this.interactionIds.has(message.replyToId) ? message.replyToId : undefined;
     const sent = await channel.send({
       ...(content !== undefined ? { content } : {}),
       files,
       allowedMentions,
-      ...(message.replyToId !== undefined ? { reply: { messageReference: message.replyToId, failIfNotExists: false } } : {}),
+      ...(replyTo !== undefined ? { reply: { messageReference: replyTo, failIfNotExists: false } } : {}),
     });
     return { messageId: sent.id };
   }
@@ -133,23 +161,44 @@ export class DiscordAdapter implements PlatformAdapter {
     return channel as SendableChannels & { messages: Message['channel']['messages'] };
   }
 
+  /** The channel rules from config. */
+  private get policy(): DiscordInboundPolicy {
+    return {
+      freeResponseChannels: this.config.free_response_channels,
+      allowedChannels: this.config.allowed_channels,
+      ignoredChannels: this.config.ignored_channels,
+      autoThread: this.config.auto_thread,
+    };
+  }
+
+  private async onCommand(params: { interaction: ChatInputCommandInteraction; params: AdapterStartParams }): Promise<void> {
+    const { interaction } = params;
+    const read = readCommand({ interaction, policy: this.policy, now: this.clock.now() });
+    if (read.kind === 'skip') {
+      this.logger.debug({ interactionId: interaction.id, reason: read.reason }, 'Discord slash command skipped');
+      return;
+    }
+    this.interactionIds.add(interaction.id);
+    if (this.interactionIds.size > INTERACTION_MEMORY) this.interactionIds.delete(this.interactionIds.values().next().value ?? '');
+    await takeCommand({ interaction, event: read.event, mayTalk: params.params.mayTalk({ sender: read.event.sender }), emit: params.params.emit });
+  }
+
   private async onMessage(params: { message: Message; params: AdapterStartParams; botId: string }): Promise<void> {
-    const read = readMessage({
-      message: params.message,
-      botId: params.botId,
-      policy: {
-        freeResponseChannels: this.config.free_response_channels,
-        allowedChannels: this.config.allowed_channels,
-        ignoredChannels: this.config.ignored_channels,
-      },
-      now: this.clock.now(),
-    });
+    const read = readMessage({ message: params.message, botId: params.botId, policy: this.policy, now: this.clock.now() });
     if (read.kind === 'skip') {
       this.logger.debug({ messageId: params.message.id, reason: read.reason }, 'Discord message skipped');
       return;
     }
     let event: MessageEvent = { ...read.event, media: [] };
-    if (read.files.length > 0 && params.params.mayTalk({ sender: read.event.sender })) {
+    const mayTalk = params.params.mayTalk({ sender: read.event.sender });
+    if (this.config.auto_thread && mayTalk && read.event.mentioned && wantsThread({ message: params.message })) {
+      try {
+        event = { ...event, chat: { id: await openThread({ message: params.message, text: read.event.text }), kind: 'channel' } };
+      } catch (error) {
+        this.logger.warn({ err: error, messageId: params.message.id }, 'auto_thread: could not open a thread; answering in the channel');
+      }
+    }
+    if (read.files.length > 0 && mayTalk) {
       const downloaded = await downloadAttachments({
         files: read.files,
         dir: path.join(this.cacheDir, read.event.chat.id),

@@ -6,7 +6,8 @@ export const discordFactory: PlatformFactory = ({ config, profile, clock, logger
   const discord = config.platforms.discord;
   return {
     adapter: new DiscordAdapter({ config: discord, cacheDir: profile.cacheDir, clock, logger }),
-    allow: discord.allowed_users,
+    // Role members pass the gateway's allowlist through `role:<id>` entries (the adapter puts roles on the sender).
+    allow: [...discord.allowed_users, ...discord.allowed_roles.map((role) => `role:${role}`)],
     unauthorized: discord.unauthorized,
     mergeWindowMs: discord.merge_window,
   };

@@ -1,4 +1,4 @@
-import { ChannelType, type Message } from 'discord.js';
+import { ChannelType, type APIInteractionGuildMember, type GuildMember, type Message } from 'discord.js';
 import type { ChatRef, MessageEvent } from '../../src/gateway/contracts.js';
 
 /** How the adapter treats guild channels. */
@@ -6,6 +6,8 @@ export interface DiscordInboundPolicy {
   readonly freeResponseChannels: readonly string[];
   readonly allowedChannels: readonly string[];
   readonly ignoredChannels: readonly string[];
+  /** Threads the bot opened answer every message (auto_thread). */
+  readonly autoThread: boolean;
 }
 
 /** An attachment of a Discord message, not yet downloaded. */
@@ -30,14 +32,12 @@ export function readMessage(params: { message: Message; botId: string; policy: D
   const channelId = message.channelId;
   // Threads are channels of their own; their parent decides the channel rules.
   const ruleChannel = message.channel.isThread() ? (message.channel.parentId ?? channelId) : channelId;
-  if (!dm) {
-    if (policy.ignoredChannels.includes(ruleChannel) || policy.ignoredChannels.includes(channelId)) return { kind: 'skip', reason: 'ignored channel' };
-    if (policy.allowedChannels.length > 0 && !policy.allowedChannels.includes(ruleChannel) && !policy.allowedChannels.includes(channelId)) {
-      return { kind: 'skip', reason: 'channel not in allowed_channels' };
-    }
-  }
+  const closed = channelSkipReason({ dm, channelId, ruleChannel, policy });
+  if (closed !== undefined) return { kind: 'skip', reason: closed };
   const mentioned = message.mentions.users.has(botId) || message.mentions.repliedUser?.id === botId;
-  const free = policy.freeResponseChannels.includes(ruleChannel) || policy.freeResponseChannels.includes(channelId);
+  // With auto_thread, the threads the bot opened continue a conversation: no mention needed there.
+  const ownThread = policy.autoThread && message.channel.isThread() && message.channel.ownerId === botId;
+  const free = ownThread || policy.freeResponseChannels.includes(ruleChannel) || policy.freeResponseChannels.includes(channelId);
   if (!dm && !mentioned && !free) return { kind: 'skip', reason: 'guild message not addressed to the bot' };
   const files: DiscordFileRef[] = [...message.attachments.values()].map((a) => ({
     url: a.url,
@@ -56,7 +56,10 @@ export function readMessage(params: { message: Message; botId: string; policy: D
       platform: 'discord',
       messageId: message.id,
       chat,
-      sender: { id: author.id, name: author.globalName ?? author.username, username: author.username, isBot: author.bot },
+      sender: {
+        id: author.id, name: author.globalName ?? author.username, username: author.username, isBot: author.bot,
+        ...(message.member ? { roles: memberRoles({ member: message.member }) } : {}),
+      },
       text,
       ...(message.reference?.messageId ? { replyToId: message.reference.messageId } : {}),
       mentioned: dm || mentioned,
@@ -64,4 +67,22 @@ export function readMessage(params: { message: Message; botId: string; policy: D
       continues: true,
     },
   };
+}
+
+/** Why the channel rules close a guild channel to the bot (ignored, not allowed), or undefined when open. */
+export function channelSkipReason(params: { dm: boolean; channelId: string; ruleChannel: string; policy: DiscordInboundPolicy }): string | undefined {
+  const { dm, channelId, ruleChannel, policy } = params;
+  if (dm) return undefined;
+  if (policy.ignoredChannels.includes(ruleChannel) || policy.ignoredChannels.includes(channelId)) return 'ignored channel';
+  if (policy.allowedChannels.length > 0 && !policy.allowedChannels.includes(ruleChannel) && !policy.allowedChannels.includes(channelId)) {
+    return 'channel not in allowed_channels';
+  }
+  return undefined;
+}
+
+/** A guild member's role ids (the guild id stands for @everyone), for `role:<id>` allowlist entries. */
+export function memberRoles(params: { member: GuildMember | APIInteractionGuildMember }): string[] {
+  const { member } = params;
+  if ('guild' in member) return [...member.roles.cache.keys()];
+  return member.roles;
 }

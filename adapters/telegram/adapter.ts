@@ -25,6 +25,7 @@ import { TelegramOutbound } from './outbound.js';
 import { allowedUpdates, pollUpdates } from './polling.js';
 import { registerWebhook } from './webhook.js';
 import { grammySignal } from './signal.js';
+import { whenAborted } from '../../src/util/when-aborted.js';
 
 /** The `platforms.telegram` block of config.yaml. */
 export type TelegramConfig = GatewayConfig['platforms']['telegram'];
@@ -169,7 +170,7 @@ export class TelegramAdapter implements PlatformAdapter {
     this.handler = params.handle;
     params.report({ state: 'connected' });
     try {
-      await new Promise<void>((resolve) => params.signal.addEventListener('abort', () => resolve(), { once: true }));
+      await whenAborted({ signal: params.signal });
     } finally {
       this.handler = undefined;
     }

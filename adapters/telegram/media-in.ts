@@ -1,11 +1,8 @@
-import { createWriteStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { Api } from 'grammy';
 import type { Logger } from 'pino';
 import type { MediaItem } from '../../src/gateway/contracts.js';
+import { downloadCapped, TooLargeError } from '../../src/util/download.js';
 import type { FileRef } from './inbound.js';
 import { grammySignal } from './signal.js';
 
@@ -15,8 +12,6 @@ export interface DownloadedFiles {
   /** Lines for the agent, e.g. "[photo.jpg was not downloaded: 30 MB is over the 20 MB limit]". */
   readonly notes: string[];
 }
-
-class TooLargeError extends Error {}
 
 /**
  * Downloads a message's files with the bot token into `dir` (size-capped while streaming, so a wrong
@@ -44,10 +39,9 @@ export async function downloadFiles(params: {
       const info = await params.api.getFile(file.fileId, grammySignal(params.signal));
       if (info.file_path === undefined) throw new Error('Telegram gave no file path');
       const ext = path.extname(file.fileName ?? info.file_path) || '';
-      await mkdir(params.dir, { recursive: true });
       const target = path.join(params.dir, `${file.fileUniqueId}${ext}`);
       const url = `${params.apiRoot.replace(/\/$/, '')}/file/bot${params.token}/${info.file_path}`;
-      const sizeBytes = await fetchCapped({ url, target, maxBytes: params.maxBytes, signal: params.signal });
+      const sizeBytes = await downloadCapped({ url, target, maxBytes: params.maxBytes, signal: params.signal });
       media.push({ path: target, kind: file.kind, sizeBytes, ...(file.mimeType ? { mimeType: file.mimeType } : {}), ...(file.fileName ? { fileName: file.fileName } : {}) });
     } catch (error) {
       if (params.signal.aborted) throw error;
@@ -58,26 +52,6 @@ export async function downloadFiles(params: {
     }
   }
   return { media, notes };
-}
-
-async function fetchCapped(params: { url: string; target: string; maxBytes: number; signal: AbortSignal }): Promise<number> {
-  const response = await fetch(params.url, { signal: params.signal });
-  if (!response.ok || response.body === null) throw new Error(`file download answered ${response.status}`);
-  let seen = 0;
-  const cap = new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      seen += chunk.length;
-      if (seen > params.maxBytes) done(new TooLargeError('too large'));
-      else done(null, chunk);
-    },
-  });
-  try {
-    await pipeline(Readable.fromWeb(response.body), cap, createWriteStream(params.target));
-  } catch (error) {
-    await rm(params.target, { force: true });
-    throw error;
-  }
-  return seen;
 }
 
 function mb(bytes: number): string {

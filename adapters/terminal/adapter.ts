@@ -8,6 +8,7 @@ import type {
   PlatformAdapter,
 } from '../../src/gateway/contracts.js';
 import type { Clock } from '../../src/util/clock.js';
+import { whenAborted } from '../../src/util/when-aborted.js';
 
 /** Shown where the user types. */
 const prompt = '› ';
@@ -79,7 +80,7 @@ export class TerminalAdapter implements PlatformAdapter {
       );
     });
     const closed = new Promise<void>((resolve) => lines.once('close', () => resolve()));
-    const aborted = new Promise<void>((resolve) => params.signal.addEventListener('abort', () => resolve(), { once: true }));
+    const aborted = whenAborted({ signal: params.signal });
     await Promise.race([closed, aborted]);
     await Promise.all(pending);
     lines.close();

@@ -63,6 +63,26 @@ export const slackSchema = z
     bot_token: optionalString(),
     app_token: optionalString(),
     signing_secret: optionalString(),
+    mode: z.enum(['socket', 'http']).default('socket'),
+    api_url: z.string().url().default('https://slack.com/api/'),
+    events_path: z.string().startsWith('/').default('/slack/events'),
+    reply_in_thread: bool().default(true),
+    strict_mention: bool().default(false),
+    allowed_bots: z.array(z.string()).default([]),
+    unauthorized: z.enum(['pair', 'ignore']).default('pair'),
+    max_file_size: size({ defaultValue: '20m' }),
+    merge_window: duration({ defaultValue: '1s' }),
+    liveness_timeout: duration({ defaultValue: '30s', minMs: 1000 }),
+  })
+  .superRefine((block, ctx) => {
+    if (!block.enabled) return;
+    if (block.bot_token === undefined) ctx.addIssue({ code: 'custom', path: ['bot_token'], message: 'the bot token (xoxb-...) (required when enabled: true)' });
+    if (block.mode === 'socket' && block.app_token === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['app_token'], message: 'an app-level token (xapp-...) with connections:write (required in socket mode)' });
+    }
+    if (block.mode === 'http' && block.signing_secret === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['signing_secret'], message: "the app's signing secret (required in http mode)" });
+    }
   })
   .prefault({});
 
@@ -76,6 +96,8 @@ export const discordSchema = z
     free_response_channels: z.array(userId()).default([]),
     allowed_channels: z.array(userId()).default([]),
     ignored_channels: z.array(userId()).default([]),
+    allowed_roles: z.array(userId()).default([]),
+    auto_thread: z.boolean().default(false),
     max_file_size: size({ defaultValue: '10m' }),
     merge_window: duration({ defaultValue: '1s' }),
   })

@@ -7,8 +7,9 @@ export type AllowList = 'all' | readonly string[];
 export type AuthDecision = { readonly allowed: true } | { readonly allowed: false; readonly reason: 'bot' | 'not-allowed' };
 
 /**
- * Decides whether a message may reach the agent. Senders match by id, or by unique username written with
- * '@' (display names never count: anyone can pick one); messages from bots never do (no bot-to-bot loops).
+ * Decides whether a message may reach the agent. Senders match by id, by unique username written with
+ * '@' (display names never count: anyone can pick one), or by a role they hold written `role:<id>`;
+ * messages from bots never do (no bot-to-bot loops).
  */
 export function authorize(params: { sender: Sender; allow: AllowList }): AuthDecision {
   const { sender, allow } = params;
@@ -19,6 +20,7 @@ export function authorize(params: { sender: Sender; allow: AllowList }): AuthDec
   const ok = allow.some((raw) => {
     const entry = raw.trim();
     if (entry.startsWith('@')) return username !== undefined && entry.slice(1).toLowerCase() === username;
+    if (entry.startsWith('role:')) return sender.roles?.includes(entry.slice('role:'.length)) ?? false;
     return entry === id;
   });
   return ok ? { allowed: true } : { allowed: false, reason: 'not-allowed' };

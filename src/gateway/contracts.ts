@@ -21,6 +21,8 @@ export const senderSchema = z.object({
   name: z.string().optional(),
   /** A handle the platform keeps unique (Telegram @username), without '@'; allowlists may use it. */
   username: z.string().min(1).optional(),
+  /** The sender's role ids in this chat's community (Discord guild roles); allowlists may name them as `role:<id>`. */
+  roles: z.array(z.string().min(1)).optional(),
   isBot: z.boolean(),
 });
 export type Sender = z.infer<typeof senderSchema>;
@@ -146,6 +148,8 @@ export interface PlatformAdapter {
   edit(request: EditRequest): Promise<void>;
   /** Shows a typing indicator for a few seconds. */
   typing?(params: { chat: ChatRef }): Promise<void>;
+  /** Clears a typing/thinking indicator that does not expire by itself (called when the turn ends, also on error). */
+  typingDone?(params: { chat: ChatRef }): Promise<void>;
   /** Adds a reaction to a message. */
   react?(params: { chat: ChatRef; messageId: string; emoji: string }): Promise<void>;
   /** The least time between two calls into one chat, when the platform wants more than the configured interval. */

@@ -30,5 +30,10 @@ export function startTyping(params: {
       }
     }
   })();
-  return { stop: () => controller.abort() };
+  return {
+    stop: () => {
+      controller.abort();
+      void adapter.typingDone?.({ chat })?.catch((error: unknown) => params.logger.debug({ err: error }, 'clearing the typing indicator failed'));
+    },
+  };
 }

@@ -9,6 +9,7 @@ import type {
 } from '../../src/gateway/contracts.js';
 import { RateLimitError } from '../../src/gateway/errors.js';
 import type { Clock } from '../../src/util/clock.js';
+import { whenAborted } from '../../src/util/when-aborted.js';
 
 /** One call the gateway made to the test platform. */
 export interface PlatformCall {
@@ -64,7 +65,7 @@ export class TestAdapter implements PlatformAdapter {
   async start(params: AdapterStartParams): Promise<void> {
     this.emitFn = params.emit;
     params.report({ state: 'connected' });
-    await new Promise<void>((resolve) => params.signal.addEventListener('abort', () => resolve(), { once: true }));
+    await whenAborted({ signal: params.signal });
     this.emitFn = null;
   }
 

@@ -2,6 +2,7 @@ import { systemClock } from '../../../src/util/clock.js';
 import { DiscordGateway } from './gateway.js';
 import { DiscordHttpServer } from './http.js';
 import { Intent, messageDelivery } from './intents.js';
+import { interactionRoutes, slashCommandInteraction, type InteractionRecord, type SlashCommandOptions } from './interactions.js';
 import { incomingMessage } from './messages.js';
 import { miscRoutes } from './rest-misc.js';
 import { messageRoutes } from './rest-messages.js';
@@ -40,6 +41,7 @@ export class FakeDiscord {
       routes: [
         ...miscRoutes({ state: this.state, gatewayUrl: () => this.gateway.url, emit }),
         ...messageRoutes({ state: this.state, baseUrl: () => this.origin, emit }),
+        ...interactionRoutes({ state: this.state }),
       ],
       onUpgrade: (req, socket, head) => this.gateway.handleUpgrade(req, socket, head),
     });
@@ -148,6 +150,20 @@ export class FakeDiscord {
     const message = incomingMessage({ state: this.state, baseUrl: this.origin, options });
     this.emitEvent({ t: 'MESSAGE_CREATE', d: message });
     return message;
+  }
+
+  /** A user runs a registered slash command: dispatches INTERACTION_CREATE (no intent needed) and returns its record. */
+  slashCommand(options: SlashCommandOptions): InteractionRecord {
+    const payload = slashCommandInteraction({ state: this.state, options });
+    this.gateway.dispatch({ t: 'INTERACTION_CREATE', d: payload });
+    const record = this.state.interactions.get(payload['id'] as string);
+    if (!record) throw new Error('FakeDiscord: the interaction was not recorded');
+    return record;
+  }
+
+  /** An interaction by id (its callback and follow-ups), or undefined. */
+  interaction(params: { id: string }): InteractionRecord | undefined {
+    return this.state.interactions.get(params.id);
   }
 
   /** Closes every gateway socket with `code`: 4000-4003/4005/4007-4009 keep the session for RESUME, others end it. */

@@ -88,7 +88,9 @@ export class DiscordHttpServer {
       return;
     }
     this.state.calls.push({ method, path, body: parsed.body, at: this.state.clock.now() });
-    if (req.headers.authorization !== `Bot ${this.token}`) {
+    // Interaction callbacks and follow-ups are authorized by the interaction token in the path, not the bot token.
+    const byInteractionToken = path.startsWith('/interactions/') || path.startsWith('/webhooks/');
+    if (!byInteractionToken && req.headers.authorization !== `Bot ${this.token}`) {
       send(res, { status: 401, body: { message: '401: Unauthorized', code: 0 } }, {});
       return;
     }

@@ -85,6 +85,7 @@ export function incomingMessage(params: { state: DiscordState; baseUrl: string; 
     message['guild_id'] = guildId;
     const member = memberJson({ user: options.author, joinedAt: state.isoNow() });
     delete member['user'];
+    member['roles'] = options.roles ?? [];
     message['member'] = member;
   }
   message['channel_type'] = channel['type'];

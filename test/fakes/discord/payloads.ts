@@ -104,6 +104,10 @@ export function guildCreateJson(params: { guild: GuildSpec; bot: UserSpec; joine
         id: guild.id, name: '@everyone', color: 0, hoist: false, position: 0,
         permissions: EVERYONE_PERMISSIONS, managed: false, mentionable: false, flags: 0,
       },
+      ...(guild.roles ?? []).map((role, index) => ({
+        id: role.id, name: role.name, color: 0, hoist: false, position: index + 1,
+        permissions: '0', managed: false, mentionable: false, flags: 0,
+      })),
     ],
     channels: guild.channels.map((channel, position) => guildChannelJson({ channel, guildId: guild.id, position })),
     threads: [],

@@ -1,5 +1,6 @@
 import type { Clock } from '../../../src/util/clock.js';
 import { dmChannelJson, guildChannelJson, userJson } from './payloads.js';
+import type { InteractionRecord } from './interactions.js';
 import type { BotMessage, CallRecord, GuildSpec, Json, UserSpec } from './types.js';
 
 /** Discord's epoch (2015-01-01) in ms. */
@@ -41,6 +42,8 @@ export class DiscordState {
   readonly typing = new Map<string, number>();
   /** Every reaction the bot added, on any message. */
   readonly reactions: { messageId: string; emoji: string }[] = [];
+  /** Interactions dispatched to the bot, by id. */
+  readonly interactions = new Map<string, InteractionRecord>();
   /** Every REST request, in arrival order. */
   readonly calls: CallRecord[] = [];
   private sequence = 0n;

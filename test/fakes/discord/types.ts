@@ -21,6 +21,8 @@ export interface GuildSpec {
   name: string;
   /** Its channels. */
   channels: ChannelSpec[];
+  /** Roles besides @everyone (members get them via `roles` in messageCreate/slashCommand). */
+  roles?: { id: string; name: string }[];
 }
 
 /** Options for `new FakeDiscord(...)`. */
@@ -79,6 +81,8 @@ export interface MessageCreateOptions {
   attachments?: IncomingAttachment[];
   /** The message this one replies to. */
   referencedMessageId?: string;
+  /** Role ids of the author's guild membership (guild channels only). */
+  roles?: string[];
 }
 
 /** A file the bot uploaded. */

@@ -1,0 +1,203 @@
+import path from 'node:path';
+import { LogLevel, SocketModeClient } from '@slack/socket-mode';
+import { WebClient } from '@slack/web-api';
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { GatewayConfig } from '../../src/config/schema.js';
+import type { AdapterCapabilities, AdapterStartParams, ChatRef, EditRequest, MessageEvent, OutboundMessage, PlatformAdapter } from '../../src/gateway/contracts.js';
+import { AdapterFatalError } from '../../src/gateway/errors.js';
+import { BoundedSet } from '../../src/util/bounded-set.js';
+import type { Clock } from '../../src/util/clock.js';
+import { registerSlackEvents, type SlackCallbackBody } from './http-events.js';
+import { readSlackEvent, type SlackInboundPolicy, type SlackMessageEvent } from './inbound.js';
+import { downloadSlackFiles } from './media-in.js';
+import { SlackOutbound } from './outbound.js';
+import { whenAborted } from '../../src/util/when-aborted.js';
+
+/** The `platforms.slack` block of config.yaml. */
+export type SlackConfig = GatewayConfig['platforms']['slack'];
+
+/**
+ * Slack: Socket Mode (default) or the Events API through the gateway's HTTP server. Events are acknowledged only
+ * after they are journaled; replies go in threads, streamed by chat.update; files by upload v2; a "thinking"
+ * status while a turn runs, always cleared. A Socket Mode connection that stops answering pings is replaced.
+ */
+export class SlackAdapter implements PlatformAdapter {
+  readonly name = 'slack';
+  readonly capabilities: AdapterCapabilities = {
+    edit: true,
+    threads: true,
+    typing: true,
+    reactions: false,
+    media: true,
+    // Slack shows up to 4000 characters of a message; mrkdwn conversion can add a few, so split below it.
+    maxMessageLength: 3800,
+    markup: 'mrkdwn',
+  };
+  private readonly config: SlackConfig;
+  private readonly botToken: string;
+  private readonly client: WebClient;
+  private readonly outbound: SlackOutbound;
+  private readonly clock: Clock;
+  private readonly logger: Logger;
+  private readonly cacheDir: string;
+  private readonly seenEvents = new BoundedSet<string>({ max: 5000 });
+  private readonly threadsWithBot = new BoundedSet<string>({ max: 10_000 });
+  private handler: ((body: SlackCallbackBody) => Promise<void>) | undefined;
+
+  constructor(params: { config: SlackConfig; cacheDir: string; clock: Clock; logger: Logger }) {
+    const token = params.config.bot_token;
+    if (token === undefined) throw new AdapterFatalError({ message: 'platforms.slack.bot_token is not set' });
+    this.config = params.config;
+    this.botToken = token;
+    this.clock = params.clock;
+    this.logger = params.logger.child({ adapter: 'slack' });
+    this.cacheDir = path.join(params.cacheDir, 'slack');
+    this.client = new WebClient(token, { slackApiUrl: params.config.api_url, rejectRateLimitedCalls: true, logLevel: LogLevel.ERROR });
+    this.outbound = new SlackOutbound({ client: this.client });
+  }
+
+  registerRoutes(params: { app: FastifyInstance }): void {
+    if (this.config.mode !== 'http') return;
+    const signingSecret = this.config.signing_secret;
+    if (signingSecret === undefined) throw new AdapterFatalError({ message: 'platforms.slack.signing_secret is not set' });
+    registerSlackEvents({ app: params.app, path: this.config.events_path, signingSecret, logger: this.logger, handle: () => this.handler });
+  }
+
+  async start(params: AdapterStartParams): Promise<void> {
+    const identity = await this.identify();
+    const policy: SlackInboundPolicy = {
+      botUserId: identity.userId,
+      ...(identity.botId !== undefined ? { botId: identity.botId } : {}),
+      replyInThread: this.config.reply_in_thread,
+      strictMention: this.config.strict_mention,
+      allowedBots: this.config.allowed_bots,
+      threadsWithBot: this.threadsWithBot,
+    };
+    const handle = async (body: SlackCallbackBody): Promise<void> => {
+      // Slack retries an event it thinks was not acknowledged; the event id (and the journal) make it count once.
+      if (body.event_id !== undefined && !this.seenEvents.add(body.event_id)) return;
+      try {
+        const event = await this.toEvent({ raw: body.event as SlackMessageEvent, policy, params });
+        if (event) await params.emit(event);
+      } catch (error) {
+        if (body.event_id !== undefined) this.seenEvents.delete(body.event_id);
+        throw error;
+      }
+    };
+    const stopped = whenAborted({ signal: params.signal });
+    if (this.config.mode === 'http') {
+      this.handler = handle;
+      params.report({ state: 'connected' });
+      await stopped;
+      this.handler = undefined;
+      return;
+    }
+    await this.runSocketMode({ params, handle, stopped });
+  }
+
+  async send(message: OutboundMessage): Promise<{ messageId: string }> {
+    const attachments = message.attachments ?? [];
+    if (attachments.length > 1) throw new Error('the Slack adapter uploads one file per message; send them one by one');
+    const [attachment] = attachments;
+    if (attachment !== undefined) {
+      const comment = message.text.trim() !== '' ? message.text : undefined;
+      return { messageId: await this.outbound.upload({ chat: message.chat, attachment, ...(comment !== undefined ? { comment } : {}) }) };
+    }
+    return { messageId: await this.outbound.post({ chat: message.chat, text: message.text }) };
+  }
+
+  async edit(request: EditRequest): Promise<void> {
+    await this.outbound.update({ chat: request.chat, ts: request.messageId, text: request.text });
+  }
+
+  /** Shows "is thinking…" in the thread (Slack's assistant status). */
+  async typing(params: { chat: ChatRef }): Promise<void> {
+    if (params.chat.threadId === undefined) return;
+    await this.client.assistant.threads.setStatus({ channel_id: params.chat.id, thread_ts: params.chat.threadId, status: 'is thinking…' });
+  }
+
+  /** Clears the thinking status (also after an error, when no reply cleared it). */
+  async typingDone(params: { chat: ChatRef }): Promise<void> {
+    if (params.chat.threadId === undefined) return;
+    await this.client.assistant.threads.setStatus({ channel_id: params.chat.id, thread_ts: params.chat.threadId, status: '' });
+  }
+
+  private async identify(): Promise<{ userId: string; botId?: string }> {
+    try {
+      const auth = await this.client.auth.test();
+      if (auth.user_id === undefined) throw new Error('auth.test gave no user id');
+      return { userId: auth.user_id, ...(auth.bot_id !== undefined ? { botId: auth.bot_id } : {}) };
+    } catch (error) {
+      const code = typeof error === 'object' && error !== null && 'data' in error ? (error.data as { error?: string }).error : undefined;
+      if (code === 'invalid_auth' || code === 'not_authed' || code === 'account_inactive' || code === 'token_revoked') {
+        throw new AdapterFatalError({ message: `Slack rejected the bot token (${code})`, hint: 'Check platforms.slack.bot_token (xoxb-...), then restart.', cause: error });
+      }
+      throw error;
+    }
+  }
+
+  private async runSocketMode(params: { params: AdapterStartParams; handle: (body: SlackCallbackBody) => Promise<void>; stopped: Promise<void> }): Promise<void> {
+    const appToken = this.config.app_token;
+    if (appToken === undefined) throw new AdapterFatalError({ message: 'platforms.slack.app_token is not set (needed for Socket Mode)' });
+    const { report } = params.params;
+    const socket = new SocketModeClient({
+      appToken,
+      logLevel: LogLevel.ERROR,
+      clientOptions: { slackApiUrl: this.config.api_url },
+      // No pong within this time: the connection is treated as dead and replaced ("connected but deaf" is not possible).
+      clientPingTimeout: this.config.liveness_timeout,
+      serverPingTimeout: this.config.liveness_timeout,
+    });
+    socket.on('connected', () => report({ state: 'connected' }));
+    socket.on('reconnecting', () => report({ state: 'reconnecting', reason: 'Slack Socket Mode connection lost or silent; reconnecting' }));
+    socket.on('slack_event', async (delivery: { ack: () => Promise<void>; type: string; body: SlackCallbackBody }) => {
+      if (delivery.type !== 'events_api') {
+        await delivery.ack().catch(() => undefined);
+        return;
+      }
+      try {
+        await params.handle(delivery.body);
+        await delivery.ack();
+      } catch (error) {
+        this.logger.error({ err: error }, 'Slack event not taken; left unacknowledged so Slack delivers it again');
+      }
+    });
+    const starting = socket.start();
+    try {
+      // Stopping while the first connection is still being made must not wait for it.
+      await Promise.race([starting, params.stopped]);
+      await params.stopped;
+    } finally {
+      // Let a connection still being made finish so it can be closed (else its pings keep running), then close;
+      // both bounded, as a half-open socket may never answer.
+      await this.bounded({ work: starting.then(() => undefined, () => undefined), ms: 5000 });
+      await this.bounded({ work: socket.disconnect().catch(() => undefined), ms: 2000 });
+    }
+  }
+
+  /** Waits for `work`, at most `ms`. */
+  private async bounded(params: { work: Promise<void>; ms: number }): Promise<void> {
+    const guard = new AbortController();
+    await Promise.race([params.work, this.clock.sleep(params.ms, guard.signal).catch(() => undefined)]);
+    guard.abort();
+  }
+
+  private async toEvent(params: { raw: SlackMessageEvent; policy: SlackInboundPolicy; params: AdapterStartParams }): Promise<MessageEvent | undefined> {
+    const read = readSlackEvent({ event: params.raw, policy: params.policy, now: this.clock.now() });
+    if (read.kind === 'skip') {
+      this.logger.debug({ reason: read.reason }, 'Slack event skipped');
+      return undefined;
+    }
+    if (read.files.length === 0 || !params.params.mayTalk({ sender: read.event.sender })) return { ...read.event, media: [] };
+    const downloaded = await downloadSlackFiles({
+      files: read.files,
+      dir: path.join(this.cacheDir, read.event.chat.id),
+      botToken: this.botToken,
+      maxBytes: this.config.max_file_size,
+      signal: params.params.signal,
+      logger: this.logger,
+    });
+    return { ...read.event, text: [read.event.text, ...downloaded.notes].filter((t) => t !== '').join('\n'), media: downloaded.media };
+  }
+}

@@ -1,0 +1,13 @@
+import type { PlatformFactory } from '../../src/gateway/platforms.js';
+import { SlackAdapter } from './adapter.js';
+
+/** Builds the Slack adapter entry from `platforms.slack`. */
+export const slackFactory: PlatformFactory = ({ config, profile, clock, logger }) => {
+  const slack = config.platforms.slack;
+  return {
+    adapter: new SlackAdapter({ config: slack, cacheDir: profile.cacheDir, clock, logger }),
+    allow: slack.allowed_users,
+    unauthorized: slack.unauthorized,
+    mergeWindowMs: slack.merge_window,
+  };
+};

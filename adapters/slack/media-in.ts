@@ -1,0 +1,42 @@
+import path from 'node:path';
+import type { Logger } from 'pino';
+import type { MediaItem } from '../../src/gateway/contracts.js';
+import { mediaKindOf } from '../../src/gateway/media-kind-of.js';
+import { downloadCapped, safeFileName, TooLargeError } from '../../src/util/download.js';
+import type { SlackFile } from './inbound.js';
+
+/** Downloads files shared with the app (with the bot token) into `dir`, size-capped; notes the ones that were not. */
+export async function downloadSlackFiles(params: {
+  files: readonly SlackFile[];
+  dir: string;
+  botToken: string;
+  maxBytes: number;
+  signal: AbortSignal;
+  logger: Logger;
+}): Promise<{ media: MediaItem[]; notes: string[] }> {
+  const media: MediaItem[] = [];
+  const notes: string[] = [];
+  for (const file of params.files) {
+    const name = file.name ?? file.id;
+    const url = file.url_private_download ?? file.url_private;
+    if (file.size !== undefined && file.size > params.maxBytes) {
+      notes.push(`[${name} was not downloaded: it is over the ${Math.round(params.maxBytes / 1024 / 1024)} MB limit]`);
+      continue;
+    }
+    if (url === undefined) {
+      notes.push(`[${name} could not be downloaded: Slack gave no URL]`);
+      continue;
+    }
+    const target = path.join(params.dir, `${file.id}-${safeFileName(name)}`);
+    try {
+      const sizeBytes = await downloadCapped({ url, target, maxBytes: params.maxBytes, signal: params.signal, headers: { authorization: `Bearer ${params.botToken}` } });
+      media.push({ path: target, kind: mediaKindOf({ name, ...(file.mimetype ? { mimeType: file.mimetype } : {}) }), fileName: name, sizeBytes, ...(file.mimetype ? { mimeType: file.mimetype } : {}) });
+    } catch (error) {
+      if (params.signal.aborted) throw error;
+      const why = error instanceof TooLargeError ? 'it is over the size limit' : 'the download failed';
+      params.logger.warn({ fileId: file.id, reason: error instanceof Error ? error.message : String(error) }, 'Slack file not downloaded');
+      notes.push(`[${name} was not downloaded: ${why}]`);
+    }
+  }
+  return { media, notes };
+}

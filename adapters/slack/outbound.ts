@@ -1,0 +1,73 @@
+import path from 'node:path';
+import { ErrorCode, type WebClient } from '@slack/web-api';
+import slackifyMarkdown from 'slackify-markdown';
+import type { ChatRef, OutboundAttachment } from '../../src/gateway/contracts.js';
+import { RateLimitError } from '../../src/gateway/errors.js';
+
+/** Markdown as Slack mrkdwn (bold, italics, links, code), through slackify-markdown; never empty. */
+export function toMrkdwn(params: { markdown: string }): string {
+  const converted = slackifyMarkdown(params.markdown).trimEnd();
+  return converted.trim() === '' ? (params.markdown.trim() === '' ? '…' : params.markdown) : converted;
+}
+
+/** A Web API rate limit becomes RateLimitError (nothing was done; the pacer waits and calls again). */
+export function translateSlackError(params: { error: unknown; method: string }): unknown {
+  const { error } = params;
+  if (typeof error === 'object' && error !== null && 'code' in error && error.code === ErrorCode.RateLimitedError) {
+    const retryAfterS = 'retryAfter' in error && typeof error.retryAfter === 'number' ? error.retryAfter : 1;
+    return new RateLimitError({ retryAfterMs: retryAfterS * 1000, method: params.method, message: `Slack ${params.method} rate limited` });
+  }
+  return error;
+}
+
+/** Sends, edits and uploads through the Web API. */
+export class SlackOutbound {
+  private readonly client: WebClient;
+
+  constructor(params: { client: WebClient }) {
+    this.client = params.client;
+  }
+
+  /** Posts a message (in the chat's thread, if any); returns its ts. */
+  async post(params: { chat: ChatRef; text: string }): Promise<string> {
+    try {
+      const result = await this.client.chat.postMessage({
+        channel: params.chat.id,
+        text: toMrkdwn({ markdown: params.text }),
+        ...(params.chat.threadId !== undefined ? { thread_ts: params.chat.threadId } : {}),
+        unfurl_links: false,
+      });
+      if (result.ts === undefined) throw new Error('Slack chat.postMessage returned no ts');
+      return result.ts;
+    } catch (error) {
+      throw translateSlackError({ error, method: 'chat.postMessage' });
+    }
+  }
+
+  /** Replaces a message's text. */
+  async update(params: { chat: ChatRef; ts: string; text: string }): Promise<void> {
+    try {
+      await this.client.chat.update({ channel: params.chat.id, ts: params.ts, text: toMrkdwn({ markdown: params.text }) });
+    } catch (error) {
+      throw translateSlackError({ error, method: 'chat.update' });
+    }
+  }
+
+  /** Uploads one file into the chat (files upload v2); returns the file id. */
+  async upload(params: { chat: ChatRef; attachment: OutboundAttachment; comment?: string }): Promise<string> {
+    try {
+      const common = {
+        channel_id: params.chat.id,
+        file: params.attachment.path,
+        filename: path.basename(params.attachment.path),
+        ...(params.comment !== undefined ? { initial_comment: params.comment } : {}),
+      };
+      const threadTs = params.chat.threadId;
+      const result = await (threadTs !== undefined ? this.client.filesUploadV2({ ...common, thread_ts: threadTs }) : this.client.filesUploadV2(common));
+      const first = (result.files as readonly { files?: readonly { id?: string }[] }[] | undefined)?.[0]?.files?.[0]?.id;
+      return first ?? `file:${path.basename(params.attachment.path)}`;
+    } catch (error) {
+      throw translateSlackError({ error, method: 'files.uploadV2' });
+    }
+  }
+}

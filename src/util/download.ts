@@ -1,0 +1,40 @@
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+/** A download stopped because the file grew past the limit. */
+export class TooLargeError extends Error {
+  override readonly name = 'TooLargeError';
+}
+
+/**
+ * Streams `url` into `target`, stopping (and deleting the partial file) once more than `maxBytes` arrived, so a
+ * wrong declared size cannot fill the disk. Returns the byte count. `headers` may carry a token: never log them.
+ */
+export async function downloadCapped(params: { url: string; target: string; maxBytes: number; signal: AbortSignal; headers?: Record<string, string> }): Promise<number> {
+  await mkdir(path.dirname(params.target), { recursive: true });
+  const response = await fetch(params.url, { signal: params.signal, ...(params.headers ? { headers: params.headers } : {}) });
+  if (!response.ok || response.body === null) throw new Error(`download answered ${response.status}`);
+  let seen = 0;
+  const cap = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      seen += chunk.length;
+      if (seen > params.maxBytes) done(new TooLargeError(`over ${params.maxBytes} bytes`));
+      else done(null, chunk);
+    },
+  });
+  try {
+    await pipeline(Readable.fromWeb(response.body), cap, createWriteStream(params.target));
+  } catch (error) {
+    await rm(params.target, { force: true });
+    throw error;
+  }
+  return seen;
+}
+
+/** A file name safe inside a cache folder: no separators, no leading dots, bounded length. */
+export function safeFileName(name: string): string {
+  return name.replace(/[/\\\0]/g, '_').replace(/^\.+/, '_').slice(0, 120) || 'file';
+}

@@ -1,0 +1,122 @@
+import { randomBytes } from 'node:crypto';
+import { memberJson, userJson } from './payloads.js';
+import { asObject } from './rest-messages.js';
+import { DiscordApiError, type RestRequest, type Route } from './router.js';
+import type { DiscordState } from './state.js';
+import type { Json, UserSpec } from './types.js';
+
+/** Discord's deadline for the first answer to an interaction (after it, the token is unknown). */
+export const INTERACTION_DEADLINE_MS = 3_000;
+
+/** An interaction callback's types that the fake accepts: 4 CHANNEL_MESSAGE_WITH_SOURCE, 5 DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE. */
+const REPLY_TYPES: ReadonlySet<number> = new Set([4, 5]);
+
+/** One interaction the fake dispatched, as the test inspects it. */
+export interface InteractionRecord {
+  /** Interaction id. */
+  id: string;
+  /** The interaction token (callback and webhook routes). */
+  token: string;
+  /** Command name. */
+  name: string;
+  /** Channel it was used in. */
+  channelId: string;
+  /** Clock time it was dispatched. */
+  createdAt: number;
+  /** The first answer (callback type and data), once given. */
+  callback?: { type: number; data: Json; at: number };
+  /** Follow-up and edited-original message bodies, in order. */
+  followups: Json[];
+}
+
+/** What a user running a slash command needs. */
+export interface SlashCommandOptions {
+  /** Guild channel, thread or DM channel. */
+  channelId: string;
+  /** Who runs it. */
+  user: UserSpec;
+  /** Command name without '/'. */
+  name: string;
+  /** Role ids of the member (guild channels only). */
+  roles?: string[];
+}
+
+/** Builds, stores and returns an APPLICATION_COMMAND interaction payload for INTERACTION_CREATE. */
+export function slashCommandInteraction(params: { state: DiscordState; options: SlashCommandOptions }): Json {
+  const { state, options } = params;
+  const channel = state.channels.get(options.channelId);
+  if (!channel) throw new Error(`FakeDiscord: unknown channel ${options.channelId}; configure it in guilds or call openDm() first`);
+  const command = state.commands.find((entry) => entry['name'] === options.name);
+  if (!command) throw new Error(`FakeDiscord: the application has no command named ${options.name}; Discord would not show it`);
+  state.rememberUser({ user: options.user });
+  const id = state.nextId();
+  const token = `aW50ZXJhY3Rpb24.${randomBytes(24).toString('base64url')}`;
+  const guildId = state.guildOf({ channelId: options.channelId });
+  const payload: Json = {
+    id, application_id: state.applicationId, type: 2, token, version: 1,
+    data: { id: command['id'], name: options.name, type: 1, ...(guildId ? { guild_id: guildId } : {}) },
+    channel: { ...channel }, channel_id: options.channelId,
+    app_permissions: '2248473465835073', locale: 'en-US', entitlements: [],
+    authorizing_integration_owners: { '0': guildId ?? options.user.id }, context: guildId ? 0 : 1,
+    attachment_size_limit: 10 * 1024 * 1024,
+  };
+  if (guildId) {
+    payload['guild_id'] = guildId;
+    payload['guild_locale'] = 'en-US';
+    payload['member'] = { ...memberJson({ user: options.user, joinedAt: state.isoNow() }), roles: options.roles ?? [], permissions: '2248473465835073' };
+  } else {
+    payload['user'] = userJson({ user: options.user });
+  }
+  state.interactions.set(id, { id, token, name: options.name, channelId: options.channelId, createdAt: state.clock.now(), followups: [] });
+  return payload;
+}
+
+/** The interaction callback and webhook follow-up routes (no bot token: the interaction token authorizes them). */
+export function interactionRoutes(params: { state: DiscordState }): Route[] {
+  const { state } = params;
+  return [
+    {
+      pattern: 'POST /interactions/:id/:token/callback',
+      handle: (request) => {
+        const record = known({ state, request, idParam: 'id' });
+        if (record.callback) throw new DiscordApiError({ status: 400, code: 40060, message: 'Interaction has already been acknowledged.' });
+        if (state.clock.now() - record.createdAt > INTERACTION_DEADLINE_MS) throw new DiscordApiError({ status: 404, code: 10062, message: 'Unknown interaction' });
+        const body = asObject(request.body);
+        const type = Number(body['type']);
+        if (!REPLY_TYPES.has(type)) throw new DiscordApiError({ status: 400, code: 50035, message: 'Invalid Form Body', errors: { type: { _errors: [{ code: 'BASE_TYPE_CHOICES', message: 'Value must be one of {4, 5}.' }] } } });
+        record.callback = { type, data: asObject(body['data']), at: state.clock.now() };
+        return { status: 204 };
+      },
+    },
+    {
+      pattern: 'POST /webhooks/:app/:token',
+      handle: (request) => followup({ state, request }),
+    },
+    {
+      pattern: 'PATCH /webhooks/:app/:token/messages/:message',
+      handle: (request) => followup({ state, request }),
+    },
+  ];
+}
+
+function followup(params: { state: DiscordState; request: RestRequest }): { status: number; body: Json } {
+  const record = known({ state: params.state, request: params.request, idParam: undefined });
+  if (!record.callback) throw new DiscordApiError({ status: 404, code: 10015, message: 'Unknown Webhook' });
+  const body = asObject(params.request.body);
+  record.followups.push(body);
+  return {
+    status: 200,
+    body: { id: params.state.nextId(), type: 20, channel_id: record.channelId, content: body['content'] ?? '', flags: body['flags'] ?? 0, webhook_id: params.state.applicationId },
+  };
+}
+
+function known(params: { state: DiscordState; request: RestRequest; idParam: string | undefined }): InteractionRecord {
+  const token = params.request.params['token'] ?? '';
+  const record = [...params.state.interactions.values()].find((entry) => entry.token === token);
+  if (!record || (params.idParam !== undefined && record.id !== params.request.params[params.idParam])) {
+    throw new DiscordApiError({ status: 404, code: 10062, message: 'Unknown interaction' });
+  }
+  const app = params.request.params['app'];
+  if (app !== undefined && app !== params.state.applicationId) throw new DiscordApiError({ status: 404, code: 10015, message: 'Unknown Webhook' });
+  return record;
+}
