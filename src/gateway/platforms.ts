@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { discordFactory } from '../../adapters/discord/factory.js';
+import { slackFactory } from '../../adapters/slack/factory.js';
 import { telegramFactory } from '../../adapters/telegram/factory.js';
 import type { GatewayConfig, PlatformName } from '../config/schema.js';
 import type { Profile } from '../home/profile.js';
@@ -21,6 +22,7 @@ export type PlatformFactory = (params: PlatformFactoryParams) => AdapterEntry;
 /** Platform adapters this build ships, by config name. Each platform's issue adds its factory here. */
 export const platformFactories: Partial<Record<PlatformName, PlatformFactory>> = {
   telegram: telegramFactory,
+  slack: slackFactory,
   discord: discordFactory,
 };
 
