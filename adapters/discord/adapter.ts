@@ -47,7 +47,7 @@ export class DiscordAdapter implements PlatformAdapter {
     edit: true,
     threads: true,
     typing: true,
-    reactions: false,
+    reactions: true,
     media: true,
     maxMessageLength: 2000,
     markup: 'markdown',
@@ -150,6 +150,11 @@ export class DiscordAdapter implements PlatformAdapter {
   async typing(params: { chat: ChatRef }): Promise<void> {
     const channel = await this.channel({ chat: params.chat });
     await channel.sendTyping();
+  }
+
+  async react(params: { chat: ChatRef; messageId: string; emoji: string }): Promise<void> {
+    const channel = await this.channel({ chat: params.chat });
+    await channel.messages.react(params.messageId, params.emoji);
   }
 
   /** The channel a chat id names (from discord.js's cache, else fetched). */

@@ -1,4 +1,5 @@
 import type { PlatformFactory } from '../../src/gateway/platforms.js';
+import { defaultTurnReactions } from '../../src/gateway/turn-reactions.js';
 import { DiscordAdapter } from './adapter.js';
 
 /** Builds the Discord adapter entry from `platforms.discord`. */
@@ -10,5 +11,6 @@ export const discordFactory: PlatformFactory = ({ config, profile, clock, logger
     allow: [...discord.allowed_users, ...discord.allowed_roles.map((role) => `role:${role}`)],
     unauthorized: discord.unauthorized,
     mergeWindowMs: discord.merge_window,
+    ...(discord.reactions ? { reactions: defaultTurnReactions } : {}),
   };
 };

@@ -98,6 +98,7 @@ export const discordSchema = z
     ignored_channels: z.array(userId()).default([]),
     allowed_roles: z.array(userId()).default([]),
     auto_thread: z.boolean().default(false),
+    reactions: bool().default(false),
     max_file_size: size({ defaultValue: '10m' }),
     merge_window: duration({ defaultValue: '1s' }),
   })

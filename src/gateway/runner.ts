@@ -10,6 +10,7 @@ import { messageEventSchema, type MessageEvent, type PlatformAdapter, type Sende
 import { runControlCommand } from './control.js';
 import { ChatPacer } from './delivery/pacer.js';
 import { SessionMailbox, type BusyPolicy } from './mailbox.js';
+import type { TurnReactions } from './turn-reactions.js';
 import { Pairing, pairingReply } from './pairing.js';
 import type { MediaPolicy } from './media-policy.js';
 import { runMaintenance } from './maintenance.js';
@@ -28,6 +29,8 @@ export interface AdapterEntry {
   readonly busyPolicy?: BusyPolicy;
   /** How long to wait for more parts of a message the adapter marked `continues` (albums, split texts). */
   readonly mergeWindowMs?: number;
+  /** Reactions on the message being answered (start/done/error), when the platform has them and they are on. */
+  readonly reactions?: TurnReactions;
   /** What an unknown sender in a DM gets: a pairing code the owner can approve, or nothing (default). */
   readonly unauthorized?: 'pair' | 'ignore';
 }
@@ -345,6 +348,7 @@ export class GatewayRunner {
         toolContext: this.options.toolContext,
         maxAttempts: maxTurnAttempts,
         historyMaxChars: this.options.historyMaxChars,
+        ...(slot.entry.reactions ? { reactions: slot.entry.reactions } : {}),
         mediaPolicy: this.options.mediaPolicy,
         scrub: this.options.scrub,
       },

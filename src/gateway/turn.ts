@@ -11,6 +11,7 @@ import { StreamDelivery } from './delivery/stream.js';
 import { toChatHistory, toStoredMessage } from './history.js';
 import type { MediaPolicy } from './media-policy.js';
 import { abortKindOf } from './turn-abort.js';
+import { reactToTurn, type TurnReactions } from './turn-reactions.js';
 import { startTyping } from './typing.js';
 import { titleFor, userTextFor } from './user-text.js';
 
@@ -34,6 +35,8 @@ export interface TurnDeps {
   readonly mediaPolicy: MediaPolicy;
   /** Redacts secrets from everything sent to the platform. */
   readonly scrub: (text: string) => string;
+  /** Reactions on the message being answered, when enabled for the adapter. */
+  readonly reactions?: TurnReactions;
 }
 
 /** Further tries to deliver a finished reply the platform refused (not counting the delivery's own retries). */
@@ -110,6 +113,9 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
         logger,
         skip: () => deps.pacer.rateLimited({ chatKey: event.chat.id }),
       });
+  const react = (emoji: string): Promise<void> => reactToTurn({ adapter, chat: event.chat, messageId: event.messageId, emoji, logger });
+  if (deps.reactions && !signal.aborted) await react(deps.reactions.start);
+  let failed = false;
   let note: string | undefined;
   let text = '';
   try {
@@ -123,8 +129,10 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
     });
     text = result.text;
     note = result.note;
+    failed = result.outcome === 'error';
     logger.info({ outcome: result.outcome, modelCalls: result.modelCalls }, 'turn finished');
   } catch (error) {
+    failed = true;
     logger.error({ err: error }, 'agent failed unexpectedly');
     note = 'Something went wrong while answering; the details are in the gateway log. Please try again.';
   } finally {
@@ -159,5 +167,6 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
     return;
   }
   if (delivered.errors.length > 0) logger.warn({ errors: delivered.errors }, 'reply delivered with errors');
+  if (deps.reactions && abortKind === undefined) await react(failed ? deps.reactions.error : deps.reactions.done);
   store.completeTurn({ inboxId: row.id, merged: mergedIds });
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { DiscordAdapter } from '../../adapters/discord/adapter.js';
+import { defaultTurnReactions } from '../../src/gateway/turn-reactions.js';
 import { FakeDiscord } from '../fakes/discord/index.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { discordAdapter, discordToken, testGuild } from '../helpers/discord.js';
@@ -17,7 +18,7 @@ async function start(params: { overrides?: Record<string, unknown> } = {}): Prom
     config: { stream: { edit_interval: '1s' } },
     adapters: ({ profile, clock, logger }) => {
       adapter = discordAdapter({ fake, cacheDir: profile.cacheDir, clock, logger, overrides: { allowed_users: [owner.id], ...params.overrides } });
-      return [{ adapter, allow: [owner.id], unauthorized: 'ignore', mergeWindowMs: 200 }];
+      return [{ adapter, allow: [owner.id], unauthorized: 'ignore', mergeWindowMs: 200, ...(params.overrides?.['reactions'] === true ? { reactions: defaultTurnReactions } : {}) }];
     },
   });
   await fake.waitFor({ predicate: () => fake.sessions > 0, what: 'the gateway session' });
@@ -93,6 +94,23 @@ test('discord: a gateway close with a resumable code resumes (no new IDENTIFY) a
     await fake.waitFor({ predicate: () => fake.channelMessages({ channelId: dm }).some((m) => m.content === 'still here'), timeoutMs: 15_000, what: 'the answer after resume' });
     assert.equal(fake.identifies, identifies, 'resumed, not re-identified');
     assert.equal(h.runner.health().adapters.find((a) => a.name === 'discord')?.state, 'connected');
+  } finally {
+    await h.stop();
+    await fake.close();
+  }
+});
+
+test('discord reactions (when enabled): 👀 while working, ✅ when answered, ❌ when the model failed', { timeout: 20_000 }, async () => {
+  const { h, fake, dm } = await start({ overrides: { reactions: true } });
+  try {
+    h.fake.enqueue({ text: 'fine' }, { status: 401, errorMessage: 'bad key' });
+    const ok = fake.messageCreate({ channelId: dm, author: owner, content: 'first' });
+    await fake.waitFor({ predicate: () => fake.reactions.filter((r) => r.messageId === ok['id']).length === 2, what: 'two reactions on the first message' });
+    await h.runner.waitIdle();
+    const bad = fake.messageCreate({ channelId: dm, author: owner, content: 'second' });
+    await fake.waitFor({ predicate: () => fake.reactions.filter((r) => r.messageId === bad['id']).length === 2, what: 'two reactions on the second message' });
+    assert.deepEqual(fake.reactions.filter((r) => r.messageId === ok['id']).map((r) => r.emoji), ['👀', '✅']);
+    assert.deepEqual(fake.reactions.filter((r) => r.messageId === bad['id']).map((r) => r.emoji), ['👀', '❌']);
   } finally {
     await h.stop();
     await fake.close();
