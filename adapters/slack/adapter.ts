@@ -14,6 +14,11 @@ import { downloadSlackFiles } from './media-in.js';
 import { SlackOutbound } from './outbound.js';
 import { whenAborted } from '../../src/util/when-aborted.js';
 
+/** The message ts in a gateway message id (`channel:ts`). */
+function tsOf(params: { messageId: string }): string {
+  return params.messageId.slice(params.messageId.indexOf(':') + 1);
+}
+
 /** The `platforms.slack` block of config.yaml. */
 export type SlackConfig = GatewayConfig['platforms']['slack'];
 
@@ -28,7 +33,7 @@ export class SlackAdapter implements PlatformAdapter {
     edit: true,
     threads: true,
     typing: true,
-    reactions: false,
+    reactions: true,
     media: true,
     // Slack shows up to 4000 characters of a message; mrkdwn conversion can add a few, so split below it.
     maxMessageLength: 3800,
@@ -115,6 +120,14 @@ export class SlackAdapter implements PlatformAdapter {
   async typing(params: { chat: ChatRef }): Promise<void> {
     if (params.chat.threadId === undefined) return;
     await this.client.assistant.threads.setStatus({ channel_id: params.chat.id, thread_ts: params.chat.threadId, status: 'is thinking…' });
+  }
+
+  async react(params: { chat: ChatRef; messageId: string; emoji: string }): Promise<void> {
+    await this.client.reactions.add({ channel: params.chat.id, timestamp: tsOf({ messageId: params.messageId }), name: params.emoji });
+  }
+
+  async unreact(params: { chat: ChatRef; messageId: string; emoji: string }): Promise<void> {
+    await this.client.reactions.remove({ channel: params.chat.id, timestamp: tsOf({ messageId: params.messageId }), name: params.emoji });
   }
 
   /** Clears the thinking status (also after an error, when no reply cleared it). */

@@ -1,4 +1,5 @@
 import type { PlatformFactory } from '../../src/gateway/platforms.js';
+import { thinkingReaction } from '../../src/gateway/turn-reactions.js';
 import { SlackAdapter } from './adapter.js';
 
 /** Builds the Slack adapter entry from `platforms.slack`. */
@@ -9,5 +10,7 @@ export const slackFactory: PlatformFactory = ({ config, profile, clock, logger }
     allow: slack.allowed_users,
     unauthorized: slack.unauthorized,
     mergeWindowMs: slack.merge_window,
+    // 👀 on the message while the agent thinks (assistant status only exists in threads), always taken off.
+    reactions: thinkingReaction,
   };
 };

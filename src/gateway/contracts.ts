@@ -152,6 +152,8 @@ export interface PlatformAdapter {
   typingDone?(params: { chat: ChatRef }): Promise<void>;
   /** Adds a reaction to a message. */
   react?(params: { chat: ChatRef; messageId: string; emoji: string }): Promise<void>;
+  /** Removes a reaction the bot added. */
+  unreact?(params: { chat: ChatRef; messageId: string; emoji: string }): Promise<void>;
   /** The least time between two calls into one chat, when the platform wants more than the configured interval. */
   minInterval?(params: { chatId: string }): number | undefined;
   /** Adds the adapter's webhook routes to the gateway's HTTP server (called once, before it listens). */

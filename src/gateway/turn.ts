@@ -113,8 +113,9 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
         logger,
         skip: () => deps.pacer.rateLimited({ chatKey: event.chat.id }),
       });
-  const react = (emoji: string): Promise<void> => reactToTurn({ adapter, chat: event.chat, messageId: event.messageId, emoji, logger });
-  if (deps.reactions && !signal.aborted) await react(deps.reactions.start);
+  const react = (emoji: string, remove = false): Promise<void> => reactToTurn({ adapter, chat: event.chat, messageId: event.messageId, emoji, logger, remove });
+  const started = deps.reactions !== undefined && !signal.aborted;
+  if (deps.reactions && started) await react(deps.reactions.start);
   let failed = false;
   let note: string | undefined;
   let text = '';
@@ -137,6 +138,7 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
     note = 'Something went wrong while answering; the details are in the gateway log. Please try again.';
   } finally {
     typing.stop();
+    if (deps.reactions?.clearStart && started) await react(deps.reactions.start, true);
   }
 
   const abortKind = abortKindOf({ signal });

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { thinkingReaction } from '../../src/gateway/turn-reactions.js';
 import { FakeSlack, signedEventRequest } from '../fakes/slack/index.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { slackAdapter, slackTokens } from '../helpers/slack.js';
@@ -13,7 +14,13 @@ async function start(params: { overrides?: Record<string, unknown>; withHttp?: b
     withHttp: params.withHttp === true,
     config: { stream: { edit_interval: '1s', typing_interval: '300ms' } },
     adapters: ({ profile, clock, logger }) => [
-      { adapter: slackAdapter({ fake, cacheDir: profile.cacheDir, clock, logger, overrides: { allowed_users: [owner], ...params.overrides } }), allow: [owner], unauthorized: 'ignore', mergeWindowMs: 200 },
+      {
+        adapter: slackAdapter({ fake, cacheDir: profile.cacheDir, clock, logger, overrides: { allowed_users: [owner], ...params.overrides } }),
+        allow: [owner],
+        unauthorized: 'ignore',
+        mergeWindowMs: 200,
+        reactions: thinkingReaction,
+      },
     ],
   });
   return { h, fake };
@@ -108,6 +115,29 @@ test('slack Events API over HTTP: a wrong signature gets 401; a signed event is 
     const challenge = signedEventRequest({ body: JSON.stringify({ type: 'url_verification', challenge: 'abc123' }), secret: slackTokens.signingSecret });
     const answer = await fetch(url, { method: 'POST', headers: challenge.headers, body: challenge.body });
     assert.deepEqual(await answer.json(), { challenge: 'abc123' });
+  } finally {
+    await h.stop();
+    await fake.close();
+  }
+});
+
+test('slack DM: an 👀 reaction shows the agent is thinking and is always taken off, also when the model fails', { timeout: 20_000 }, async () => {
+  const { h, fake } = await start();
+  try {
+    h.fake.enqueue({ chunks: ['slow ', 'answer'], chunkDelayMs: 400 }, { status: 401, errorMessage: 'bad key' });
+    const first = fake.userMessage({ channel: 'D0OWNER', channelType: 'im', user: owner, text: 'one' });
+    await fake.deliverEvent({ event: first });
+    const ts = String(first['ts']);
+    await fake.waitFor({ predicate: () => fake.reactions({ channel: 'D0OWNER', ts }).includes('eyes') });
+    await fake.waitFor({ predicate: () => fake.messages('D0OWNER').some((m) => m.text === 'slow answer') });
+    await h.runner.waitIdle();
+    assert.deepEqual(fake.reactions({ channel: 'D0OWNER', ts }), []);
+    const second = fake.userMessage({ channel: 'D0OWNER', channelType: 'im', user: owner, text: 'two' });
+    await fake.deliverEvent({ event: second });
+    await fake.waitFor({ predicate: () => fake.messages('D0OWNER').length === 2 });
+    await h.runner.waitIdle();
+    assert.deepEqual(fake.reactions({ channel: 'D0OWNER', ts: String(second['ts']) }), [], 'cleared after the error too');
+    assert.equal(fake.callsTo('reactions.remove').length, 2);
   } finally {
     await h.stop();
     await fake.close();
