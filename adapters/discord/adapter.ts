@@ -79,6 +79,8 @@ export class DiscordAdapter implements PlatformAdapter {
     const failed = new Promise<never>((_resolve, reject) => {
       fail = reject;
     });
+    // A failure may come before anyone awaits `failed` (e.g. during login): never an unhandled rejection.
+    failed.catch(() => undefined);
     client.on(Events.ClientReady, (ready) => {
       params.report({ state: 'connected' });
       syncSlashCommands({ application: ready.application, storage: params.storage }).then(
@@ -88,14 +90,14 @@ export class DiscordAdapter implements PlatformAdapter {
     });
     client.on(Events.ShardResume, () => params.report({ state: 'connected' }));
     client.on(Events.ShardReconnecting, () => params.report({ state: 'reconnecting', reason: 'Discord gateway reconnecting' }));
-    client.on(Events.ShardDisconnect, (event) => {
-      params.report({ state: 'reconnecting', reason: `Discord gateway closed (${event.code})` });
-      if (event.code === 4004) fail(new AdapterFatalError({ message: 'Discord rejected the bot token (4004)', hint: 'Check platforms.discord.token, then restart.' }));
-    });
+    // discord.js emits ShardDisconnect only for closes it will not recover from (4004, 4010-4014): the
+    // supervisor must hear it, or the adapter would look "reconnecting" for ever.
+    client.on(Events.ShardDisconnect, (event) => fail(fatalClose({ code: event.code })));
     client.on(Events.Error, (error) => this.logger.warn({ err: error }, 'Discord client error'));
     client.on(Events.MessageCreate, (message) => {
-      void this.onMessage({ message, params, botId: client.user?.id ?? '' }).catch((error: unknown) => {
-        this.logger.error({ err: error, messageId: message.id }, 'a Discord message could not be taken; it is not acknowledged on Discord and stays unanswered');
+      // Discord does not deliver a message twice: if journaling fails, try again before giving up on it.
+      void retrying({ clock: this.clock, attempts: 4, work: () => this.onMessage({ message, params, botId: client.user?.id ?? '' }) }).catch((error: unknown) => {
+        this.logger.error({ err: error, messageId: message.id }, 'a Discord message could not be taken after retries; it stays unanswered');
       });
     });
     client.on(Events.InteractionCreate, (interaction) => {
@@ -215,5 +217,28 @@ export class DiscordAdapter implements PlatformAdapter {
       event = { ...event, text: [event.text, ...downloaded.notes].filter((t) => t !== '').join('\n'), media: downloaded.media };
     }
     await params.params.emit(event);
+  }
+}
+
+/** The supervisor's view of a Gateway close discord.js will not recover from. */
+function fatalClose(params: { code: number }): AdapterFatalError {
+  const hints: Readonly<Record<number, string>> = {
+    4004: 'Discord rejected the bot token: check platforms.discord.token, then restart.',
+    4013: 'Discord refused the intents: this is a bug in hermes, please report it.',
+    4014: 'Discord refused a privileged intent: enable "Message Content Intent" for the bot in the developer portal, then restart.',
+  };
+  return new AdapterFatalError({ message: `Discord closed the gateway connection for good (${params.code})`, hint: hints[params.code] ?? 'See the gateway log; restart once fixed.' });
+}
+
+/** Runs `work`, trying again with a short backoff when it throws. */
+async function retrying(params: { clock: Clock; attempts: number; work: () => Promise<void> }): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await params.work();
+      return;
+    } catch (error) {
+      if (attempt >= params.attempts) throw error;
+      await params.clock.sleep(250 * 2 ** attempt);
+    }
   }
 }

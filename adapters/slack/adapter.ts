@@ -11,7 +11,7 @@ import type { Clock } from '../../src/util/clock.js';
 import { registerSlackEvents, type SlackCallbackBody } from './http-events.js';
 import { readSlackEvent, type SlackInboundPolicy, type SlackMessageEvent } from './inbound.js';
 import { downloadSlackFiles } from './media-in.js';
-import { SlackOutbound } from './outbound.js';
+import { SlackOutbound, translateSlackError } from './outbound.js';
 import { whenAborted } from '../../src/util/when-aborted.js';
 
 /** The message ts in a gateway message id (`channel:ts`). */
@@ -48,6 +48,10 @@ export class SlackAdapter implements PlatformAdapter {
   private readonly cacheDir: string;
   private readonly seenEvents = new BoundedSet<string>({ max: 5000 });
   private readonly threadsWithBot = new BoundedSet<string>({ max: 10_000 });
+  /** Events being taken right now (deleted when settled, so bounded by what is in flight). */
+  private readonly inFlight = new Map<string, Promise<void>>();
+  /** Slack's assistant status only exists in assistant threads; after the first refusal it is not tried again. */
+  private assistantStatus = true;
   private handler: ((body: SlackCallbackBody) => Promise<void>) | undefined;
 
   constructor(params: { config: SlackConfig; cacheDir: string; clock: Clock; logger: Logger }) {
@@ -58,7 +62,9 @@ export class SlackAdapter implements PlatformAdapter {
     this.clock = params.clock;
     this.logger = params.logger.child({ adapter: 'slack' });
     this.cacheDir = path.join(params.cacheDir, 'slack');
-    this.client = new WebClient(token, { slackApiUrl: params.config.api_url, rejectRateLimitedCalls: true, logLevel: LogLevel.ERROR });
+    // No SDK retries: a post whose answer was lost would be posted twice. Rate limits go to the pacer
+    // (RateLimitError), other failures to the delivery's own bounded retries.
+    this.client = new WebClient(token, { slackApiUrl: params.config.api_url, rejectRateLimitedCalls: true, retryConfig: { retries: 0 }, logLevel: LogLevel.ERROR });
     this.outbound = new SlackOutbound({ client: this.client });
   }
 
@@ -80,14 +86,25 @@ export class SlackAdapter implements PlatformAdapter {
       threadsWithBot: this.threadsWithBot,
     };
     const handle = async (body: SlackCallbackBody): Promise<void> => {
+      const id = body.event_id;
       // Slack retries an event it thinks was not acknowledged; the event id (and the journal) make it count once.
-      if (body.event_id !== undefined && !this.seenEvents.add(body.event_id)) return;
-      try {
+      // A retry that arrives while the first attempt still runs waits for it, and fails with it (so it is not acked).
+      const running = id !== undefined ? this.inFlight.get(id) : undefined;
+      if (running) return running;
+      if (id !== undefined && !this.seenEvents.add(id)) return;
+      const work = (async () => {
         const event = await this.toEvent({ raw: body.event as SlackMessageEvent, policy, params });
         if (event) await params.emit(event);
+      })();
+      if (id === undefined) return work;
+      this.inFlight.set(id, work);
+      try {
+        await work;
       } catch (error) {
-        if (body.event_id !== undefined) this.seenEvents.delete(body.event_id);
+        this.seenEvents.delete(id);
         throw error;
+      } finally {
+        this.inFlight.delete(id);
       }
     };
     const stopped = whenAborted({ signal: params.signal });
@@ -118,22 +135,39 @@ export class SlackAdapter implements PlatformAdapter {
 
   /** Shows "is thinking…" in the thread (Slack's assistant status). */
   async typing(params: { chat: ChatRef }): Promise<void> {
-    if (params.chat.threadId === undefined) return;
-    await this.client.assistant.threads.setStatus({ channel_id: params.chat.id, thread_ts: params.chat.threadId, status: 'is thinking…' });
+    await this.assistantStatusCall({ chat: params.chat, status: 'is thinking…' });
   }
 
   async react(params: { chat: ChatRef; messageId: string; emoji: string }): Promise<void> {
-    await this.client.reactions.add({ channel: params.chat.id, timestamp: tsOf({ messageId: params.messageId }), name: params.emoji });
+    try {
+      await this.client.reactions.add({ channel: params.chat.id, timestamp: tsOf({ messageId: params.messageId }), name: params.emoji });
+    } catch (error) {
+      throw translateSlackError({ error, method: 'reactions.add' });
+    }
   }
 
   async unreact(params: { chat: ChatRef; messageId: string; emoji: string }): Promise<void> {
-    await this.client.reactions.remove({ channel: params.chat.id, timestamp: tsOf({ messageId: params.messageId }), name: params.emoji });
+    try {
+      await this.client.reactions.remove({ channel: params.chat.id, timestamp: tsOf({ messageId: params.messageId }), name: params.emoji });
+    } catch (error) {
+      throw translateSlackError({ error, method: 'reactions.remove' });
+    }
   }
 
   /** Clears the thinking status (also after an error, when no reply cleared it). */
   async typingDone(params: { chat: ChatRef }): Promise<void> {
-    if (params.chat.threadId === undefined) return;
-    await this.client.assistant.threads.setStatus({ channel_id: params.chat.id, thread_ts: params.chat.threadId, status: '' });
+    await this.assistantStatusCall({ chat: params.chat, status: '' });
+  }
+
+  private async assistantStatusCall(params: { chat: ChatRef; status: string }): Promise<void> {
+    if (params.chat.threadId === undefined || !this.assistantStatus) return;
+    try {
+      await this.client.assistant.threads.setStatus({ channel_id: params.chat.id, thread_ts: params.chat.threadId, status: params.status });
+    } catch (error) {
+      const code = typeof error === 'object' && error !== null && 'data' in error ? (error.data as { error?: string }).error : undefined;
+      if (code !== undefined && code !== 'ratelimited') this.assistantStatus = false;
+      throw translateSlackError({ error, method: 'assistant.threads.setStatus' });
+    }
   }
 
   private async identify(): Promise<{ userId: string; botId?: string }> {
@@ -207,6 +241,7 @@ export class SlackAdapter implements PlatformAdapter {
       files: read.files,
       dir: path.join(this.cacheDir, read.event.chat.id),
       botToken: this.botToken,
+      apiUrl: this.config.api_url,
       maxBytes: this.config.max_file_size,
       signal: params.params.signal,
       logger: this.logger,

@@ -116,3 +116,19 @@ test('discord reactions (when enabled): 👀 while working, ✅ when answered, �
     await fake.close();
   }
 });
+
+test('discord: a close discord.js will not recover from (4014, intents) is fatal with a hint, not "reconnecting" for ever', { timeout: 20_000 }, async () => {
+  const { h, fake } = await start();
+  try {
+    await fake.closeWith({ code: 4014 });
+    const deadline = Date.now() + 10_000;
+    while (h.runner.health().adapters.find((a) => a.name === 'discord')?.state !== 'fatal') {
+      assert.ok(Date.now() < deadline, JSON.stringify(h.runner.health().adapters));
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.match(h.runner.health().adapters.find((a) => a.name === 'discord')?.lastError ?? '', /Message Content Intent/);
+  } finally {
+    await h.stop();
+    await fake.close();
+  }
+});

@@ -66,6 +66,9 @@ test('slack: Markdown becomes mrkdwn; a 429 on chat.update is waited out without
     await fake.waitFor({ predicate: () => (fake.messages('D0OWNER')[0]?.text ?? '').replace(/\u200b/g, '') === final, timeoutMs: 20_000 });
     await h.runner.waitIdle();
     assert.equal(fake.messages('D0OWNER').length, 1);
+    assert.ok((fake.messages('D0OWNER')[0]?.edits ?? 0) >= 1, 'the reply was streamed by edits');
+    const ops = [...fake.callsTo('chat.postMessage'), ...fake.callsTo('chat.update')].sort((a, b) => a.at - b.at);
+    for (let i = 1; i < ops.length; i++) assert.ok((ops[i]?.at ?? 0) - (ops[i - 1]?.at ?? 0) >= 990, 'two calls within a second');
     const updates = fake.callsTo('chat.update');
     const refused = updates.find((c) => c.status === 429);
     assert.ok(refused, 'the 429 happened');
