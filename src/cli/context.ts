@@ -2,6 +2,7 @@ import os from 'node:os';
 import type { Logger } from 'pino';
 import { loadConfig } from '../config/load.js';
 import type { GatewayConfig } from '../config/schema.js';
+import { chooseProfileName } from '../home/active-profile.js';
 import { ensureProfileDirs, resolveHermesHome, resolveProfile, type Profile } from '../home/index.js';
 import { createLogger } from '../log/logger.js';
 import { Redactor } from '../log/redact.js';
@@ -22,7 +23,7 @@ export interface LoadedProfile {
 /** Resolves the profile that `-p NAME` (or the default) names. */
 export function profileFrom(params: { options: GlobalOptions; io: CliIO }): Profile {
   const hermesHome = resolveHermesHome({ env: params.io.env, homedir: os.homedir() });
-  return resolveProfile({ hermesHome, name: params.options.profile });
+  return resolveProfile({ hermesHome, name: chooseProfileName({ option: params.options.profile, env: params.io.env, hermesHome }) });
 }
 
 /** Loads and validates the profile's config; warnings go to stderr. Throws ConfigError (exit 78) on bad config. */

@@ -9,6 +9,10 @@ import { describeFailure, type CliIO } from './output.js';
 import { pairingApprove, pairingList, pairingRevoke } from './pairing-cmd.js';
 import { sessionsList, sessionsSearch } from './sessions-cmd.js';
 import { isMain } from '../util/is-main.js';
+import os from 'node:os';
+import { chooseProfileName } from '../home/active-profile.js';
+import { resolveHermesHome } from '../home/index.js';
+import { profileCreate, profileList, profileUse } from './profile-cmd.js';
 
 /** Builds the `hermes` command tree; each action resolves to an exit code stored in `exit`. */
 export function buildProgram(params: { io: CliIO; setExit: (code: number) => void }): Command {
@@ -66,6 +70,28 @@ export function buildProgram(params: { io: CliIO; setExit: (code: number) => voi
     .argument('<platform>', 'platform of the sender (e.g. telegram)')
     .argument('<sender_id>', 'the sender id `hermes pairing list` shows')
     .action(async (platform: string, senderId: string) => setExit(pairingRevoke({ options: globals(), io, platform, senderId })));
+
+  const profile = program.command('profile').description('create and choose profiles (work, personal, ...)');
+  profile
+    .command('create')
+    .description('make a new profile from the templates, or clone one (never its tokens, allowlists or history)')
+    .argument('<name>', 'profile name: lowercase letters, digits, - and _')
+    .option('--clone', 'clone the current profile')
+    .option('--clone-from <other>', 'clone this profile')
+    .option('--description <text>', 'what the profile is for')
+    .action(async (name: string, opts: { clone?: boolean; cloneFrom?: string; description?: string }) => {
+      const from = opts.cloneFrom ?? (opts.clone ? chooseProfileName({ option: globals().profile, env: io.env, hermesHome: resolveHermesHome({ env: io.env, homedir: os.homedir() }) }) ?? 'default' : undefined);
+      setExit(profileCreate({ io, name, ...(from !== undefined ? { cloneFrom: from } : {}), ...(opts.description !== undefined ? { description: opts.description } : {}) }));
+    });
+  profile
+    .command('list')
+    .description('every profile and whether its gateway runs (* marks the one commands use)')
+    .action(async () => setExit(profileList({ io, active: chooseProfileName({ option: globals().profile, env: io.env, hermesHome: resolveHermesHome({ env: io.env, homedir: os.homedir() }) }) })));
+  profile
+    .command('use')
+    .description('make a profile the default for commands without -p')
+    .argument('<name>')
+    .action(async (name: string) => setExit(profileUse({ io, name })));
 
   program.command('chat').description('talk to your agent in the terminal (no platform needed)').action(run(() => chat({ options: globals(), io })));
   return program;
