@@ -1,6 +1,7 @@
 import type { AdapterEntry } from '../gateway/runner.js';
 import { buildGateway } from '../gateway/bootstrap.js';
 import { adaptersFromConfig } from '../gateway/platforms.js';
+import { removeGatewayState, writeGatewayState } from '../home/gateway-state.js';
 import { acquirePidLock } from '../home/pid-lock.js';
 import { systemClock } from '../util/clock.js';
 import { loadProfile, openLog, type GlobalOptions } from './context.js';
@@ -52,6 +53,7 @@ export async function gatewayRun(params: { options: GlobalOptions; io: CliIO; ex
       await runner.stop(); // closes the store and whatever did start
       throw error;
     }
+    writeGatewayState({ profile, state: { pid: process.pid, startedAt: Date.now(), http: runner.httpAddress } });
     const where = runner.httpAddress ? `; health at http://${runner.httpAddress.host}:${runner.httpAddress.port}/healthz` : '';
     println({
       stream: io.stdout,
@@ -63,6 +65,7 @@ export async function gatewayRun(params: { options: GlobalOptions; io: CliIO; ex
     println({ stream: io.stdout, text: 'stopped' });
     return 0;
   } finally {
+    removeGatewayState({ profile });
     lock.release();
     await log.close();
   }

@@ -13,6 +13,7 @@ import os from 'node:os';
 import { chooseProfileName } from '../home/active-profile.js';
 import { resolveHermesHome } from '../home/index.js';
 import { profileCreate, profileList, profileUse } from './profile-cmd.js';
+import { status } from './status-cmd.js';
 
 /** Builds the `hermes` command tree; each action resolves to an exit code stored in `exit`. */
 export function buildProgram(params: { io: CliIO; setExit: (code: number) => void }): Command {
@@ -92,6 +93,11 @@ export function buildProgram(params: { io: CliIO; setExit: (code: number) => voi
     .description('make a profile the default for commands without -p')
     .argument('<name>')
     .action(async (name: string) => setExit(profileUse({ io, name })));
+
+  program
+    .command('status')
+    .description('every profile: gateway running?, platforms connected?, last error')
+    .action(run(() => status({ io })));
 
   program.command('chat').description('talk to your agent in the terminal (no platform needed)').action(run(() => chat({ options: globals(), io })));
   return program;

@@ -1,0 +1,63 @@
+import { existsSync, readdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { HealthReport } from '../http/server.js';
+import { readGatewayState } from '../home/gateway-state.js';
+import { resolveHermesHome, resolveProfile, type Profile } from '../home/index.js';
+import { runningPid } from '../home/pid-lock.js';
+import { println, type CliIO } from './output.js';
+
+/** Every profile in HERMES_HOME (the default one first). */
+function allProfiles(params: { hermesHome: string }): Profile[] {
+  const dir = path.join(params.hermesHome, 'profiles');
+  const names = ['default', ...(existsSync(dir) ? readdirSync(dir).sort() : [])];
+  return names.flatMap((name) => {
+    try {
+      return [resolveProfile({ hermesHome: params.hermesHome, name })];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** The running gateway's /healthz, or why it could not be read. */
+async function health(params: { host: string; port: number }): Promise<HealthReport | string> {
+  try {
+    const response = await fetch(`http://${params.host.includes(':') ? `[${params.host}]` : params.host}:${params.port}/healthz`, { signal: AbortSignal.timeout(2000) });
+    return (await response.json()) as HealthReport;
+  } catch (error) {
+    return `health check failed: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
+/**
+ * `hermes status`: every profile, whether its gateway runs (pid, uptime) and each adapter's state and last
+ * error from /healthz. Exits 1 when a running gateway reports a fatal adapter.
+ */
+export async function status(params: { io: CliIO }): Promise<number> {
+  const hermesHome = resolveHermesHome({ env: params.io.env, homedir: os.homedir() });
+  let exit = 0;
+  for (const profile of allProfiles({ hermesHome })) {
+    const pid = runningPid({ profile });
+    if (pid === null) {
+      if (existsSync(profile.configPath) || profile.name === 'default') println({ stream: params.io.stdout, text: `${profile.name}: stopped` });
+      continue;
+    }
+    const state = readGatewayState({ profile });
+    if (!state?.http) {
+      println({ stream: params.io.stdout, text: `${profile.name}: running (pid ${pid}), no HTTP server to ask for details` });
+      continue;
+    }
+    const report = await health(state.http);
+    if (typeof report === 'string') {
+      println({ stream: params.io.stdout, text: `${profile.name}: running (pid ${pid}), ${report}` });
+      continue;
+    }
+    println({ stream: params.io.stdout, text: `${profile.name}: running (pid ${pid}, up ${report.uptimeSeconds}s), ${report.status}` });
+    for (const adapter of report.adapters) {
+      if (adapter.state === 'fatal') exit = 1;
+      println({ stream: params.io.stdout, text: `  ${adapter.name}: ${adapter.state}${adapter.lastError ? ` — ${adapter.lastError}` : ''}` });
+    }
+  }
+  return exit;
+}
