@@ -4,6 +4,7 @@ import { packageVersion } from '../util/package-root.js';
 import { chat } from './chat.js';
 import { configShow, configValidate } from './config-cmd.js';
 import type { GlobalOptions } from './context.js';
+import { gatewayInstall } from './gateway-install.js';
 import { gatewayRun } from './gateway-run.js';
 import { describeFailure, type CliIO } from './output.js';
 import { pairingApprove, pairingList, pairingRevoke } from './pairing-cmd.js';
@@ -33,6 +34,11 @@ export function buildProgram(params: { io: CliIO; setExit: (code: number) => voi
 
   const gateway = program.command('gateway').description('run the messaging gateway');
   gateway.command('run').description('run the gateway in the foreground (Ctrl-C drains and exits)').action(run(() => gatewayRun({ options: globals(), io })));
+  gateway
+    .command('install')
+    .description('install this profile as a systemd user service (hermes-gateway@NAME)')
+    .option('--print', 'only print the unit file')
+    .action(async (opts: { print?: boolean }) => setExit(await gatewayInstall({ options: globals(), io, print: opts.print === true })));
 
   const config = program.command('config').description('check and print the profile configuration');
   config.command('validate').description('check config.yaml and .env; precise errors with file and key').action(run(() => configValidate({ options: globals(), io })));
