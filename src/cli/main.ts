@@ -3,16 +3,13 @@ import { Command, CommanderError } from 'commander';
 import { packageVersion } from '../util/package-root.js';
 import { chat } from './chat.js';
 import { configShow, configValidate } from './config-cmd.js';
-import type { GlobalOptions } from './context.js';
+import { profileFrom, type GlobalOptions } from './context.js';
 import { gatewayInstall } from './gateway-install.js';
 import { gatewayRun } from './gateway-run.js';
 import { describeFailure, type CliIO } from './output.js';
 import { pairingApprove, pairingList, pairingRevoke } from './pairing-cmd.js';
 import { sessionsList, sessionsSearch } from './sessions-cmd.js';
 import { isMain } from '../util/is-main.js';
-import os from 'node:os';
-import { chooseProfileName } from '../home/active-profile.js';
-import { resolveHermesHome } from '../home/index.js';
 import { profileCreate, profileList, profileUse } from './profile-cmd.js';
 import { status } from './status-cmd.js';
 
@@ -87,13 +84,13 @@ export function buildProgram(params: { io: CliIO; setExit: (code: number) => voi
     .option('--clone-from <other>', 'clone this profile')
     .option('--description <text>', 'what the profile is for')
     .action(async (name: string, opts: { clone?: boolean; cloneFrom?: string; description?: string }) => {
-      const from = opts.cloneFrom ?? (opts.clone ? chooseProfileName({ option: globals().profile, env: io.env, hermesHome: resolveHermesHome({ env: io.env, homedir: os.homedir() }) }) ?? 'default' : undefined);
+      const from = opts.cloneFrom ?? (opts.clone ? profileFrom({ options: globals(), io }).name : undefined);
       setExit(profileCreate({ io, name, ...(from !== undefined ? { cloneFrom: from } : {}), ...(opts.description !== undefined ? { description: opts.description } : {}) }));
     });
   profile
     .command('list')
     .description('every profile and whether its gateway runs (* marks the one commands use)')
-    .action(async () => setExit(profileList({ io, active: chooseProfileName({ option: globals().profile, env: io.env, hermesHome: resolveHermesHome({ env: io.env, homedir: os.homedir() }) }) })));
+    .action(async () => setExit(profileList({ io, active: profileFrom({ options: globals(), io }).name })));
   profile
     .command('use')
     .description('make a profile the default for commands without -p')

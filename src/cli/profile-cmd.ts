@@ -1,10 +1,11 @@
-import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseDocument } from 'yaml';
 import { UserFacingError } from '../gateway/errors.js';
 import { writeActiveProfile } from '../home/active-profile.js';
 import { ensureProfileDirs, resolveHermesHome, resolveProfile, type Profile } from '../home/index.js';
+import { listProfiles } from '../home/list-profiles.js';
 import { runningPid } from '../home/pid-lock.js';
 import { packageRoot } from '../util/package-root.js';
 import { println, type CliIO } from './output.js';
@@ -62,16 +63,9 @@ export function profileCreate(params: { io: CliIO; name: string; cloneFrom?: str
 }
 
 /** `hermes profile list`: every profile, its description and whether its gateway runs. */
-export function profileList(params: { io: CliIO; active: string | undefined }): number {
-  const hermesHome = home(params);
-  const names = ['default', ...(existsSync(path.join(hermesHome, 'profiles')) ? readdirSync(path.join(hermesHome, 'profiles')).sort() : [])];
-  for (const name of names) {
-    let profile: Profile;
-    try {
-      profile = resolveProfile({ hermesHome, name });
-    } catch {
-      continue;
-    }
+export function profileList(params: { io: CliIO; active: string }): number {
+  for (const profile of listProfiles({ hermesHome: home(params) })) {
+    const name = profile.name;
     const pid = runningPid({ profile });
     let description = '';
     try {
@@ -79,7 +73,7 @@ export function profileList(params: { io: CliIO; active: string | undefined }): 
     } catch {
       // no description
     }
-    const marker = (params.active ?? 'default') === name ? '*' : ' ';
+    const marker = params.active === name ? '*' : ' ';
     println({ stream: params.io.stdout, text: `${marker} ${name.padEnd(20)} ${pid !== null ? `running (pid ${pid})` : 'stopped'.padEnd(20)}  ${description}`.trimEnd() });
   }
   return 0;

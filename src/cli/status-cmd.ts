@@ -1,24 +1,11 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import type { HealthReport } from '../http/server.js';
 import { readGatewayState } from '../home/gateway-state.js';
-import { resolveHermesHome, resolveProfile, type Profile } from '../home/index.js';
+import { resolveHermesHome } from '../home/index.js';
+import { listProfiles } from '../home/list-profiles.js';
 import { runningPid } from '../home/pid-lock.js';
 import { println, type CliIO } from './output.js';
-
-/** Every profile in HERMES_HOME (the default one first). */
-function allProfiles(params: { hermesHome: string }): Profile[] {
-  const dir = path.join(params.hermesHome, 'profiles');
-  const names = ['default', ...(existsSync(dir) ? readdirSync(dir).sort() : [])];
-  return names.flatMap((name) => {
-    try {
-      return [resolveProfile({ hermesHome: params.hermesHome, name })];
-    } catch {
-      return [];
-    }
-  });
-}
 
 /** The running gateway's /healthz, or why it could not be read. */
 async function health(params: { host: string; port: number }): Promise<HealthReport | string> {
@@ -37,7 +24,7 @@ async function health(params: { host: string; port: number }): Promise<HealthRep
 export async function status(params: { io: CliIO }): Promise<number> {
   const hermesHome = resolveHermesHome({ env: params.io.env, homedir: os.homedir() });
   let exit = 0;
-  for (const profile of allProfiles({ hermesHome })) {
+  for (const profile of listProfiles({ hermesHome })) {
     const pid = runningPid({ profile });
     if (pid === null) {
       if (existsSync(profile.configPath) || profile.name === 'default') println({ stream: params.io.stdout, text: `${profile.name}: stopped` });

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeServer, listenLoopback, readBody } from '../http-kit.js';
 import type { Duplex } from 'node:stream';
 import { multipartBoundary, parseMultipart, type MultipartPart } from '../telegram/multipart.js';
 import { DiscordApiError, findRoute, matchRoute, type RestResult, type Route } from './router.js';
@@ -36,22 +36,12 @@ export class DiscordHttpServer {
 
   /** Listens on an ephemeral loopback port and returns it. */
   async start(): Promise<number> {
-    await new Promise<void>((resolve, reject) => {
-      this.server.once('error', reject);
-      this.server.listen(0, '127.0.0.1', () => {
-        this.server.off('error', reject);
-        resolve();
-      });
-    });
-    return (this.server.address() as AddressInfo).port;
+    return listenLoopback({ server: this.server });
   }
 
   /** Stops listening and drops open connections. */
   async close(): Promise<void> {
-    if (!this.server.listening) return;
-    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-    this.server.closeAllConnections();
-    await closed;
+    await closeServer({ server: this.server });
   }
 
   /** Queues a failure for the next request matching `rule.route`. */
@@ -73,7 +63,7 @@ export class DiscordHttpServer {
       return;
     }
     const path = url.pathname.slice(API_PREFIX.length);
-    const raw = await readBody(req);
+    const raw = await readBody({ req, maxBytes: MAX_BODY_BYTES });
     if (raw === undefined) {
       send(res, { status: 413, body: { message: 'Request entity too large', code: 40005 } }, {});
       req.destroy();
@@ -162,14 +152,3 @@ function parseBody(params: { contentType: string; raw: Buffer }): { body: unknow
   return { body: JSON.parse(params.raw.toString('utf8')) as unknown, files: [] };
 }
 
-async function readBody(req: http.IncomingMessage): Promise<Buffer | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const buffer = chunk as Buffer;
-    size += buffer.length;
-    if (size > MAX_BODY_BYTES) return undefined;
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks);
-}

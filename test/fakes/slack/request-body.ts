@@ -1,28 +1,9 @@
-import type http from 'node:http';
 import { multipartBoundary, parseMultipart } from '../telegram/multipart.js';
 import type { Params } from './types.js';
 
 /** Cap on a request body: Slack's 1 GB file limit is far beyond tests; 64 MB keeps a runaway test bounded. */
-const MAX_BODY_BYTES = 64 * 1024 * 1024;
+export const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
-/** Reads the whole body, or undefined when it exceeds the cap. */
-export function readBody(req: http.IncomingMessage): Promise<Buffer | undefined> {
-  return new Promise<Buffer | undefined>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        req.pause();
-        resolve(undefined);
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-}
 
 /** Web API parameters from the query string plus a urlencoded, JSON or multipart body; undefined when unparsable. */
 export function parseParams(params: { query: URLSearchParams; contentType: string; body: Buffer }): Params | undefined {

@@ -1,8 +1,8 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { ApiAnswer } from './dispatch.js';
-import { bearer, parseParams, readBody, uploadBytes } from './request-body.js';
+import { closeServer, listenLoopback, readBody } from '../http-kit.js';
+import { bearer, MAX_BODY_BYTES, parseParams, uploadBytes } from './request-body.js';
 import type { Params } from './types.js';
 
 /** What the HTTP layer routes to. */
@@ -39,22 +39,12 @@ export class SlackHttpServer {
 
   /** Listens on an ephemeral loopback port and returns it. */
   async start(): Promise<number> {
-    await new Promise<void>((resolve, reject) => {
-      this.server.once('error', reject);
-      this.server.listen(0, '127.0.0.1', () => {
-        this.server.off('error', reject);
-        resolve();
-      });
-    });
-    return (this.server.address() as AddressInfo).port;
+    return listenLoopback({ server: this.server });
   }
 
   /** Stops listening and destroys every open connection. */
   async close(): Promise<void> {
-    if (!this.server.listening) return;
-    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-    this.server.closeAllConnections();
-    await closed;
+    await closeServer({ server: this.server });
   }
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
@@ -67,7 +57,7 @@ export class SlackHttpServer {
       res.end(req.method === 'HEAD' ? undefined : answer.body);
       return;
     }
-    const body = await readBody(req);
+    const body = await readBody({ req, maxBytes: MAX_BODY_BYTES });
     if (body === undefined) {
       res.writeHead(413).end('Request Entity Too Large');
       req.destroy();

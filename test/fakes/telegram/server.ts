@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeServer, listenLoopback, readBody } from '../http-kit.js';
 import type { CallOutcome } from './dispatch.js';
 import { ApiError } from './errors.js';
 import { parseRequest, type ParsedRequest } from './params.js';
@@ -33,23 +33,13 @@ export class TelegramHttpServer {
 
   /** Listens on an ephemeral loopback port and returns it. */
   async start(): Promise<number> {
-    await new Promise<void>((resolve, reject) => {
-      this.server.once('error', reject);
-      this.server.listen(0, '127.0.0.1', () => {
-        this.server.off('error', reject);
-        resolve();
-      });
-    });
-    this.port = (this.server.address() as AddressInfo).port;
+    this.port = await listenLoopback({ server: this.server });
     return this.port;
   }
 
   /** Stops listening and destroys every open connection, hanging long polls included. */
   async close(): Promise<void> {
-    if (!this.server.listening) return;
-    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-    this.server.closeAllConnections();
-    await closed;
+    await closeServer({ server: this.server });
   }
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
@@ -67,7 +57,7 @@ export class TelegramHttpServer {
       sendJson(res, 404, { ok: false, error_code: 404, description: 'Not Found' });
       return;
     }
-    const body = await readBody(req);
+    const body = await readBody({ req, maxBytes: MAX_BODY_BYTES });
     if (body === undefined) {
       sendJson(res, 413, { ok: false, error_code: 413, description: 'Request Entity Too Large' });
       req.destroy();
@@ -91,24 +81,6 @@ export class TelegramHttpServer {
   }
 }
 
-/** Reads the whole body, or undefined when it exceeds the cap. */
-function readBody(req: http.IncomingMessage): Promise<Buffer | undefined> {
-  return new Promise<Buffer | undefined>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        req.pause();
-        resolve(undefined);
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-}
 
 function safeDecode(pathname: string): string {
   try {
