@@ -65,9 +65,15 @@ export function adapterContract(params: { name: string; setup: () => Promise<Con
           const chat = { id: platform.owner.chatId, kind: 'dm' as const };
           const sent = await adapter.send({ chat, text: 'first version' });
           assert.ok(sent.messageId !== '');
-          await adapter.edit({ chat, messageId: sent.messageId, text: 'second version' });
-          await adapter.edit({ chat, messageId: sent.messageId, text: 'second version' });
-          assert.equal(platform.botMessages({ chatId: platform.owner.chatId }).at(-1)?.text, 'second version');
+          if (adapter.capabilities.edit) {
+            await adapter.edit({ chat, messageId: sent.messageId, text: 'second version' });
+            await adapter.edit({ chat, messageId: sent.messageId, text: 'second version' });
+            assert.equal(platform.botMessages({ chatId: platform.owner.chatId }).at(-1)?.text, 'second version');
+          } else {
+            // Edit declared unsupported: calling it anyway is a clear error, and what was sent stays as it was.
+            await assert.rejects(adapter.edit({ chat, messageId: sent.messageId, text: 'second version' }), /edit/i);
+            assert.equal(platform.botMessages({ chatId: platform.owner.chatId }).at(-1)?.text, 'first version');
+          }
           if (adapter.capabilities.typing && adapter.typing) await adapter.typing({ chat });
         },
       });
