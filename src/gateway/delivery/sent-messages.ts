@@ -92,7 +92,7 @@ export class SentMessages {
    * Makes the message at `seq` show `text`: an edit when it exists (skipped if unchanged), else a send.
    * Resolves true when the platform was called.
    */
-  async put(params: { seq: number; text: string; state: 'open' | 'final' }): Promise<boolean> {
+  async put(params: { seq: number; text: string; state: 'open' | 'final'; attachments?: readonly OutboundAttachment[] }): Promise<boolean> {
     const { adapter, chat } = this.params;
     const text = this.clean(params.text);
     const message = this.texts.get(params.seq);
@@ -106,10 +106,17 @@ export class SentMessages {
       return call;
     }
     const replyToId = params.seq === 0 ? this.params.replyToId : undefined;
-    const sent = await adapter.send(replyToId === undefined ? { chat, text } : { chat, text, replyToId });
+    const attachments = params.attachments ?? [];
+    const sent = await adapter.send({
+      chat,
+      text,
+      ...(replyToId === undefined ? {} : { replyToId }),
+      ...(attachments.length === 0 ? {} : { attachments }),
+    });
     this.texts.set(params.seq, { id: sent.messageId, text, state: params.state });
     this.nextAttachmentSeq = Math.max(this.nextAttachmentSeq, params.seq + 1);
     this.record({ seq: params.seq, platformMessageId: sent.messageId, text, state: params.state });
+    for (const attachment of attachments) this.journalAttachment({ attachment, messageId: sent.messageId });
     return true;
   }
 
@@ -117,9 +124,14 @@ export class SentMessages {
   async sendAttachment(params: { attachment: OutboundAttachment }): Promise<void> {
     const { adapter, chat } = this.params;
     const sent = await adapter.send({ chat, text: '', attachments: [params.attachment] });
+    this.journalAttachment({ attachment: params.attachment, messageId: sent.messageId });
+  }
+
+  /** Remembers and journals an attachment the platform accepted (alone or with a text message). */
+  private journalAttachment(params: { attachment: OutboundAttachment; messageId: string }): void {
     const seq = this.nextAttachmentSeq++;
-    this.attachments.set(params.attachment.path, sent.messageId);
-    this.record({ seq, platformMessageId: sent.messageId, text: `MEDIA:${params.attachment.path}`, state: 'final' });
+    this.attachments.set(params.attachment.path, params.messageId);
+    this.record({ seq, platformMessageId: params.messageId, text: `MEDIA:${params.attachment.path}`, state: 'final' });
   }
 
   /** Journals a row; a journal failure is logged, never mistaken for a failed platform call. */

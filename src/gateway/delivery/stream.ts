@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../../util/clock.js';
-import type { ChatRef, PlatformAdapter } from '../contracts.js';
+import type { ChatRef, OutboundAttachment, PlatformAdapter } from '../contracts.js';
 import { checkAttachments } from './attachments.js';
 import { extractMedia, visibleStreamingText } from './media.js';
 import type { ChatPacer } from './pacer.js';
@@ -201,13 +201,18 @@ export class StreamDelivery {
     const rest = splitMessage({ text: source.slice(this.consumed), limit: this.maxLength, openFence: this.carry });
     const chunks = [...this.committed, ...rest];
 
+    // Without edits the reply is sent once, finished: its files go with its last message (one email with
+    // attachments, one MMS) rather than as messages of their own.
+    const lastSeq = chunks.length - 1;
+    const bundle = !adapter.capabilities.edit && lastSeq >= 0 && this.messages.get({ seq: lastSeq }) === undefined ? checked.sendable : [];
     for (const [seq, chunk] of chunks.entries()) {
       if (this.aborted) break;
       if (!adapter.capabilities.edit && this.messages.get({ seq }) !== undefined) {
         logger?.info({ seq }, 'an earlier attempt already sent this part and the platform cannot edit it');
         continue;
       }
-      if (!(await this.finalPut({ seq, text: chunk, errors }))) textComplete = false;
+      const attachments = seq === lastSeq ? bundle : [];
+      if (!(await this.finalPut({ seq, text: chunk, errors, attachments }))) textComplete = false;
     }
     if (adapter.capabilities.edit) {
       for (const seq of this.messages.seqs()) {
@@ -216,6 +221,7 @@ export class StreamDelivery {
     }
     for (const item of checked.sendable) {
       if (this.aborted) break;
+      if (this.messages.hasAttachment({ path: item.path })) continue; // went with the last message
       try {
         await this.params.pacer.run({
           chatKey: this.params.chatKey,
@@ -242,8 +248,9 @@ export class StreamDelivery {
   }
 
   /** Makes the message at `seq` show its final text; retries failures other than rate limits, then reports them (false). */
-  private async finalPut(params: { seq: number; text: string; errors: string[] }): Promise<boolean> {
+  private async finalPut(params: { seq: number; text: string; errors: string[]; attachments?: readonly OutboundAttachment[] }): Promise<boolean> {
     const { seq, text } = params;
+    const attachments = params.attachments ?? [];
     if (!this.messages.needsCall({ seq, text })) {
       await this.messages.put({ seq, text, state: 'final' });
       return true;
@@ -253,7 +260,7 @@ export class StreamDelivery {
       try {
         await pacer.run({
           chatKey,
-          op: () => this.messages.put({ seq, text, state: 'final' }),
+          op: () => this.messages.put({ seq, text, state: 'final', attachments }),
           calledPlatform: (called) => called,
           ...(signal ? { signal } : {}),
         });

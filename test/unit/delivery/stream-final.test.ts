@@ -36,6 +36,28 @@ describe('StreamDelivery at finish', () => {
     assert.ok(h.journal.some((r) => r.text === `MEDIA:${chart}` && r.platformMessageId === file?.messageId && r.state === 'final'));
   });
 
+  test('a platform without edits gets its files with the reply itself (one email, one MMS); a replay sends nothing twice', async () => {
+    const chart = path.join(dir, 'chart.png');
+    const song = path.join(dir, 'song.mp3');
+    const h = harness({ capabilities: { edit: false } });
+    await stream({ h, text: `Both files:\nMEDIA:${chart}\nMEDIA:${song}\nEnjoy.`, size: 4, everyMs: 300 });
+    const result = await settle({ clock: h.clock, promise: h.delivery.finish() });
+    assert.equal(h.adapter.sends.length, 1, 'text and files in one message');
+    assert.equal(h.adapter.sends[0]?.text, 'Both files:\nEnjoy.');
+    assert.deepEqual(h.adapter.sends[0]?.attachments, [{ path: chart, kind: 'image' }, { path: song, kind: 'audio' }]);
+    assert.equal(result.attachmentsSent, 2);
+    const id = h.adapter.sends[0]?.messageId ?? '';
+    assert.deepEqual(h.journal.map((r) => [r.platformMessageId, r.text]), [[id, 'Both files:\nEnjoy.'], [id, `MEDIA:${chart}`], [id, `MEDIA:${song}`]]);
+
+    // The turn is replayed after a crash: the journal rows are adopted and nothing goes out again.
+    const existing = h.journal.map((r) => ({ seq: r.seq, platformMessageId: r.platformMessageId, text: r.text }));
+    const replay = harness({ capabilities: { edit: false }, existing });
+    replay.delivery.push(`Both files:\nMEDIA:${chart}\nMEDIA:${song}\nEnjoy.`);
+    const again = await settle({ clock: replay.clock, promise: replay.delivery.finish() });
+    assert.equal(replay.adapter.sends.length, 0);
+    assert.equal(again.attachmentsSent, 2);
+  });
+
   test('a platform without media support gets a note instead of the file', async () => {
     const h = harness({ capabilities: { media: false } });
     const song = path.join(dir, 'song.mp3');
