@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { normalizePhone } from '../../adapters/sms/phone.js';
 import { bool, duration, int, optionalString, size } from './fields.js';
 
 /**
@@ -109,27 +110,109 @@ export const discordSchema = z
   })
   .prefault({});
 
-/** platforms.email */
+/** platforms.email: IMAP in (IDLE), SMTP out. Addresses in allowed_users match case-insensitively. */
 export const emailSchema = z
   .strictObject({
     ...common,
     imap_host: optionalString(),
     imap_port: int({ min: 1, max: 65535 }).default(993),
+    imap_tls: bool().default(true),
     smtp_host: optionalString(),
     smtp_port: int({ min: 1, max: 65535 }).default(465),
+    smtp_tls: z.enum(['implicit', 'starttls', 'none']).default('implicit'),
     username: optionalString(),
     password: optionalString(),
+    smtp_username: optionalString(),
+    smtp_password: optionalString(),
     address: optionalString(),
+    display_name: optionalString(),
+    folder: z.string().min(1).default('INBOX'),
+    after_reply: z.enum(['seen', 'move']).default('seen'),
+    move_to: optionalString(),
+    poll_interval: duration({ defaultValue: '60s', minMs: 1000 }),
+    max_attachment_size: size({ defaultValue: '10m' }),
+    unauthorized: z.enum(['pair', 'ignore']).default('ignore'),
+  })
+  .superRefine((block, ctx) => {
+    if (!block.enabled) return;
+    const required: [keyof typeof block, string][] = [
+      ['imap_host', 'the IMAP server host name (required when enabled: true)'],
+      ['smtp_host', 'the SMTP server host name (required when enabled: true)'],
+      ['username', 'the mailbox login name (required when enabled: true)'],
+      ['password', 'the mailbox password or app password (required when enabled: true)'],
+      ['address', "the bot's own email address, used as From (required when enabled: true)"],
+    ];
+    for (const [key, message] of required) if (block[key] === undefined) ctx.addIssue({ code: 'custom', path: [key], message });
+    if (block.address !== undefined && !/^[^@\s]+@[^@\s]+$/.test(block.address)) {
+      ctx.addIssue({ code: 'custom', path: ['address'], message: 'an email address like bot@example.com' });
+    }
+    if (block.after_reply === 'move' && block.move_to === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['move_to'], message: 'the IMAP folder answered mail is moved to (required with after_reply: move)' });
+    }
   })
   .prefault({});
 
-/** platforms.sms (Twilio) */
+/**
+ * A phone number in E.164 form, normalized on load ("+1 555-123-4567" → "+15551234567"). An unquoted
+ * +15551234567 reaches us as a YAML number without its plus, so numbers are refused with a hint to quote them.
+ */
+function phoneNumber(): z.ZodType<string, unknown> {
+  return z.unknown().transform((value, ctx): string => {
+    if (typeof value === 'number') {
+      ctx.addIssue({ code: 'custom', message: `quote phone numbers ("+${value}"): YAML reads an unquoted +${value} as a number and drops the +`, input: value });
+      return z.NEVER;
+    }
+    const normalized = typeof value === 'string' ? normalizePhone({ value }) : undefined;
+    if (normalized === undefined) {
+      ctx.addIssue({ code: 'custom', message: 'a phone number in E.164 form with its country code, e.g. "+15551234567"', input: value });
+      return z.NEVER;
+    }
+    return normalized;
+  });
+}
+
+/** platforms.sms (Twilio). Enabled only by `enabled: true`, never because TWILIO_* variables exist. */
 export const smsSchema = z
   .strictObject({
-    ...common,
+    enabled: bool().default(false),
+    allowed_users: z.array(phoneNumber()).default([]),
     account_sid: optionalString(),
     auth_token: optionalString(),
-    from_number: optionalString(),
+    from_number: z.preprocess((value) => (value === '' || value === null ? undefined : value), phoneNumber().optional()).optional(),
+    messaging_service_sid: optionalString(),
+    webhook_url: optionalString(),
+    webhook_path: z.string().startsWith('/').default('/sms/twilio'),
+    api_base: z.string().url().default('https://api.twilio.com'),
+    max_media_size: size({ defaultValue: '5m' }),
+    media_url_ttl: duration({ defaultValue: '1h', minMs: 60_000 }),
+    unauthorized: z.enum(['pair', 'ignore']).default('pair'),
+  })
+  .superRefine((block, ctx) => {
+    if (block.webhook_url !== undefined && !/^https?:\/\/[^/?#\s]+/i.test(block.webhook_url)) {
+      ctx.addIssue({ code: 'custom', path: ['webhook_url'], message: 'an http(s) URL, e.g. https://bot.example.com/sms/twilio' });
+    }
+    if (block.messaging_service_sid !== undefined && !block.messaging_service_sid.startsWith('MG')) {
+      ctx.addIssue({ code: 'custom', path: ['messaging_service_sid'], message: 'a Messaging Service SID (MG...)' });
+    }
+    if (!block.enabled) return;
+    if (block.account_sid === undefined || !block.account_sid.startsWith('AC')) {
+      ctx.addIssue({ code: 'custom', path: ['account_sid'], message: 'the Twilio account SID (AC...) (required when enabled: true)' });
+    }
+    if (block.auth_token === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['auth_token'], message: 'the Twilio auth token (required when enabled: true; it also verifies webhook signatures)' });
+    }
+    if (block.from_number === undefined && block.messaging_service_sid === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['from_number'], message: 'the Twilio number replies come from, or set messaging_service_sid (one is required when enabled: true)' });
+    }
+    if (block.webhook_url === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['webhook_url'],
+        message:
+          'the public URL Twilio posts incoming messages to, exactly as set in the Twilio console (required when enabled: true: ' +
+          'Twilio signs each request over that URL, so without it no request can be verified, and picture links are built from it)',
+      });
+    }
   })
   .prefault({});
 

@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
 import { discordFactory } from '../../adapters/discord/factory.js';
+import { emailFactory } from '../../adapters/email/factory.js';
 import { slackFactory } from '../../adapters/slack/factory.js';
+import { smsFactory } from '../../adapters/sms/factory.js';
 import { telegramFactory } from '../../adapters/telegram/factory.js';
 import type { GatewayConfig, PlatformName } from '../config/schema.js';
 import type { Profile } from '../home/profile.js';
@@ -24,6 +26,8 @@ export const platformFactories: Partial<Record<PlatformName, PlatformFactory>> =
   telegram: telegramFactory,
   slack: slackFactory,
   discord: discordFactory,
+  email: emailFactory,
+  sms: smsFactory,
 };
 
 /**

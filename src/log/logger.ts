@@ -4,6 +4,7 @@ import { prettyFactory } from 'pino-pretty';
 import type { Profile } from '../home/profile.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { REDACT_PATHS } from './redact-paths.js';
+import { maskPhonesInText } from './phone-mask.js';
 import { REDACTED, type Redactor } from './redact.js';
 import { RotatingFileStream } from './rotating-file.js';
 
@@ -58,7 +59,7 @@ export function createLogger(params: {
           const scrubbed = args.map((arg: unknown) => redactor.scrubValue(arg));
           method.apply(this, scrubbed as Parameters<LogFn>);
         },
-        streamWrite: (line: string): string => scrubLine({ line, redactor }),
+        streamWrite: (line: string): string => maskPhonesInText({ text: scrubLine({ line, redactor }) }),
       },
     },
     pino.multistream(streams),

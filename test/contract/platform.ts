@@ -28,6 +28,13 @@ export interface ContractPlatform {
   readonly stranger: ContractUser;
   /** Serve the gateway's HTTP server too (webhook adapters). */
   readonly needsHttp?: boolean;
+  /** Tells a webhook platform where the gateway's HTTP server listens (called once it does, when `needsHttp`). */
+  useGateway?(params: { port: number }): void;
+  /**
+   * The file the suite has the agent send with a MEDIA: line (default: report.txt). A platform that carries
+   * only some kinds of files (SMS: pictures by MMS) names one it can.
+   */
+  readonly outboundFile?: { readonly name: string; readonly bytes: Buffer };
   /** The user writes to the bot (optionally with a file). */
   userSays(params: { user: ContractUser; text: string; file?: { bytes: Buffer; fileName: string } }): Promise<void>;
   /** The platform delivers the user's last message once more (a retry, a re-sent update). */

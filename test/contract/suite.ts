@@ -23,6 +23,11 @@ async function withGateway(params: { setup: () => Promise<ContractPlatform>; run
       withHttp: platform.needsHttp === true,
       config: { stream: { edit_interval: '250ms' } },
     });
+    if (platform.needsHttp === true) {
+      const address = h.runner.httpAddress;
+      if (address === null) throw new Error('the gateway HTTP server is not listening');
+      platform.useGateway?.({ port: address.port });
+    }
     await params.run({ platform, h });
   } finally {
     await h?.stop();
@@ -119,8 +124,9 @@ export function adapterContract(params: { name: string; setup: () => Promise<Con
         setup,
         run: async ({ platform, h }) => {
           const bytes = Buffer.from('%PDF-1.4 contract test file\n');
-          const reportPath = path.join(h.profile.workspaceDir, 'report.txt');
-          writeFileSync(reportPath, 'the report');
+          const outFile = platform.outboundFile ?? { name: 'report.txt', bytes: Buffer.from('the report') };
+          const reportPath = path.join(h.profile.workspaceDir, outFile.name);
+          writeFileSync(reportPath, outFile.bytes);
           h.fake.enqueue({ text: `Got it. Here is mine.\nMEDIA:${reportPath}` });
           await platform.userSays({ user: platform.owner, text: 'see attached', file: { bytes, fileName: 'notes.pdf' } });
           await until({ check: () => platform.botMessages({ chatId: platform.owner.chatId }).some((m) => m.file !== undefined), what: 'the file reply' });
@@ -132,8 +138,8 @@ export function adapterContract(params: { name: string; setup: () => Promise<Con
           assert.ok(existsSync(attached));
           assert.deepEqual(readFileSync(attached), bytes);
           const out = platform.botMessages({ chatId: platform.owner.chatId }).find((m) => m.file !== undefined);
-          assert.equal(out?.file?.name, 'report.txt');
-          assert.equal(out?.file?.bytes.toString(), 'the report');
+          assert.equal(out?.file?.name, outFile.name);
+          assert.deepEqual(out?.file?.bytes, outFile.bytes);
         },
       });
     });

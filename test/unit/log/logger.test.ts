@@ -126,4 +126,29 @@ describe('createLogger', () => {
       cleanup();
     }
   });
+  test('phone numbers are masked in every log line (SMS chat ids, session keys, sender ids)', async () => {
+    const { profile, secrets, cleanup } = await canaryProfile();
+    try {
+      const stderr = new PassThrough();
+      let pretty = '';
+      stderr.on('data', (chunk: Buffer) => (pretty += chunk.toString()));
+      const { logger, close } = createLogger({ profile, level: 'info', redactor: new Redactor({ secrets }), tty: true, stderr, maxSize: 1024 * 1024, maxFiles: 2, clock: new FakeClock(0) });
+      logger.info({ chatId: '+15551234567', sessionKey: 'work:sms:+447700900123', from: 'whatsapp:+15557654321' }, 'turn finished for +15551234567');
+      logger.info({ id: 'order 12345678', tg: '-1001234567890', messageSid: 'SM0123456789' }, 'not phone numbers');
+      await close();
+      const text = fs.readFileSync(profile.logFile, 'utf8');
+      for (const full of ['+15551234567', '+447700900123', '+15557654321']) {
+        assert.ok(!text.includes(full), `${full} in the log file`);
+        assert.ok(!pretty.includes(full), `${full} on the terminal`);
+      }
+      const [masked, plain] = text.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+      assert.equal(masked?.['chatId'], '+1555***4567');
+      assert.equal(masked?.['sessionKey'], 'work:sms:+4477***0123');
+      assert.equal(masked?.['from'], 'whatsapp:+1555***4321');
+      assert.equal(masked?.['msg'], 'turn finished for +1555***4567');
+      assert.deepEqual([plain?.['id'], plain?.['tg'], plain?.['messageSid']], ['order 12345678', '-1001234567890', 'SM0123456789']);
+    } finally {
+      cleanup();
+    }
+  });
 });
