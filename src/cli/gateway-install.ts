@@ -1,50 +1,108 @@
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { UserFacingError } from '../gateway/errors.js';
-import { loadProfile, type GlobalOptions } from './context.js';
+import { loadProfile, profileFrom, type GlobalOptions } from './context.js';
 import { println, type CliIO } from './output.js';
+import { enabledInstances, realSystemd, serviceTarget, systemctl, systemctlLine, systemdUnavailable, type ServiceTarget, type SystemdDeps } from './systemctl.js';
 import { renderUnit } from './systemd-unit.js';
 
-/** Runs `systemctl --user ARGS`; the error text when it fails. */
-function systemctl(params: { args: readonly string[] }): string | null {
-  const result = spawnSync('systemctl', ['--user', ...params.args], { encoding: 'utf8', timeout: 15_000 });
-  if (result.error) return result.error.message;
-  return result.status === 0 ? null : (result.stderr || result.stdout || `exit ${result.status}`).trim();
+/** What every service command takes: the CLI context, user or system manager, and how to reach systemd. */
+export interface ServiceCommandParams {
+  readonly options: GlobalOptions;
+  readonly io: CliIO;
+  /** The system manager (`--system`) instead of the user's. */
+  readonly system: boolean;
+  /** systemctl and friends (tests pass their own). */
+  readonly systemd?: SystemdDeps;
+}
+
+/** Runs systemctl steps in order; the first failure ends the command with what failed and what to look at. */
+export function runSteps(params: { target: ServiceTarget; deps: SystemdDeps; steps: readonly (readonly string[])[] }): void {
+  for (const args of params.steps) {
+    const result = systemctl({ target: params.target, deps: params.deps, args });
+    if (result.ok) continue;
+    throw new UserFacingError({
+      message: `${systemctlLine({ target: params.target, args })} failed: ${result.output}`,
+      hint: `See \`journalctl${params.target.system ? '' : ' --user'} -u ${params.target.instance}\`${params.target.system ? '; system units need root (sudo)' : ''}.`,
+    });
+  }
 }
 
 /**
- * `hermes gateway install [--print]`: writes the systemd user unit and enables this profile's instance. Without
- * a systemd user session (containers, CI) it says so and shows the unit (`--print` only shows it).
+ * `hermes gateway install [--system] [--print]`: writes the template unit (exact node and package paths,
+ * HERMES_HOME), then daemon-reload, enable and start this profile's instance. Without systemd (containers, CI)
+ * it says so and shows the unit; `--print` only shows it.
  */
-export async function gatewayInstall(params: { options: GlobalOptions; io: CliIO; print: boolean }): Promise<number> {
+export async function gatewayInstall(params: ServiceCommandParams & { print: boolean }): Promise<number> {
   const { io } = params;
+  const deps = params.systemd ?? realSystemd;
   const loaded = await loadProfile(params);
-  const unit = renderUnit({ nodePath: process.execPath, hermesHome: loaded.profile.hermesHome, drainTimeoutMs: loaded.config.gateway.drain_timeout });
-  const instance = `hermes-gateway@${loaded.profile.name}.service`;
+  const { profile } = loaded;
+  const user = io.env['SUDO_USER'] ?? os.userInfo().username;
+  const unit = renderUnit({
+    nodePath: process.execPath,
+    hermesHome: profile.hermesHome,
+    drainTimeoutMs: loaded.config.gateway.drain_timeout,
+    ...(params.system ? { system: { user } } : {}),
+  });
   if (params.print) {
     io.stdout.write(unit);
     return 0;
   }
-  const configHome = io.env['XDG_CONFIG_HOME'] ?? path.join(io.env['HOME'] ?? os.homedir(), '.config');
-  const unitDir = path.join(configHome, 'systemd', 'user');
-  const problem = systemctl({ args: ['show-environment'] });
+  const target = serviceTarget({ profileName: profile.name, system: params.system, env: io.env, deps });
+  const problem = systemdUnavailable({ target, deps });
   if (problem !== null) {
     io.stdout.write(unit);
     throw new UserFacingError({
-      message: `no systemd user session here (${problem.split('\n')[0]}); the unit above was not installed`,
-      hint: `Save it as ${path.join(unitDir, 'hermes-gateway@.service')} on a host with systemd, or run \`hermes -p ${loaded.profile.name} gateway run\` under your own supervisor.`,
+      message: `${problem}; the unit above was not installed`,
+      hint: `Save it as ${target.unitPath} on a host with systemd, or run \`hermes -p ${profile.name} gateway run\` under your own supervisor.`,
       exitCode: 69,
     });
   }
-  mkdirSync(unitDir, { recursive: true });
-  writeFileSync(path.join(unitDir, 'hermes-gateway@.service'), unit);
-  for (const args of [['daemon-reload'], ['enable', '--now', instance]]) {
-    const failed = systemctl({ args });
-    if (failed !== null) throw new UserFacingError({ message: `systemctl --user ${args.join(' ')} failed: ${failed}`, hint: 'See `journalctl --user -u hermes-gateway@*`.' });
+  try {
+    mkdirSync(target.unitDir, { recursive: true });
+    writeFileSync(target.unitPath, unit);
+  } catch (error) {
+    throw new UserFacingError({
+      message: `cannot write ${target.unitPath}: ${error instanceof Error ? error.message : String(error)}`,
+      hint: params.system ? `System units need root: sudo env HERMES_HOME=${profile.hermesHome} hermes -p ${profile.name} gateway install --system` : 'Check the permissions of that folder.',
+      cause: error,
+    });
   }
-  println({ stream: io.stdout, text: `installed and started ${instance}` });
-  println({ stream: io.stdout, text: 'to keep it running after you log out: loginctl enable-linger' });
+  runSteps({ target, deps, steps: [['daemon-reload'], ['enable', target.instance], ['start', target.instance]] });
+  println({ stream: io.stdout, text: `installed ${target.unitPath} and started ${target.instance}${params.system ? ` (as user ${user})` : ''}` });
+  const workspace = loaded.config.tools.workspace;
+  if (params.system && path.relative(profile.hermesHome, workspace).startsWith('..')) {
+    println({ stream: io.stdout, text: `note: the workspace ${workspace} is outside HERMES_HOME, so the sandbox keeps it read-only; \`systemctl edit ${target.instance}\` and add ReadWritePaths=${workspace}` });
+  }
+  if (!params.system) println({ stream: io.stdout, text: `to keep it running after you log out: loginctl enable-linger ${user}` });
+  return 0;
+}
+
+/**
+ * `hermes gateway uninstall [--system]`: stops and disables this profile's instance, removes the template unit
+ * when no other profile's instance still uses it, and daemon-reloads.
+ */
+export async function gatewayUninstall(params: ServiceCommandParams): Promise<number> {
+  const { io } = params;
+  const deps = params.systemd ?? realSystemd;
+  const profile = profileFrom(params);
+  const target = serviceTarget({ profileName: profile.name, system: params.system, env: io.env, deps });
+  const problem = systemdUnavailable({ target, deps });
+  if (problem !== null) {
+    throw new UserFacingError({ message: `${problem}, so there is no service to uninstall`, hint: `A gateway started with \`hermes -p ${profile.name} gateway run\` stops with \`hermes -p ${profile.name} gateway stop\`.`, exitCode: 69 });
+  }
+  if (!existsSync(target.unitPath)) {
+    throw new UserFacingError({ message: `profile "${profile.name}" is not installed as a ${params.system ? 'system' : 'user'} service (no ${target.unitPath})`, hint: params.system ? 'Without --system it looks at the user service.' : 'With --system it looks at the system service.' });
+  }
+  runSteps({ target, deps, steps: [['stop', target.instance], ['disable', target.instance]] });
+  const others = enabledInstances({ target }).filter((name) => name !== target.instance);
+  if (others.length === 0) rmSync(target.unitPath, { force: true });
+  runSteps({ target, deps, steps: [['daemon-reload']] });
+  println({
+    stream: io.stdout,
+    text: others.length === 0 ? `stopped and removed ${target.instance} (${target.unitPath} deleted)` : `stopped and disabled ${target.instance}; ${target.unitPath} stays for ${others.join(', ')}`,
+  });
   return 0;
 }

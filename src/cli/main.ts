@@ -3,14 +3,18 @@ import { Command, CommanderError } from 'commander';
 import { packageVersion } from '../util/package-root.js';
 import { chat } from './chat.js';
 import { configShow, configValidate } from './config-cmd.js';
+import { doctor } from './doctor-cmd.js';
 import { profileFrom, type GlobalOptions } from './context.js';
-import { gatewayInstall } from './gateway-install.js';
-import { gatewayRun } from './gateway-run.js';
+import { addGatewayCommands } from './gateway-commands.js';
 import { describeFailure, type CliIO } from './output.js';
 import { pairingApprove, pairingList, pairingRevoke } from './pairing-cmd.js';
 import { sessionsList, sessionsSearch } from './sessions-cmd.js';
 import { isMain } from '../util/is-main.js';
+import { logs } from './logs-cmd.js';
 import { profileCreate, profileList, profileUse } from './profile-cmd.js';
+import { profileDelete } from './profile-delete.js';
+import { profileRename } from './profile-rename.js';
+import { profileShow } from './profile-show.js';
 import { status } from './status-cmd.js';
 
 /** Builds the `hermes` command tree; each action resolves to an exit code stored in `exit`. */
@@ -30,12 +34,7 @@ export function buildProgram(params: { io: CliIO; setExit: (code: number) => voi
   const run = (action: () => Promise<number> | number) => async (): Promise<void> => setExit(await action());
 
   const gateway = program.command('gateway').description('run the messaging gateway');
-  gateway.command('run').description('run the gateway in the foreground (Ctrl-C drains and exits)').action(run(() => gatewayRun({ options: globals(), io })));
-  gateway
-    .command('install')
-    .description('install this profile as a systemd user service (hermes-gateway@NAME)')
-    .option('--print', 'only print the unit file')
-    .action(async (opts: { print?: boolean }) => setExit(await gatewayInstall({ options: globals(), io, print: opts.print === true })));
+  addGatewayCommands({ gateway, globals, io, setExit });
 
   const config = program.command('config').description('check and print the profile configuration');
   config.command('validate').description('check config.yaml and .env; precise errors with file and key').action(run(() => configValidate({ options: globals(), io })));
@@ -96,19 +95,38 @@ export function buildProgram(params: { io: CliIO; setExit: (code: number) => voi
     .description('make a profile the default for commands without -p')
     .argument('<name>')
     .action(async (name: string) => setExit(profileUse({ io, name })));
+  profile.command('show').description('everything about one profile: gateway, platforms, model, port, service, sizes').argument('<name>').action(async (name: string) => setExit(await profileShow({ io, name })));
+  profile.command('rename').description('rename a stopped profile (moves its folder)').argument('<old>').argument('<new>').action(async (from: string, to: string) => setExit(profileRename({ io, from, to })));
+  profile
+    .command('delete')
+    .description('stop and delete a profile with its history and secrets (asks you to type the name)')
+    .argument('<name>')
+    .option('--yes', 'do not ask')
+    .action(async (name: string, opts: { yes?: boolean }) => setExit(await profileDelete({ io, name, yes: opts.yes === true })));
 
   program
     .command('status')
     .description('every profile: gateway running?, platforms connected?, last error')
     .action(run(() => status({ io })));
 
+  program
+    .command('logs')
+    .description("print the profile's gateway log (pretty); -f follows it")
+    .option('-f, --follow', 'keep printing new lines until Ctrl-C')
+    .option('-n, --lines <n>', 'how many of the last lines', '100')
+    .option('--json', 'print the raw JSON lines')
+    .action(async (opts: { follow?: boolean; lines: string; json?: boolean }) =>
+      setExit(await logs({ options: globals(), io, lines: positive(opts.lines, 100, 100_000), follow: opts.follow === true, json: opts.json === true })),
+    );
+  program.command('doctor').description('check this host and profile: node, sqlite, files, config, model, platforms, port').action(run(() => doctor({ options: globals(), io })));
+
   program.command('chat').description('talk to your agent in the terminal (no platform needed)').action(run(() => chat({ options: globals(), io })));
   return program;
 }
 
-function positive(text: string): number {
+function positive(text: string, fallback = 20, max = 1000): number {
   const n = Number.parseInt(text, 10);
-  return Number.isInteger(n) && n > 0 ? Math.min(n, 1000) : 20;
+  return Number.isInteger(n) && n > 0 ? Math.min(n, max) : fallback;
 }
 
 /** Runs the CLI with arguments (without node and script); returns the exit code. */

@@ -9,9 +9,7 @@ import { listProfiles } from '../home/list-profiles.js';
 import { runningPid } from '../home/pid-lock.js';
 import { packageRoot } from '../util/package-root.js';
 import { println, type CliIO } from './output.js';
-
-/** Names that would be confusing or clash with hermes's own files. */
-const reservedNames = new Set(['default', 'profiles', 'active', 'active_profile', 'current', 'all', 'hermes', 'logs', 'cache']);
+import { newProfile, profileDescription } from './profile-names.js';
 
 /** Keys a clone never copies: platform credentials and who may talk to the bot. */
 const privatePlatformKeys = new Set(['token', 'bot_token', 'app_token', 'signing_secret', 'password', 'username', 'auth_token', 'account_sid', 'allowed_users', 'allowed_roles', 'free_response_chats', 'free_response_channels', 'webhook']);
@@ -38,11 +36,7 @@ function cloneConfig(params: { from: Profile }): string | undefined {
 /** `hermes profile create NAME`: a new profile from the templates, or cloned from another (never its secrets). */
 export function profileCreate(params: { io: CliIO; name: string; cloneFrom?: string; description?: string }): number {
   const hermesHome = home(params);
-  if (reservedNames.has(params.name)) {
-    throw new UserFacingError({ message: `"${params.name}" is a reserved name`, hint: 'Pick another, e.g. "work" or "personal".', exitCode: 64 });
-  }
-  const profile = resolveProfile({ hermesHome, name: params.name });
-  if (existsSync(profile.dir)) throw new UserFacingError({ message: `profile "${params.name}" already exists (${profile.dir})`, hint: 'Pick another name, or `hermes profile list`.', exitCode: 73 });
+  const profile = newProfile({ hermesHome, name: params.name });
   const from = params.cloneFrom !== undefined ? resolveProfile({ hermesHome, name: params.cloneFrom }) : undefined;
   if (from && !existsSync(from.dir)) throw new UserFacingError({ message: `profile "${params.cloneFrom}" does not exist`, hint: '`hermes profile list` shows the profiles.', exitCode: 66 });
   mkdirSync(profile.dir, { recursive: true, mode: 0o700 });
@@ -67,12 +61,7 @@ export function profileList(params: { io: CliIO; active: string }): number {
   for (const profile of listProfiles({ hermesHome: home(params) })) {
     const name = profile.name;
     const pid = runningPid({ profile });
-    let description = '';
-    try {
-      description = (JSON.parse(readFileSync(path.join(profile.dir, 'profile.json'), 'utf8')) as { description?: string }).description ?? '';
-    } catch {
-      // no description
-    }
+    const description = profileDescription({ profile });
     const marker = params.active === name ? '*' : ' ';
     println({ stream: params.io.stdout, text: `${marker} ${name.padEnd(20)} ${pid !== null ? `running (pid ${pid})` : 'stopped'.padEnd(20)}  ${description}`.trimEnd() });
   }

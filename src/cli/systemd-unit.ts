@@ -1,15 +1,23 @@
 import path from 'node:path';
 import { packageRoot } from '../util/package-root.js';
 
+/** Who a system unit runs as (`User=`): the owner of HERMES_HOME, never root by default. */
+export interface SystemUnitUser {
+  readonly user: string;
+}
+
 /**
- * The systemd user template unit, one instance per profile (`hermes-gateway@work.service`): restarts on
- * failure but not on a config error (exit 78), gives the drain time to finish, logs to the journal.
+ * The systemd template unit, one instance per profile (`hermes-gateway@work.service`): restarts on failure but
+ * not on a config error (exit 78), gives the drain time to finish, logs to the journal, SIGHUP reloads the
+ * config. Without `system` it is a user unit; with it a system unit running as `system.user`, sandboxed so
+ * only HERMES_HOME is writable.
  */
-export function renderUnit(params: { nodePath: string; hermesHome: string; drainTimeoutMs: number }): string {
-  const cli = path.join(packageRoot(), 'dist', 'src', 'cli', 'main.js');
+export function renderUnit(params: { nodePath: string; hermesHome: string; drainTimeoutMs: number; cliPath?: string; system?: SystemUnitUser }): string {
+  const cli = params.cliPath ?? path.join(packageRoot(), 'dist', 'src', 'cli', 'main.js');
   const stopSeconds = Math.ceil(params.drainTimeoutMs / 1000) + 30;
+  const { system } = params;
   return [
-    '# hermes-gateway: one gateway per profile. Written by `hermes gateway install`.',
+    `# hermes-gateway: one gateway per profile (${system ? 'system' : 'user'} unit). Written by \`hermes gateway install${system ? ' --system' : ''}\`.`,
     '[Unit]',
     'Description=hermes-gateway (profile %i)',
     'After=network-online.target',
@@ -17,11 +25,14 @@ export function renderUnit(params: { nodePath: string; hermesHome: string; drain
     '',
     '[Service]',
     'Type=simple',
+    ...(system ? [`# Runs as the owner of HERMES_HOME; its default group is used. Change User= to run as another account.`, `User=${system.user}`] : []),
     `Environment=HERMES_HOME=${params.hermesHome}`,
     `ExecStart=${params.nodePath} ${cli} -p %i gateway run`,
+    '# `systemctl reload` re-reads config.yaml and .env without a restart.',
+    'ExecReload=/bin/kill -HUP $MAINPID',
     'Restart=on-failure',
     'RestartSec=5',
-    '# 78 = the config is invalid: restarting cannot help; fix it and `systemctl --user start` again.',
+    `# 78 = the config is invalid: restarting cannot help; fix it and \`systemctl${system ? '' : ' --user'} start\` again.`,
     'RestartPreventExitStatus=78',
     '# SIGTERM drains running turns (gateway.drain_timeout); give it that long and then some.',
     `TimeoutStopSec=${stopSeconds}`,
@@ -29,9 +40,29 @@ export function renderUnit(params: { nodePath: string; hermesHome: string; drain
     'StandardOutput=journal',
     'StandardError=journal',
     'NoNewPrivileges=yes',
+    ...(system ? systemHardening({ hermesHome: params.hermesHome }) : []),
     '',
     '[Install]',
-    'WantedBy=default.target',
+    `WantedBy=${system ? 'multi-user.target' : 'default.target'}`,
     '',
   ].join('\n');
+}
+
+/** Sandboxing for the system unit: read-only OS and homes, private /tmp, only HERMES_HOME writable. */
+function systemHardening(params: { hermesHome: string }): string[] {
+  return [
+    '# Sandbox: the OS and home folders are read-only, only HERMES_HOME is writable. A tools.workspace outside',
+    '# HERMES_HOME needs its own line: `systemctl edit hermes-gateway@NAME` and add ReadWritePaths=/that/folder.',
+    'ProtectSystem=strict',
+    'ProtectHome=read-only',
+    `ReadWritePaths=${params.hermesHome}`,
+    'PrivateTmp=yes',
+    'PrivateDevices=yes',
+    'ProtectKernelTunables=yes',
+    'ProtectKernelModules=yes',
+    'ProtectControlGroups=yes',
+    'RestrictSUIDSGID=yes',
+    'LockPersonality=yes',
+    'RestrictNamespaces=yes',
+  ];
 }

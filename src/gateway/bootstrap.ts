@@ -12,7 +12,7 @@ import type { ToolDefinition } from '../tools/tool.js';
 import type { Clock } from '../util/clock.js';
 import { mediaPolicy } from './media-policy.js';
 import { modelLabel } from './model-check.js';
-import { GatewayRunner, type AdapterEntry } from './runner.js';
+import { GatewayRunner, type AdapterEntry, type RunnerOptions } from './runner.js';
 
 /** Builds one profile's gateway from its config: store, agent, tools, HTTP server and runner. Nothing is started. */
 export function buildGateway(params: {
@@ -28,33 +28,12 @@ export function buildGateway(params: {
   extraTools?: readonly ToolDefinition[];
   /** Redacts the profile's secrets (see log/redact.ts); applied to everything sent to a platform. */
   scrub: (text: string) => string;
-}): { runner: GatewayRunner; http: GatewayHttp | undefined } {
+}): { runner: GatewayRunner; http: GatewayHttp | undefined; registry: ToolRegistry } {
   const { profile, config, clock, logger } = params;
   const store = openStore({ path: profile.dbPath, clock, logger });
-  const workspace = config.tools.workspace ?? profile.workspaceDir;
   const registry = new ToolRegistry();
   for (const tool of [...builtinTools(), ...(params.extraTools ?? [])]) registry.register(tool);
-  const client = new OpenAI({
-    apiKey: config.model.api_key ?? 'not-needed',
-    baseURL: config.model.base_url,
-    maxRetries: 0,
-    timeout: config.model.request_timeout,
-  });
-  const agent = new AIAgent({
-    client,
-    model: config.model.name,
-    systemPrompt: buildSystemPrompt({ profile, extra: config.agent.system_prompt, workspace }),
-    registry,
-    maxIterations: config.agent.max_iterations,
-    maxRetries: config.model.max_retries,
-    maxParallel: config.agent.max_parallel_tools,
-    clock,
-    requestTimeoutMs: config.model.request_timeout,
-    logger: logger.child({ component: 'agent' }),
-    scrub: params.scrub,
-    ...(config.model.temperature !== undefined ? { temperature: config.model.temperature } : {}),
-    ...(config.model.max_tokens !== undefined ? { maxTokens: config.model.max_tokens } : {}),
-  });
+  const agent = buildAgent({ profile, config, registry, clock, logger, scrub: params.scrub });
   let runner: GatewayRunner | undefined;
   const http = params.withHttp && config.gateway.http.enabled
     ? createHttpServer({
@@ -68,8 +47,8 @@ export function buildGateway(params: {
         },
       })
     : undefined;
-  // Webhook routes must exist before the server listens.
-  if (http) for (const entry of params.adapters) entry.adapter.registerRoutes?.({ app: http.app });
+  // Each adapter's webhook routes go into its platform's own scope (replaceable on reload); listen waits for them.
+  if (http) for (const entry of params.adapters) mountWebhooks({ http, entry });
   runner = new GatewayRunner({
     store,
     agent,
@@ -77,26 +56,82 @@ export function buildGateway(params: {
     clock,
     logger,
     ...(http ? { http } : {}),
-    options: {
-      profileName: profile.name,
-      busyPolicy: config.gateway.busy_policy,
-      drainTimeoutMs: config.gateway.drain_timeout,
-      editIntervalMs: config.stream.edit_interval,
-      cursor: config.stream.cursor,
-      typingIntervalMs: config.stream.typing_interval,
-      modelLabel: modelLabel({ config }),
-      historyMaxChars: config.agent.history_max_chars,
-      mediaPolicy: mediaPolicy({ profile, workspace, confine: config.tools.confine_to_workspace }),
-      scrub: params.scrub,
-      cacheDir: profile.cacheDir,
-      toolContext: {
-        workspace,
-        confineToWorkspace: config.tools.confine_to_workspace,
-        clock,
-        terminal: { timeoutMs: config.tools.terminal.timeout, maxOutputBytes: config.tools.terminal.max_output_bytes },
-      },
-      ...(params.supervisorBackoff ? { supervisorBackoff: params.supervisorBackoff } : {}),
-    },
+    options: runnerOptionsFrom({ profile, config, clock, scrub: params.scrub, supervisorBackoff: params.supervisorBackoff }),
   });
-  return { runner, http };
+  return { runner, http, registry };
+}
+
+/** The agent for a config: model client, system prompt (SOUL.md + agent.system_prompt), budgets. */
+export function buildAgent(params: {
+  profile: Profile;
+  config: GatewayConfig;
+  registry: ToolRegistry;
+  clock: Clock;
+  logger: Logger;
+  scrub: (text: string) => string;
+}): AIAgent {
+  const { profile, config, clock } = params;
+  const client = new OpenAI({
+    apiKey: config.model.api_key ?? 'not-needed',
+    baseURL: config.model.base_url,
+    maxRetries: 0,
+    timeout: config.model.request_timeout,
+  });
+  return new AIAgent({
+    client,
+    model: config.model.name,
+    systemPrompt: buildSystemPrompt({ profile, extra: config.agent.system_prompt, workspace: config.tools.workspace ?? profile.workspaceDir }),
+    registry: params.registry,
+    maxIterations: config.agent.max_iterations,
+    maxRetries: config.model.max_retries,
+    maxParallel: config.agent.max_parallel_tools,
+    clock,
+    requestTimeoutMs: config.model.request_timeout,
+    logger: params.logger.child({ component: 'agent' }),
+    scrub: params.scrub,
+    ...(config.model.temperature !== undefined ? { temperature: config.model.temperature } : {}),
+    ...(config.model.max_tokens !== undefined ? { maxTokens: config.model.max_tokens } : {}),
+  });
+}
+
+/** The runner's behaviour knobs for a config. */
+export function runnerOptionsFrom(params: {
+  profile: Profile;
+  config: GatewayConfig;
+  clock: Clock;
+  scrub: (text: string) => string;
+  supervisorBackoff?: { baseMs?: number; maxMs?: number } | undefined;
+}): RunnerOptions {
+  const { profile, config, clock } = params;
+  const workspace = config.tools.workspace ?? profile.workspaceDir;
+  return {
+    profileName: profile.name,
+    busyPolicy: config.gateway.busy_policy,
+    drainTimeoutMs: config.gateway.drain_timeout,
+    editIntervalMs: config.stream.edit_interval,
+    cursor: config.stream.cursor,
+    typingIntervalMs: config.stream.typing_interval,
+    modelLabel: modelLabel({ config }),
+    historyMaxChars: config.agent.history_max_chars,
+    mediaPolicy: mediaPolicy({ profile, workspace, confine: config.tools.confine_to_workspace }),
+    scrub: params.scrub,
+    cacheDir: profile.cacheDir,
+    toolContext: {
+      workspace,
+      confineToWorkspace: config.tools.confine_to_workspace,
+      clock,
+      terminal: { timeoutMs: config.tools.terminal.timeout, maxOutputBytes: config.tools.terminal.max_output_bytes },
+    },
+    ...(params.supervisorBackoff ? { supervisorBackoff: params.supervisorBackoff } : {}),
+  };
+}
+
+/**
+ * Mounts an adapter's webhook routes (if it has any) as its platform's current routes. Throws at once when the
+ * adapter refuses its config; resolves to whether routes were mounted.
+ */
+export function mountWebhooks(params: { http: GatewayHttp; entry: AdapterEntry }): Promise<boolean> {
+  const { adapter } = params.entry;
+  if (!adapter.registerRoutes) return Promise.resolve(false);
+  return params.http.webhooks.mount({ name: adapter.name, register: ({ app }) => adapter.registerRoutes?.({ app }) });
 }

@@ -8,14 +8,16 @@ import { authorize, type AllowList } from './authorize.js';
 import { parseCommand, unknownCommandReply } from './commands.js';
 import { messageEventSchema, type MessageEvent, type PlatformAdapter, type Sender } from './contracts.js';
 import { runControlCommand } from './control.js';
-import { ChatPacer } from './delivery/pacer.js';
 import { SessionMailbox, type BusyPolicy } from './mailbox.js';
 import type { TurnReactions } from './turn-reactions.js';
 import { Pairing, pairingReply } from './pairing.js';
 import type { MediaPolicy } from './media-policy.js';
 import { runMaintenance } from './maintenance.js';
 import { sessionKeyFor } from './session-key.js';
-import { AdapterSupervisor, type AdapterStatus } from './supervisor.js';
+import { AdapterSlots, type AdapterChange, type AdapterSlot } from './adapter-slots.js';
+import { GatewayReplies } from './gateway-replies.js';
+import { superviseEntry } from './supervise-entry.js';
+import type { AdapterStatus } from './supervisor.js';
 import { runTurn } from './turn.js';
 
 /** One adapter and how the gateway treats it. */
@@ -57,12 +59,6 @@ export interface RunnerOptions {
   readonly supervisorBackoff?: { baseMs?: number; maxMs?: number };
 }
 
-interface AdapterSlot {
-  readonly entry: AdapterEntry;
-  readonly pacer: ChatPacer;
-  readonly supervisor: AdapterSupervisor;
-}
-
 /** A message whose turn was cut short (crash, restart) this many times is answered with an apology instead. */
 const maxTurnAttempts = 3;
 
@@ -74,22 +70,24 @@ export type AcceptResult = 'queued' | 'duplicate' | 'unauthorized' | 'command' |
  * answers control commands at once, and drains cleanly.
  */
 export class GatewayRunner {
-  private readonly slots = new Map<string, AdapterSlot>();
+  private readonly slots: AdapterSlots;
   private readonly mailboxes = new Map<string, SessionMailbox>();
-  /** Command replies still being sent; drained before the store closes. */
-  private readonly controlReplies = new Set<Promise<void>>();
-  private readonly adaptersController = new AbortController();
-  /** Supervisors and maintenance: awaited on stop, before the store closes. */
-  private readonly supervisorRuns: Promise<void>[] = [];
+  /** Command replies and pairing codes; drained before the store closes. */
+  private readonly replies: GatewayReplies;
+  private readonly maintenanceController = new AbortController();
+  /** The maintenance loop: awaited on stop, before the store closes. */
+  private maintenanceRun: Promise<void> = Promise.resolve();
   private phase: 'new' | 'running' | 'draining' | 'stopped' = 'new';
   private startedAt = 0;
   /** Where the HTTP server listens, once started. */
   httpAddress: { host: string; port: number } | null = null;
   private readonly store: Store;
-  private readonly agent: AIAgent;
+  /** Replaced by `reconfigure`; a turn uses the agent current when it starts. */
+  private agent: AIAgent;
   private readonly clock: Clock;
   private readonly logger: Logger;
-  private readonly options: RunnerOptions;
+  /** Replaced by `reconfigure`; read when each turn starts. */
+  private options: RunnerOptions;
   private readonly http: GatewayHttp | undefined;
   private readonly pairing: Pairing;
 
@@ -109,33 +107,23 @@ export class GatewayRunner {
     this.options = params.options;
     this.http = params.http;
     this.pairing = new Pairing({ store: this.store, clock: this.clock });
-    for (const entry of params.adapters) {
-      const name = entry.adapter.name;
-      if (this.slots.has(name)) throw new Error(`two adapters are named ${name}`);
-      const adapter = entry.adapter;
-      const pacer = new ChatPacer({
-        clock: this.clock,
-        intervalMs: entry.editIntervalMs ?? this.options.editIntervalMs,
-        maxChats: 10_000,
-        logger: this.logger,
-        ...(adapter.minInterval ? { intervalFor: ({ chatKey }: { chatKey: string }) => adapter.minInterval?.({ chatId: chatKey }) } : {}),
-      });
-      const supervisor = new AdapterSupervisor({
-        adapter: entry.adapter,
-        emit: async (event) => {
-          await this.accept({ event, via: name });
-        },
-        mayTalk: ({ sender }) => this.mayTalk({ platform: name, sender, allow: entry.allow }),
-        storage: {
-          get: ({ name: key }) => this.store.getCursor({ name: `${name}:${key}` }),
-          set: ({ name: key, value }) => this.store.setCursor({ name: `${name}:${key}`, value }),
-        },
-        clock: this.clock,
-        logger: this.logger,
-        ...(this.options.supervisorBackoff ? { backoff: this.options.supervisorBackoff } : {}),
-      });
-      this.slots.set(name, { entry, pacer, supervisor });
-    }
+    this.slots = new AdapterSlots({
+      clock: this.clock,
+      logger: this.logger,
+      editIntervalMs: () => this.options.editIntervalMs,
+      makeSupervisor: ({ entry }) =>
+        superviseEntry({
+          entry,
+          store: this.store,
+          clock: this.clock,
+          logger: this.logger,
+          backoff: this.options.supervisorBackoff,
+          accept: (p) => this.accept(p),
+          mayTalk: ({ platform, sender }) => this.mayTalk({ platform, sender, allow: entry.allow }),
+        }),
+    });
+    for (const entry of params.adapters) this.slots.add({ entry });
+    this.replies = new GatewayReplies({ slots: this.slots, logger: this.logger, scrub: () => this.options.scrub });
   }
 
   /** Whether a sender passes the allowlist or was approved by pairing. */
@@ -154,25 +142,52 @@ export class GatewayRunner {
       this.logger.info(address, 'http server listening');
     }
     this.phase = 'running';
-    for (const slot of this.slots.values()) {
-      this.supervisorRuns.push(slot.supervisor.run({ signal: this.adaptersController.signal }));
-    }
-    this.supervisorRuns.push(
-      runMaintenance({
-        store: this.store,
-        clock: this.clock,
-        logger: this.logger,
-        signal: this.adaptersController.signal,
-        ...(this.options.cacheDir !== undefined ? { cacheDir: this.options.cacheDir } : {}),
-      }),
-    );
+    this.slots.startAll();
+    this.maintenanceRun = runMaintenance({
+      store: this.store,
+      clock: this.clock,
+      logger: this.logger,
+      signal: this.maintenanceController.signal,
+      ...(this.options.cacheDir !== undefined ? { cacheDir: this.options.cacheDir } : {}),
+    });
     this.replay();
-    this.logger.info({ adapters: [...this.slots.keys()] }, 'gateway started');
+    this.logger.info({ adapters: this.slots.names() }, 'gateway started');
+  }
+
+  /**
+   * Swaps adapters while running (config reload): turns already running on a replaced adapter finish on it
+   * (up to the drain timeout, then they are interrupted and answered again on the new one); turns that start
+   * meanwhile wait for the new adapter. Adapters not named keep running untouched.
+   */
+  async replaceAdapters(params: AdapterChange): Promise<void> {
+    if (this.phase !== 'running') throw new Error('adapters can only be replaced while the gateway runs');
+    const interrupted: InboxRow[] = [];
+    await this.slots.replace({
+      ...params,
+      drainTimeoutMs: this.options.drainTimeoutMs,
+      interrupt: ({ sessionKeys }) => {
+        for (const key of sessionKeys) {
+          const mailbox = this.mailboxes.get(key);
+          const row = mailbox?.runningRow;
+          if (mailbox && row && mailbox.interrupt({ kind: 'shutdown' })) interrupted.push(row);
+        }
+      },
+    });
+    for (const row of interrupted) {
+      const slot = this.slots.get({ name: row.event.platform });
+      if (slot && this.phase === 'running') this.mailboxFor({ key: row.sessionKey, policy: slot.entry.busyPolicy, mergeWindowMs: slot.entry.mergeWindowMs }).enqueue({ row, replay: true });
+    }
+  }
+
+  /** Settings from a reloaded config (a new agent for model/prompt changes, new options): used by turns that start from now on. */
+  reconfigure(params: { agent: AIAgent; options: RunnerOptions }): void {
+    this.agent = params.agent;
+    this.options = params.options;
   }
 
   /** Status of every adapter. */
   adapterStatuses(): AdapterStatus[] {
-    return [...this.slots.values()].map((s) => s.supervisor.status());
+    return this.slots.statuses();
   }
 
   /** The /healthz report. */
@@ -198,7 +213,7 @@ export class GatewayRunner {
       throw new Error(`invalid message event from ${params.via}: ${parsed.error.issues[0]?.message ?? 'unknown problem'}`);
     }
     const event = parsed.data;
-    const slot = this.slots.get(event.platform);
+    const slot = this.slots.get({ name: event.platform });
     if (!slot) throw new Error(`no adapter named ${event.platform} is running`);
     if (this.phase !== 'running') throw new Error('the gateway is shutting down; deliver this message again later');
 
@@ -206,7 +221,7 @@ export class GatewayRunner {
     const approved = !decision.allowed && decision.reason === 'not-allowed' && this.pairing.isApproved({ platform: event.platform, senderId: event.sender.id });
     if (!decision.allowed && !approved) {
       this.logger.info({ platform: event.platform, senderId: event.sender.id, reason: decision.reason }, 'message ignored: sender not authorized');
-      if (decision.reason === 'not-allowed' && slot.entry.unauthorized === 'pair' && event.chat.kind === 'dm') this.offerPairing({ slot, event });
+      if (decision.reason === 'not-allowed' && slot.entry.unauthorized === 'pair' && event.chat.kind === 'dm') this.offerPairing({ event });
       return 'unauthorized';
     }
     const sessionKey = sessionKeyFor({ profile: this.options.profileName, event });
@@ -217,7 +232,7 @@ export class GatewayRunner {
     }
     const command = parseCommand({ text: event.text });
     if (command.kind !== 'none') {
-      await this.control({ row, slot, command });
+      await this.control({ row, command });
       return 'command';
     }
     this.mailboxFor({ key: sessionKey, policy: slot.entry.busyPolicy, mergeWindowMs: slot.entry.mergeWindowMs }).enqueue({ row });
@@ -226,8 +241,8 @@ export class GatewayRunner {
 
   /** Resolves when no session has a running or waiting turn and every command reply is out. */
   async waitIdle(): Promise<void> {
-    for (let busy = this.busyMailboxes(); busy.length > 0 || this.controlReplies.size > 0; busy = this.busyMailboxes()) {
-      await Promise.all([...busy.map((m) => m.idle()), ...this.controlReplies]);
+    for (let busy = this.busyMailboxes(); busy.length > 0 || this.replies.pending > 0; busy = this.busyMailboxes()) {
+      await Promise.all([...busy.map((m) => m.idle()), this.replies.drain()]);
     }
   }
 
@@ -236,7 +251,8 @@ export class GatewayRunner {
     if (this.phase === 'stopped' || this.phase === 'draining') return;
     this.phase = 'draining';
     this.logger.info({ busySessions: this.busyMailboxes().length }, 'gateway draining');
-    this.adaptersController.abort();
+    this.maintenanceController.abort();
+    const adaptersStopped = this.slots.stopAll();
     for (const mailbox of this.mailboxes.values()) mailbox.clearQueue();
     const drained = await this.waitForTurns({ timeoutMs: this.options.drainTimeoutMs });
     if (!drained) {
@@ -244,15 +260,15 @@ export class GatewayRunner {
       for (const mailbox of this.mailboxes.values()) mailbox.interrupt({ kind: 'shutdown' });
       await this.waitForTurns({ timeoutMs: 5000 });
     }
-    await Promise.allSettled([...this.supervisorRuns, ...this.controlReplies]);
+    await Promise.allSettled([adaptersStopped, this.maintenanceRun, this.replies.drain()]);
     if (this.http) await this.http.close();
     this.store.close();
     this.phase = 'stopped';
     this.logger.info('gateway stopped');
   }
 
-  private async control(params: { row: InboxRow; slot: AdapterSlot; command: ReturnType<typeof parseCommand> }): Promise<void> {
-    const { row, slot, command } = params;
+  private async control(params: { row: InboxRow; command: ReturnType<typeof parseCommand> }): Promise<void> {
+    const { row, command } = params;
     const event = row.event;
     const text = command.kind === 'command'
       ? runControlCommand({
@@ -271,32 +287,12 @@ export class GatewayRunner {
       : command.kind === 'unknown' ? unknownCommandReply({ name: command.name }) : '';
     this.logger.info({ command: command.kind === 'none' ? null : command.name, inboxId: row.id }, 'control command');
     this.store.setInboxState({ inboxId: row.id, state: 'done' });
-    this.replySoon({ slot, event, text, what: 'command reply' });
-  }
-
-  /**
-   * Sends a gateway reply (command answer, pairing code) through the chat's pacer without making the
-   * adapter's intake wait for it; stop() waits for these before closing.
-   */
-  private replySoon(params: { slot: AdapterSlot; event: MessageEvent; text: string; what: string }): void {
-    const { slot, event } = params;
-    const adapter = slot.entry.adapter;
-    const reply = slot.pacer
-      .run({
-        chatKey: event.chat.id,
-        op: () => adapter.send({ chat: event.chat, text: this.options.scrub(params.text), replyToId: event.messageId }),
-      })
-      .then(
-        () => undefined,
-        (error: unknown) => this.logger.warn({ err: error, platform: event.platform, chatId: event.chat.id }, `could not send the ${params.what}`),
-      )
-      .finally(() => this.controlReplies.delete(reply));
-    this.controlReplies.add(reply);
+    this.replies.send({ event, text, what: 'command reply' });
   }
 
   /** An unknown sender in a DM: a pairing code the owner can approve (once per code, so no reply storms). */
-  private offerPairing(params: { slot: AdapterSlot; event: MessageEvent }): void {
-    const { slot, event } = params;
+  private offerPairing(params: { event: MessageEvent }): void {
+    const { event } = params;
     const result = this.pairing.request({ platform: event.platform, senderId: event.sender.id, senderName: event.sender.name ?? null, chatId: event.chat.id });
     if (result.kind === 'full') {
       this.logger.warn({ platform: event.platform, senderId: event.sender.id }, 'pairing refused: too many pending requests; approve or wait for them to expire');
@@ -305,7 +301,7 @@ export class GatewayRunner {
     if (result.kind === 'pending') return;
     this.logger.info({ platform: event.platform, senderId: event.sender.id, code: result.code }, 'pairing code sent to an unknown sender');
     const text = pairingReply({ code: result.code, platform: event.platform, profileName: this.options.profileName, expiresAt: result.expiresAt, now: this.clock.now() });
-    this.replySoon({ slot, event, text, what: 'pairing code' });
+    this.replies.send({ event, text, what: 'pairing code' });
   }
 
   private mailboxFor(params: { key: string; policy: BusyPolicy | undefined; mergeWindowMs: number | undefined }): SessionMailbox {
@@ -327,11 +323,16 @@ export class GatewayRunner {
   }
 
   private async turn(params: { row: InboxRow; merged: readonly InboxRow[]; signal: AbortSignal }): Promise<void> {
-    const slot = this.slots.get(params.row.event.platform);
-    if (!slot) {
-      this.logger.warn({ inboxId: params.row.id, platform: params.row.event.platform }, 'no adapter for a pending message; it stays journaled');
-      return;
-    }
+    const used = await this.slots.use({
+      name: params.row.event.platform,
+      sessionKey: params.row.sessionKey,
+      fn: (slot) => this.runTurnOn({ ...params, slot }),
+    });
+    if (!used.ran) this.logger.warn({ inboxId: params.row.id, platform: params.row.event.platform }, 'no adapter for a pending message; it stays journaled');
+  }
+
+  private async runTurnOn(params: { row: InboxRow; merged: readonly InboxRow[]; signal: AbortSignal; slot: AdapterSlot }): Promise<void> {
+    const { slot } = params;
     await runTurn({
       row: params.row,
       merged: params.merged,
@@ -360,7 +361,7 @@ export class GatewayRunner {
     if (pending.length === 0) return;
     let replayed = 0;
     for (const row of pending) {
-      const slot = this.slots.get(row.event.platform);
+      const slot = this.slots.get({ name: row.event.platform });
       if (!slot) continue;
       this.mailboxFor({ key: row.sessionKey, policy: slot.entry.busyPolicy, mergeWindowMs: slot.entry.mergeWindowMs }).enqueue({ row, replay: true });
       replayed += 1;

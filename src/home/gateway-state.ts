@@ -7,6 +7,8 @@ export interface GatewayStateFile {
   readonly pid: number;
   readonly startedAt: number;
   readonly http: { readonly host: string; readonly port: number } | null;
+  /** The last config reload (SIGHUP): when, whether the new config was taken, and what it changed. */
+  readonly lastReload?: { readonly at: number; readonly ok: boolean; readonly summary: string };
 }
 
 function statePath(params: { profile: Profile }): string {

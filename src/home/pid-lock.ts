@@ -12,6 +12,11 @@ function alive(pid: number): boolean {
   }
 }
 
+/** True when a process with this pid exists (also one we may not signal). */
+export function processAlive(params: { pid: number }): boolean {
+  return alive(params.pid);
+}
+
 /** The pid in a profile's pid file when that process is still running, else null. */
 export function runningPid(params: { profile: Profile }): number | null {
   try {

@@ -1,6 +1,8 @@
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import { createServer } from 'node:http';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type HTTPMethods } from 'fastify';
 import type { Logger } from 'pino';
 import { UserFacingError } from '../gateway/errors.js';
+import { applyCommonHandlers, WebhookMounts } from './webhook-mounts.js';
 
 /** What /healthz reports. */
 export interface HealthReport {
@@ -19,8 +21,10 @@ export interface HealthReport {
 
 /** The gateway's HTTP server: health now, webhooks as adapters register them. */
 export interface GatewayHttp {
-  /** The fastify instance; adapters add webhook routes before `listen`. */
+  /** The fastify instance of the gateway's own routes (/healthz); fixed once it listens. */
   readonly app: FastifyInstance;
+  /** Each platform's webhook routes, replaceable while listening (config reload). */
+  readonly webhooks: WebhookMounts;
   /** Starts listening; resolves with the bound address (port 0 picks a free one). */
   listen(): Promise<{ host: string; port: number }>;
   /** Stops accepting and closes open connections. */
@@ -35,28 +39,32 @@ export function createHttpServer(params: {
   logger: Logger;
   health: () => HealthReport;
 }): GatewayHttp {
+  const webhooks = new WebhookMounts({ logger: params.logger, bodyLimitBytes: params.bodyLimitBytes });
   const app: FastifyInstance = Fastify({
     loggerInstance: params.logger.child({ component: 'http' }) as FastifyBaseLogger,
     bodyLimit: params.bodyLimitBytes,
     logController: new LogController({ disableRequestLogging: true }),
     forceCloseConnections: true,
     return503OnClosing: true,
+    // The gateway's own routes first, then the current webhook routes of each platform, then 404.
+    serverFactory: (handler) =>
+      createServer((req, res) => {
+        const url = (req.url ?? '/').split('?')[0] ?? '/';
+        const own = app.findRoute({ method: (req.method ?? 'GET') as HTTPMethods, url });
+        if (!own && webhooks.dispatch({ req, res })) return;
+        handler(req, res);
+      }),
   });
   app.get('/healthz', async (_request, reply) => {
     const report = params.health();
     await reply.code(report.status === 'ok' ? 200 : 503).send(report);
   });
-  app.setNotFoundHandler(async (request, reply) => {
-    await reply.code(404).send({ error: 'not_found', message: `No route ${request.method} ${request.url}` });
-  });
-  app.setErrorHandler(async (error: FastifyError, request, reply) => {
-    const status = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
-    request.log.warn({ err: error, url: request.url, status }, 'request rejected');
-    await reply.code(status).send({ error: error.code ?? 'error', message: status >= 500 ? 'internal error' : error.message });
-  });
+  applyCommonHandlers({ app });
   return {
     app,
+    webhooks,
     listen: async () => {
+      await webhooks.settled();
       try {
         await app.listen({ host: params.host, port: params.port });
       } catch (error: unknown) {
@@ -68,6 +76,7 @@ export function createHttpServer(params: {
     },
     close: async () => {
       await app.close();
+      await webhooks.close();
     },
   };
 }

@@ -10,15 +10,23 @@ const MAX_DEPTH = 32;
 /** Replaces known secret strings with "***" in text and in (copies of) structured values. */
 export class Redactor {
   /** The secrets this redactor hides (those long enough to be matched), in the order given. */
-  readonly secrets: readonly string[];
+  get secrets(): readonly string[] {
+    return this.known;
+  }
+  private known: readonly string[] = [];
   /** Patterns to replace, longest first: each secret and, where it differs, its JSON-escaped form. */
-  private readonly patterns: readonly string[];
+  private patterns: readonly string[] = [];
 
   /** `secrets` are the strings to hide; ones shorter than 4 characters are ignored. */
   constructor(params: { secrets: readonly string[] }) {
-    this.secrets = Object.freeze([...new Set(params.secrets.filter((secret) => secret.length >= MIN_SECRET_LENGTH))]);
+    this.add(params);
+  }
+
+  /** Hides more secrets from now on (a reloaded config's new tokens); the ones already known stay hidden. */
+  add(params: { secrets: readonly string[] }): void {
+    this.known = Object.freeze([...new Set([...this.known, ...params.secrets.filter((secret) => secret.length >= MIN_SECRET_LENGTH)])]);
     const patterns = new Set<string>();
-    for (const secret of this.secrets) {
+    for (const secret of this.known) {
       patterns.add(secret);
       patterns.add(JSON.stringify(secret).slice(1, -1));
     }

@@ -45,6 +45,8 @@ export type Responder = (req: CapturedRequest) => ScriptedReply;
 export class FakeOpenAI {
   /** Every request received, in order. */
   readonly requests: CapturedRequest[] = [];
+  /** The model ids GET /v1/models lists (tests may change it). */
+  models: string[] = ['fake-model'];
   private readonly queue: ScriptedReply[] = [];
   private responder: Responder | undefined;
   private readonly sockets = new Set<Socket>();
@@ -115,6 +117,10 @@ export class FakeOpenAI {
     };
     this.requests.push(captured);
     this.notifyWaiters();
+    if (captured.method === 'GET' && captured.path === '/v1/models') {
+      sendJson(res, 200, { object: 'list', data: this.models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake' })) });
+      return;
+    }
     if (captured.method !== 'POST' || !captured.path.startsWith('/v1/chat/completions')) {
       sendJson(res, 404, errorBody({ status: 404, message: `FakeOpenAI: no route ${captured.method} ${captured.path}` }));
       return;

@@ -1,0 +1,22 @@
+import { describeNetworkError, hostOf } from '../../src/doctor/net-error.js';
+import type { CredentialCheck } from '../../src/gateway/credential-check.js';
+
+/** The REST API version discord.js uses (its `rest.api` + /v10). */
+const API_VERSION = '10';
+
+/** `hermes doctor`: GET /users/@me with platforms.discord.token against platforms.discord.api_url (as the adapter does). */
+export const discordCredentialCheck: CredentialCheck = async ({ config, signal }) => {
+  const { token, api_url: apiUrl } = config.platforms.discord;
+  if (token === undefined) return { ok: false, detail: 'platforms.discord.token is not set', hint: 'Set it to the bot token from the Discord developer portal (Bot → Reset Token).' };
+  try {
+    const response = await fetch(`${apiUrl.replace(/\/+$/, '')}/v${API_VERSION}/users/@me`, { headers: { authorization: `Bot ${token}` }, signal });
+    if (response.status === 401) {
+      return { ok: false, detail: 'Discord rejected the bot token (401 Unauthorized)', hint: 'Reset the token in the developer portal (Bot → Reset Token) and update platforms.discord.token.' };
+    }
+    if (!response.ok) return { ok: false, detail: `GET /users/@me answered HTTP ${response.status}`, hint: 'Try again later; see https://discordstatus.com.' };
+    const me = (await response.json()) as { username?: unknown; id?: unknown };
+    return { ok: true, detail: `bot ${String(me.username ?? '?')} (id ${String(me.id ?? '?')})` };
+  } catch (error) {
+    return { ok: false, detail: describeNetworkError({ error, signal, what: hostOf(apiUrl) }), hint: `Check the network, or platforms.discord.api_url (${apiUrl}).` };
+  }
+};

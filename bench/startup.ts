@@ -1,0 +1,113 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { stringify } from 'yaml';
+import type { GatewayStateFile } from '../src/home/gateway-state.js';
+import { FakeDiscord } from '../test/fakes/discord/index.js';
+import { FakeOpenAI } from '../test/fakes/openai/server.js';
+import { FakeSlack } from '../test/fakes/slack/index.js';
+import { FakeTelegram } from '../test/fakes/telegram/index.js';
+import { discordToken, testGuild } from '../test/helpers/discord.js';
+import { slackTokens } from '../test/helpers/slack.js';
+import { testToken } from '../test/helpers/telegram.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/** Start-up and idle memory of `hermes gateway run` child processes. */
+export interface StartupFigures {
+  /** Platforms enabled in every run. */
+  readonly platforms: readonly string[];
+  /** Spawn → gateway.json written (HTTP listening, adapters starting), per run. */
+  readonly listeningMs: readonly number[];
+  /** Spawn → /healthz says every adapter is connected, per run. */
+  readonly readyMs: readonly number[];
+  /** VmRSS after ready plus the idle time, per run. */
+  readonly idleRssMb: readonly number[];
+  readonly idleMs: number;
+}
+
+/** /healthz status of a gateway, or undefined when it does not answer yet. */
+async function health(params: { state: GatewayStateFile }): Promise<string | undefined> {
+  const http = params.state.http;
+  if (!http) return undefined;
+  try {
+    const res = await fetch(`http://${http.host}:${http.port}/healthz`);
+    return ((await res.json()) as { status?: string }).status;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Resident set size of a process from /proc/PID/status, in MB. */
+function rssMb(params: { pid: number }): number {
+  const line = readFileSync(`/proc/${params.pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+  return Number.parseInt(line?.replace(/\D+/g, ' ').trim() ?? 'NaN', 10) / 1024;
+}
+
+/**
+ * Spawns `hermes -p bench gateway run` (through tsx, as `npm run` does here) with Telegram, Slack and Discord
+ * enabled against the local fakes, `runs` times one after another: measures spawn → every adapter connected
+ * (gateway.json, then /healthz "ok"), then the process's VmRSS after `idleMs` of idling.
+ */
+export async function runStartup(params: { runs: number; idleMs: number }): Promise<StartupFigures> {
+  const home = mkdtempSync(path.join(os.tmpdir(), 'hermes-bench-startup-'));
+  const telegram = new FakeTelegram({ token: testToken });
+  const slack = new FakeSlack({ ...slackTokens });
+  const discord = new FakeDiscord({ token: discordToken, guilds: [testGuild] });
+  const model = new FakeOpenAI();
+  await Promise.all([telegram.start(), slack.start(), discord.start(), model.start()]);
+  const dir = path.join(home, 'profiles', 'bench');
+  mkdirSync(dir, { recursive: true });
+  const platforms = {
+    telegram: { enabled: true, token: testToken, api_root: telegram.apiRoot, allowed_users: ['1'] },
+    slack: { enabled: true, bot_token: slackTokens.botToken, app_token: slackTokens.appToken, api_url: slack.apiUrl, allowed_users: ['U1'] },
+    discord: { enabled: true, token: discordToken, api_url: discord.apiBase, allowed_users: ['1'] },
+  };
+  writeFileSync(path.join(dir, 'config.yaml'), stringify({ model: { base_url: model.baseURL, api_key: 'sk-bench' }, gateway: { http: { port: 0 } }, logging: { level: 'warn' }, platforms }));
+  const readyMs: number[] = [];
+  const listeningMs: number[] = [];
+  const idleRssMb: number[] = [];
+  try {
+    for (let run = 0; run < params.runs; run++) {
+      const t0 = performance.now();
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', '-p', 'bench', 'gateway', 'run'], {
+        cwd: root,
+        env: { PATH: process.env['PATH'] ?? '', HOME: home, HERMES_HOME: home },
+        stdio: 'ignore',
+      });
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      try {
+        let listening: number | undefined;
+        for (;;) {
+          if (child.exitCode !== null) throw new Error(`the gateway exited with ${child.exitCode} before it was ready`);
+          if (performance.now() - t0 > 60_000) throw new Error('the gateway was not ready within 60 s');
+          const state = readState({ dir });
+          if (state) listening ??= performance.now() - t0;
+          if (state && (await health({ state })) === 'ok') break;
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        readyMs.push(performance.now() - t0);
+        listeningMs.push(listening ?? Number.NaN);
+        await new Promise((r) => setTimeout(r, params.idleMs));
+        idleRssMb.push(rssMb({ pid: child.pid ?? 0 }));
+      } finally {
+        child.kill('SIGTERM');
+        await exited;
+      }
+    }
+  } finally {
+    await Promise.all([telegram.close(), slack.close(), discord.close(), model.close()]);
+    rmSync(home, { recursive: true, force: true });
+  }
+  return { platforms: Object.keys(platforms), listeningMs, readyMs, idleRssMb, idleMs: params.idleMs };
+}
+
+function readState(params: { dir: string }): GatewayStateFile | undefined {
+  try {
+    return JSON.parse(readFileSync(path.join(params.dir, 'gateway.json'), 'utf8')) as GatewayStateFile;
+  } catch {
+    return undefined;
+  }
+}

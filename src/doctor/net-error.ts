@@ -1,0 +1,42 @@
+import { CheckTimeoutError } from './timeout.js';
+
+/** The error code (ECONNREFUSED, ENOTFOUND, UND_ERR_..., ERR_TLS_...) somewhere in an error's cause chain. */
+export function networkCode(error: unknown): string | undefined {
+  const seen = new Set<unknown>();
+  const queue: unknown[] = [error];
+  while (queue.length > 0) {
+    const item = queue.shift();
+    if (item === null || typeof item !== 'object' || seen.has(item)) continue;
+    seen.add(item);
+    const record = item as { code?: unknown; cause?: unknown; error?: unknown; errors?: unknown };
+    if (typeof record.code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(record.code)) return record.code;
+    queue.push(record.cause, record.error);
+    if (Array.isArray(record.errors)) queue.push(...(record.errors as unknown[]));
+  }
+  return undefined;
+}
+
+/** Why a request to `what` (e.g. "127.0.0.1:8080") failed, in words: cannot connect, no answer, host not found... */
+export function describeNetworkError(params: { error: unknown; signal: AbortSignal; what: string }): string {
+  const { error, signal, what } = params;
+  if (signal.aborted && signal.reason instanceof CheckTimeoutError) return `${what}: ${signal.reason.message}`;
+  const code = networkCode(error);
+  if (code === 'ECONNREFUSED') return `cannot connect to ${what} (connection refused: nothing listens there)`;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `cannot connect to ${what} (host name not found)`;
+  if (code === 'ECONNRESET') return `cannot connect to ${what} (connection reset)`;
+  if (code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') return `cannot connect to ${what} (connection timed out)`;
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return `cannot connect to ${what} (${code}: host unreachable)`;
+  if (code?.startsWith('ERR_TLS') === true || code?.startsWith('CERT_') === true) return `cannot connect to ${what} (TLS problem: ${code})`;
+  const message = error instanceof Error ? error.message : String(error);
+  return `request to ${what} failed (${code ?? message})`;
+}
+
+/** host:port of a URL, for messages (never its path, which may hold a token). */
+export function hostOf(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return parsed.host || url;
+  } catch {
+    return url;
+  }
+}

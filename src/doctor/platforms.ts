@@ -1,0 +1,46 @@
+import type { GatewayConfig, PlatformName } from '../config/schema.js';
+import type { CredentialCheck } from '../gateway/credential-check.js';
+import type { Clock } from '../util/clock.js';
+import { formatSeconds, withTimeout } from './timeout.js';
+import { line, type CheckLine } from './types.js';
+
+/** How long one platform's API gets to answer. */
+export const CREDENTIAL_CHECK_TIMEOUT_MS = 5_000;
+
+/** Runs one check; a check that throws (against its contract) or overruns still gives a line. */
+async function runOne(params: { name: PlatformName; check: CredentialCheck; config: GatewayConfig; clock: Clock; timeoutMs: number }): Promise<CheckLine> {
+  const { name } = params;
+  try {
+    const result = await withTimeout({
+      clock: params.clock,
+      ms: params.timeoutMs,
+      run: (signal) =>
+        Promise.race([
+          params.check({ config: params.config, signal }),
+          new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true })),
+        ]),
+    });
+    return result.ok ? line.ok(name, result.detail) : line.fail(name, result.detail, result.hint);
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    return line.fail(name, `credentials check failed: ${detail}`, `The ${name} API did not answer within ${formatSeconds(params.timeoutMs)}, or the check broke; try again, and see \`hermes logs\`.`);
+  }
+}
+
+/** Checks the credentials of every enabled platform, in parallel; platforms without a check get a "!". */
+export async function credentialLines(params: {
+  config: GatewayConfig;
+  clock: Clock;
+  checks: Partial<Record<PlatformName, CredentialCheck>>;
+  timeoutMs?: number;
+}): Promise<CheckLine[]> {
+  const enabled = (Object.keys(params.config.platforms) as PlatformName[]).filter((name) => params.config.platforms[name].enabled);
+  if (enabled.length === 0) return [line.warn('platforms', 'none enabled', 'Set platforms.<name>.enabled: true in config.yaml (or talk to the agent with `hermes chat`).')];
+  return Promise.all(
+    enabled.map((name) => {
+      const check = params.checks[name];
+      if (check === undefined) return line.warn(name, 'enabled, but this version of hermes cannot check its credentials yet');
+      return runOne({ name, check, config: params.config, clock: params.clock, timeoutMs: params.timeoutMs ?? CREDENTIAL_CHECK_TIMEOUT_MS });
+    }),
+  );
+}

@@ -1,0 +1,59 @@
+import type { PlatformName } from '../config/schema.js';
+import type { CredentialCheck } from '../gateway/credential-check.js';
+import type { EnvSnapshot } from '../home/hermes-home.js';
+import type { Profile } from '../home/profile.js';
+import type { Clock } from '../util/clock.js';
+import { clashLines } from './clashes.js';
+import { configCheck } from './config.js';
+import { envFileCheck, folderChecks } from './files.js';
+import { gatewayRunningCheck, portCheck } from './gateway.js';
+import { modelEndpointCheck } from './model.js';
+import { credentialLines } from './platforms.js';
+import { nodeVersionCheck, sqliteCheck } from './runtime.js';
+import { line, type CheckLine } from './types.js';
+
+/** What runDoctor needs. */
+export interface DoctorParams {
+  readonly profile: Profile;
+  /** The inherited environment (the profile's .env is layered over it, never into process.env). */
+  readonly env: EnvSnapshot;
+  readonly clock: Clock;
+  /** Credential checks by platform (src/doctor/credential-checks.ts in production). */
+  readonly checks: Partial<Record<PlatformName, CredentialCheck>>;
+  /** Called with each line as soon as it is known. */
+  readonly report: (check: CheckLine) => void;
+  /** Node's version (process.versions.node); for tests. */
+  readonly nodeVersion?: string;
+  /** Time limit for the model endpoint check. */
+  readonly modelTimeoutMs?: number;
+}
+
+/**
+ * Runs every check of `hermes doctor` in order, reporting each line; the checks that need the config are skipped
+ * (with a "!" line) when it does not load. Returns all lines.
+ */
+export async function runDoctor(params: DoctorParams): Promise<CheckLine[]> {
+  const { profile, clock } = params;
+  const lines: CheckLine[] = [];
+  const add = (...checks: CheckLine[]): void => {
+    for (const check of checks) {
+      lines.push(check);
+      params.report(check);
+    }
+  };
+  add(nodeVersionCheck({ version: params.nodeVersion ?? process.versions.node }), await sqliteCheck());
+  add(...folderChecks({ profile }), envFileCheck({ profile }));
+  const config = await configCheck({ profile, env: params.env });
+  add(...config.lines);
+  if (config.loaded === undefined) {
+    add(line.warn('model, platforms, http port', 'not checked: they need a valid config (see above)'));
+  } else {
+    const loaded = config.loaded.config;
+    add(await modelEndpointCheck({ config: loaded, profile, clock, ...(params.modelTimeoutMs ? { timeoutMs: params.modelTimeoutMs } : {}) }));
+    add(...(await credentialLines({ config: loaded, clock, checks: params.checks })));
+    add(...(await clashLines({ profile, config: loaded, env: params.env })));
+  }
+  add(gatewayRunningCheck({ profile, clock }));
+  if (config.loaded !== undefined) add(await portCheck({ profile, config: config.loaded.config }));
+  return lines;
+}

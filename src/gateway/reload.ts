@@ -1,0 +1,188 @@
+import type { Logger } from 'pino';
+import { buildSystemPrompt } from '../agent/soul.js';
+import { ConfigError } from '../config/errors.js';
+import { loadConfig } from '../config/load.js';
+import type { GatewayConfig, PlatformName } from '../config/schema.js';
+import type { EnvSnapshot } from '../home/hermes-home.js';
+import type { Profile } from '../home/profile.js';
+import type { GatewayHttp } from '../http/server.js';
+import type { Redactor } from '../log/redact.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { Clock } from '../util/clock.js';
+import { buildAgent, mountWebhooks, runnerOptionsFrom } from './bootstrap.js';
+import { UserFacingError } from './errors.js';
+import { checkPlatformsAvailable, platformFactories, type PlatformFactory } from './platforms.js';
+import { appliedConfig, planReload } from './reload-plan.js';
+import type { AdapterEntry, GatewayRunner } from './runner.js';
+import { errorText } from './supervisor.js';
+
+/** What a reload did (also written to gateway.json for `hermes gateway reload`). */
+export type ReloadOutcome =
+  | {
+      readonly ok: true;
+      readonly restarted: readonly string[];
+      readonly started: readonly string[];
+      readonly stopped: readonly string[];
+      readonly kept: readonly string[];
+      /** Changed settings the next turns use. */
+      readonly live: readonly string[];
+      /** Changed settings that wait for a restart. */
+      readonly restartNeeded: readonly string[];
+      /** Platforms whose new config could not be used (they keep running with the old one). */
+      readonly failed: readonly string[];
+    }
+  | { readonly ok: false; readonly error: string };
+
+/** Everything a reload needs besides the files: the running pieces and how they were built. */
+export interface ReloaderParams {
+  readonly profile: Profile;
+  /** The environment the gateway started with (the profile's .env is read again on top of it). */
+  readonly env: EnvSnapshot;
+  /** The config the gateway runs with now. */
+  readonly config: GatewayConfig;
+  readonly runner: GatewayRunner;
+  readonly http: GatewayHttp | undefined;
+  readonly registry: ToolRegistry;
+  /** The logger's redactor: a reloaded config's new secrets are added before anything is logged. */
+  readonly redactor: Redactor;
+  readonly logger: Logger;
+  readonly clock: Clock;
+  readonly supervisorBackoff?: { baseMs?: number; maxMs?: number };
+  /** Platform factories (default: the built-in ones). */
+  readonly factories?: Partial<Record<PlatformName, PlatformFactory>>;
+}
+
+/**
+ * Re-reads config.yaml and .env (SIGHUP, `hermes gateway reload`) and applies the difference: adapters whose
+ * platform section changed are replaced, newly enabled ones start, disabled ones stop, the rest keep running
+ * untouched; model/agent/tool settings apply to the next turns. An invalid config changes nothing.
+ */
+export class GatewayReloader {
+  private config: GatewayConfig;
+  private systemPrompt: string;
+  private running: Promise<ReloadOutcome> | null = null;
+  private again: Promise<ReloadOutcome> | null = null;
+  private readonly params: ReloaderParams;
+  private readonly factories: Partial<Record<PlatformName, PlatformFactory>>;
+
+  constructor(params: ReloaderParams) {
+    this.params = params;
+    this.config = params.config;
+    this.factories = params.factories ?? platformFactories;
+    this.systemPrompt = this.promptFor({ config: params.config });
+  }
+
+  /** Reloads now, or once more after the reload in progress (requests meanwhile share that one). */
+  request(): Promise<ReloadOutcome> {
+    if (!this.running) return this.start();
+    this.again ??= this.running.then(() => {
+      this.again = null;
+      return this.start();
+    });
+    return this.again;
+  }
+
+  private start(): Promise<ReloadOutcome> {
+    const run = this.reload().catch((error: unknown) => this.rejected({ error })).finally(() => {
+      if (this.running === run) this.running = null;
+    });
+    this.running = run;
+    return run;
+  }
+
+  private async reload(): Promise<ReloadOutcome> {
+    const { logger, profile } = this.params;
+    logger.info({ configFile: profile.configPath }, 'reloading config');
+    let next: GatewayConfig;
+    try {
+      const loaded = await loadConfig({ profile, env: this.params.env });
+      this.params.redactor.add({ secrets: loaded.secrets });
+      checkPlatformsAvailable({ config: loaded.config, configPath: profile.configPath });
+      next = loaded.config;
+    } catch (error) {
+      return this.rejected({ error });
+    }
+    const plan = planReload({ current: this.config, next });
+    const { entries, failed } = await this.prepare({ names: [...plan.restart, ...plan.start], config: next });
+    const restarted = plan.restart.filter((name) => !failed.includes(name));
+    const started = plan.start.filter((name) => !failed.includes(name));
+    await this.params.runner.replaceAdapters({ stop: [...restarted, ...plan.stop], start: entries });
+    for (const name of plan.stop) await this.params.http?.webhooks.unmount({ name });
+    const prompt = this.promptFor({ config: next });
+    const live = prompt === this.systemPrompt ? [...plan.live] : [...plan.live, 'SOUL.md'];
+    this.applyLive({ config: next });
+    this.systemPrompt = prompt;
+    this.config = appliedConfig({ current: this.config, next, keepFromCurrent: [...plan.restartNeeded, ...failed.map((name) => `platforms.${name}`)] });
+    const outcome: ReloadOutcome = { ok: true, restarted, started, stopped: [...plan.stop], kept: [...plan.keep], live, restartNeeded: [...plan.restartNeeded], failed };
+    for (const key of plan.restartNeeded) logger.warn({ key }, `config reload: restart needed for ${key} (the running gateway keeps the old value)`);
+    logger.info(
+      { restarted, started, stopped: plan.stop, keptRunning: plan.keep, live, restartNeeded: plan.restartNeeded, failed },
+      `config reloaded: ${describeOutcome({ outcome })}`,
+    );
+    return outcome;
+  }
+
+  /** Builds the new adapters and mounts their webhook routes; a platform that refuses its config keeps its old adapter. */
+  private async prepare(params: { names: readonly PlatformName[]; config: GatewayConfig }): Promise<{ entries: AdapterEntry[]; failed: PlatformName[] }> {
+    const { logger, profile, clock, http } = this.params;
+    const entries: AdapterEntry[] = [];
+    const failed: PlatformName[] = [];
+    for (const name of params.names) {
+      const factory = this.factories[name];
+      try {
+        if (!factory) throw new Error(`this version of hermes has no ${name} adapter`);
+        const entry = factory({ config: params.config, profile, clock, logger });
+        if (http) await mountWebhooks({ http, entry });
+        else if (entry.adapter.registerRoutes) logger.warn({ platform: name }, `the HTTP server is off (gateway.http.enabled: false), so ${name}'s webhook routes are not served`);
+        entries.push(entry);
+      } catch (error) {
+        failed.push(name);
+        logger.error({ platform: name, err: error }, `config reload: platforms.${name} could not be applied (${errorText({ error })}); the running ${name} adapter keeps its old config`);
+      }
+    }
+    return { entries, failed };
+  }
+
+  /** Model, agent, tool and stream settings for the next turns; the log level at once. */
+  private applyLive(params: { config: GatewayConfig }): void {
+    const { config } = params;
+    const { profile, clock, logger, registry, redactor } = this.params;
+    const scrub = (text: string): string => redactor.scrub(text);
+    const agent = buildAgent({ profile, config, registry, clock, logger, scrub });
+    const options = runnerOptionsFrom({ profile, config, clock, scrub, supervisorBackoff: this.params.supervisorBackoff });
+    // The edit interval lives in the adapters' pacers: it changes with a restart.
+    this.params.runner.reconfigure({ agent, options: { ...options, editIntervalMs: this.config.stream.edit_interval } });
+    logger.level = config.logging.level;
+  }
+
+  private promptFor(params: { config: GatewayConfig }): string {
+    const { profile } = this.params;
+    return buildSystemPrompt({ profile, extra: params.config.agent.system_prompt, workspace: params.config.tools.workspace ?? profile.workspaceDir });
+  }
+
+  /** An unusable config: logged like `config validate` shows it, nothing changes. */
+  private rejected(params: { error: unknown }): ReloadOutcome {
+    const { error } = params;
+    const message = errorText({ error });
+    const details = error instanceof ConfigError
+      ? { file: error.file, keyPath: error.keyPath, problems: error.problems.map((p) => p.message), hint: error.hint }
+      : error instanceof UserFacingError ? { hint: error.hint } : { err: error };
+    this.params.logger.error(details, `config reload failed: ${message}; the gateway keeps running with the previous config`);
+    return { ok: false, error: message };
+  }
+}
+
+/** One line about a successful reload, e.g. "restarted telegram; kept running slack". */
+export function describeOutcome(params: { outcome: Extract<ReloadOutcome, { ok: true }> }): string {
+  const { outcome } = params;
+  const parts = [
+    outcome.restarted.length > 0 ? `restarted ${outcome.restarted.join(', ')}` : '',
+    outcome.started.length > 0 ? `started ${outcome.started.join(', ')}` : '',
+    outcome.stopped.length > 0 ? `stopped ${outcome.stopped.join(', ')}` : '',
+    outcome.kept.length > 0 ? `kept running ${outcome.kept.join(', ')}` : '',
+    outcome.live.length > 0 ? `applied ${outcome.live.join(', ')}` : '',
+    outcome.restartNeeded.length > 0 ? `restart needed for ${outcome.restartNeeded.join(', ')}` : '',
+    outcome.failed.length > 0 ? `could not apply ${outcome.failed.map((name) => `platforms.${name}`).join(', ')}` : '',
+  ].filter((part) => part !== '');
+  return parts.length > 0 ? parts.join('; ') : 'nothing changed';
+}
