@@ -20,12 +20,16 @@ console.log(row({ run: gateway }));
 console.log(`gateway/baseline throughput: ${(rate(gateway) / rate(baseline)).toFixed(2)}`);
 console.log(`gateway: last replies finished ${gateway.drainSeconds.toFixed(2)} s after the last first-send (final edits wait out the 1 s edit interval); RSS ${gateway.rssMb.toFixed(0)} MB`);
 
-// Start-up to ready and idle memory of a real `gateway run` child with every platform against the fakes.
-const startup = await runStartup({ runs: Number.parseInt(process.env['BENCH_STARTUPS'] ?? '3', 10), idleMs: 5000 });
-const sortedReady = [...startup.readyMs].sort((a, b) => a - b);
-console.log(
-  `gateway run (${startup.platforms.join(', ')}): ready in p50 ${percentile({ sorted: sortedReady, p: 50 }).toFixed(0)} ms, ` +
-    `max ${Math.max(...startup.readyMs).toFixed(0)} ms over ${startup.readyMs.length} starts (spawn → /healthz ok, tsx compiling on the fly); ` +
-    `listening after p50 ${percentile({ sorted: [...startup.listeningMs].sort((a, b) => a - b), p: 50 }).toFixed(0)} ms`,
-);
-console.log(`idle RSS per profile (one gateway process, ${startup.idleMs / 1000} s after ready): ${startup.idleRssMb.map((mb) => `${mb.toFixed(0)} MB`).join(', ')}`);
+// Start-up to ready and idle memory of a real, built `gateway run` child against the fakes: every platform, then
+// Telegram alone (platform SDKs are loaded only for enabled platforms).
+const startups = Number.parseInt(process.env['BENCH_STARTUPS'] ?? '3', 10);
+for (const only of [undefined, ['telegram'] as const]) {
+  const startup = await runStartup({ runs: startups, idleMs: 5000, ...(only ? { only } : {}) });
+  const sortedReady = [...startup.readyMs].sort((a, b) => a - b);
+  console.log(
+    `gateway run (${startup.platforms.join(', ')}): ready in p50 ${percentile({ sorted: sortedReady, p: 50 }).toFixed(0)} ms, ` +
+      `max ${Math.max(...startup.readyMs).toFixed(0)} ms over ${startup.readyMs.length} starts (spawn → /healthz ok, built dist/); ` +
+      `listening after p50 ${percentile({ sorted: [...startup.listeningMs].sort((a, b) => a - b), p: 50 }).toFixed(0)} ms`,
+  );
+  console.log(`  idle RSS (one gateway process, ${startup.idleMs / 1000} s after ready): ${startup.idleRssMb.map((mb) => `${mb.toFixed(0)} MB`).join(', ')}`);
+}

@@ -47,11 +47,11 @@ function rssMb(params: { pid: number }): number {
 }
 
 /**
- * Spawns `hermes -p bench gateway run` (through tsx, as `npm run` does here) with Telegram, Slack and Discord
+ * Spawns the built `hermes -p bench gateway run` with Telegram, Slack and Discord (or `only` those named)
  * enabled against the local fakes, `runs` times one after another: measures spawn → every adapter connected
  * (gateway.json, then /healthz "ok"), then the process's VmRSS after `idleMs` of idling.
  */
-export async function runStartup(params: { runs: number; idleMs: number }): Promise<StartupFigures> {
+export async function runStartup(params: { runs: number; idleMs: number; only?: readonly ('telegram' | 'slack' | 'discord')[] }): Promise<StartupFigures> {
   const home = mkdtempSync(path.join(os.tmpdir(), 'hermes-bench-startup-'));
   const telegram = new FakeTelegram({ token: testToken });
   const slack = new FakeSlack({ ...slackTokens });
@@ -60,11 +60,12 @@ export async function runStartup(params: { runs: number; idleMs: number }): Prom
   await Promise.all([telegram.start(), slack.start(), discord.start(), model.start()]);
   const dir = path.join(home, 'profiles', 'bench');
   mkdirSync(dir, { recursive: true });
-  const platforms = {
+  const all = {
     telegram: { enabled: true, token: testToken, api_root: telegram.apiRoot, allowed_users: ['1'] },
     slack: { enabled: true, bot_token: slackTokens.botToken, app_token: slackTokens.appToken, api_url: slack.apiUrl, allowed_users: ['U1'] },
     discord: { enabled: true, token: discordToken, api_url: discord.apiBase, allowed_users: ['1'] },
   };
+  const platforms = Object.fromEntries(Object.entries(all).filter(([name]) => params.only === undefined || params.only.some((n) => n === name)));
   writeFileSync(path.join(dir, 'config.yaml'), stringify({ model: { base_url: model.baseURL, api_key: 'sk-bench' }, gateway: { http: { port: 0 } }, logging: { level: 'warn' }, platforms }));
   const readyMs: number[] = [];
   const listeningMs: number[] = [];
@@ -72,7 +73,8 @@ export async function runStartup(params: { runs: number; idleMs: number }): Prom
   try {
     for (let run = 0; run < params.runs; run++) {
       const t0 = performance.now();
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', '-p', 'bench', 'gateway', 'run'], {
+      // The built CLI, as `hermes` runs for a user (`npm run bench` builds it first).
+      const child = spawn(process.execPath, ['dist/src/cli/main.js', '-p', 'bench', 'gateway', 'run'], {
         cwd: root,
         env: { PATH: process.env['PATH'] ?? '', HOME: home, HERMES_HOME: home },
         stdio: 'ignore',

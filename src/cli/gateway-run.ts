@@ -33,7 +33,7 @@ async function runGateway(params: { options: GlobalOptions; io: CliIO; extraAdap
   await assertNoClashes({ profile, config, env: io.env, logger: log.logger }); // another profile on the same bot or port: exit 78
   const lock = acquirePidLock({ profile });
   try {
-    const adapters = [...adaptersFromConfig({ config, profile, clock: systemClock, logger: log.logger }), ...(params.extraAdapters ?? [])];
+    const adapters = [...(await adaptersFromConfig({ config, profile, clock: systemClock, logger: log.logger })), ...(params.extraAdapters ?? [])];
     if (adapters.length === 0) {
       log.logger.warn('no platform is enabled; set platforms.<name>.enabled: true in config.yaml, or use `hermes chat`');
     }

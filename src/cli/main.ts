@@ -1,23 +1,15 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
 import { packageVersion } from '../util/package-root.js';
-import { chat } from './chat.js';
-import { configShow, configValidate } from './config-cmd.js';
-import { doctor } from './doctor-cmd.js';
 import { profileFrom, type GlobalOptions } from './context.js';
 import { addGatewayCommands } from './gateway-commands.js';
 import { describeFailure, type CliIO } from './output.js';
-import { pairingApprove, pairingList, pairingRevoke } from './pairing-cmd.js';
-import { sessionsList, sessionsSearch } from './sessions-cmd.js';
 import { isMain } from '../util/is-main.js';
-import { logs } from './logs-cmd.js';
-import { profileCreate, profileList, profileUse } from './profile-cmd.js';
-import { profileDelete } from './profile-delete.js';
-import { profileRename } from './profile-rename.js';
-import { profileShow } from './profile-show.js';
-import { status } from './status-cmd.js';
 
-/** Builds the `hermes` command tree; each action resolves to an exit code stored in `exit`. */
+/**
+ * Builds the `hermes` command tree; each action resolves to an exit code stored in `exit`. Each command's module
+ * (and the SDKs behind it) is imported when that command runs, so `hermes status` does not load discord.js.
+ */
 export function buildProgram(params: { io: CliIO; setExit: (code: number) => void }): Command {
   const { io, setExit } = params;
   const program = new Command('hermes')
@@ -37,22 +29,22 @@ export function buildProgram(params: { io: CliIO; setExit: (code: number) => voi
   addGatewayCommands({ gateway, globals, io, setExit });
 
   const config = program.command('config').description('check and print the profile configuration');
-  config.command('validate').description('check config.yaml and .env; precise errors with file and key').action(run(() => configValidate({ options: globals(), io })));
-  config.command('show').description('print the effective config (defaults filled in, secrets as ***)').action(run(() => configShow({ options: globals(), io })));
+  config.command('validate').description('check config.yaml and .env; precise errors with file and key').action(run(async () => (await import('./config-cmd.js')).configValidate({ options: globals(), io })));
+  config.command('show').description('print the effective config (defaults filled in, secrets as ***)').action(run(async () => (await import('./config-cmd.js')).configShow({ options: globals(), io })));
 
   const sessions = program.command('sessions').description('look at stored conversations');
   sessions
     .command('list')
     .description('recent sessions, newest first')
     .option('-n, --limit <n>', 'how many', '20')
-    .action(async (opts: { limit: string }) => setExit(sessionsList({ options: globals(), io, limit: positive(opts.limit) })));
+    .action(async (opts: { limit: string }) => setExit((await import('./sessions-cmd.js')).sessionsList({ options: globals(), io, limit: positive(opts.limit) })));
   sessions
     .command('search')
     .description('full-text search over all messages')
     .argument('<query...>', 'words to find')
     .option('-n, --limit <n>', 'how many hits', '20')
     .action(async (query: string[], opts: { limit: string }) =>
-      setExit(sessionsSearch({ options: globals(), io, query: query.join(' '), limit: positive(opts.limit) })),
+      setExit((await import('./sessions-cmd.js')).sessionsSearch({ options: globals(), io, query: query.join(' '), limit: positive(opts.limit) })),
     );
 
   const pairing = program.command('pairing').description('let in people who message the bot (pairing codes)');
@@ -60,19 +52,19 @@ export function buildProgram(params: { io: CliIO; setExit: (code: number) => voi
     .command('list')
     .description('pending pairing requests and approved senders, per platform')
     .argument('[platform]', 'only this platform (e.g. telegram)')
-    .action(async (platform: string | undefined) => setExit(pairingList({ options: globals(), io, platform })));
+    .action(async (platform: string | undefined) => setExit((await import('./pairing-cmd.js')).pairingList({ options: globals(), io, platform })));
   pairing
     .command('approve')
     .description('let in the sender who got this pairing code')
     .argument('<platform>', 'platform the code came from (e.g. telegram)')
     .argument('<code...>', 'the pairing code (case and spaces do not matter)')
-    .action(async (platform: string, code: string[]) => setExit(pairingApprove({ options: globals(), io, platform, code: code.join('') })));
+    .action(async (platform: string, code: string[]) => setExit((await import('./pairing-cmd.js')).pairingApprove({ options: globals(), io, platform, code: code.join('') })));
   pairing
     .command('revoke')
     .description("take an approved sender's access away")
     .argument('<platform>', 'platform of the sender (e.g. telegram)')
     .argument('<sender_id>', 'the sender id `hermes pairing list` shows')
-    .action(async (platform: string, senderId: string) => setExit(pairingRevoke({ options: globals(), io, platform, senderId })));
+    .action(async (platform: string, senderId: string) => setExit((await import('./pairing-cmd.js')).pairingRevoke({ options: globals(), io, platform, senderId })));
 
   const profile = program.command('profile').description('create and choose profiles (work, personal, ...)');
   profile
@@ -84,30 +76,31 @@ export function buildProgram(params: { io: CliIO; setExit: (code: number) => voi
     .option('--description <text>', 'what the profile is for')
     .action(async (name: string, opts: { clone?: boolean; cloneFrom?: string; description?: string }) => {
       const from = opts.cloneFrom ?? (opts.clone ? profileFrom({ options: globals(), io }).name : undefined);
+      const { profileCreate } = await import('./profile-cmd.js');
       setExit(profileCreate({ io, name, ...(from !== undefined ? { cloneFrom: from } : {}), ...(opts.description !== undefined ? { description: opts.description } : {}) }));
     });
   profile
     .command('list')
     .description('every profile and whether its gateway runs (* marks the one commands use)')
-    .action(async () => setExit(profileList({ io, active: profileFrom({ options: globals(), io }).name })));
+    .action(async () => setExit((await import('./profile-cmd.js')).profileList({ io, active: profileFrom({ options: globals(), io }).name })));
   profile
     .command('use')
     .description('make a profile the default for commands without -p')
     .argument('<name>')
-    .action(async (name: string) => setExit(profileUse({ io, name })));
-  profile.command('show').description('everything about one profile: gateway, platforms, model, port, service, sizes').argument('<name>').action(async (name: string) => setExit(await profileShow({ io, name })));
-  profile.command('rename').description('rename a stopped profile (moves its folder)').argument('<old>').argument('<new>').action(async (from: string, to: string) => setExit(profileRename({ io, from, to })));
+    .action(async (name: string) => setExit((await import('./profile-cmd.js')).profileUse({ io, name })));
+  profile.command('show').description('everything about one profile: gateway, platforms, model, port, service, sizes').argument('<name>').action(async (name: string) => setExit(await (await import('./profile-show.js')).profileShow({ io, name })));
+  profile.command('rename').description('rename a stopped profile (moves its folder)').argument('<old>').argument('<new>').action(async (from: string, to: string) => setExit((await import('./profile-rename.js')).profileRename({ io, from, to })));
   profile
     .command('delete')
     .description('stop and delete a profile with its history and secrets (asks you to type the name)')
     .argument('<name>')
     .option('--yes', 'do not ask')
-    .action(async (name: string, opts: { yes?: boolean }) => setExit(await profileDelete({ io, name, yes: opts.yes === true })));
+    .action(async (name: string, opts: { yes?: boolean }) => setExit(await (await import('./profile-delete.js')).profileDelete({ io, name, yes: opts.yes === true })));
 
   program
     .command('status')
     .description('every profile: gateway running?, platforms connected?, last error')
-    .action(run(() => status({ io })));
+    .action(run(async () => (await import('./status-cmd.js')).status({ io })));
 
   program
     .command('logs')
@@ -116,11 +109,11 @@ export function buildProgram(params: { io: CliIO; setExit: (code: number) => voi
     .option('-n, --lines <n>', 'how many of the last lines', '100')
     .option('--json', 'print the raw JSON lines')
     .action(async (opts: { follow?: boolean; lines: string; json?: boolean }) =>
-      setExit(await logs({ options: globals(), io, lines: positive(opts.lines, 100, 100_000), follow: opts.follow === true, json: opts.json === true })),
+      setExit(await (await import('./logs-cmd.js')).logs({ options: globals(), io, lines: positive(opts.lines, 100, 100_000), follow: opts.follow === true, json: opts.json === true })),
     );
-  program.command('doctor').description('check this host and profile: node, sqlite, files, config, model, platforms, port').action(run(() => doctor({ options: globals(), io })));
+  program.command('doctor').description('check this host and profile: node, sqlite, files, config, model, platforms, port').action(run(async () => (await import('./doctor-cmd.js')).doctor({ options: globals(), io })));
 
-  program.command('chat').description('talk to your agent in the terminal (no platform needed)').action(run(() => chat({ options: globals(), io })));
+  program.command('chat').description('talk to your agent in the terminal (no platform needed)').action(run(async () => (await import('./chat.js')).chat({ options: globals(), io })));
   return program;
 }
 

@@ -1,9 +1,4 @@
 import type { Logger } from 'pino';
-import { discordFactory } from '../../adapters/discord/factory.js';
-import { emailFactory } from '../../adapters/email/factory.js';
-import { slackFactory } from '../../adapters/slack/factory.js';
-import { smsFactory } from '../../adapters/sms/factory.js';
-import { telegramFactory } from '../../adapters/telegram/factory.js';
 import type { GatewayConfig, PlatformName } from '../config/schema.js';
 import type { Profile } from '../home/profile.js';
 import type { Clock } from '../util/clock.js';
@@ -21,14 +16,27 @@ export interface PlatformFactoryParams {
 /** Builds the adapter for one enabled platform. */
 export type PlatformFactory = (params: PlatformFactoryParams) => AdapterEntry;
 
-/** Platform adapters this build ships, by config name. Each platform's issue adds its factory here. */
-export const platformFactories: Partial<Record<PlatformName, PlatformFactory>> = {
-  telegram: telegramFactory,
-  slack: slackFactory,
-  discord: discordFactory,
-  email: emailFactory,
-  sms: smsFactory,
+/** Loads a platform's factory (and with it the platform's SDK) when the platform is first needed. */
+export type PlatformLoader = () => Promise<PlatformFactory>;
+
+/**
+ * Platform adapters this build ships, by config name. Each is loaded on first use, so a profile with only
+ * Telegram never loads discord.js, Bolt, twilio or imapflow: start-up time and memory stay those of the
+ * platforms actually enabled.
+ */
+export const platformFactories: Partial<Record<PlatformName, PlatformLoader>> = {
+  telegram: async () => (await import('../../adapters/telegram/factory.js')).telegramFactory,
+  slack: async () => (await import('../../adapters/slack/factory.js')).slackFactory,
+  discord: async () => (await import('../../adapters/discord/factory.js')).discordFactory,
+  email: async () => (await import('../../adapters/email/factory.js')).emailFactory,
+  sms: async () => (await import('../../adapters/sms/factory.js')).smsFactory,
 };
+
+/** The factory of one platform, loaded; undefined when this build has no adapter for it. */
+export async function loadPlatformFactory(params: { name: PlatformName }): Promise<PlatformFactory | undefined> {
+  const loader = platformFactories[params.name];
+  return loader ? await loader() : undefined;
+}
 
 /**
  * Throws the UserFacingError (exit 78) `gateway run` gives for a platform with `enabled: true` that this build
@@ -49,13 +57,12 @@ export function checkPlatformsAvailable(params: { config: GatewayConfig; configP
  * The adapters for every platform with `enabled: true` (a token alone never enables one). A platform that is
  * enabled but not part of this build is a clear error, not a silent skip.
  */
-export function adaptersFromConfig(params: PlatformFactoryParams): AdapterEntry[] {
+export async function adaptersFromConfig(params: PlatformFactoryParams): Promise<AdapterEntry[]> {
   checkPlatformsAvailable({ config: params.config, configPath: params.profile.configPath });
+  const names = enabledPlatforms({ config: params.config });
+  const factories = await Promise.all(names.map((name) => loadPlatformFactory({ name })));
   const entries: AdapterEntry[] = [];
-  for (const name of enabledPlatforms({ config: params.config })) {
-    const factory = platformFactories[name];
-    if (factory) entries.push(factory(params));
-  }
+  for (const factory of factories) if (factory) entries.push(factory(params));
   return entries;
 }
 

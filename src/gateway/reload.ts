@@ -11,7 +11,7 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { Clock } from '../util/clock.js';
 import { buildAgent, mountWebhooks, runnerOptionsFrom } from './bootstrap.js';
 import { UserFacingError } from './errors.js';
-import { checkPlatformsAvailable, platformFactories, type PlatformFactory } from './platforms.js';
+import { checkPlatformsAvailable, loadPlatformFactory, type PlatformFactory } from './platforms.js';
 import { appliedConfig, planReload } from './reload-plan.js';
 import type { AdapterEntry, GatewayRunner } from './runner.js';
 import { errorText } from './supervisor.js';
@@ -48,7 +48,7 @@ export interface ReloaderParams {
   readonly logger: Logger;
   readonly clock: Clock;
   readonly supervisorBackoff?: { baseMs?: number; maxMs?: number };
-  /** Platform factories (default: the built-in ones). */
+  /** Platform factories (default: the built-in ones, loaded on first use). */
   readonly factories?: Partial<Record<PlatformName, PlatformFactory>>;
 }
 
@@ -63,12 +63,12 @@ export class GatewayReloader {
   private running: Promise<ReloadOutcome> | null = null;
   private again: Promise<ReloadOutcome> | null = null;
   private readonly params: ReloaderParams;
-  private readonly factories: Partial<Record<PlatformName, PlatformFactory>>;
+  private readonly factories: Partial<Record<PlatformName, PlatformFactory>> | undefined;
 
   constructor(params: ReloaderParams) {
     this.params = params;
     this.config = params.config;
-    this.factories = params.factories ?? platformFactories;
+    this.factories = params.factories;
     this.systemPrompt = this.promptFor({ config: params.config });
   }
 
@@ -128,8 +128,8 @@ export class GatewayReloader {
     const entries: AdapterEntry[] = [];
     const failed: PlatformName[] = [];
     for (const name of params.names) {
-      const factory = this.factories[name];
       try {
+        const factory = this.factories ? this.factories[name] : await loadPlatformFactory({ name });
         if (!factory) throw new Error(`this version of hermes has no ${name} adapter`);
         const entry = factory({ config: params.config, profile, clock, logger });
         if (http) await mountWebhooks({ http, entry });

@@ -93,7 +93,7 @@ describe('CLI failure messages', () => {
       assert.equal(run.stderr, validate.stderr);
 
       const fake: PlatformFactory = () => assert.fail('validate must not build adapters');
-      platformFactories.telegram = fake;
+      platformFactories.telegram = async () => fake;
       const ok = await cli({ argv: ['-p', 'tg', 'config', 'validate'], env });
       assert.equal(ok.code, 0, ok.stderr);
       assert.match(ok.stdout, /valid .*platforms enabled: telegram/);
