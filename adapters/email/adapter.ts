@@ -68,6 +68,7 @@ export class EmailAdapter implements PlatformAdapter {
     return this.firstConnect;
   }
 
+  /** Watches the folder (IDLE or polling) and hands each new mail a person wrote to `emit`, until `signal` aborts. */
   async start(params: AdapterStartParams): Promise<void> {
     // Built from each run's storage (a restarted gateway hands a new one); what matters is persisted in it.
     const state = this.buildState({ storage: params.storage });
@@ -112,6 +113,7 @@ export class EmailAdapter implements PlatformAdapter {
     });
   }
 
+  /** Sends one threaded mail to the chat's address by SMTP; the mail it answers is flagged (or moved) only after. */
   async send(message: OutboundMessage): Promise<{ messageId: string }> {
     const state = this.state;
     if (state === undefined) throw new Error('the email adapter has not started yet; the reply is sent once it has');
@@ -136,13 +138,14 @@ export class EmailAdapter implements PlatformAdapter {
       throw describeSmtpError({ error, config: this.config, host: this.account.smtpHost });
     }
     if (info.rejected.length > 0) throw new Error(`the SMTP server refused the recipient ${plan.to}: ${info.response}`);
-    state.index.remember({ mail: { id: messageId, root: plan.root ?? messageId, subject: plan.subject, references: [...plan.references], peer: plan.to } });
+    state.index.remember({ mail: { id: messageId, root: plan.root ?? messageId, subject: plan.subject, references: [...plan.references], peer: plan.to.toLowerCase() } });
     // Only now, with the reply accepted, is the mail it answers marked as handled.
     const place = message.replyToId !== undefined ? plan.answers?.source : undefined;
     if (place !== undefined) await state.afterReply.apply({ client: this.imap, place });
     return { messageId };
   }
 
+  /** Mail cannot be edited once sent: always refuses (capabilities.edit is false). */
   edit(_request: EditRequest): Promise<void> {
     return Promise.reject(new Error('email cannot edit a sent mail (capabilities.edit is false); send a new message instead'));
   }

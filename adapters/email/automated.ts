@@ -28,7 +28,10 @@ export function automatedReason(params: { headers: RawHeaders; from: string; own
   const autoSubmitted = headers.get('auto-submitted');
   if (autoSubmitted !== undefined && autoSubmitted.split(';')[0]?.trim().toLowerCase() !== 'no') return `Auto-Submitted: ${autoSubmitted}`;
   const precedence = headers.get('precedence')?.trim().toLowerCase();
-  if (precedence === 'bulk' || precedence === 'list' || precedence === 'junk') return `Precedence: ${precedence}`;
+  if (precedence === 'bulk' || precedence === 'list' || precedence === 'junk' || precedence === 'auto_reply') return `Precedence: ${precedence}`;
+  // RFC 3834 §2: never answer mail with a null return path (bounces, delivery and read notifications).
+  if (/^<\s*>$/.test(headers.get('return-path') ?? '')) return 'a bounce or notification (Return-Path: <>)';
+  if (/^multipart\/report\b/i.test(headers.get('content-type') ?? '')) return 'a delivery or read report (multipart/report)';
   if (headers.has('list-unsubscribe')) return 'a mailing list (List-Unsubscribe)';
   if (headers.has('list-id')) return 'a mailing list (List-Id)';
   if (headers.has('x-autoreply') || headers.has('x-autorespond')) return 'an auto-reply (X-Autoreply)';

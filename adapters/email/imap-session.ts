@@ -14,6 +14,8 @@ import { whenAborted } from '../../src/util/when-aborted.js';
 const idleRefreshMs = 4 * 60_000;
 /** An IDLE that ended sooner than this without news is followed by a short pause (no busy loop on a flaky server). */
 const minIdleMs = 200;
+/** After a stop, a command still running gets this long before the socket is closed under it (a hung server). */
+const stopGraceMs = 1000;
 
 /** What one IMAP session needs. */
 export interface ImapSessionParams {
@@ -46,7 +48,15 @@ export async function runImapSession(params: ImapSessionParams): Promise<void> {
   let closed = false;
   /** The server refused IDLE once: poll instead for the rest of this connection. */
   let idleFailed = false;
-  const onAbort = (): void => wake();
+  const stopGuard = new AbortController();
+  const onAbort = (): void => {
+    wake();
+    // A server that stops answering would otherwise hold the shutdown until imapflow's 5-minute socket timeout.
+    void params.clock.sleep(stopGraceMs, stopGuard.signal).then(
+      () => client.close(),
+      () => undefined,
+    );
+  };
   client.on('error', (error: Error) => logger.warn({ err: describeImapError({ error }) }, 'IMAP connection error'));
   client.on('close', () => {
     closed = true;
@@ -112,6 +122,7 @@ export async function runImapSession(params: ImapSessionParams): Promise<void> {
     signal.removeEventListener('abort', onAbort);
     params.onDisconnected();
     if (!closed) await logoutBounded({ client, clock: params.clock });
+    stopGuard.abort();
   }
 }
 

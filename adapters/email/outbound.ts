@@ -23,14 +23,18 @@ export interface OutboundPlan {
 
 /**
  * How to send a message: a reply to `replyToId` (the inbound mail's id), else a follow-up in the chat's thread
- * (answering its latest known mail), else a new conversation with the chat's address.
+ * (answering its latest known mail), else a new conversation with the chat's address. The mail always goes to the
+ * chat's address (the session's person): other people in the thread (a Cc'd colleague answering all, a stranger
+ * reusing a Message-ID) are never used as the recipient, and their mails are not what a reply threads under.
  */
 export function planOutbound(params: { chat: ChatRef; replyToId?: string; index: ThreadIndex; newSubject: string }): OutboundPlan {
   const { chat, replyToId, index } = params;
-  const answers = replyToId !== undefined ? index.get({ id: replyToId }) : chat.threadId !== undefined ? index.latestIn({ root: chat.threadId }) : undefined;
+  const peer = chat.id.toLowerCase();
+  const known = replyToId !== undefined ? index.get({ id: replyToId }) : chat.threadId !== undefined ? index.latestIn({ root: chat.threadId, peer }) : undefined;
+  const answers = known !== undefined && known.peer === peer ? known : undefined;
   if (answers !== undefined) {
     return {
-      to: answers.peer !== '' ? answers.peer : chat.id,
+      to: chat.id,
       subject: replySubject({ subject: answers.subject }),
       inReplyTo: answers.id,
       references: trimReferences({ ids: [...answers.references, answers.id] }),

@@ -71,10 +71,10 @@ export class ThreadIndex {
     return this.mails.get(params.id)?.root;
   }
 
-  /** The most recently remembered mail of a thread (what a follow-up mail in it answers). */
-  latestIn(params: { root: string }): KnownMail | undefined {
+  /** The most recently remembered mail of a thread (what a follow-up mail in it answers), of one peer when given. */
+  latestIn(params: { root: string; peer?: string }): KnownMail | undefined {
     let latest: KnownMail | undefined;
-    for (const mail of this.mails.values()) if (mail.root === params.root) latest = mail;
+    for (const mail of this.mails.values()) if (mail.root === params.root && (params.peer === undefined || mail.peer === params.peer)) latest = mail;
     return latest;
   }
 

@@ -25,6 +25,14 @@ describe('automatedReason', () => {
     assert.match(automatedReason({ headers: headers({ 'List-Id': '<team.x>' }), from: 'a@b.c', ownAddress: own }) ?? '', /List-Id/);
   });
 
+  test('bounces and reports (null Return-Path, multipart/report) and Precedence: auto_reply are machine mail', () => {
+    const from = 'alice@example.org';
+    assert.match(automatedReason({ headers: headers({ 'Return-Path': '<>' }), from, ownAddress: own }) ?? '', /Return-Path/);
+    assert.match(automatedReason({ headers: headers({ 'Content-Type': 'multipart/report; report-type=disposition-notification; boundary="b"' }), from, ownAddress: own }) ?? '', /report/);
+    assert.match(automatedReason({ headers: headers({ Precedence: 'auto_reply' }), from, ownAddress: own }) ?? '', /Precedence/);
+    assert.equal(automatedReason({ headers: headers({ 'Return-Path': '<alice@example.org>', 'Content-Type': 'multipart/mixed; boundary="b"' }), from, ownAddress: own }), undefined);
+  });
+
   test('robot senders and the bot itself (any case) are never answered', () => {
     for (const from of ['noreply@x.org', 'no-reply@x.org', 'No_Reply+tag@x.org', 'donotreply@x.org', 'MAILER-DAEMON@x.org', 'postmaster@x.org', 'bounces@x.org']) {
       assert.ok(automatedReason({ headers: headers({}), from, ownAddress: own }), from);

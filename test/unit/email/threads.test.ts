@@ -84,6 +84,22 @@ describe('reply headers', () => {
     assert.deepEqual(lost.references, ['gone@x', 'gone2@x']);
   });
 
+  test('the mail goes to the chat\'s person, never to someone else whose mail landed in the thread', () => {
+    const index = new ThreadIndex({ storage: memoryStorage() });
+    index.remember({ mail: mail({ id: 'a@x' }) });
+    index.remember({ mail: mail({ id: 'bot@bot', root: 'a@x', references: ['a@x'] }) });
+    // A Cc'd colleague answers all: their mail joins the thread (it is remembered before authorization).
+    index.remember({ mail: mail({ id: 'cc@y', root: 'a@x', references: ['a@x', 'bot@bot'], peer: 'colleague@example.net' }) });
+    const chat = { id: 'alice@example.org', kind: 'dm' as const, threadId: 'a@x' };
+    const follow = planOutbound({ chat, index, newSubject: 'Hi' });
+    assert.deepEqual([follow.to, follow.inReplyTo], ['alice@example.org', 'bot@bot']);
+    // A stranger's mail re-using the id of Alice's mail overwrites its entry: the reply still goes to Alice.
+    index.remember({ mail: mail({ id: 'a@x', peer: 'stranger@example.net' }) });
+    const reply = planOutbound({ chat, replyToId: 'a@x', index, newSubject: 'Hi' });
+    assert.equal(reply.to, 'alice@example.org');
+    assert.equal(reply.answers, undefined, 'the stranger\'s mail is not flagged or moved');
+  });
+
   test('ids are read with or without brackets; long References keep the root and the newest', () => {
     assert.deepEqual(idList({ value: '<a@x> <b@x>\r\n <c@x>' }), ['a@x', 'b@x', 'c@x']);
     assert.deepEqual(idList({ value: ['<a@x>', 'b@x'] }), ['a@x', 'b@x']);
