@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { UserFacingError } from '../gateway/errors.js';
 import { loadProfile, profileFrom, type GlobalOptions } from './context.js';
+import { serviceStopTimeoutMs } from './gateway-drain.js';
 import { println, type CliIO } from './output.js';
 import { enabledInstances, realSystemd, serviceTarget, systemctl, systemctlLine, systemdUnavailable, type ServiceTarget, type SystemdDeps } from './systemctl.js';
 import { renderUnit } from './systemd-unit.js';
@@ -17,10 +18,13 @@ export interface ServiceCommandParams {
   readonly systemd?: SystemdDeps;
 }
 
-/** Runs systemctl steps in order; the first failure ends the command with what failed and what to look at. */
-export function runSteps(params: { target: ServiceTarget; deps: SystemdDeps; steps: readonly (readonly string[])[] }): void {
+/**
+ * Runs systemctl steps in order (each within `timeoutMs` when given: a stop waits for the drain); the first failure
+ * ends the command with what failed and what to look at.
+ */
+export function runSteps(params: { target: ServiceTarget; deps: SystemdDeps; steps: readonly (readonly string[])[]; timeoutMs?: number }): void {
   for (const args of params.steps) {
-    const result = systemctl({ target: params.target, deps: params.deps, args });
+    const result = systemctl({ target: params.target, deps: params.deps, args, ...(params.timeoutMs !== undefined ? { timeoutMs: params.timeoutMs } : {}) });
     if (result.ok) continue;
     throw new UserFacingError({
       message: `${systemctlLine({ target: params.target, args })} failed: ${result.output}`,
@@ -96,7 +100,8 @@ export async function gatewayUninstall(params: ServiceCommandParams): Promise<nu
   if (!existsSync(target.unitPath)) {
     throw new UserFacingError({ message: `profile "${profile.name}" is not installed as a ${params.system ? 'system' : 'user'} service (no ${target.unitPath})`, hint: params.system ? 'Without --system it looks at the user service.' : 'With --system it looks at the system service.' });
   }
-  runSteps({ target, deps, steps: [['stop', target.instance], ['disable', target.instance]] });
+  runSteps({ target, deps, steps: [['stop', target.instance]], timeoutMs: await serviceStopTimeoutMs({ profile, env: io.env }) });
+  runSteps({ target, deps, steps: [['disable', target.instance]] });
   const others = enabledInstances({ target }).filter((name) => name !== target.instance);
   if (others.length === 0) rmSync(target.unitPath, { force: true });
   runSteps({ target, deps, steps: [['daemon-reload']] });

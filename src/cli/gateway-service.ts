@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
-import { loadConfig } from '../config/load.js';
 import { UserFacingError } from '../gateway/errors.js';
 import type { Profile } from '../home/profile.js';
 import { gatewayPid, stopGateway } from '../home/stop-gateway.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { profileFrom } from './context.js';
+import { drainTimeoutOf, serviceStopTimeoutMs } from './gateway-drain.js';
 import { runSteps, type ServiceCommandParams } from './gateway-install.js';
 import { println } from './output.js';
 import { realSystemd, serviceTarget, systemctl, systemdUnavailable, type ServiceTarget, type SystemdDeps } from './systemctl.js';
@@ -46,7 +46,8 @@ export async function gatewayStart(params: ServiceCommandParams): Promise<number
 export async function gatewayRestart(params: ServiceCommandParams): Promise<number> {
   const found = lookup(params);
   if (found.kind === 'absent') throw notInstalled({ ...found, system: params.system });
-  runSteps({ target: found.target, deps: found.deps, steps: [['restart', found.target.instance]] });
+  const timeoutMs = await serviceStopTimeoutMs({ profile: found.profile, env: params.io.env });
+  runSteps({ target: found.target, deps: found.deps, steps: [['restart', found.target.instance]], timeoutMs });
   println({ stream: params.io.stdout, text: `restarted ${found.target.instance}` });
   return 0;
 }
@@ -59,7 +60,8 @@ export async function gatewayStop(params: ServiceCommandParams & { clock?: Clock
   const { io } = params;
   const found = lookup(params);
   if (found.kind === 'installed') {
-    runSteps({ target: found.target, deps: found.deps, steps: [['stop', found.target.instance]] });
+    const timeoutMs = await serviceStopTimeoutMs({ profile: found.profile, env: io.env });
+    runSteps({ target: found.target, deps: found.deps, steps: [['stop', found.target.instance]], timeoutMs });
     println({ stream: io.stdout, text: `stopped ${found.target.instance}` });
   }
   const { profile } = found;
@@ -67,7 +69,7 @@ export async function gatewayStop(params: ServiceCommandParams & { clock?: Clock
     if (found.kind === 'absent') println({ stream: io.stdout, text: `the gateway for profile "${profile.name}" is not running (${found.reason})` });
     return 0;
   }
-  const drainMs = await drainTimeout({ profile, env: io.env });
+  const drainMs = await drainTimeoutOf({ profile, env: io.env });
   println({ stream: io.stdout, text: `stopping the gateway for profile "${profile.name}" (it drains for up to ${Math.round(drainMs / 1000)}s)...` });
   const result = await stopGateway({ profile, clock: params.clock ?? systemClock, graceMs: drainMs + 15_000 });
   if (result.kind === 'survived') throw new UserFacingError({ message: `the gateway (pid ${result.pid}) did not exit, even after SIGKILL`, hint: 'Look at it with `ps`; it may be stuck in the kernel.' });
@@ -89,13 +91,4 @@ export async function gatewayServiceStatus(params: ServiceCommandParams): Promis
   println({ stream: io.stdout, text: `${found.reason}` });
   println({ stream: io.stdout, text: pid === null ? `the gateway for profile "${found.profile.name}" is not running` : `a gateway for profile "${found.profile.name}" runs in the foreground (pid ${pid})` });
   return pid === null ? 3 : 0;
-}
-
-/** The profile's drain timeout (30 s when its config cannot be read). */
-async function drainTimeout(params: { profile: Profile; env: Readonly<Record<string, string | undefined>> }): Promise<number> {
-  try {
-    return (await loadConfig(params)).config.gateway.drain_timeout;
-  } catch {
-    return 30_000;
-  }
 }

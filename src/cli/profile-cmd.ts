@@ -1,41 +1,19 @@
 import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { parseDocument } from 'yaml';
 import { UserFacingError } from '../gateway/errors.js';
 import { writeActiveProfile } from '../home/active-profile.js';
-import { ensureProfileDirs, resolveHermesHome, resolveProfile, type Profile } from '../home/index.js';
+import { ensureProfileDirs, resolveProfile } from '../home/index.js';
 import { listProfiles } from '../home/list-profiles.js';
-import { runningPid } from '../home/pid-lock.js';
+import { gatewayPid } from '../home/stop-gateway.js';
 import { packageRoot } from '../util/package-root.js';
 import { println, type CliIO } from './output.js';
-import { newProfile, profileDescription } from './profile-names.js';
-
-/** Keys a clone never copies: platform credentials and who may talk to the bot. */
-const privatePlatformKeys = new Set(['token', 'bot_token', 'app_token', 'signing_secret', 'password', 'username', 'auth_token', 'account_sid', 'allowed_users', 'allowed_roles', 'free_response_chats', 'free_response_channels', 'webhook']);
-
-function home(params: { io: CliIO }): string {
-  return resolveHermesHome({ env: params.io.env, homedir: os.homedir() });
-}
-
-/** config.yaml of `from` without platform tokens or allowlists, and with every platform disabled. */
-function cloneConfig(params: { from: Profile }): string | undefined {
-  if (!existsSync(params.from.configPath)) return undefined;
-  const doc = parseDocument(readFileSync(params.from.configPath, 'utf8'));
-  const json = doc.toJS() as { platforms?: Record<string, Record<string, unknown>> } | null;
-  if (json?.platforms) {
-    for (const [name, block] of Object.entries(json.platforms)) {
-      if (typeof block !== 'object' || block === null) continue;
-      for (const key of Object.keys(block)) if (privatePlatformKeys.has(key)) doc.deleteIn(['platforms', name, key]);
-      doc.setIn(['platforms', name, 'enabled'], false);
-    }
-  }
-  return doc.toString();
-}
+import { cloneConfig } from './profile-clone.js';
+import { describeEnabledPlatforms } from './profile-platforms.js';
+import { hermesHomeOf, newProfile, profileDescription } from './profile-names.js';
 
 /** `hermes profile create NAME`: a new profile from the templates, or cloned from another (never its secrets). */
 export function profileCreate(params: { io: CliIO; name: string; cloneFrom?: string; description?: string }): number {
-  const hermesHome = home(params);
+  const hermesHome = hermesHomeOf({ io: params.io });
   const profile = newProfile({ hermesHome, name: params.name });
   const from = params.cloneFrom !== undefined ? resolveProfile({ hermesHome, name: params.cloneFrom }) : undefined;
   if (from && !existsSync(from.dir)) throw new UserFacingError({ message: `profile "${params.cloneFrom}" does not exist`, hint: '`hermes profile list` shows the profiles.', exitCode: 66 });
@@ -56,21 +34,24 @@ export function profileCreate(params: { io: CliIO; name: string; cloneFrom?: str
   return 0;
 }
 
-/** `hermes profile list`: every profile, its description and whether its gateway runs. */
+/** `hermes profile list`: every profile, whether its gateway runs, the platforms it enables and its description. */
 export function profileList(params: { io: CliIO; active: string }): number {
-  for (const profile of listProfiles({ hermesHome: home(params) })) {
+  const header = `  ${'NAME'.padEnd(20)} ${'GATEWAY'.padEnd(20)} ${'PLATFORMS'.padEnd(24)} DESCRIPTION`;
+  println({ stream: params.io.stdout, text: header });
+  for (const profile of listProfiles({ hermesHome: hermesHomeOf({ io: params.io }) })) {
     const name = profile.name;
-    const pid = runningPid({ profile });
-    const description = profileDescription({ profile });
+    const pid = gatewayPid({ profile });
     const marker = params.active === name ? '*' : ' ';
-    println({ stream: params.io.stdout, text: `${marker} ${name.padEnd(20)} ${pid !== null ? `running (pid ${pid})` : 'stopped'.padEnd(20)}  ${description}`.trimEnd() });
+    const state = pid !== null ? `running (pid ${pid})` : 'stopped';
+    const platforms = describeEnabledPlatforms({ profile });
+    println({ stream: params.io.stdout, text: `${marker} ${name.padEnd(20)} ${state.padEnd(20)} ${platforms.padEnd(24)} ${profileDescription({ profile })}`.trimEnd() });
   }
   return 0;
 }
 
 /** `hermes profile use NAME`: the sticky default for commands without -p. */
 export function profileUse(params: { io: CliIO; name: string }): number {
-  const hermesHome = home(params);
+  const hermesHome = hermesHomeOf({ io: params.io });
   const profile = resolveProfile({ hermesHome, name: params.name });
   if (!existsSync(profile.dir)) throw new UserFacingError({ message: `profile "${params.name}" does not exist`, hint: `Create it with \`hermes profile create ${params.name}\`.`, exitCode: 66 });
   writeActiveProfile({ hermesHome, name: params.name });

@@ -1,12 +1,12 @@
 import { rmSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
-import { loadConfig } from '../config/load.js';
 import { UserFacingError } from '../gateway/errors.js';
 import { activeProfilePath, readActiveProfile } from '../home/active-profile.js';
 import type { Profile } from '../home/profile.js';
 import { stopGateway } from '../home/stop-gateway.js';
 import { systemClock, type Clock } from '../util/clock.js';
+import { drainTimeoutOf } from './gateway-drain.js';
 import { println, type CliIO } from './output.js';
 import { existingProfile, hermesHomeOf, namedProfile } from './profile-names.js';
 import { removeServices } from './profile-service.js';
@@ -14,9 +14,6 @@ import { realSystemd, type SystemdDeps } from './systemctl.js';
 
 /** What the gateway gets beyond its drain timeout before SIGKILL. */
 const STOP_MARGIN_MS = 5_000;
-
-/** drain_timeout when the profile's config cannot be read. */
-const DEFAULT_DRAIN_MS = 30_000;
 
 /** Reads one line from `input`; null at end of input. */
 export function readLine(params: { input: Readable }): Promise<string | null> {
@@ -34,18 +31,9 @@ export function readLine(params: { input: Readable }): Promise<string | null> {
   });
 }
 
-/** The profile's drain_timeout, or the default when its config is broken. */
-async function drainTimeout(params: { profile: Profile; io: CliIO }): Promise<number> {
-  try {
-    return (await loadConfig({ profile: params.profile, env: params.io.env })).config.gateway.drain_timeout;
-  } catch {
-    return DEFAULT_DRAIN_MS;
-  }
-}
-
 /** Stops the profile's gateway if it runs: SIGTERM, up to drain_timeout + 5 s, then SIGKILL. */
 async function stopIfRunning(params: { io: CliIO; profile: Profile; clock: Clock; out: (text: string) => void }): Promise<void> {
-  const graceMs = (await drainTimeout(params)) + STOP_MARGIN_MS;
+  const graceMs = (await drainTimeoutOf({ profile: params.profile, env: params.io.env })) + STOP_MARGIN_MS;
   const result = await stopGateway({ profile: params.profile, clock: params.clock, graceMs });
   if (result.kind === 'exited') params.out(`stopped its gateway (pid ${result.pid})`);
   if (result.kind === 'killed') params.out(`its gateway (pid ${result.pid}) did not stop within ${Math.round(graceMs / 1000)}s and was killed`);

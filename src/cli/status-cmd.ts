@@ -2,7 +2,9 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import type { HealthReport } from '../http/server.js';
 import { readGatewayState } from '../home/gateway-state.js';
-import { resolveHermesHome } from '../home/index.js';
+import { loadConfig } from '../config/load.js';
+import type { EnvSnapshot } from '../home/hermes-home.js';
+import { DEFAULT_PROFILE_NAME, resolveHermesHome, type Profile } from '../home/index.js';
 import { listProfiles } from '../home/list-profiles.js';
 import { runningPid } from '../home/pid-lock.js';
 import { println, type CliIO } from './output.js';
@@ -17,9 +19,21 @@ async function health(params: { host: string; port: number }): Promise<HealthRep
   }
 }
 
+/** "" when the profile's config loads, else why not and what to run: a stopped gateway with a broken config cannot start. */
+async function configProblem(params: { profile: Profile; env: EnvSnapshot }): Promise<string> {
+  try {
+    await loadConfig(params);
+    return '';
+  } catch (error) {
+    const run = `hermes${params.profile.name === DEFAULT_PROFILE_NAME ? '' : ` -p ${params.profile.name}`} config validate`;
+    return `; its config is invalid, so it cannot start: ${error instanceof Error ? error.message : String(error)} (details: \`${run}\`)`;
+  }
+}
+
 /**
  * `hermes status`: every profile, whether its gateway runs (pid, uptime) and each adapter's state and last
- * error from /healthz. Exits 1 when a running gateway reports a fatal adapter.
+ * error from /healthz; a stopped one whose config does not load says so. Exits 1 when a running gateway reports a
+ * fatal adapter.
  */
 export async function status(params: { io: CliIO }): Promise<number> {
   const hermesHome = resolveHermesHome({ env: params.io.env, homedir: os.homedir() });
@@ -27,7 +41,7 @@ export async function status(params: { io: CliIO }): Promise<number> {
   for (const profile of listProfiles({ hermesHome })) {
     const pid = runningPid({ profile });
     if (pid === null) {
-      if (existsSync(profile.configPath) || profile.name === 'default') println({ stream: params.io.stdout, text: `${profile.name}: stopped` });
+      if (existsSync(profile.configPath) || profile.name === 'default') println({ stream: params.io.stdout, text: `${profile.name}: stopped${await configProblem({ profile, env: params.io.env })}` });
       continue;
     }
     const state = readGatewayState({ profile });

@@ -14,8 +14,8 @@ export interface ExecResult {
   readonly error?: string;
 }
 
-/** Runs a program to completion (injectable, so tests see the exact systemctl calls without systemd). */
-export type ExecFn = (params: { command: string; args: readonly string[] }) => ExecResult;
+/** Runs a program to completion, killing it after `timeoutMs` (injectable, so tests see the exact systemctl calls without systemd). */
+export type ExecFn = (params: { command: string; args: readonly string[]; timeoutMs?: number }) => ExecResult;
 
 /** How the lifecycle commands reach systemd; every part can be replaced in tests. */
 export interface SystemdDeps {
@@ -26,10 +26,13 @@ export interface SystemdDeps {
   readonly systemUnitDir: string;
 }
 
-/** The real thing: spawnSync with a 15 s limit, /run/systemd/system, /etc/systemd/system. */
+/** How long a systemctl call may take unless the caller says otherwise. */
+const DEFAULT_EXEC_TIMEOUT_MS = 15_000;
+
+/** The real thing: spawnSync (15 s limit unless given), /run/systemd/system, /etc/systemd/system. */
 export const realSystemd: SystemdDeps = {
-  exec: ({ command, args }) => {
-    const result = spawnSync(command, [...args], { encoding: 'utf8', timeout: 15_000 });
+  exec: ({ command, args, timeoutMs }) => {
+    const result = spawnSync(command, [...args], { encoding: 'utf8', timeout: timeoutMs ?? DEFAULT_EXEC_TIMEOUT_MS });
     return { status: result.status, stdout: result.stdout ?? '', stderr: result.stderr ?? '', ...(result.error ? { error: result.error.message } : {}) };
   },
   booted: () => existsSync('/run/systemd/system'),
@@ -63,10 +66,10 @@ export function systemctlLine(params: { target: ServiceTarget; args: readonly st
   return ['systemctl', ...(params.target.system ? [] : ['--user']), ...params.args].join(' ');
 }
 
-/** Runs systemctl for the target; the failure text (first lines of its output) or null on success. */
-export function systemctl(params: { target: ServiceTarget; deps: SystemdDeps; args: readonly string[] }): { ok: boolean; output: string; status: number | null } {
+/** Runs systemctl for the target (within `timeoutMs` when given): whether it worked, and its output or failure text. */
+export function systemctl(params: { target: ServiceTarget; deps: SystemdDeps; args: readonly string[]; timeoutMs?: number }): { ok: boolean; output: string; status: number | null } {
   const args = [...(params.target.system ? [] : ['--user']), ...params.args];
-  const result = params.deps.exec({ command: 'systemctl', args });
+  const result = params.deps.exec({ command: 'systemctl', args, ...(params.timeoutMs !== undefined ? { timeoutMs: params.timeoutMs } : {}) });
   if (result.error !== undefined) return { ok: false, output: result.error, status: null };
   return { ok: result.status === 0, output: (result.status === 0 ? result.stdout : result.stderr || result.stdout || `exit ${result.status}`).trim(), status: result.status };
 }

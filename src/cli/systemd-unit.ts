@@ -26,8 +26,8 @@ export function renderUnit(params: { nodePath: string; hermesHome: string; drain
     '[Service]',
     'Type=simple',
     ...(system ? [`# Runs as the owner of HERMES_HOME; its default group is used. Change User= to run as another account.`, `User=${system.user}`] : []),
-    `Environment=HERMES_HOME=${params.hermesHome}`,
-    `ExecStart=${params.nodePath} ${cli} -p %i gateway run`,
+    `Environment=${unitWord({ text: `HERMES_HOME=${params.hermesHome}` })}`,
+    `ExecStart=${unitWord({ text: params.nodePath, exec: true })} ${unitWord({ text: cli, exec: true })} -p %i gateway run`,
     '# `systemctl reload` re-reads config.yaml and .env without a restart.',
     'ExecReload=/bin/kill -HUP $MAINPID',
     'Restart=on-failure',
@@ -48,6 +48,18 @@ export function renderUnit(params: { nodePath: string; hermesHome: string; drain
   ].join('\n');
 }
 
+/**
+ * One word of a unit setting as systemd reads it back: "%" doubled (specifiers), "$" doubled in command lines
+ * (`exec`: variable expansion), and double-quoted with "\\" and '"' escaped when it holds spaces, quotes or
+ * backslashes, so a HERMES_HOME like "/home/me/My Files" stays one word.
+ */
+export function unitWord(params: { text: string; exec?: boolean }): string {
+  const specifiers = params.text.replace(/%/g, '%%');
+  const escaped = params.exec === true ? specifiers.replace(/\$/g, '$$$$') : specifiers;
+  if (!/[\s"'\\]/.test(escaped)) return escaped;
+  return `"${escaped.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+}
+
 /** Sandboxing for the system unit: read-only OS and homes, private /tmp, only HERMES_HOME writable. */
 function systemHardening(params: { hermesHome: string }): string[] {
   return [
@@ -55,7 +67,7 @@ function systemHardening(params: { hermesHome: string }): string[] {
     '# HERMES_HOME needs its own line: `systemctl edit hermes-gateway@NAME` and add ReadWritePaths=/that/folder.',
     'ProtectSystem=strict',
     'ProtectHome=read-only',
-    `ReadWritePaths=${params.hermesHome}`,
+    `ReadWritePaths=${unitWord({ text: params.hermesHome })}`,
     'PrivateTmp=yes',
     'PrivateDevices=yes',
     'ProtectKernelTunables=yes',

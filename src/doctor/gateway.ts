@@ -1,8 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { GatewayConfig } from '../config/schema.js';
 import { readGatewayState } from '../home/gateway-state.js';
-import { runningPid } from '../home/pid-lock.js';
+import { processAlive, readPidFile, runningPid } from '../home/pid-lock.js';
 import { DEFAULT_PROFILE_NAME, type Profile } from '../home/profile.js';
 import type { Clock } from '../util/clock.js';
 import { describeRunning } from '../home/uptime.js';
@@ -21,9 +20,10 @@ export function gatewayRunningCheck(params: { profile: Profile; clock: Clock }):
     return line.ok('gateway', describeRunning({ profile, pid, clock: params.clock }));
   }
   const fix = `Start it: \`${runCommand(profile)}\` (or \`systemctl --user start hermes-gateway@${profile.name}\` when installed).`;
-  if (existsSync(profile.pidPath)) {
-    const stale = readFileSync(profile.pidPath, 'utf8').trim();
-    return line.warn('gateway', `not running; ${profile.pidPath} names pid ${stale}, which is gone (a crash or kill -9; the next start takes the file over)`, fix);
+  const stale = readPidFile({ profile });
+  if (stale !== null) {
+    const gone = processAlive({ pid: stale.pid }) ? 'which is now another process' : 'which is gone';
+    return line.warn('gateway', `not running; ${profile.pidPath} names pid ${stale.pid}, ${gone} (a crash or kill -9; the next start takes the file over)`, fix);
   }
   return line.warn('gateway', 'not running', fix);
 }

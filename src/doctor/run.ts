@@ -11,6 +11,7 @@ import { modelEndpointCheck } from './model.js';
 import { credentialLines } from './platforms.js';
 import { nodeVersionCheck, sqliteCheck } from './runtime.js';
 import { line, type CheckLine } from './types.js';
+import { Redactor } from '../log/redact.js';
 
 /** What runDoctor needs. */
 export interface DoctorParams {
@@ -35,15 +36,19 @@ export interface DoctorParams {
 export async function runDoctor(params: DoctorParams): Promise<CheckLine[]> {
   const { profile, clock } = params;
   const lines: CheckLine[] = [];
+  // Once the config loads, every line is scrubbed of its secrets: a check's error text may quote one.
+  let redactor: Redactor | undefined;
   const add = (...checks: CheckLine[]): void => {
     for (const check of checks) {
-      lines.push(check);
-      params.report(check);
+      const scrubbed = redactor === undefined ? check : scrubLine({ check, redactor });
+      lines.push(scrubbed);
+      params.report(scrubbed);
     }
   };
   add(nodeVersionCheck({ version: params.nodeVersion ?? process.versions.node }), await sqliteCheck());
   add(...folderChecks({ profile }), envFileCheck({ profile }));
   const config = await configCheck({ profile, env: params.env });
+  if (config.loaded !== undefined) redactor = new Redactor({ secrets: config.loaded.secrets });
   add(...config.lines);
   if (config.loaded === undefined) {
     add(line.warn('model, platforms, http port', 'not checked: they need a valid config (see above)'));
@@ -56,4 +61,10 @@ export async function runDoctor(params: DoctorParams): Promise<CheckLine[]> {
   add(gatewayRunningCheck({ profile, clock }));
   if (config.loaded !== undefined) add(await portCheck({ profile, config: config.loaded.config }));
   return lines;
+}
+
+/** A check line with the profile's secrets replaced by "***" in what it found and in its fix. */
+function scrubLine(params: { check: CheckLine; redactor: Redactor }): CheckLine {
+  const { check, redactor } = params;
+  return { ...check, detail: redactor.scrub(check.detail), ...(check.fix === undefined ? {} : { fix: redactor.scrub(check.fix) }) };
 }

@@ -2,62 +2,22 @@ import type { Logger } from 'pino';
 import type { AIAgent } from '../agent/agent.js';
 import type { GatewayHttp, HealthReport } from '../http/server.js';
 import type { Store, InboxRow } from '../store/types.js';
-import type { ToolContext } from '../tools/tool.js';
 import type { Clock } from '../util/clock.js';
-import { authorize, type AllowList } from './authorize.js';
 import { parseCommand, unknownCommandReply } from './commands.js';
-import { messageEventSchema, type MessageEvent, type PlatformAdapter, type Sender } from './contracts.js';
+import { messageEventSchema, type MessageEvent } from './contracts.js';
 import { runControlCommand } from './control.js';
-import { SessionMailbox, type BusyPolicy } from './mailbox.js';
-import type { TurnReactions } from './turn-reactions.js';
-import { Pairing, pairingReply } from './pairing.js';
-import type { MediaPolicy } from './media-policy.js';
 import { runMaintenance } from './maintenance.js';
 import { sessionKeyFor } from './session-key.js';
 import { AdapterSlots, type AdapterChange, type AdapterSlot } from './adapter-slots.js';
 import { GatewayReplies } from './gateway-replies.js';
 import { superviseEntry } from './supervise-entry.js';
 import type { AdapterStatus } from './supervisor.js';
+import { SenderGate } from './sender-gate.js';
+import { SessionMailboxes } from './session-mailboxes.js';
 import { runTurn } from './turn.js';
+import type { AdapterEntry, RunnerOptions } from './runner-types.js';
 
-/** One adapter and how the gateway treats it. */
-export interface AdapterEntry {
-  readonly adapter: PlatformAdapter;
-  /** Who may talk through it. */
-  readonly allow: AllowList;
-  /** Overrides the stream edit interval for this adapter (e.g. a terminal). */
-  readonly editIntervalMs?: number;
-  /** Overrides the busy policy for this adapter's sessions (e.g. piped terminal input queues). */
-  readonly busyPolicy?: BusyPolicy;
-  /** How long to wait for more parts of a message the adapter marked `continues` (albums, split texts). */
-  readonly mergeWindowMs?: number;
-  /** Reactions on the message being answered (start/done/error), when the platform has them and they are on. */
-  readonly reactions?: TurnReactions;
-  /** What an unknown sender in a DM gets: a pairing code the owner can approve, or nothing (default). */
-  readonly unauthorized?: 'pair' | 'ignore';
-}
-
-/** Behaviour knobs, already resolved from config. */
-export interface RunnerOptions {
-  readonly profileName: string;
-  readonly busyPolicy: BusyPolicy;
-  readonly drainTimeoutMs: number;
-  readonly editIntervalMs: number;
-  readonly cursor: string;
-  readonly typingIntervalMs: number;
-  readonly modelLabel: string;
-  /** Most characters of earlier conversation sent with each model call. */
-  readonly historyMaxChars: number;
-  /** Which MEDIA files a reply may attach. */
-  readonly mediaPolicy: MediaPolicy;
-  /** Redacts secrets from everything sent to a platform. */
-  readonly scrub: (text: string) => string;
-  readonly toolContext: Omit<ToolContext, 'signal'>;
-  /** The profile's media cache, pruned by the maintenance loop. */
-  readonly cacheDir?: string;
-  /** Restart backoff for adapters (tests shorten it). */
-  readonly supervisorBackoff?: { baseMs?: number; maxMs?: number };
-}
+export type { AdapterEntry, RunnerOptions } from './runner-types.js';
 
 /** A message whose turn was cut short (crash, restart) this many times is answered with an apology instead. */
 const maxTurnAttempts = 3;
@@ -71,7 +31,7 @@ export type AcceptResult = 'queued' | 'duplicate' | 'unauthorized' | 'command' |
  */
 export class GatewayRunner {
   private readonly slots: AdapterSlots;
-  private readonly mailboxes = new Map<string, SessionMailbox>();
+  private readonly mailboxes: SessionMailboxes;
   /** Command replies and pairing codes; drained before the store closes. */
   private readonly replies: GatewayReplies;
   private readonly maintenanceController = new AbortController();
@@ -89,7 +49,7 @@ export class GatewayRunner {
   /** Replaced by `reconfigure`; read when each turn starts. */
   private options: RunnerOptions;
   private readonly http: GatewayHttp | undefined;
-  private readonly pairing: Pairing;
+  private readonly gate: SenderGate;
 
   constructor(params: {
     store: Store;
@@ -106,7 +66,6 @@ export class GatewayRunner {
     this.logger = params.logger;
     this.options = params.options;
     this.http = params.http;
-    this.pairing = new Pairing({ store: this.store, clock: this.clock });
     this.slots = new AdapterSlots({
       clock: this.clock,
       logger: this.logger,
@@ -119,17 +78,18 @@ export class GatewayRunner {
           logger: this.logger,
           backoff: this.options.supervisorBackoff,
           accept: (p) => this.accept(p),
-          mayTalk: ({ platform, sender }) => this.mayTalk({ platform, sender, allow: entry.allow }),
+          mayTalk: ({ platform, sender }) => this.gate.mayTalk({ platform, sender, allow: entry.allow }),
         }),
     });
     for (const entry of params.adapters) this.slots.add({ entry });
     this.replies = new GatewayReplies({ slots: this.slots, logger: this.logger, scrub: () => this.options.scrub });
-  }
-
-  /** Whether a sender passes the allowlist or was approved by pairing. */
-  private mayTalk(params: { platform: string; sender: Sender; allow: AllowList }): boolean {
-    if (authorize({ sender: params.sender, allow: params.allow }).allowed) return true;
-    return !params.sender.isBot && this.pairing.isApproved({ platform: params.platform, senderId: params.sender.id });
+    this.mailboxes = new SessionMailboxes({
+      clock: this.clock,
+      logger: this.logger,
+      busyPolicy: () => this.options.busyPolicy,
+      runTurn: ({ row, merged, signal }) => this.turn({ row, merged, signal }),
+    });
+    this.gate = new SenderGate({ store: this.store, clock: this.clock, logger: this.logger, replies: this.replies, profileName: () => this.options.profileName });
   }
 
   /** Starts adapters under their supervisors and replays messages a previous run did not finish. */
@@ -167,7 +127,7 @@ export class GatewayRunner {
       drainTimeoutMs: this.options.drainTimeoutMs,
       interrupt: ({ sessionKeys }) => {
         for (const key of sessionKeys) {
-          const mailbox = this.mailboxes.get(key);
+          const mailbox = this.mailboxes.get({ key });
           const row = mailbox?.runningRow;
           if (mailbox && row && mailbox.interrupt({ kind: 'shutdown' })) interrupted.push(row);
         }
@@ -175,7 +135,7 @@ export class GatewayRunner {
     });
     for (const row of interrupted) {
       const slot = this.slots.get({ name: row.event.platform });
-      if (slot && this.phase === 'running') this.mailboxFor({ key: row.sessionKey, policy: slot.entry.busyPolicy, mergeWindowMs: slot.entry.mergeWindowMs }).enqueue({ row, replay: true });
+      if (slot && this.phase === 'running') this.mailboxes.for({ key: row.sessionKey, entry: slot.entry }).enqueue({ row, replay: true });
     }
   }
 
@@ -198,7 +158,8 @@ export class GatewayRunner {
       status,
       profile: this.options.profileName,
       uptimeSeconds: this.startedAt === 0 ? 0 : Math.round((this.clock.now() - this.startedAt) / 1000),
-      adapters: adapters.map((a) => ({ ...a, since: new Date(a.since).toISOString() })),
+      // lastError is an error message: it may quote a secret, and /healthz may be reachable from outside.
+      adapters: adapters.map((a) => ({ ...a, since: new Date(a.since).toISOString(), lastError: a.lastError === null ? null : this.options.scrub(a.lastError) })),
     };
   }
 
@@ -217,13 +178,7 @@ export class GatewayRunner {
     if (!slot) throw new Error(`no adapter named ${event.platform} is running`);
     if (this.phase !== 'running') throw new Error('the gateway is shutting down; deliver this message again later');
 
-    const decision = authorize({ sender: event.sender, allow: slot.entry.allow });
-    const approved = !decision.allowed && decision.reason === 'not-allowed' && this.pairing.isApproved({ platform: event.platform, senderId: event.sender.id });
-    if (!decision.allowed && !approved) {
-      this.logger.info({ platform: event.platform, senderId: event.sender.id, reason: decision.reason }, 'message ignored: sender not authorized');
-      if (decision.reason === 'not-allowed' && slot.entry.unauthorized === 'pair' && event.chat.kind === 'dm') this.offerPairing({ event });
-      return 'unauthorized';
-    }
+    if (!this.gate.admit({ event, entry: slot.entry })) return 'unauthorized';
     const sessionKey = sessionKeyFor({ profile: this.options.profileName, event });
     const { inserted, row } = this.store.recordInbound({ event, sessionKey });
     if (!inserted) {
@@ -235,13 +190,13 @@ export class GatewayRunner {
       await this.control({ row, command });
       return 'command';
     }
-    this.mailboxFor({ key: sessionKey, policy: slot.entry.busyPolicy, mergeWindowMs: slot.entry.mergeWindowMs }).enqueue({ row });
+    this.mailboxes.for({ key: sessionKey, entry: slot.entry }).enqueue({ row });
     return 'queued';
   }
 
   /** Resolves when no session has a running or waiting turn and every command reply is out. */
   async waitIdle(): Promise<void> {
-    for (let busy = this.busyMailboxes(); busy.length > 0 || this.replies.pending > 0; busy = this.busyMailboxes()) {
+    for (let busy = this.mailboxes.busy(); busy.length > 0 || this.replies.pending > 0; busy = this.mailboxes.busy()) {
       await Promise.all([...busy.map((m) => m.idle()), this.replies.drain()]);
     }
   }
@@ -250,15 +205,15 @@ export class GatewayRunner {
   async stop(): Promise<void> {
     if (this.phase === 'stopped' || this.phase === 'draining') return;
     this.phase = 'draining';
-    this.logger.info({ busySessions: this.busyMailboxes().length }, 'gateway draining');
+    this.logger.info({ busySessions: this.mailboxes.busy().length }, 'gateway draining');
     this.maintenanceController.abort();
     const adaptersStopped = this.slots.stopAll();
-    for (const mailbox of this.mailboxes.values()) mailbox.clearQueue();
-    const drained = await this.waitForTurns({ timeoutMs: this.options.drainTimeoutMs });
+    for (const mailbox of this.mailboxes.all()) mailbox.clearQueue();
+    const drained = await this.mailboxes.settle({ timeoutMs: this.options.drainTimeoutMs });
     if (!drained) {
       this.logger.warn({ timeoutMs: this.options.drainTimeoutMs }, 'drain timeout: interrupting running turns; they resume on next start');
-      for (const mailbox of this.mailboxes.values()) mailbox.interrupt({ kind: 'shutdown' });
-      await this.waitForTurns({ timeoutMs: 5000 });
+      for (const mailbox of this.mailboxes.all()) mailbox.interrupt({ kind: 'shutdown' });
+      await this.mailboxes.settle({ timeoutMs: 5000 });
     }
     await Promise.allSettled([adaptersStopped, this.maintenanceRun, this.replies.drain()]);
     if (this.http) await this.http.close();
@@ -277,7 +232,7 @@ export class GatewayRunner {
           ctx: {
             store: this.store,
             sessionKey: row.sessionKey,
-            mailbox: this.mailboxes.get(row.sessionKey),
+            mailbox: this.mailboxes.get({ key: row.sessionKey }),
             modelLabel: this.options.modelLabel,
             adapters: () => this.adapterStatuses(),
             startedAt: this.startedAt,
@@ -288,38 +243,6 @@ export class GatewayRunner {
     this.logger.info({ command: command.kind === 'none' ? null : command.name, inboxId: row.id }, 'control command');
     this.store.setInboxState({ inboxId: row.id, state: 'done' });
     this.replies.send({ event, text, what: 'command reply' });
-  }
-
-  /** An unknown sender in a DM: a pairing code the owner can approve (once per code, so no reply storms). */
-  private offerPairing(params: { event: MessageEvent }): void {
-    const { event } = params;
-    const result = this.pairing.request({ platform: event.platform, senderId: event.sender.id, senderName: event.sender.name ?? null, chatId: event.chat.id });
-    if (result.kind === 'full') {
-      this.logger.warn({ platform: event.platform, senderId: event.sender.id }, 'pairing refused: too many pending requests; approve or wait for them to expire');
-      return;
-    }
-    if (result.kind === 'pending') return;
-    this.logger.info({ platform: event.platform, senderId: event.sender.id, code: result.code }, 'pairing code sent to an unknown sender');
-    const text = pairingReply({ code: result.code, platform: event.platform, profileName: this.options.profileName, expiresAt: result.expiresAt, now: this.clock.now() });
-    this.replies.send({ event, text, what: 'pairing code' });
-  }
-
-  private mailboxFor(params: { key: string; policy: BusyPolicy | undefined; mergeWindowMs: number | undefined }): SessionMailbox {
-    const existing = this.mailboxes.get(params.key);
-    if (existing) return existing;
-    const mailbox = new SessionMailbox({
-      key: params.key,
-      policy: params.policy ?? this.options.busyPolicy,
-      logger: this.logger,
-      runTurn: ({ row, merged, signal }) => this.turn({ row, merged, signal }),
-      clock: this.clock,
-      mergeWindowMs: params.mergeWindowMs ?? 0,
-      onIdle: (m) => {
-        if (!m.busy && this.mailboxes.get(m.key) === m) this.mailboxes.delete(m.key);
-      },
-    });
-    this.mailboxes.set(params.key, mailbox);
-    return mailbox;
   }
 
   private async turn(params: { row: InboxRow; merged: readonly InboxRow[]; signal: AbortSignal }): Promise<void> {
@@ -363,23 +286,9 @@ export class GatewayRunner {
     for (const row of pending) {
       const slot = this.slots.get({ name: row.event.platform });
       if (!slot) continue;
-      this.mailboxFor({ key: row.sessionKey, policy: slot.entry.busyPolicy, mergeWindowMs: slot.entry.mergeWindowMs }).enqueue({ row, replay: true });
+      this.mailboxes.for({ key: row.sessionKey, entry: slot.entry }).enqueue({ row, replay: true });
       replayed += 1;
     }
     this.logger.info({ pending: pending.length, replayed }, 'replaying messages a previous run did not finish');
-  }
-
-  private busyMailboxes(): SessionMailbox[] {
-    return [...this.mailboxes.values()].filter((m) => m.busy);
-  }
-
-  /** Resolves true when all turns ended within the timeout. */
-  private async waitForTurns(params: { timeoutMs: number }): Promise<boolean> {
-    const all = Promise.all([...this.mailboxes.values()].map((m) => m.idle())).then(() => true);
-    const controller = new AbortController();
-    const timeout = this.clock.sleep(params.timeoutMs, controller.signal).then(() => false, () => false);
-    const result = await Promise.race([all, timeout]);
-    controller.abort();
-    return result;
   }
 }

@@ -1,4 +1,4 @@
-import { openSync, readFileSync, unlinkSync, writeSync, closeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { UserFacingError } from '../gateway/errors.js';
 import type { Profile } from './profile.js';
 
@@ -17,33 +17,65 @@ export function processAlive(params: { pid: number }): boolean {
   return alive(params.pid);
 }
 
-/** The pid in a profile's pid file when that process is still running, else null. */
-export function runningPid(params: { profile: Profile }): number | null {
+/**
+ * When the process started, in clock ticks since boot (/proc/PID/stat field 22); undefined where there is no
+ * /proc. Together with the pid it names one process: a pid reused after a crash or reboot has another start.
+ */
+export function processStartTicks(params: { pid: number }): string | undefined {
   try {
-    const pid = Number.parseInt(readFileSync(params.profile.pidPath, 'utf8').trim(), 10);
-    return Number.isInteger(pid) && pid > 0 && alive(pid) ? pid : null;
+    const stat = readFileSync(`/proc/${params.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // fields from 3 (state) on; comm may hold spaces
+    const ticks = fields[22 - 3];
+    return ticks !== undefined && /^\d+$/.test(ticks) ? ticks : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What gateway.pid says: the pid and, when it was recorded, that process's start (see processStartTicks). */
+export function readPidFile(params: { profile: Profile }): { pid: number; start?: string } | null {
+  try {
+    const [first, second] = readFileSync(params.profile.pidPath, 'utf8').split('\n');
+    const pid = Number.parseInt(first?.trim() ?? '', 10);
+    if (!Number.isInteger(pid) || pid <= 0) return null;
+    const start = /^start (\d+)$/.exec(second?.trim() ?? '')?.[1];
+    return start === undefined ? { pid } : { pid, start };
   } catch {
     return null;
   }
 }
 
 /**
- * Makes this process the profile's one gateway: writes gateway.pid, or fails clearly when another live
- * gateway holds it. A pid file left by a killed process is taken over.
+ * The pid in a profile's pid file when that process is still running, else null. A pid that now belongs to
+ * another process (its start differs from the one recorded) counts as not running.
+ */
+export function runningPid(params: { profile: Profile }): number | null {
+  const recorded = readPidFile(params);
+  if (recorded === null || !alive(recorded.pid)) return null;
+  if (recorded.start === undefined) return recorded.pid;
+  const now = processStartTicks({ pid: recorded.pid });
+  return now === undefined || now === recorded.start ? recorded.pid : null;
+}
+
+/**
+ * Makes this process the profile's one gateway: writes gateway.pid (the pid, and its start where /proc tells it),
+ * or fails clearly when another live gateway holds it. A pid file left by a killed process is taken over, also when
+ * its pid has since been given to an unrelated process.
  */
 export function acquirePidLock(params: { profile: Profile }): { release: () => void } {
   const { profile } = params;
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(profile.pidPath, 'wx', 0o600);
-      writeSync(fd, `${process.pid}\n`);
+      const start = processStartTicks({ pid: process.pid });
+      writeSync(fd, `${process.pid}\n${start === undefined ? '' : `start ${start}\n`}`);
       closeSync(fd);
       let released = false;
       return {
         release: () => {
           if (released) return;
           released = true;
-          if (runningPid({ profile }) === process.pid) unlinkSync(profile.pidPath);
+          if (readPidFile({ profile })?.pid === process.pid) unlinkSync(profile.pidPath);
         },
       };
     } catch (error) {

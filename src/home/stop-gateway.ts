@@ -1,6 +1,6 @@
 import type { Clock } from '../util/clock.js';
 import { readGatewayState } from './gateway-state.js';
-import { processAlive, runningPid } from './pid-lock.js';
+import { processAlive, readPidFile, runningPid } from './pid-lock.js';
 import type { Profile } from './profile.js';
 
 /** How often the stopper looks whether the gateway has exited. */
@@ -19,10 +19,14 @@ export type StopResult =
   | { readonly kind: 'killed'; readonly pid: number }
   | { readonly kind: 'survived'; readonly pid: number };
 
-/** The pid of the profile's live gateway: from the pid lock, else from gateway.json; null when none runs. */
+/**
+ * The pid of the profile's live gateway: from the pid lock, else (no pid file at all) from gateway.json; null when
+ * none runs. A stale pid file wins over gateway.json, whose pid may belong to another process by now.
+ */
 export function gatewayPid(params: { profile: Profile }): number | null {
   const locked = runningPid(params);
   if (locked !== null) return locked;
+  if (readPidFile(params) !== null) return null;
   const state = readGatewayState(params);
   return state !== undefined && Number.isInteger(state.pid) && state.pid > 0 && state.pid !== process.pid && processAlive({ pid: state.pid }) ? state.pid : null;
 }

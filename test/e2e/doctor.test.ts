@@ -69,7 +69,7 @@ test('a healthy profile with its gateway running: every check ✓, exit 0', asyn
     }
     assert.ok(![...found.values()].some((mark) => mark !== '✓'), res.stdout);
     assert.match(res.stdout, /✓ telegram: bot @hermes_test_bot/);
-    assert.match(res.stdout, new RegExp(`✓ gateway: running \\(pid ${child.pid}, up 1m 1s\\)`));
+    assert.match(res.stdout, new RegExp(`✓ gateway: running \\(pid ${child.pid}, up 1m \\d+s\\)`), "uptime from gateway.json (the check itself may take a few seconds on a loaded machine)");
     assert.match(res.stdout, /✓ http port: 127\.0\.0\.1:45678 is this gateway's/);
     assert.match(res.stdout, /✓ model endpoint: .* answers \(1 model, "fake-model" among them\)/);
     assert.match(res.stdout, /^all good$/m);

@@ -30,7 +30,15 @@ test('profile create makes the layout from the templates, with a private .env', 
 test('a clone copies config, SOUL.md, memories and skills, never tokens, allowlists, secrets or history', async () => {
   writeFileSync(
     path.join(dir('work'), 'config.yaml'),
-    'model:\n  name: work-model\nplatforms:\n  telegram:\n    enabled: true\n    token: 123:WORK-TOKEN\n    allowed_users: ["@boss"]\n    group_interval: 5s\n',
+    [
+      'model:\n  name: work-model\n  api_key: sk-INLINE-MODEL-KEY\n',
+      'platforms:\n  telegram:\n    enabled: true\n    token: 123:WORK-TOKEN\n    allowed_users: ["@boss"]\n    group_interval: 5s\n',
+      '    webhook:\n      url: https://work.example/tg\n      secret_token: WORK-WEBHOOK-SECRET\n',
+      '  slack:\n    bot_token: xoxb-WORK\n    signing_secret: WORK-SIGNING\n    allowed_bots: [B-WORK-BOT]\n    reply_in_thread: false\n',
+      '  email:\n    imap_host: imap.work\n    username: me@work\n    password: IMAP-PASS\n    smtp_password: SMTP-PASS\n    smtp_username: smtp@work\n    address: bot@work\n',
+      '  sms:\n    account_sid: AC-WORK\n    auth_token: TWILIO-AUTH\n    from_number: "+15550001111"\n    webhook_url: https://work.example/sms\n',
+      '  discord:\n    allowed_roles: ["111"]\n    allowed_channels: ["222"]\n    free_response_channels: ["333"]\n',
+    ].join(''),
   );
   writeFileSync(path.join(dir('work'), 'SOUL.md'), 'You are the work assistant.');
   writeFileSync(path.join(dir('work'), '.env'), 'WORK_SECRET=canary-work-123\n');
@@ -44,7 +52,13 @@ test('a clone copies config, SOUL.md, memories and skills, never tokens, allowli
   assert.match(config, /work-model/);
   assert.match(config, /group_interval: 5s/);
   assert.doesNotMatch(config, /WORK-TOKEN|boss/);
-  assert.match(config, /enabled: false/);
+  for (const secret of ['sk-INLINE-MODEL-KEY', 'WORK-WEBHOOK-SECRET', 'work.example', 'xoxb-WORK', 'WORK-SIGNING', 'B-WORK-BOT', 'IMAP-PASS', 'SMTP-PASS', '@work', 'AC-WORK', 'TWILIO-AUTH', '15550001111', '111', '222', '333']) {
+    assert.ok(!config.includes(secret), `the clone's config.yaml still has ${secret}:\n${config}`);
+  }
+  assert.match(config, /reply_in_thread: false/);
+  assert.match(config, /imap_host: imap\.work/);
+  assert.equal(config.match(/enabled: false/g)?.length, 5, 'every platform is disabled');
+  assert.equal(statSync(path.join(dir('personal'), '.env')).mode & 0o777, 0o600);
   assert.equal(readFileSync(path.join(dir('personal'), 'SOUL.md'), 'utf8'), 'You are the work assistant.');
   assert.equal(readFileSync(path.join(dir('personal'), 'memories', 'm.md'), 'utf8'), 'remember this');
   assert.equal(readFileSync(path.join(dir('personal'), 'skills', 'deploy', 'SKILL.md'), 'utf8'), 'how to deploy');
@@ -64,8 +78,14 @@ test('profile use sets the sticky default; HERMES_PROFILE and -p (in any positio
   const byFlag = await cli({ argv: ['config', 'validate', '-p', 'default'], env: { ...env, HERMES_PROFILE: 'personal' } });
   assert.match(byFlag.stdout, /profile "default"/);
   const list = await cli({ argv: ['profile', 'list'], env });
-  assert.match(list.stdout, /\* work\s+stopped\s+day job/);
-  assert.match(list.stdout, /  personal/);
+  assert.match(list.stdout, /^\* work\s+stopped\s+telegram\s+day job$/m);
+  assert.match(list.stdout, /^  personal\s+stopped\s+none$/m, 'the clone has every platform disabled');
+  writeFileSync(path.join(dir('work'), 'config.yaml'), 'platforms:\n  telegram:\n    enabled: true\n  slack:\n    enabled: "true"\n  sms:\n    enabled: false\n');
+  const enabled = await cli({ argv: ['profile', 'list'], env });
+  assert.match(enabled.stdout, /^\* work\s+stopped\s+telegram,slack\s+day job$/m);
+  writeFileSync(path.join(dir('work'), 'config.yaml'), 'platforms: [unclosed\n');
+  const broken = await cli({ argv: ['profile', 'list'], env });
+  assert.match(broken.stdout, /^\* work\s+stopped\s+config broken\s+day job$/m);
   const missing = await cli({ argv: ['profile', 'use', 'nope'], env });
   assert.match(missing.stderr, /does not exist/);
   await cli({ argv: ['profile', 'use', 'default'], env });

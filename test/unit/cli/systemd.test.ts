@@ -21,9 +21,11 @@ function setup(params: { booted?: boolean; answer?: (args: readonly string[]) =>
   mkdirSync(path.join(home, 'profiles', 'work'), { recursive: true });
   writeFileSync(path.join(home, 'profiles', 'work', 'config.yaml'), 'gateway:\n  drain_timeout: 2s\n');
   const calls: string[][] = [];
+  const timeouts: { args: readonly string[]; timeoutMs: number | undefined }[] = [];
   const systemd: SystemdDeps = {
-    exec: ({ command, args }) => {
+    exec: ({ command, args, timeoutMs }) => {
       calls.push([command, ...args]);
+      timeouts.push({ args, timeoutMs });
       return params.answer?.(args) ?? { status: 0, stdout: '', stderr: '' };
     },
     booted: () => params.booted ?? true,
@@ -37,6 +39,7 @@ function setup(params: { booted?: boolean; answer?: (args: readonly string[]) =>
   return {
     home,
     calls,
+    timeouts,
     base,
     out: () => out,
     userUnit: path.join(home, 'xdg', 'systemd', 'user', 'hermes-gateway@.service'),
@@ -95,6 +98,34 @@ describe('rendered units', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+});
+
+test('paths with spaces, quotes, % and $ stay whole: quoted and escaped the way systemd reads them back', (t) => {
+  const home = '/home/me/My "Hermes" 100%';
+  const cliPath = '/opt/my apps/$HOME/hermes/main.js';
+  const unit = renderUnit({ nodePath: process.execPath, hermesHome: home, drainTimeoutMs: 30_000, cliPath, system: { user: 'me' } });
+  const lines = unit.split('\n');
+  for (const line of [
+    'Environment="HERMES_HOME=/home/me/My \\"Hermes\\" 100%%"',
+    `ExecStart=${process.execPath} "/opt/my apps/$$HOME/hermes/main.js" -p %i gateway run`,
+    'ReadWritePaths="/home/me/My \\"Hermes\\" 100%%"',
+  ]) {
+    assert.ok(lines.includes(line), `missing ${line} in\n${unit}`);
+  }
+  if (spawnSync('systemd-analyze', ['--version']).status !== 0) {
+    t.skip('systemd-analyze is not installed');
+    return;
+  }
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'hermes-verify-quoting-'));
+  try {
+    const file = path.join(dir, instance);
+    writeFileSync(file, unit);
+    const verify = spawnSync('systemd-analyze', ['verify', file], { encoding: 'utf8' });
+    assert.equal(verify.status, 0, verify.stdout + verify.stderr);
+    assert.equal(verify.stderr.trim(), '', `warnings: ${verify.stderr}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 describe('gateway install / uninstall / start / stop / restart / status with an injected systemctl', () => {
@@ -192,6 +223,8 @@ describe('gateway install / uninstall / start / stop / restart / status with an 
       assert.equal(await gatewayServiceStatus({ ...s.base, system: false }), 3);
       const actions = s.calls.filter((c) => c[2] !== 'show-environment').map((c) => c.slice(2).join(' '));
       assert.deepEqual(actions, [`start ${instance}`, `restart ${instance}`, `stop ${instance}`, `status --no-pager ${instance}`]);
+      // systemctl stop/restart block until the gateway has drained (TimeoutStopSec = drain + 30 s): they get that long.
+      assert.deepEqual(s.timeouts.filter((t) => t.args[1] === 'stop' || t.args[1] === 'restart').map((t) => t.timeoutMs), [2_000 + 45_000, 2_000 + 45_000]);
       assert.match(s.out(), /inactive \(dead\)/);
     } finally {
       s.done();

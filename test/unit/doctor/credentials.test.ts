@@ -1,9 +1,15 @@
 import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { discordCredentialCheck } from '../../../adapters/discord/check.js';
 import { slackCredentialCheck } from '../../../adapters/slack/check.js';
 import { telegramCredentialCheck } from '../../../adapters/telegram/check.js';
 import { credentialLines } from '../../../src/doctor/platforms.js';
+import { runDoctor } from '../../../src/doctor/run.js';
+import { formatCheckLine } from '../../../src/doctor/types.js';
+import { resolveProfile } from '../../../src/home/profile.js';
 import type { CredentialCheck } from '../../../src/gateway/credential-check.js';
 import { systemClock } from '../../../src/util/clock.js';
 import { FakeDiscord } from '../../fakes/discord/index.js';
@@ -63,4 +69,27 @@ test('credentialLines: enabled platforms only, "!" without a check, ✗ when a c
   assert.match(lines[0]?.detail ?? '', /no answer within 5s/);
   const none = await credentialLines({ config: configOf({}), clock: systemClock, checks: {} });
   assert.deepEqual(none.map((l) => `${l.status} ${l.name}: ${l.detail}`), ['warn platforms: none enabled']);
+});
+
+test('runDoctor: a check whose text quotes a secret of the profile is printed with "***" instead', async () => {
+  const home = mkdtempSync(path.join(os.tmpdir(), 'hermes-doctor-scrub-'));
+  try {
+    const secret = '123456:LEAKY-SECRET-TOKEN';
+    const profile = resolveProfile({ hermesHome: home, name: 'work' });
+    mkdirSync(profile.dir, { recursive: true, mode: 0o700 });
+    writeFileSync(profile.envPath, `TG_TOKEN=${secret}\n`, { mode: 0o600 });
+    writeFileSync(profile.configPath, 'model:\n  base_url: http://127.0.0.1:9/v1\ngateway:\n  http:\n    port: 0\nplatforms:\n  telegram:\n    enabled: true\n    token: ${TG_TOKEN}\n  discord:\n    enabled: true\n    token: ${TG_TOKEN}-discord\n');
+    const leaky: CredentialCheck = async ({ config }) => ({ ok: false, detail: `GET https://api.example/bot${config.platforms.telegram.token ?? ''}/getMe failed`, hint: `check ${config.platforms.telegram.token ?? ''}` });
+    const throws: CredentialCheck = async ({ config }) => {
+      throw new Error(`crashed with ${config.platforms.discord.token ?? ''}`);
+    };
+    const printed: string[] = [];
+    const lines = await runDoctor({ profile, env: { HOME: home }, clock: systemClock, checks: { telegram: leaky, discord: throws }, report: (check) => printed.push(formatCheckLine({ check })), modelTimeoutMs: 1_000 });
+    assert.ok(!printed.join('\n').includes('LEAKY-SECRET'), printed.join('\n'));
+    assert.equal(lines.find((l) => l.name === 'telegram')?.detail, 'GET https://api.example/bot***/getMe failed');
+    assert.equal(lines.find((l) => l.name === 'telegram')?.fix, 'check ***');
+    assert.match(lines.find((l) => l.name === 'discord')?.detail ?? '', /crashed with \*\*\*/);
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
 });

@@ -1,0 +1,45 @@
+import type { ToolContext } from '../tools/tool.js';
+import type { AllowList } from './authorize.js';
+import type { PlatformAdapter } from './contracts.js';
+import type { BusyPolicy } from './mailbox.js';
+import type { MediaPolicy } from './media-policy.js';
+import type { TurnReactions } from './turn-reactions.js';
+
+/** One adapter and how the gateway treats it. */
+export interface AdapterEntry {
+  readonly adapter: PlatformAdapter;
+  /** Who may talk through it. */
+  readonly allow: AllowList;
+  /** Overrides the stream edit interval for this adapter (e.g. a terminal). */
+  readonly editIntervalMs?: number;
+  /** Overrides the busy policy for this adapter's sessions (e.g. piped terminal input queues). */
+  readonly busyPolicy?: BusyPolicy;
+  /** How long to wait for more parts of a message the adapter marked `continues` (albums, split texts). */
+  readonly mergeWindowMs?: number;
+  /** Reactions on the message being answered (start/done/error), when the platform has them and they are on. */
+  readonly reactions?: TurnReactions;
+  /** What an unknown sender in a DM gets: a pairing code the owner can approve, or nothing (default). */
+  readonly unauthorized?: 'pair' | 'ignore';
+}
+
+/** Behaviour knobs, already resolved from config. */
+export interface RunnerOptions {
+  readonly profileName: string;
+  readonly busyPolicy: BusyPolicy;
+  readonly drainTimeoutMs: number;
+  readonly editIntervalMs: number;
+  readonly cursor: string;
+  readonly typingIntervalMs: number;
+  readonly modelLabel: string;
+  /** Most characters of earlier conversation sent with each model call. */
+  readonly historyMaxChars: number;
+  /** Which MEDIA files a reply may attach. */
+  readonly mediaPolicy: MediaPolicy;
+  /** Redacts secrets from everything sent to a platform. */
+  readonly scrub: (text: string) => string;
+  readonly toolContext: Omit<ToolContext, 'signal'>;
+  /** The profile's media cache, pruned by the maintenance loop. */
+  readonly cacheDir?: string;
+  /** Restart backoff for adapters (tests shorten it). */
+  readonly supervisorBackoff?: { baseMs?: number; maxMs?: number };
+}
