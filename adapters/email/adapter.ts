@@ -89,6 +89,9 @@ export class EmailAdapter implements PlatformAdapter {
           fetched,
           deps: {
             ownAddress: this.account.address,
+            ...(this.config.verify_sender === 'auth-results'
+              ? { verifySender: this.config.trusted_auth_server === undefined ? {} : { trustedServer: this.config.trusted_auth_server } }
+              : {}),
             index: state.index,
             seen: this.seen,
             cacheDir: this.cacheDir,

@@ -10,6 +10,8 @@ import { resolveRoot, type ThreadIndex } from './threads.js';
 /** What turning a fetched mail into an event needs. */
 export interface ReceiveDeps {
   readonly ownAddress: string;
+  /** Require Authentication-Results to vouch for From; undefined = trust From (verify_sender: off). */
+  readonly verifySender?: { readonly trustedServer?: string };
   readonly index: ThreadIndex;
   /** Message-IDs already handed on (a re-delivered or re-scanned copy is dropped). */
   readonly seen: BoundedSet<string>;
@@ -28,9 +30,14 @@ export interface ReceiveDeps {
  */
 export async function receiveMail(params: { fetched: FetchedMail; deps: ReceiveDeps }): Promise<MessageEvent | undefined> {
   const { fetched, deps } = params;
-  const read = await readMail({ raw: fetched.raw, ownAddress: deps.ownAddress, fallbackId: `${fetched.uidValidity}.${fetched.uid}.${encodeURIComponent(fetched.folder)}@hermes.invalid` });
+  const read = await readMail({
+    raw: fetched.raw,
+    ownAddress: deps.ownAddress,
+    fallbackId: `${fetched.uidValidity}.${fetched.uid}.${encodeURIComponent(fetched.folder)}@hermes.invalid`,
+    ...(deps.verifySender ? { verifySender: deps.verifySender } : {}),
+  });
   if (read.kind === 'skip') {
-    deps.logger.info({ uid: fetched.uid, messageId: read.messageId, reason: read.reason }, 'mail not answered: automated or own mail');
+    deps.logger.info({ uid: fetched.uid, messageId: read.messageId, reason: read.reason }, 'mail not answered: automated, own or unverified mail');
     return undefined;
   }
   const { mail } = read;

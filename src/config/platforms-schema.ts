@@ -132,6 +132,8 @@ export const emailSchema = z
     poll_interval: duration({ defaultValue: '60s', minMs: 1000 }),
     max_attachment_size: size({ defaultValue: '10m' }),
     unauthorized: z.enum(['pair', 'ignore']).default('ignore'),
+    verify_sender: z.enum(['auth-results', 'off']).default('auth-results'),
+    trusted_auth_server: optionalString(),
   })
   .superRefine((block, ctx) => {
     if (!block.enabled) return;

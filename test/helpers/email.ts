@@ -34,6 +34,7 @@ function emailConfigInput(params: { dovecot: Dovecot; sink: SmtpSink }): Record<
     password: params.dovecot.user.password,
     address: botAddress,
     display_name: 'Hermes Test',
+    trusted_auth_server: testAuthServer,
   };
 }
 
@@ -68,7 +69,15 @@ export interface TestMail {
   readonly references?: readonly string[];
   readonly headers?: Record<string, string>;
   readonly attachments?: readonly { filename: string; content: Buffer }[];
+  /**
+   * What the test mail provider's Authentication-Results header says of the From domain (default: dmarc=pass,
+   * as a real provider writes for genuine mail); 'none' leaves the header out.
+   */
+  readonly auth?: 'pass' | 'fail' | 'none';
 }
+
+/** The authserv-id of the test "mail provider" (platforms.email.trusted_auth_server in the tests). */
+export const testAuthServer = 'mx.hermes.test';
 
 /** A raw RFC 822 mail (nodemailer's composer) and its Message-ID (with brackets). */
 export async function composeRaw(params: TestMail): Promise<{ raw: Buffer; messageId: string }> {
@@ -82,11 +91,18 @@ export async function composeRaw(params: TestMail): Promise<{ raw: Buffer; messa
     ...(params.html !== undefined ? { html: params.html } : {}),
     ...(params.inReplyTo !== undefined ? { inReplyTo: params.inReplyTo } : {}),
     ...(params.references !== undefined ? { references: [...params.references] } : {}),
-    ...(params.headers !== undefined ? { headers: params.headers } : {}),
+    headers: { ...authResults({ from: params.from, auth: params.auth ?? 'pass' }), ...params.headers },
     ...(params.attachments !== undefined ? { attachments: params.attachments.map((a) => ({ filename: a.filename, content: a.content })) } : {}),
   }).compile();
   const raw = await new Promise<Buffer>((resolve, reject) => node.build((error, message) => (error ? reject(error) : resolve(message))));
   return { raw, messageId };
+}
+
+/** The header the test provider adds on receipt: its DMARC verdict on the From domain. */
+function authResults(params: { from: string; auth: 'pass' | 'fail' | 'none' }): Record<string, string> {
+  if (params.auth === 'none') return {};
+  const domain = params.from.slice(params.from.lastIndexOf('@') + 1).replace(/>.*$/, '');
+  return { 'Authentication-Results': `${testAuthServer}; dmarc=${params.auth} header.from=${domain}` };
 }
 
 /** A reply to a mail the bot sent, as a mail client writes it (threading headers, quoted text below). */

@@ -1,0 +1,60 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { checkSender, parseAuthResults } from '../../../adapters/email/sender-auth.js';
+
+/** Header lines the way mailparser's headerLines gives them. */
+function lines(...values: string[]): { key: string; line: string }[] {
+  return values.map((value) => ({ key: 'authentication-results', line: `Authentication-Results: ${value}` }));
+}
+
+const gmail = 'mx.google.com;\r\n       dkim=pass header.i=@example.com header.s=s1 header.b=abc;\r\n       spf=pass (google.com: domain of alice@example.com designates 192.0.2.1 as permitted sender) smtp.mailfrom=alice@example.com;\r\n       dmarc=pass (p=REJECT sp=REJECT dis=NONE) header.from=example.com';
+
+describe('parseAuthResults', () => {
+  test('reads the server id and each method, comments and folding removed', () => {
+    const parsed = parseAuthResults({ value: gmail });
+    assert.equal(parsed?.authservId, 'mx.google.com');
+    assert.deepEqual(parsed?.results.map((r) => `${r.method}=${r.result}`), ['dkim=pass', 'spf=pass', 'dmarc=pass']);
+    assert.equal(parsed?.results[1]?.props.get('smtp.mailfrom'), 'alice@example.com');
+  });
+
+  test('a header without a server id, or with junk, yields no results rather than an error', () => {
+    assert.equal(parseAuthResults({ value: '   ' }), undefined);
+    assert.deepEqual(parseAuthResults({ value: 'mx.example.net; none' })?.results, []);
+    assert.deepEqual(parseAuthResults({ value: 'mx.example.net 1; dkim=pass (unclosed comment header.d=evil.com' })?.results.map((r) => r.method), ['dkim']);
+  });
+});
+
+describe('checkSender', () => {
+  test('DMARC, aligned DKIM or aligned SPF pass from the receiving server verify the sender', () => {
+    assert.deepEqual(checkSender({ headerLines: lines(gmail), from: 'Alice@Example.com' }), { verified: true, via: 'dmarc=pass by mx.google.com' });
+    const dkim = checkSender({ headerLines: lines('mx.fastmail.com; dkim=pass header.d=mail.example.com; spf=fail smtp.mailfrom=x@other.net'), from: 'alice@example.com' });
+    assert.deepEqual(dkim, { verified: true, via: 'dkim=pass (mail.example.com) by mx.fastmail.com' });
+    const spf = checkSender({ headerLines: lines('mx.fastmail.com; spf=pass smtp.mailfrom=bounce@example.com'), from: 'alice@example.com' });
+    assert.equal(spf.verified, true);
+  });
+
+  test('a pass for some other domain does not vouch for the From address', () => {
+    const result = checkSender({ headerLines: lines('mx.google.com; dkim=pass header.d=attacker.net; spf=pass smtp.mailfrom=x@attacker.net; dmarc=fail header.from=example.com'), from: 'alice@example.com' });
+    assert.equal(result.verified, false);
+    assert.match(result.verified ? '' : result.reason, /example\.com is not authenticated by mx\.google\.com \(dkim=pass spf=pass dmarc=fail\)/);
+    assert.equal(checkSender({ headerLines: lines('mx.google.com; dkim=pass header.d=notexample.com'), from: 'alice@example.com' }).verified, false);
+  });
+
+  test('only the topmost header counts: a forged pass lower down (written by the sender) is ignored', () => {
+    const forged = lines('mx.google.com; dkim=fail header.d=example.com; spf=softfail smtp.mailfrom=example.com; dmarc=fail header.from=example.com', 'mx.google.com; dmarc=pass header.from=example.com');
+    assert.equal(checkSender({ headerLines: forged, from: 'alice@example.com' }).verified, false);
+  });
+
+  test('with a trusted server named, only its headers count, wherever they are', () => {
+    const headerLines = lines('spoof.example.org; dmarc=pass header.from=example.com', 'mx.google.com; dmarc=pass header.from=example.com');
+    assert.equal(checkSender({ headerLines, from: 'alice@example.com', trustedServer: 'MX.Google.com' }).verified, true);
+    const none = checkSender({ headerLines: lines('spoof.example.org; dmarc=pass header.from=example.com'), from: 'alice@example.com', trustedServer: 'mx.google.com' });
+    assert.deepEqual(none, { verified: false, reason: 'no Authentication-Results header from mx.google.com' });
+  });
+
+  test('no header at all is unverified, with a reason that says so', () => {
+    const result = checkSender({ headerLines: [{ key: 'received', line: 'Received: from x' }], from: 'alice@example.com' });
+    assert.deepEqual(result, { verified: false, reason: 'no Authentication-Results header (your mail server did not check DKIM/SPF)' });
+    assert.equal(checkSender({ headerLines: lines(gmail), from: '' }).verified, false);
+  });
+});
