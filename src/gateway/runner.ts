@@ -23,7 +23,8 @@ export type { AdapterEntry, RunnerOptions } from './runner-types.js';
 const maxTurnAttempts = 3;
 
 /** The outcome of handing a message to the gateway. */
-export type AcceptResult = 'queued' | 'duplicate' | 'unauthorized' | 'command' | 'draining';
+/** What became of an accepted message; 'deferred' = journaled while draining, answered after the next start. */
+export type AcceptResult = 'queued' | 'duplicate' | 'unauthorized' | 'command' | 'deferred';
 
 /**
  * One profile's gateway: supervises adapters, journals and routes messages into per-session mailboxes,
@@ -176,7 +177,13 @@ export class GatewayRunner {
     const event = parsed.data;
     const slot = this.slots.get({ name: event.platform });
     if (!slot) throw new Error(`no adapter named ${event.platform} is running`);
-    if (this.phase !== 'running') throw new Error('the gateway is shutting down; deliver this message again later');
+    const command = parseCommand({ text: event.text });
+    // While draining the store is still open: a message is journaled and answered after the restart (platforms
+    // such as Discord or Twilio never deliver it again). A command is refused: it means "now" or not at all.
+    const draining = this.phase === 'draining';
+    if (this.phase !== 'running' && !(draining && command.kind === 'none')) {
+      throw new Error('the gateway is shutting down; deliver this message again later');
+    }
 
     if (!this.gate.admit({ event, entry: slot.entry })) return 'unauthorized';
     const sessionKey = sessionKeyFor({ profile: this.options.profileName, event });
@@ -185,7 +192,10 @@ export class GatewayRunner {
       this.logger.info({ platform: event.platform, messageId: event.messageId }, 'redelivered message ignored');
       return 'duplicate';
     }
-    const command = parseCommand({ text: event.text });
+    if (draining) {
+      this.logger.info({ platform: event.platform, messageId: event.messageId }, 'message received while draining: journaled, answered after the next start');
+      return 'deferred';
+    }
     if (command.kind !== 'none') {
       await this.control({ row, command });
       return 'command';

@@ -47,6 +47,30 @@ test('accept during drain is refused, so the platform keeps the message for rede
   await h.stop();
 });
 
+test('a message that arrives while draining is journaled and answered after the restart; a command then is refused', async () => {
+  const h = await startHarness({ config: { gateway: { drain_timeout: '5s' }, stream: { edit_interval: '250ms' } } });
+  try {
+    h.fake.enqueue({ chunks: ['Slow ', 'but ', 'sure.'], chunkDelayMs: 300 }, { text: 'Answer to the late one.' });
+    await h.adapter.inject({ text: 'first' });
+    await h.adapter.waitFor({ predicate: () => (h.adapter.shown()[0]?.text ?? '').includes('Slow'), what: 'the first reply streaming' });
+    const stopping = h.runner.stop();
+    const late = { platform: 'test', messageId: 'late', chat: { id: 'chat-2', kind: 'dm' as const }, sender: { id: 'user-1', isBot: false }, text: 'arrived during the drain', media: [], mentioned: true, receivedAt: Date.now() };
+    assert.equal(await h.runner.accept({ event: late, via: 'test' }), 'deferred');
+    assert.equal(await h.runner.accept({ event: late, via: 'test' }), 'duplicate', 'a redelivery is still deduped');
+    await assert.rejects(h.runner.accept({ event: { ...late, messageId: 'cmd', text: '/new' }, via: 'test' }), /shutting down/);
+    await stopping;
+    assert.equal(h.fake.requests.length, 1, 'the late message did not start a turn during the drain');
+    await h.restart();
+    await h.adapter.waitFor({ predicate: () => h.adapter.shown({ chatId: 'chat-2' }).some((m) => m.text === 'Answer to the late one.'), what: 'the late message answered after the restart' });
+    await h.runner.waitIdle();
+    assert.equal(h.fake.requests.length, 2);
+    const asked = JSON.stringify(h.fake.requests[1]?.body.messages ?? []);
+    assert.match(asked, /arrived during the drain/);
+  } finally {
+    await h.stop();
+  }
+});
+
 test('/healthz reports each adapter; a crashing adapter backs off without stopping the others', async () => {
   let attempts = 0;
   const broken: PlatformAdapter = {
