@@ -30,10 +30,19 @@ async function configProblem(params: { profile: Profile; env: EnvSnapshot }): Pr
   }
 }
 
+/** "  model gpt-4o @ api.openai.com: unreachable — ..." plus the fix, for one running gateway. */
+function modelLine(params: { model: NonNullable<HealthReport['model']> }): string {
+  const { model } = params;
+  const word = { ok: 'answers', warn: 'answers, with a warning', fail: 'NOT usable', unknown: 'not checked yet' }[model.state];
+  const detail = model.state === 'ok' || model.state === 'unknown' ? '' : ` — ${model.detail}`;
+  const fix = model.fix !== undefined && model.state !== 'ok' ? `\n    fix: ${model.fix}` : '';
+  return `  model ${model.label}: ${word}${detail}${fix}`;
+}
+
 /**
  * `hermes status`: every profile, whether its gateway runs (pid, uptime) and each adapter's state and last
- * error from /healthz; a stopped one whose config does not load says so. Exits 1 when a running gateway reports a
- * fatal adapter.
+ * error from /healthz, and whether its model endpoint answers; a stopped one whose config does not load says so.
+ * Exits 1 when a running gateway reports a fatal adapter or a model endpoint it cannot use.
  */
 export async function status(params: { io: CliIO }): Promise<number> {
   const hermesHome = resolveHermesHome({ env: params.io.env, homedir: os.homedir() });
@@ -58,6 +67,11 @@ export async function status(params: { io: CliIO }): Promise<number> {
     for (const adapter of report.adapters) {
       if (adapter.state === 'fatal') exit = 1;
       println({ stream: params.io.stdout, text: `  ${adapter.name}: ${adapter.state}${adapter.lastError ? ` — ${adapter.lastError}` : ''}` });
+    }
+    if (report.model) {
+      // A gateway whose model cannot be reached answers nobody: as bad as a fatal adapter.
+      if (report.model.state === 'fail') exit = 1;
+      println({ stream: params.io.stdout, text: modelLine({ model: report.model }) });
     }
   }
   return exit;

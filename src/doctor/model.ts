@@ -44,7 +44,7 @@ async function judge(params: { response: Response; config: GatewayConfig; profil
 }
 
 /** GET {base_url}/models with the API key within a short timeout: reachable? key accepted? model known? */
-export async function modelEndpointCheck(params: { config: GatewayConfig; profile: Profile; clock: Clock; timeoutMs?: number }): Promise<CheckLine> {
+export async function modelEndpointCheck(params: { config: GatewayConfig; profile: Profile; clock: Clock; timeoutMs?: number; signal?: AbortSignal }): Promise<CheckLine> {
   const { config, profile } = params;
   const problem = modelProblem({ config, configPath: profile.configPath, envPath: profile.envPath });
   if (problem !== null) {
@@ -57,6 +57,7 @@ export async function modelEndpointCheck(params: { config: GatewayConfig; profil
   return withTimeout({
     clock: params.clock,
     ms,
+    ...(params.signal ? { signal: params.signal } : {}),
     run: async (signal) => {
       try {
         const response = await fetch(url, { headers: key ? { authorization: `Bearer ${key}` } : {}, signal });

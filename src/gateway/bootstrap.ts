@@ -11,6 +11,7 @@ import { ToolRegistry } from '../tools/registry.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import type { Clock } from '../util/clock.js';
 import { mediaPolicy } from './media-policy.js';
+import { modelEndpointCheck } from '../doctor/model.js';
 import { modelLabel } from './model-check.js';
 import { GatewayRunner, type AdapterEntry, type RunnerOptions } from './runner.js';
 
@@ -123,6 +124,7 @@ export function runnerOptionsFrom(params: {
       terminal: { timeoutMs: config.tools.terminal.timeout, maxOutputBytes: config.tools.terminal.max_output_bytes },
     },
     ...(params.supervisorBackoff ? { supervisorBackoff: params.supervisorBackoff } : {}),
+    modelProbe: ({ signal }) => modelEndpointCheck({ config, profile, clock, signal }),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { ModelProbe } from './model-watch.js';
 import type { ToolContext } from '../tools/tool.js';
 import type { AllowList } from './authorize.js';
 import type { PlatformAdapter } from './contracts.js';
@@ -42,4 +43,6 @@ export interface RunnerOptions {
   readonly cacheDir?: string;
   /** Restart backoff for adapters (tests shorten it). */
   readonly supervisorBackoff?: { baseMs?: number; maxMs?: number };
+  /** Checks the model endpoint (GET /models); the gateway keeps its result fresh for /healthz. */
+  readonly modelProbe?: ModelProbe;
 }

@@ -7,6 +7,7 @@ import { parseCommand, unknownCommandReply } from './commands.js';
 import { messageEventSchema, type MessageEvent } from './contracts.js';
 import { runControlCommand } from './control.js';
 import { runMaintenance } from './maintenance.js';
+import { modelHealth, ModelWatch } from './model-watch.js';
 import { sessionKeyFor } from './session-key.js';
 import { AdapterSlots, type AdapterChange, type AdapterSlot } from './adapter-slots.js';
 import { GatewayReplies } from './gateway-replies.js';
@@ -38,6 +39,9 @@ export class GatewayRunner {
   private readonly maintenanceController = new AbortController();
   /** The maintenance loop: awaited on stop, before the store closes. */
   private maintenanceRun: Promise<void> = Promise.resolve();
+  /** Keeps the model endpoint's status fresh for /healthz (when the options carry a probe). */
+  private modelWatch: ModelWatch | undefined;
+  private modelWatchRun: Promise<void> = Promise.resolve();
   private phase: 'new' | 'running' | 'draining' | 'stopped' = 'new';
   private startedAt = 0;
   /** Where the HTTP server listens, once started. */
@@ -111,6 +115,12 @@ export class GatewayRunner {
       signal: this.maintenanceController.signal,
       ...(this.options.cacheDir !== undefined ? { cacheDir: this.options.cacheDir } : {}),
     });
+    const probe = this.options.modelProbe;
+    if (probe) {
+      const watch = new ModelWatch({ probe: () => this.options.modelProbe ?? probe, label: () => this.options.modelLabel, clock: this.clock, logger: this.logger });
+      this.modelWatch = watch;
+      this.modelWatchRun = watch.run({ signal: this.maintenanceController.signal });
+    }
     this.replay();
     this.logger.info({ adapters: this.slots.names() }, 'gateway started');
   }
@@ -154,13 +164,15 @@ export class GatewayRunner {
   /** The /healthz report. */
   health(): HealthReport {
     const adapters = this.adapterStatuses();
-    const status = this.phase === 'draining' || this.phase === 'stopped' ? 'draining' : this.phase === 'new' ? 'starting' : adapters.every((a) => a.state === 'connected') ? 'ok' : 'degraded';
+    const modelDown = this.modelWatch?.status().state === 'fail';
+    const status = this.phase === 'draining' || this.phase === 'stopped' ? 'draining' : this.phase === 'new' ? 'starting' : adapters.every((a) => a.state === 'connected') && !modelDown ? 'ok' : 'degraded';
     return {
       status,
       profile: this.options.profileName,
       uptimeSeconds: this.startedAt === 0 ? 0 : Math.round((this.clock.now() - this.startedAt) / 1000),
       // lastError is an error message: it may quote a secret, and /healthz may be reachable from outside.
       adapters: adapters.map((a) => ({ ...a, since: new Date(a.since).toISOString(), lastError: a.lastError === null ? null : this.options.scrub(a.lastError) })),
+      ...(this.modelWatch ? { model: modelHealth({ status: this.modelWatch.status(), scrub: this.options.scrub }) } : {}),
     };
   }
 
@@ -225,7 +237,7 @@ export class GatewayRunner {
       for (const mailbox of this.mailboxes.all()) mailbox.interrupt({ kind: 'shutdown' });
       await this.mailboxes.settle({ timeoutMs: 5000 });
     }
-    await Promise.allSettled([adaptersStopped, this.maintenanceRun, this.replies.drain()]);
+    await Promise.allSettled([adaptersStopped, this.maintenanceRun, this.modelWatchRun, this.replies.drain()]);
     if (this.http) await this.http.close();
     this.store.close();
     this.phase = 'stopped';

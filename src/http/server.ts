@@ -6,7 +6,7 @@ import { applyCommonHandlers, WebhookMounts } from './webhook-mounts.js';
 
 /** What /healthz reports. */
 export interface HealthReport {
-  /** `ok` when every adapter is connected, `degraded` when one is not, `draining` during shutdown. */
+  /** `ok` when every adapter is connected and the model answers, `degraded` otherwise, `draining` during shutdown. */
   readonly status: 'ok' | 'degraded' | 'draining' | 'starting';
   readonly profile: string;
   readonly uptimeSeconds: number;
@@ -17,6 +17,14 @@ export interface HealthReport {
     readonly lastError: string | null;
     readonly restarts: number;
   }[];
+  /** The model endpoint as the gateway last found it (checked at start, then every few minutes). */
+  readonly model?: {
+    readonly state: 'ok' | 'warn' | 'fail' | 'unknown';
+    readonly label: string;
+    readonly detail: string;
+    readonly fix?: string;
+    readonly checkedAt: string | null;
+  };
 }
 
 /** The gateway's HTTP server: health now, webhooks as adapters register them. */

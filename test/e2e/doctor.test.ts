@@ -74,7 +74,7 @@ test('a healthy profile with its gateway running: every check ✓, exit 0', asyn
     assert.match(res.stdout, /✓ model endpoint: .* answers \(1 model, "fake-model" among them\)/);
     assert.match(res.stdout, /^all good$/m);
     assert.ok(!res.stdout.includes(testToken) && !res.stdout.includes('sk-doctor'), 'no secret is printed');
-    assert.equal(model.requests.at(-1)?.headers.authorization, 'Bearer sk-doctor', 'the model check sends the API key');
+    assert.equal(model.modelListings.at(-1)?.headers.authorization, 'Bearer sk-doctor', 'the model check sends the API key');
   } finally {
     child.kill('SIGKILL');
     await exited;

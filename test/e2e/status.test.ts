@@ -16,7 +16,30 @@ import { TestAdapter } from '../helpers/test-adapter.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-test('hermes status shows each profile: a running gateway with its adapters, and stopped ones', { timeout: 60_000 }, async () => {
+/** A port nothing listens on (bound, then closed). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return typeof address === 'object' && address !== null ? address.port : 1;
+}
+
+/** A `gateway run` child (the real code path plus the loopback platform) for one profile, with its output. */
+function gatewayChild(params: { profile: string; env: Record<string, string>; loopbackUrl: string }): { child: ReturnType<typeof spawn>; output: () => string; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/gateway-child.ts'], {
+    cwd: root,
+    env: { PATH: process.env['PATH'] ?? '', ...params.env, HERMES_TEST_PROFILE: params.profile, LOOPBACK_URL: params.loopbackUrl },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+test('hermes status: a healthy running gateway, one whose model endpoint is down (exit 1 with the diagnosis), and stopped ones', { timeout: 60_000 }, async () => {
   const home = mkdtempSync(path.join(os.tmpdir(), 'hermes-status-'));
   const platform = new LoopbackPlatform();
   const model = new FakeOpenAI();
@@ -24,38 +47,48 @@ test('hermes status shows each profile: a running gateway with its adapters, and
   await model.start();
   const dir = path.join(home, 'profiles', 'crash');
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'config.yaml'), stringify({ model: { base_url: model.baseURL, api_key: 'sk-status' }, gateway: { http: { port: 0 } } }));
+  writeFileSync(path.join(dir, 'config.yaml'), stringify({ model: { base_url: model.baseURL, api_key: 'sk-status', name: 'fake-model' }, gateway: { http: { port: 0 } } }));
+  const deadModel = `http://127.0.0.1:${await closedPort()}/v1`;
+  const down = path.join(home, 'profiles', 'down');
+  mkdirSync(down, { recursive: true });
+  writeFileSync(path.join(down, 'config.yaml'), stringify({ model: { base_url: deadModel, api_key: 'sk-status' }, gateway: { http: { port: 0 } } }));
   mkdirSync(path.join(home, 'profiles', 'idle'), { recursive: true });
   writeFileSync(path.join(home, 'profiles', 'idle', 'config.yaml'), '');
   const env = { HERMES_HOME: home, HOME: home };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/gateway-child.ts'], {
-    cwd: root,
-    env: { PATH: process.env['PATH'] ?? '', ...env, HERMES_TEST_PROFILE: 'crash', LOOPBACK_URL: platform.baseURL },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const healthy = gatewayChild({ profile: 'crash', env, loopbackUrl: platform.baseURL });
+  const broken = gatewayChild({ profile: 'down', env, loopbackUrl: platform.baseURL });
   try {
     const deadline = Date.now() + 30_000;
-    while (!existsSync(path.join(dir, 'gateway.json')) || !output.includes('running')) {
-      assert.ok(Date.now() < deadline, output);
-      await new Promise((r) => setTimeout(r, 50));
+    let res = await cli({ argv: ['status'], env });
+    // Both running and both models checked once (the first check runs at start).
+    while (!/crash: running[\s\S]*model fake-model @ [^:]+:\d+: answers/.test(res.stdout) || !/down: running[\s\S]*model [^\n]*: NOT usable/.test(res.stdout)) {
+      assert.ok(Date.now() < deadline, `${res.stdout}\n${healthy.output()}\n${broken.output()}`);
+      await new Promise((r) => setTimeout(r, 100));
+      res = await cli({ argv: ['status'], env });
     }
-    const res = await cli({ argv: ['status'], env });
-    assert.equal(res.code, 0, res.stderr);
+    assert.equal(res.code, 1, 'a gateway whose model cannot be reached answers nobody');
     assert.match(res.stdout, /^default: stopped$/m);
     assert.match(res.stdout, /^crash: running \(pid \d+, up \d+s\), ok$/m);
     assert.match(res.stdout, /^ {2}loopback: connected$/m);
+    assert.match(res.stdout, /^ {2}model fake-model @ 127\.0\.0\.1:\d+: answers$/m);
+    assert.match(res.stdout, /^down: running \(pid \d+, up \d+s\), degraded$/m);
+    assert.match(res.stdout, /^ {2}model [^\n]*: NOT usable — cannot connect to 127\.0\.0\.1:\d+ \(connection refused: nothing listens there\)$/m);
+    assert.match(res.stdout, /^ {4}fix: Start the model server, or set model\.base_url in .*down.*config\.yaml to where it listens\.$/m);
     assert.match(res.stdout, /^idle: stopped$/m);
-    child.kill('SIGTERM');
-    assert.equal(await exited, 0, output);
+    broken.child.kill('SIGTERM');
+    assert.equal(await broken.exited, 0, broken.output());
+    const one = await cli({ argv: ['status'], env });
+    assert.equal(one.code, 0, one.stdout);
+    healthy.child.kill('SIGTERM');
+    assert.equal(await healthy.exited, 0, healthy.output());
     const after = await cli({ argv: ['status'], env });
     assert.match(after.stdout, /^crash: stopped$/m);
     assert.equal(existsSync(path.join(dir, 'gateway.json')), false, 'the state file goes with the gateway');
+    assert.ok(model.modelListings.length >= 1, 'the healthy gateway checked its model');
+    assert.equal(model.requests.length, 0, 'checking is not chatting');
   } finally {
-    child.kill('SIGKILL');
+    healthy.child.kill('SIGKILL');
+    broken.child.kill('SIGKILL');
     await platform.close();
     await model.close();
     rmSync(home, { recursive: true, force: true });

@@ -47,6 +47,8 @@ export class FakeOpenAI {
   readonly requests: CapturedRequest[] = [];
   /** The model ids GET /v1/models lists (tests may change it). */
   models: string[] = ['fake-model'];
+  /** GET /v1/models requests (kept apart from `requests`, the chat completions). */
+  readonly modelListings: CapturedRequest[] = [];
   private readonly queue: ScriptedReply[] = [];
   private responder: Responder | undefined;
   private readonly sockets = new Set<Socket>();
@@ -115,12 +117,14 @@ export class FakeOpenAI {
       body,
       time: Date.now(),
     };
-    this.requests.push(captured);
-    this.notifyWaiters();
     if (captured.method === 'GET' && captured.path === '/v1/models') {
+      // The gateway's model watch and `hermes doctor` list models; that is not a chat request.
+      this.modelListings.push(captured);
       sendJson(res, 200, { object: 'list', data: this.models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake' })) });
       return;
     }
+    this.requests.push(captured);
+    this.notifyWaiters();
     if (captured.method !== 'POST' || !captured.path.startsWith('/v1/chat/completions')) {
       sendJson(res, 404, errorBody({ status: 404, message: `FakeOpenAI: no route ${captured.method} ${captured.path}` }));
       return;
