@@ -8,9 +8,13 @@ import type { GatewayStateFile } from '../src/home/gateway-state.js';
 import { FakeDiscord } from '../test/fakes/discord/index.js';
 import { FakeOpenAI } from '../test/fakes/openai/server.js';
 import { FakeSlack } from '../test/fakes/slack/index.js';
+import { SmtpSink } from '../test/fakes/smtp/sink.js';
 import { FakeTelegram } from '../test/fakes/telegram/index.js';
+import { FakeTwilio } from '../test/fakes/twilio/index.js';
 import { discordToken, testGuild } from '../test/helpers/discord.js';
+import { dovecotAvailability, startDovecot, type Dovecot } from '../test/helpers/dovecot.js';
 import { slackTokens } from '../test/helpers/slack.js';
+import { smsSetup } from '../test/helpers/sms.js';
 import { testToken } from '../test/helpers/telegram.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -51,19 +55,39 @@ function rssMb(params: { pid: number }): number {
  * enabled against the local fakes, `runs` times one after another: measures spawn → every adapter connected
  * (gateway.json, then /healthz "ok"), then the process's VmRSS after `idleMs` of idling.
  */
-export async function runStartup(params: { runs: number; idleMs: number; only?: readonly ('telegram' | 'slack' | 'discord')[] }): Promise<StartupFigures> {
+export async function runStartup(params: { runs: number; idleMs: number; only?: readonly ('telegram' | 'slack' | 'discord' | 'email' | 'sms')[] }): Promise<StartupFigures> {
   const home = mkdtempSync(path.join(os.tmpdir(), 'hermes-bench-startup-'));
   const telegram = new FakeTelegram({ token: testToken });
   const slack = new FakeSlack({ ...slackTokens });
   const discord = new FakeDiscord({ token: discordToken, guilds: [testGuild] });
   const model = new FakeOpenAI();
-  await Promise.all([telegram.start(), slack.start(), discord.start(), model.start()]);
+  const twilio = new FakeTwilio({ accountSid: smsSetup.accountSid, authToken: smsSetup.authToken });
+  const smtp = new SmtpSink();
+  const wantEmail = (params.only === undefined || params.only.includes('email')) && dovecotAvailability().available;
+  const [dovecot] = await Promise.all([
+    wantEmail ? startDovecot() : Promise.resolve<Dovecot | undefined>(undefined),
+    telegram.start(),
+    slack.start(),
+    discord.start(),
+    model.start(),
+    twilio.start(),
+    smtp.start(),
+  ]);
   const dir = path.join(home, 'profiles', 'bench');
   mkdirSync(dir, { recursive: true });
   const all = {
     telegram: { enabled: true, token: testToken, api_root: telegram.apiRoot, allowed_users: ['1'] },
     slack: { enabled: true, bot_token: slackTokens.botToken, app_token: slackTokens.appToken, api_url: slack.apiUrl, allowed_users: ['U1'] },
     discord: { enabled: true, token: discordToken, api_url: discord.apiBase, allowed_users: ['1'] },
+    ...(dovecot
+      ? {
+          email: {
+            enabled: true, imap_host: dovecot.host, imap_port: dovecot.port, imap_tls: false, smtp_host: '127.0.0.1', smtp_port: smtp.port, smtp_tls: 'none',
+            username: dovecot.user.username, password: dovecot.user.password, address: 'bot@example.com', trusted_auth_server: 'mx.bench.test', allowed_users: ['owner@example.org'],
+          },
+        }
+      : {}),
+    sms: { enabled: true, account_sid: smsSetup.accountSid, auth_token: smsSetup.authToken, from_number: smsSetup.botNumber, webhook_url: smsSetup.webhookUrl, api_base: twilio.apiBase, allowed_users: ['+15550001111'] },
   };
   const platforms = Object.fromEntries(Object.entries(all).filter(([name]) => params.only === undefined || params.only.some((n) => n === name)));
   writeFileSync(path.join(dir, 'config.yaml'), stringify({ model: { base_url: model.baseURL, api_key: 'sk-bench' }, gateway: { http: { port: 0 } }, logging: { level: 'warn' }, platforms }));
@@ -100,7 +124,7 @@ export async function runStartup(params: { runs: number; idleMs: number; only?: 
       }
     }
   } finally {
-    await Promise.all([telegram.close(), slack.close(), discord.close(), model.close()]);
+    await Promise.all([telegram.close(), slack.close(), discord.close(), model.close(), twilio.close(), smtp.close(), dovecot?.stop()]);
     rmSync(home, { recursive: true, force: true });
   }
   return { platforms: Object.keys(platforms), listeningMs, readyMs, idleRssMb, idleMs: params.idleMs };

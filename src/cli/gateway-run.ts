@@ -71,6 +71,7 @@ async function runGateway(params: { options: GlobalOptions; io: CliIO; extraAdap
     });
     const signal = await stopping;
     running = false;
+    await reloader.close(); // a reload in progress finishes swapping adapters before the drain starts
     println({ stream: io.stdout, text: `${signal}: draining (up to ${Math.round(config.gateway.drain_timeout / 1000)}s)...` });
     await runner.stop();
     println({ stream: io.stdout, text: 'stopped' });

@@ -7,6 +7,7 @@ import type { EnvSnapshot } from '../home/hermes-home.js';
 import { DEFAULT_PROFILE_NAME, resolveHermesHome, type Profile } from '../home/index.js';
 import { listProfiles } from '../home/list-profiles.js';
 import { runningPid } from '../home/pid-lock.js';
+import { formatUptime } from '../home/uptime.js';
 import { println, type CliIO } from './output.js';
 
 /** The running gateway's /healthz, or why it could not be read. */
@@ -63,7 +64,7 @@ export async function status(params: { io: CliIO }): Promise<number> {
       println({ stream: params.io.stdout, text: `${profile.name}: running (pid ${pid}), ${report}` });
       continue;
     }
-    println({ stream: params.io.stdout, text: `${profile.name}: running (pid ${pid}, up ${report.uptimeSeconds}s), ${report.status}` });
+    println({ stream: params.io.stdout, text: `${profile.name}: running (pid ${pid}, up ${formatUptime({ ms: report.uptimeSeconds * 1000 })}), ${report.status}` });
     for (const adapter of report.adapters) {
       if (adapter.state === 'fatal') exit = 1;
       println({ stream: params.io.stdout, text: `  ${adapter.name}: ${adapter.state}${adapter.lastError ? ` — ${adapter.lastError}` : ''}` });

@@ -52,6 +52,9 @@ export interface ReloaderParams {
   readonly factories?: Partial<Record<PlatformName, PlatformFactory>>;
 }
 
+/** What a reload asked for while the gateway stops gets. */
+const stopping: ReloadOutcome = { ok: false, error: 'the gateway is stopping; it reads the config again when it starts' };
+
 /**
  * Re-reads config.yaml and .env (SIGHUP, `hermes gateway reload`) and applies the difference: adapters whose
  * platform section changed are replaced, newly enabled ones start, disabled ones stop, the rest keep running
@@ -62,6 +65,7 @@ export class GatewayReloader {
   private systemPrompt: string;
   private running: Promise<ReloadOutcome> | null = null;
   private again: Promise<ReloadOutcome> | null = null;
+  private closed = false;
   private readonly params: ReloaderParams;
   private readonly factories: Partial<Record<PlatformName, PlatformFactory>> | undefined;
 
@@ -72,12 +76,22 @@ export class GatewayReloader {
     this.systemPrompt = this.promptFor({ config: params.config });
   }
 
+  /**
+   * Refuses further reloads and resolves once the one in progress (and one queued behind it) has finished, so the
+   * gateway stops only after a reload has swapped its adapters completely (and nothing logs after the log closes).
+   */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.allSettled([this.running, this.again]);
+  }
+
   /** Reloads now, or once more after the reload in progress (requests meanwhile share that one). */
   request(): Promise<ReloadOutcome> {
+    if (this.closed) return Promise.resolve(stopping);
     if (!this.running) return this.start();
     this.again ??= this.running.then(() => {
       this.again = null;
-      return this.start();
+      return this.closed ? stopping : this.start();
     });
     return this.again;
   }

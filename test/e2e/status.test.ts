@@ -125,7 +125,7 @@ test('hermes status: exit 1 when a running gateway reports a fatal adapter; a st
       { name: 'telegram', state: 'fatal', since: new Date(0).toISOString(), lastError: 'Telegram rejected the bot token (401)', restarts: 0 },
       { name: 'slack', state: 'connected', since: new Date(0).toISOString(), lastError: null, restarts: 0 },
     ];
-    res.end(JSON.stringify({ status: 'degraded', profile: 'work', uptimeSeconds: 42, adapters }));
+    res.end(JSON.stringify({ status: 'degraded', profile: 'work', uptimeSeconds: 4242, adapters }));
   });
   await new Promise<void>((resolve) => health.listen(0, '127.0.0.1', resolve));
   try {
@@ -141,7 +141,7 @@ test('hermes status: exit 1 when a running gateway reports a fatal adapter; a st
     writeFileSync(path.join(broken, 'config.yaml'), 'gateway:\n  busy_policy: sometimes\n');
     const res = await cli({ argv: ['status'], env: { HERMES_HOME: home, HOME: home } });
     assert.equal(res.code, 1, res.stdout + res.stderr);
-    assert.match(res.stdout, /^work: running \(pid \d+, up 42s\), degraded$/m);
+    assert.match(res.stdout, /^work: running \(pid \d+, up 1h 10m\), degraded$/m);
     assert.match(res.stdout, /^ {2}telegram: fatal — Telegram rejected the bot token \(401\)$/m);
     assert.match(res.stdout, /^ {2}slack: connected$/m);
     assert.match(res.stdout, /^broken: stopped; its config is invalid, so it cannot start: .*gateway\.busy_policy.*`hermes -p broken config validate`\)$/m);
