@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { UserFacingError } from '../gateway/errors.js';
+import { systemUnitUser } from './unit-user.js';
 import { loadProfile, profileFrom, type GlobalOptions } from './context.js';
 import { serviceStopTimeoutMs } from './gateway-drain.js';
 import { println, type CliIO } from './output.js';
@@ -43,7 +43,10 @@ export async function gatewayInstall(params: ServiceCommandParams & { print: boo
   const deps = params.systemd ?? realSystemd;
   const loaded = await loadProfile(params);
   const { profile } = loaded;
-  const user = io.env['SUDO_USER'] ?? os.userInfo().username;
+  const user = systemUnitUser({ hermesHome: profile.hermesHome, env: io.env });
+  if (params.system && user === 'root') {
+    io.stderr.write(`warning: ${profile.hermesHome} is owned by root, so the system unit runs the gateway as root; chown it to a service account (e.g. hermes) and install again to run it unprivileged\n`);
+  }
   const unit = renderUnit({
     nodePath: process.execPath,
     hermesHome: profile.hermesHome,
