@@ -28,7 +28,9 @@ export function describeNetworkError(params: { error: unknown; signal: AbortSign
   if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return `cannot connect to ${what} (${code}: host unreachable)`;
   if (code?.startsWith('ERR_TLS') === true || code?.startsWith('CERT_') === true) return `cannot connect to ${what} (TLS problem: ${code})`;
   const message = error instanceof Error ? error.message : String(error);
-  return `request to ${what} failed (${code ?? message})`;
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : undefined;
+  if (cause === 'bad port') return `cannot connect to ${what} (fetch refuses this port as unsafe: use another port)`;
+  return `request to ${what} failed (${code ?? (cause === undefined ? message : `${message}: ${cause}`)})`;
 }
 
 /** host:port of a URL, for messages (never its path, which may hold a token). */
