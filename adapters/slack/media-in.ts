@@ -2,18 +2,8 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { MediaItem } from '../../src/gateway/contracts.js';
 import { mediaKindOf } from '../../src/gateway/media-kind-of.js';
-import { downloadCapped, safeFileName, TooLargeError } from '../../src/util/download.js';
+import { downloadCapped, safeFileName, TooLargeError, trustedDownloadHost } from '../../src/util/download.js';
 import type { SlackFile } from './inbound.js';
-
-/** Whether a file URL may receive the bot token: Slack's own hosts, or the configured API host. */
-function trustedHost(params: { url: string; apiUrl: string }): boolean {
-  try {
-    const host = new URL(params.url).host;
-    return host === 'slack.com' || host.endsWith('.slack.com') || host === new URL(params.apiUrl).host;
-  } catch {
-    return false;
-  }
-}
 
 /** Downloads files shared with the app (with the bot token) into `dir`, size-capped; notes the ones that were not. */
 export async function downloadSlackFiles(params: {
@@ -39,7 +29,7 @@ export async function downloadSlackFiles(params: {
       notes.push(`[${name} could not be downloaded: Slack gave no URL]`);
       continue;
     }
-    if (!trustedHost({ url, apiUrl: params.apiUrl })) {
+    if (!trustedDownloadHost({ url, domain: 'slack.com', apiBase: params.apiUrl })) {
       params.logger.warn({ fileId: file.id }, 'Slack file URL is not on a Slack host; not sending the bot token there');
       notes.push(`[${name} was not downloaded: its URL is not a Slack file URL]`);
       continue;

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { MediaItem } from '../../src/gateway/contracts.js';
 import { mediaKindOf } from '../../src/gateway/media-kind-of.js';
-import { downloadCapped, safeFileName, TooLargeError } from '../../src/util/download.js';
+import { downloadCapped, safeFileName, TooLargeError, trustedDownloadHost } from '../../src/util/download.js';
 import type { TwilioMedia } from './inbound.js';
 import { sizeText } from './size-text.js';
 
@@ -27,14 +27,7 @@ const EXTENSIONS: Readonly<Record<string, string>> = {
 
 /** Whether a media URL may receive the account credentials: Twilio's own hosts, or the configured API host. */
 export function trustedMediaHost(params: { url: string; apiBase: string }): boolean {
-  try {
-    const url = new URL(params.url);
-    const host = url.host;
-    if (host === new URL(params.apiBase).host) return true;
-    return url.protocol === 'https:' && (host === 'twilio.com' || host.endsWith('.twilio.com'));
-  } catch {
-    return false;
-  }
+  return trustedDownloadHost({ url: params.url, domain: 'twilio.com', apiBase: params.apiBase });
 }
 
 /**

@@ -38,3 +38,18 @@ export async function downloadCapped(params: { url: string; target: string; maxB
 export function safeFileName(name: string): string {
   return name.replace(/[/\\\0]/g, '_').replace(/^\.+/, '_').slice(0, 120) || 'file';
 }
+
+/**
+ * Whether a download URL may be sent the platform's credentials: a host of the platform's own domain (over
+ * https) or the configured API host (a proxy, a compatible provider, a test server). Anything else would leak
+ * the token to whoever a message points at.
+ */
+export function trustedDownloadHost(params: { url: string; domain: string; apiBase: string }): boolean {
+  try {
+    const url = new URL(params.url);
+    if (url.host === new URL(params.apiBase).host) return true;
+    return url.protocol === 'https:' && (url.host === params.domain || url.host.endsWith(`.${params.domain}`));
+  } catch {
+    return false;
+  }
+}
