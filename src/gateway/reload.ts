@@ -11,6 +11,7 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { Clock } from '../util/clock.js';
 import { buildAgent, mountWebhooks, runnerOptionsFrom } from './bootstrap.js';
 import { UserFacingError } from './errors.js';
+import { assertNoClashes } from '../home/clashes.js';
 import { checkPlatformsAvailable, loadPlatformFactory, type PlatformFactory } from './platforms.js';
 import { appliedConfig, planReload } from './reload-plan.js';
 import type { AdapterEntry, GatewayRunner } from './runner.js';
@@ -112,6 +113,8 @@ export class GatewayReloader {
       const loaded = await loadConfig({ profile, env: this.params.env });
       this.params.redactor.add({ secrets: loaded.secrets });
       checkPlatformsAvailable({ config: loaded.config, configPath: profile.configPath });
+      // The same rule as at start: a bot account or fixed port another profile uses is refused.
+      await assertNoClashes({ profile, config: loaded.config, env: this.params.env, logger });
       next = loaded.config;
     } catch (error) {
       return this.rejected({ error });

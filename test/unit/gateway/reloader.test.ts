@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { test } from 'node:test';
 import { pino } from 'pino';
+import { parse, stringify } from 'yaml';
 import { GatewayReloader } from '../../../src/gateway/reload.js';
 import { Redactor } from '../../../src/log/redact.js';
 import { builtinTools } from '../../../src/tools/builtin/index.js';
@@ -44,6 +47,25 @@ test('close waits for the reload in progress, cancels the queued one and refuses
     assert.deepEqual(await queued, { ok: false, error: 'the gateway is stopping; it reads the config again when it starts' });
     assert.equal((await reloader.request()).ok, false);
     assert.equal(messages.filter((m) => m === 'reloading config').length, 1);
+  } finally {
+    await h.stop();
+  }
+});
+
+test('a reload that would put this profile on another profile\'s bot account is refused and changes nothing', async () => {
+  const { h, reloader } = await setup();
+  try {
+    const token = '123456:reload-clash-token';
+    const other = path.join(h.profile.hermesHome, 'profiles', 'personal');
+    mkdirSync(other, { recursive: true });
+    writeFileSync(path.join(other, 'config.yaml'), stringify({ platforms: { telegram: { enabled: true, token } } }));
+    const mine = parse(readFileSync(h.profile.configPath, 'utf8')) as Record<string, unknown>;
+    writeFileSync(h.profile.configPath, stringify({ ...mine, platforms: { telegram: { enabled: true, token, api_root: 'http://127.0.0.1:9' } } }));
+    const outcome = await reloader.request();
+    assert.equal(outcome.ok, false);
+    assert.match(outcome.ok ? '' : outcome.error, /"test" and "personal" both use the same telegram account/);
+    assert.ok(!(outcome.ok ? '' : outcome.error).includes(token), 'the token is never printed');
+    assert.deepEqual(h.runner.adapterStatuses().map((s) => s.name), ['test'], 'no telegram adapter was started');
   } finally {
     await h.stop();
   }
