@@ -21,9 +21,36 @@ export class TwilioHttpClient extends twilio.RequestClient {
     this.apiBase = new URL(params.apiBase);
   }
 
-  override request<TData>(opts: RequestClient.RequestOptions<TData>): Promise<TwilioResponse.default<TData>> {
-    return super.request<TData>({ ...opts, uri: rebase({ uri: opts.uri, base: this.apiBase }) });
+  /**
+   * Sends the request to `apiBase`. A 429 becomes a RateLimitError here, where the response headers are still
+   * at hand (the SDK's RestException drops them), so Twilio's Retry-After is honoured.
+   */
+  override async request<TData>(opts: RequestClient.RequestOptions<TData>): Promise<TwilioResponse.default<TData>> {
+    const response = await super.request<TData>({ ...opts, uri: rebase({ uri: opts.uri, base: this.apiBase }) });
+    if (response.statusCode === 429) {
+      const retryAfterMs = retryAfterMsOf({ header: headerText({ headers: response.headers as unknown, name: 'retry-after' }), now: Date.now() });
+      throw new RateLimitError({ retryAfterMs: retryAfterMs ?? DEFAULT_RETRY_AFTER_MS, method: `${opts.method.toUpperCase()} ${new URL(opts.uri).pathname}`, message: `Twilio rate limited the request (429)` });
+    }
+    return response;
   }
+}
+
+/** One header's value from a response's header object (names in any case), when it is text. */
+function headerText(params: { headers: unknown; name: string }): string | undefined {
+  if (params.headers === null || typeof params.headers !== 'object') return undefined;
+  for (const [key, value] of Object.entries(params.headers)) {
+    if (key.toLowerCase() === params.name && typeof value === 'string') return value;
+  }
+  return undefined;
+}
+
+/** A Retry-After header in ms (delta-seconds or an HTTP date); undefined when absent or unreadable. */
+export function retryAfterMsOf(params: { header: string | undefined; now: number }): number | undefined {
+  const value = params.header?.trim();
+  if (value === undefined || value === '') return undefined;
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  const at = Date.parse(value);
+  return Number.isFinite(at) ? Math.max(0, at - params.now) : undefined;
 }
 
 /** `uri` with its origin replaced by `base` (and `base`'s path put in front of its path). */

@@ -115,6 +115,21 @@ test('sms: a 429 (Twilio 20429) is waited out and exactly one copy is delivered;
   }
 });
 
+test("sms: a 429 with Retry-After is waited out for as long as Twilio asked", { timeout: 20_000 }, async () => {
+  const g = await startSmsGateway();
+  try {
+    g.fake.rateLimitNext({ retryAfterSeconds: 2 });
+    g.h.fake.enqueue({ text: 'patience' });
+    await g.hooks.inbound({ from: owner, to: bot, body: 'slow down' });
+    await g.fake.waitFor({ predicate: () => g.fake.messagesTo({ to: owner }).length === 1, timeoutMs: 10_000 });
+    const creates = g.fake.calls.filter((c) => c.method === 'POST' && c.path.endsWith('/Messages.json'));
+    assert.deepEqual(creates.map((c) => c.status), [429, 201]);
+    assert.ok((creates[1]?.at ?? 0) - (creates[0]?.at ?? 0) >= 2000, `called again after ${(creates[1]?.at ?? 0) - (creates[0]?.at ?? 0)} ms, not the 2 s Twilio asked for`);
+  } finally {
+    await g.stop();
+  }
+});
+
 test('sms: status callbacks are signature-checked, logged with the number masked and kept in adapter storage', { timeout: 20_000 }, async () => {
   const g = await startSmsGateway();
   try {

@@ -54,6 +54,7 @@ export class FakeTwilio {
   private readonly listeners = new Set<() => void>();
   private readonly mediaStore = new Map<string, { bytes: Buffer; contentType: string }>();
   private rateLimited = 0;
+  private retryAfterSeconds: number | undefined;
   private port = 0;
   /** Messages the bot sent, oldest first. */
   readonly sent: FakeSentMessage[] = [];
@@ -90,9 +91,10 @@ export class FakeTwilio {
     return this.sent.filter((m) => m.to === params.to);
   }
 
-  /** The next `count` message creations get 429 (Twilio error 20429); nothing is sent. */
-  rateLimitNext(params: { count?: number } = {}): void {
+  /** The next `count` message creations get 429 (Twilio error 20429), with `Retry-After` when given; nothing is sent. */
+  rateLimitNext(params: { count?: number; retryAfterSeconds?: number } = {}): void {
     this.rateLimited += params.count ?? 1;
+    this.retryAfterSeconds = params.retryAfterSeconds;
   }
 
   /** Stores media for an incoming MMS; its URL serves the bytes behind basic auth, like Twilio's MediaUrl. */
@@ -148,7 +150,7 @@ export class FakeTwilio {
   private async createMessage(req: http.IncomingMessage, res: http.ServerResponse, form: URLSearchParams): Promise<void> {
     if (this.rateLimited > 0) {
       this.rateLimited -= 1;
-      return this.answer(res, req, 429, twilioError({ status: 429, code: 20429, message: 'Too Many Requests' }));
+      return this.answer(res, req, 429, twilioError({ status: 429, code: 20429, message: 'Too Many Requests' }), this.retryAfterSeconds === undefined ? {} : { 'retry-after': String(this.retryAfterSeconds) });
     }
     const to = form.get('To');
     const from = form.get('From') ?? undefined;
@@ -171,9 +173,9 @@ export class FakeTwilio {
     });
   }
 
-  private answer(res: http.ServerResponse, req: http.IncomingMessage, status: number, body: Record<string, unknown>): void {
+  private answer(res: http.ServerResponse, req: http.IncomingMessage, status: number, body: Record<string, unknown>, headers: Record<string, string> = {}): void {
     this.record(req, status);
-    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
   }
 
   private record(req: http.IncomingMessage, status: number): void {
