@@ -49,7 +49,8 @@ export async function receiveMail(params: { fetched: FetchedMail; deps: ReceiveD
   const sender: Sender = { id: mail.from, ...(mail.fromName !== undefined ? { name: mail.fromName } : {}), isBot: false };
   const notes: string[] = [];
   let media: MessageEvent['media'] = [];
-  if (deps.mayTalk({ sender }) && mail.attachments.length > 0) {
+  const allowed = deps.mayTalk({ sender });
+  if (allowed && mail.attachments.length > 0) {
     if (fetched.truncated) {
       notes.push(`[This mail is ${Math.round(fetched.size / 1024 / 1024)} MB, more than the gateway reads: its attachments were not saved.]`);
     } else {
@@ -58,9 +59,14 @@ export async function receiveMail(params: { fetched: FetchedMail; deps: ReceiveD
       notes.push(...saved.notes);
     }
   }
-  deps.index.remember({
-    mail: { id: mail.messageId, root, subject: mail.subject, references: [...mail.references], peer: mail.from, source: { folder: fetched.folder, uidValidity: fetched.uidValidity, uid: fetched.uid } },
-  });
+  // Only the people the agent talks to are indexed: a flood of strangers' mail must not churn the persisted index
+  // (and their mail stays unread for the mailbox's human owner). A pairing reply to a stranger still threads by
+  // In-Reply-To.
+  if (allowed) {
+    deps.index.remember({
+      mail: { id: mail.messageId, root, subject: mail.subject, references: [...mail.references], peer: mail.from, source: { folder: fetched.folder, uidValidity: fetched.uidValidity, uid: fetched.uid } },
+    });
+  }
   return {
     platform: 'email',
     messageId: mail.messageId,

@@ -129,6 +129,14 @@ describe('email end to end (Dovecot in, SMTP sink out)', { skip: availability.av
       assert.equal(sink.mails[0]?.parsed.inReplyTo, ok.messageId);
       const cache = path.join(h.profile.cacheDir, 'email');
       assert.ok(!existsSync(cache) || !readdirSync(cache).some((name) => name.includes('stranger')), 'no file of a stranger is saved');
+      const store = h.readStore();
+      try {
+        const index = store.getCursor({ name: 'email:threads' }) ?? '';
+        assert.match(index, /owner@example\.org/, 'the owner\'s mail is in the thread index');
+        assert.doesNotMatch(index, /stranger@example\.net/, 'a stranger\'s mail never enters the thread index');
+      } finally {
+        store.close();
+      }
     } finally {
       await close();
     }
