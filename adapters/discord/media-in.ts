@@ -2,7 +2,8 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { MediaItem } from '../../src/gateway/contracts.js';
 import { mediaKindOf } from '../../src/gateway/media-kind-of.js';
-import { downloadCapped, safeFileName } from '../../src/util/download.js';
+import { downloadMediaItem, isMediaItem } from '../../src/gateway/media-download.js';
+import { safeFileName } from '../../src/util/download.js';
 import type { DiscordFileRef } from './inbound.js';
 
 /** Downloads a message's attachments into `dir` (size-capped while streaming); notes the ones that were not. */
@@ -22,12 +23,20 @@ export async function downloadAttachments(params: {
       continue;
     }
     const target = path.join(params.dir, `${params.messageId}-${index}-${safeFileName(file.name)}`);
-    try {
-      const seen = await downloadCapped({ url: file.url, target, maxBytes: params.maxBytes, signal: params.signal });
-      media.push({ path: target, kind: mediaKindOf({ name: file.name, ...(file.contentType ? { mimeType: file.contentType } : {}) }), fileName: file.name, sizeBytes: seen, ...(file.contentType ? { mimeType: file.contentType } : {}) });
-    } catch (error) {
-      if (params.signal.aborted) throw error;
-      params.logger.warn({ fileName: file.name, reason: error instanceof Error ? error.message : String(error) }, 'Discord attachment not downloaded');
+    const mimeType = file.contentType;
+    const got = await downloadMediaItem({
+      url: file.url,
+      target,
+      kind: mediaKindOf({ name: file.name, ...(mimeType ? { mimeType } : {}) }),
+      fileName: file.name,
+      ...(mimeType ? { mimeType } : {}),
+      maxBytes: params.maxBytes,
+      signal: params.signal,
+    });
+    if (isMediaItem(got)) {
+      media.push(got);
+    } else {
+      params.logger.warn({ fileName: file.name, reason: got.reason }, 'Discord attachment not downloaded');
       notes.push(`[${file.name} was not downloaded: the download failed]`);
     }
   }

@@ -2,7 +2,8 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { MediaItem } from '../../src/gateway/contracts.js';
 import { mediaKindOf } from '../../src/gateway/media-kind-of.js';
-import { downloadCapped, safeFileName, TooLargeError, trustedDownloadHost } from '../../src/util/download.js';
+import { downloadMediaItem, isMediaItem } from '../../src/gateway/media-download.js';
+import { safeFileName, trustedDownloadHost } from '../../src/util/download.js';
 import type { SlackFile } from './inbound.js';
 
 /** Downloads files shared with the app (with the bot token) into `dir`, size-capped; notes the ones that were not. */
@@ -35,14 +36,22 @@ export async function downloadSlackFiles(params: {
       continue;
     }
     const target = path.join(params.dir, `${file.id}-${safeFileName(name)}`);
-    try {
-      const sizeBytes = await downloadCapped({ url, target, maxBytes: params.maxBytes, signal: params.signal, headers: { authorization: `Bearer ${params.botToken}` } });
-      media.push({ path: target, kind: mediaKindOf({ name, ...(file.mimetype ? { mimeType: file.mimetype } : {}) }), fileName: name, sizeBytes, ...(file.mimetype ? { mimeType: file.mimetype } : {}) });
-    } catch (error) {
-      if (params.signal.aborted) throw error;
-      const why = error instanceof TooLargeError ? 'it is over the size limit' : 'the download failed';
-      params.logger.warn({ fileId: file.id, reason: error instanceof Error ? error.message : String(error) }, 'Slack file not downloaded');
-      notes.push(`[${name} was not downloaded: ${why}]`);
+    const mimeType = file.mimetype;
+    const got = await downloadMediaItem({
+      url,
+      target,
+      kind: mediaKindOf({ name, ...(mimeType ? { mimeType } : {}) }),
+      fileName: name,
+      ...(mimeType ? { mimeType } : {}),
+      maxBytes: params.maxBytes,
+      signal: params.signal,
+      headers: { authorization: `Bearer ${params.botToken}` },
+    });
+    if (isMediaItem(got)) {
+      media.push(got);
+    } else {
+      params.logger.warn({ fileId: file.id, reason: got.reason }, 'Slack file not downloaded');
+      notes.push(`[${name} was not downloaded: ${got.tooLarge ? 'it is over the size limit' : 'the download failed'}]`);
     }
   }
   return { media, notes };

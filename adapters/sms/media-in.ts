@@ -2,7 +2,8 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { MediaItem } from '../../src/gateway/contracts.js';
 import { mediaKindOf } from '../../src/gateway/media-kind-of.js';
-import { downloadCapped, safeFileName, TooLargeError, trustedDownloadHost } from '../../src/util/download.js';
+import { downloadMediaItem, isMediaItem } from '../../src/gateway/media-download.js';
+import { safeFileName, trustedDownloadHost } from '../../src/util/download.js';
 import type { TwilioMedia } from './inbound.js';
 import { sizeText } from './size-text.js';
 
@@ -57,13 +58,21 @@ export async function downloadTwilioMedia(params: {
       continue;
     }
     const target = path.join(params.dir, name);
-    try {
-      const sizeBytes = await downloadCapped({ url: item.url, target, maxBytes: params.maxBytes, signal: params.signal, headers: { authorization } });
-      media.push({ path: target, kind: mediaKindOf({ name, ...(mimeType ? { mimeType } : {}) }), fileName: name, sizeBytes, ...(mimeType ? { mimeType } : {}) });
-    } catch (error) {
-      if (params.signal.aborted) throw error;
-      const why = error instanceof TooLargeError ? `it is over the ${sizeText({ bytes: params.maxBytes })} limit` : 'the download failed';
-      params.logger.warn({ messageSid: params.messageSid, index, reason: error instanceof Error ? error.message : String(error) }, 'MMS media not downloaded');
+    const got = await downloadMediaItem({
+      url: item.url,
+      target,
+      kind: mediaKindOf({ name, ...(mimeType ? { mimeType } : {}) }),
+      fileName: name,
+      ...(mimeType ? { mimeType } : {}),
+      maxBytes: params.maxBytes,
+      signal: params.signal,
+      headers: { authorization },
+    });
+    if (isMediaItem(got)) {
+      media.push(got);
+    } else {
+      const why = got.tooLarge ? `it is over the ${sizeText({ bytes: params.maxBytes })} limit` : 'the download failed';
+      params.logger.warn({ messageSid: params.messageSid, index, reason: got.reason }, 'MMS media not downloaded');
       notes.push(`[attachment ${index + 1} (${mimeType ?? 'unknown type'}) was not downloaded: ${why}]`);
     }
   }

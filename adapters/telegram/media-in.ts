@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Api } from 'grammy';
 import type { Logger } from 'pino';
 import type { MediaItem } from '../../src/gateway/contracts.js';
-import { downloadCapped, TooLargeError } from '../../src/util/download.js';
+import { downloadMediaItem, isMediaItem, type MediaDownloadFailure } from '../../src/gateway/media-download.js';
 import type { FileRef } from './inbound.js';
 import { grammySignal } from './signal.js';
 
@@ -35,20 +35,32 @@ export async function downloadFiles(params: {
       notes.push(`[${label} was not downloaded: ${mb(file.size)} is over the ${mb(params.maxBytes)} limit]`);
       continue;
     }
+    let got: MediaItem | MediaDownloadFailure;
     try {
       const info = await params.api.getFile(file.fileId, grammySignal(params.signal));
       if (info.file_path === undefined) throw new Error('Telegram gave no file path');
       const ext = path.extname(file.fileName ?? info.file_path) || '';
       const target = path.join(params.dir, `${file.fileUniqueId}${ext}`);
       const url = `${params.apiRoot.replace(/\/$/, '')}/file/bot${params.token}/${info.file_path}`;
-      const sizeBytes = await downloadCapped({ url, target, maxBytes: params.maxBytes, signal: params.signal });
-      media.push({ path: target, kind: file.kind, sizeBytes, ...(file.mimeType ? { mimeType: file.mimeType } : {}), ...(file.fileName ? { fileName: file.fileName } : {}) });
+      got = await downloadMediaItem({
+        url,
+        target,
+        kind: file.kind,
+        ...(file.fileName ? { fileName: file.fileName } : {}),
+        ...(file.mimeType ? { mimeType: file.mimeType } : {}),
+        maxBytes: params.maxBytes,
+        signal: params.signal,
+      });
     } catch (error) {
       if (params.signal.aborted) throw error;
-      const why = error instanceof TooLargeError ? `it is over the ${mb(params.maxBytes)} limit` : 'the download failed';
+      got = { tooLarge: false, reason: error instanceof Error ? error.message : String(error) }; // getFile failed
+    }
+    if (isMediaItem(got)) {
+      media.push(got);
+    } else {
       // The download URL holds the bot token: log what failed, never the URL (the logger also scrubs secrets).
-      params.logger.warn({ kind: file.kind, fileName: file.fileName, reason: error instanceof Error ? error.message : String(error) }, 'Telegram file not downloaded');
-      notes.push(`[${label} was not downloaded: ${why}]`);
+      params.logger.warn({ kind: file.kind, fileName: file.fileName, reason: got.reason }, 'Telegram file not downloaded');
+      notes.push(`[${label} was not downloaded: ${got.tooLarge ? `it is over the ${mb(params.maxBytes)} limit` : 'the download failed'}]`);
     }
   }
   return { media, notes };
