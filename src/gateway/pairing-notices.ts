@@ -13,9 +13,13 @@ export type DeliverToOwner = (params: { platform: string; text: string; what: st
 
 /** A new pairing request to tell the owner about. */
 export interface NewPairingRequest {
+  /** The platform the stranger wrote on. */
   readonly platform: string;
+  /** Their new code. */
   readonly code: string;
+  /** When it expires (ms since the epoch). */
   readonly expiresAt: number;
+  /** Who they are, as the platform names them. */
   readonly asker: PairingAsker;
 }
 

@@ -39,8 +39,11 @@ export function pairingReply(params: { code: string; platform: string; profileNa
 
 /** Who asked, as the owner's notice shows them: what a stranger chose as their name, made one safe line. */
 export interface PairingAsker {
+  /** The platform's id of the sender (a phone number on SMS, an address on email). */
   readonly senderId: string;
+  /** Display name the platform gave (the stranger chose it). */
   readonly name?: string | null;
+  /** Unique handle (Telegram @username), without '@'. */
   readonly username?: string | null;
 }
 
