@@ -86,12 +86,65 @@ function passing(params: { results: AuthResults; fromDomain: string }): string |
   return undefined;
 }
 
+/** Whether one header says the From domain failed DMARC (the server's own verdict, which a pass elsewhere cannot undo). */
+function failsDmarc(params: { results: AuthResults; fromDomain: string }): boolean {
+  const { results, fromDomain } = params;
+  return results.results.some(
+    (r) => r.method === 'dmarc' && r.result === 'fail' && aligned({ authenticated: domainOf({ value: r.props.get('header.from') }) ?? fromDomain, from: fromDomain }),
+  );
+}
+
+/** The Authentication-Results headers whose verdict counts, or why none does. */
+type Counted = { readonly headers: readonly AuthResults[] } | { readonly none: string };
+
+/** Header fields a message is written with (RFC 5322 section 3.6, MIME): receiving servers add trace fields above them, never these. */
+const ORIGINATION_FIELDS: ReadonlySet<string> = new Set([
+  'from', 'sender', 'reply-to', 'to', 'cc', 'bcc', 'date', 'message-id', 'in-reply-to', 'references', 'subject', 'mime-version', 'content-type',
+]);
+
+/** An Authentication-Results field (parsed, or undefined when it has no authserv-id), or a field that ends a run of them. */
+type Field = { readonly kind: 'auth'; readonly parsed: AuthResults | undefined } | { readonly kind: 'origination' };
+
 /**
- * Whether the receiving mail server vouches for the From address: an Authentication-Results header from the
- * trusted server (`trustedServer`, or else the topmost header, which the last hop, your own provider, added)
- * with DMARC pass, or DKIM/SPF pass for a domain aligned with the From domain. Without this anyone can put an
- * allowed address in From and talk to the agent. Headers lower down were written by whoever sent the mail and
- * count for nothing.
+ * The headers that count (RFC 8601 section 5: each MTA adds its header at the top, so only the headers your own
+ * server added, above everything the sender wrote, can be believed). With `trusted`: the topmost contiguous run of
+ * Authentication-Results headers with that authserv-id. It must start at the topmost Authentication-Results header
+ * and ends at a gap: one from another server, one without an authserv-id, or a field the message was written with
+ * (From, Subject, ...: what follows is the sender's). Headers with the trusted id below a gap are ignored. Trace
+ * fields between them (Received, DKIM-Filter, ...) are no gap: real servers interleave them. Without `trusted`,
+ * only the topmost header counts, as before (no id to tell a run from the sender's headers right below it).
+ */
+function countedHeaders(params: { headerLines: readonly { key: string; line: string }[]; trusted: string | undefined }): Counted {
+  const { trusted } = params;
+  const fields: Field[] = [];
+  for (const { key, line } of params.headerLines) {
+    const name = key.toLowerCase();
+    if (name === 'authentication-results') fields.push({ kind: 'auth', parsed: parseAuthResults({ value: line.slice(line.indexOf(':') + 1) }) });
+    else if (ORIGINATION_FIELDS.has(name)) fields.push({ kind: 'origination' });
+  }
+  const auth = fields.flatMap((f) => (f.kind === 'auth' ? [f.parsed] : []));
+  if (trusted === undefined) {
+    const top = auth.find((f) => f !== undefined);
+    return top === undefined ? { none: 'no Authentication-Results header (your mail server did not check DKIM/SPF)' } : { headers: [top] };
+  }
+  const run: AuthResults[] = [];
+  const topmost = fields.findIndex((f) => f.kind === 'auth');
+  for (const field of topmost === -1 ? [] : fields.slice(topmost)) {
+    if (field.kind === 'origination' || field.parsed === undefined || field.parsed.authservId !== trusted) break;
+    run.push(field.parsed);
+  }
+  if (run.length > 0) return { headers: run };
+  if (!auth.some((f) => f?.authservId === trusted)) return { none: `no Authentication-Results header from ${trusted}` };
+  const top = auth[0]?.authservId ?? 'a header without an authserv-id';
+  return { none: `the topmost Authentication-Results header is from ${top}, not ${trusted}; headers from ${trusted} below it were not added by your server` };
+}
+
+/**
+ * Whether the receiving mail server vouches for the From address: the Authentication-Results headers that count
+ * (see `countedHeaders`: the trusted server's topmost run, or else the topmost header, which the last hop, your
+ * own provider, added) have DMARC pass, or DKIM/SPF pass for a domain aligned with the From domain, and none of
+ * them says DMARC fail for it. Without this anyone can put an allowed address in From and talk to the agent.
+ * Headers lower down were written by whoever sent the mail and count for nothing.
  */
 export function checkSender(params: {
   headerLines: readonly { key: string; line: string }[];
@@ -100,21 +153,11 @@ export function checkSender(params: {
 }): SenderCheck {
   const fromDomain = domainOf({ value: params.from });
   if (fromDomain === undefined) return { verified: false, reason: 'the mail has no From address' };
-  const headers: AuthResults[] = [];
-  for (const { key, line } of params.headerLines) {
-    if (key.toLowerCase() !== 'authentication-results') continue;
-    const parsed = parseAuthResults({ value: line.slice(line.indexOf(':') + 1) });
-    if (parsed) headers.push(parsed);
-  }
-  const trusted = params.trustedServer?.toLowerCase();
-  const chosen = trusted === undefined ? headers.slice(0, 1) : headers.filter((h) => h.authservId === trusted);
-  if (chosen.length === 0) {
-    return {
-      verified: false,
-      reason: trusted === undefined ? 'no Authentication-Results header (your mail server did not check DKIM/SPF)' : `no Authentication-Results header from ${trusted}`,
-    };
-  }
-  for (const header of chosen) {
+  const counted = countedHeaders({ headerLines: params.headerLines, trusted: params.trustedServer?.toLowerCase() });
+  if ('none' in counted) return { verified: false, reason: counted.none };
+  const chosen = counted.headers;
+  const failed = chosen.some((header) => failsDmarc({ results: header, fromDomain }));
+  for (const header of failed ? [] : chosen) {
     const via = passing({ results: header, fromDomain });
     if (via !== undefined) return { verified: true, via: `${via} by ${header.authservId}` };
   }

@@ -109,7 +109,7 @@ export function pairingApprove(params: PairingCommandParams & { platform: string
       if (!result.ok) {
         throw new UserFacingError({
           message: `no pending pairing request on ${platform} has the code ${code}`,
-          hint: `Check the platform and the code (case does not matter); \`${list}\` shows pending requests. A long-expired code is forgotten: ask them to message the bot again.`,
+          hint: `Check the platform and the code (case does not matter); \`${list}\` shows pending requests. A long-expired code is forgotten, and so is the oldest when very many people asked for codes: ask them to message the bot again.`,
         });
       }
       println({ stream: params.io.stdout, text: `approved ${who(result)} on ${platform}: their messages now reach the agent` });

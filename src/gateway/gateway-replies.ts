@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { AdapterSlots } from './adapter-slots.js';
-import type { MessageEvent } from './contracts.js';
+import type { ChatRef, MessageEvent } from './contracts.js';
 
 /**
  * The gateway's own replies (command answers, pairing codes): sent through the chat's pacer on the platform's
@@ -26,20 +26,30 @@ export class GatewayReplies {
   /** Sends `text` in reply to `event` in the background; a failure is logged as "could not send the WHAT". */
   send(params: { event: MessageEvent; text: string; what: string }): void {
     const { event } = params;
+    this.post({ platform: event.platform, chat: event.chat, text: params.text, replyToId: event.messageId, what: params.what });
+  }
+
+  /** Sends `text` to a chat on its own (not as a reply, e.g. a notice to the owner) in the background, like `send`. */
+  notify(params: { platform: string; chat: ChatRef; text: string; what: string }): void {
+    this.post(params);
+  }
+
+  private post(params: { platform: string; chat: ChatRef; text: string; replyToId?: string; what: string }): void {
+    const { platform, chat, replyToId } = params;
     const reply = this.slots
       .use({
-        name: event.platform,
+        name: platform,
         fn: (slot) =>
           slot.pacer.run({
-            chatKey: event.chat.id,
-            op: () => slot.entry.adapter.send({ chat: event.chat, text: this.scrub()(params.text), replyToId: event.messageId }),
+            chatKey: chat.id,
+            op: () => slot.entry.adapter.send({ chat, text: this.scrub()(params.text), ...(replyToId !== undefined ? { replyToId } : {}) }),
           }),
       })
       .then(
         (used) => {
-          if (!used.ran) this.logger.warn({ platform: event.platform, chatId: event.chat.id }, `could not send the ${params.what}: the ${event.platform} adapter is gone`);
+          if (!used.ran) this.logger.warn({ platform, chatId: chat.id }, `could not send the ${params.what}: the ${platform} adapter is gone`);
         },
-        (error: unknown) => this.logger.warn({ err: error, platform: event.platform, chatId: event.chat.id }, `could not send the ${params.what}`),
+        (error: unknown) => this.logger.warn({ err: error, platform, chatId: chat.id }, `could not send the ${params.what}`),
       )
       .finally(() => this.inFlight.delete(reply));
     this.inFlight.add(reply);

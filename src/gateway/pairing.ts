@@ -8,20 +8,21 @@ export { approveCommand, pairingReply } from './pairing-reply.js';
 /** How long a pairing code stays valid by default: one hour. */
 export const DEFAULT_PAIRING_TTL_MS = 3_600_000;
 
-/** How many unexpired requests one platform may have at once by default. */
-export const DEFAULT_MAX_PENDING = 3;
+/**
+ * How many unexpired codes one platform keeps by default. Each sender has at most one; when a new sender would
+ * pass the bound, the oldest code is dropped (strangers never lock the list; the store stays small under a flood).
+ */
+export const DEFAULT_MAX_PENDING = 100;
 
 /** How many fresh codes `request` draws before giving up on collisions (each collision is ~1e-11 likely). */
 const MAX_CODE_ATTEMPTS = 20;
 
 /** What `request` did for an unknown sender. */
 export type PairingRequestResult =
-  /** A new code was made for this sender. */
-  | { readonly kind: 'new'; readonly code: string; readonly expiresAt: number }
-  /** The sender already has an unexpired code; it is reused. */
-  | { readonly kind: 'pending'; readonly code: string; readonly expiresAt: number }
-  /** The platform already has the maximum of unexpired requests; no code was made. */
-  | { readonly kind: 'full' };
+  /** A new code was made for this sender; `dropped` are the oldest codes removed to stay within the bound. */
+  | { readonly kind: 'new'; readonly code: string; readonly expiresAt: number; readonly dropped: readonly PairingRequest[] }
+  /** The sender already has an unexpired code; it is reused (never a second one). */
+  | { readonly kind: 'pending'; readonly code: string; readonly expiresAt: number };
 
 /** What `approve` did with a code. */
 export type PairingApproveResult =
@@ -40,7 +41,7 @@ export interface PairingOptions {
   readonly clock: Clock;
   /** How long a code stays valid (ms). */
   readonly ttlMs?: number;
-  /** Most unexpired requests one platform may have at once (a cap on strangers filling the list). */
+  /** Most unexpired codes one platform keeps; at the bound the oldest is dropped for a new sender's. */
   readonly maxPending?: number;
   /** Source of randomness for codes (tests); crypto.randomInt by default. */
   readonly random?: RandomInt;
@@ -71,8 +72,9 @@ export class Pairing {
   }
 
   /**
-   * Gives an unknown sender a code: their unexpired one if they have it, else a new one unless the platform
-   * is full. Expired requests are kept one more TTL (so `approve` can say "expired"), then deleted here.
+   * Gives an unknown sender a code: their unexpired one if they have it, else a new one, dropping the platform's
+   * oldest codes first when it already has `maxPending`. Expired requests are kept one more TTL (so `approve`
+   * can say "expired"), then deleted here; so a platform holds at most 2 × `maxPending` rows.
    */
   request(params: { platform: string; senderId: string; senderName?: string | null; chatId: string }): PairingRequestResult {
     const { platform, senderId, chatId } = params;
@@ -80,12 +82,17 @@ export class Pairing {
     this.store.prunePairingRequests({ now: now - this.ttlMs });
     const existing = this.store.pairingRequestForSender({ platform, senderId, now });
     if (existing !== undefined) return { kind: 'pending', code: existing.code, expiresAt: existing.expiresAt };
-    if (this.store.pairingRequests({ platform, now }).length >= this.maxPending) return { kind: 'full' };
+    const live = this.store.pairingRequests({ platform, now });
+    const dropped: PairingRequest[] = [];
+    for (const oldest of live.slice(0, Math.max(0, live.length - this.maxPending + 1))) {
+      const taken = this.store.takePairingRequest({ platform, code: oldest.code, now });
+      if (taken !== undefined) dropped.push(taken);
+    }
     const expiresAt = now + this.ttlMs;
     for (let attempt = 0; attempt < MAX_CODE_ATTEMPTS; attempt++) {
       const code = generatePairingCode({ random: this.random });
       const stored = this.store.createPairingRequest({ platform, code, senderId, senderName: params.senderName ?? null, chatId, expiresAt });
-      if (stored !== undefined) return { kind: 'new', code, expiresAt };
+      if (stored !== undefined) return { kind: 'new', code, expiresAt, dropped };
     }
     throw new Error(`no free pairing code on ${platform} after ${MAX_CODE_ATTEMPTS} tries; the random source looks broken`);
   }

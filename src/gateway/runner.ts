@@ -94,7 +94,15 @@ export class GatewayRunner {
       busyPolicy: () => this.options.busyPolicy,
       runTurn: ({ row, merged, signal }) => this.turn({ row, merged, signal }),
     });
-    this.gate = new SenderGate({ store: this.store, clock: this.clock, logger: this.logger, replies: this.replies, profileName: () => this.options.profileName });
+    this.gate = new SenderGate({
+      store: this.store,
+      clock: this.clock,
+      logger: this.logger,
+      replies: this.replies,
+      profileName: () => this.options.profileName,
+      allowOf: (platform) => this.slots.get({ name: platform })?.entry.allow,
+      signal: this.maintenanceController.signal,
+    });
   }
 
   /** Starts adapters under their supervisors and replays messages a previous run did not finish. */

@@ -4,12 +4,17 @@ import type { Clock } from '../util/clock.js';
 import { authorize, type AllowList } from './authorize.js';
 import type { MessageEvent, Sender } from './contracts.js';
 import type { GatewayReplies } from './gateway-replies.js';
+import { OwnerChats } from './owner-chats.js';
 import { Pairing, pairingReply } from './pairing.js';
+import { PairingNotices } from './pairing-notices.js';
+import { PairingReminders } from './pairing-reminders.js';
 import type { AdapterEntry } from './runner-types.js';
 
 /**
  * Who may reach the agent: a sender on the adapter's allowlist or one the owner approved by pairing. An unknown
- * sender in a DM is offered a pairing code (when the adapter says so), once per code, so there are no reply storms.
+ * sender in a DM is offered a pairing code (when the adapter says so): one live code per sender, repeated to them
+ * when they ask again (at most once per `PairingReminders` interval, so there are no reply storms), and the owner
+ * is told in their chat (see `PairingNotices`, `OwnerChats`).
  */
 export class SenderGate {
   private readonly pairing: Pairing;
@@ -17,13 +22,39 @@ export class SenderGate {
   private readonly clock: Clock;
   private readonly replies: GatewayReplies;
   private readonly profileName: () => string;
+  private readonly owners: OwnerChats;
+  private readonly notices: PairingNotices;
+  private readonly reminders: PairingReminders;
 
-  constructor(params: { store: Store; clock: Clock; logger: Logger; replies: GatewayReplies; profileName: () => string }) {
+  /** `allowOf` gives a running platform's allowlist (to find its owner); `signal` ends pending notices on stop. */
+  constructor(params: {
+    store: Store;
+    clock: Clock;
+    logger: Logger;
+    replies: GatewayReplies;
+    profileName: () => string;
+    allowOf: (platform: string) => AllowList | undefined;
+    signal: AbortSignal;
+  }) {
     this.pairing = new Pairing({ store: params.store, clock: params.clock });
     this.logger = params.logger;
     this.clock = params.clock;
     this.replies = params.replies;
     this.profileName = params.profileName;
+    this.owners = new OwnerChats({ store: params.store, clock: params.clock, allowOf: params.allowOf });
+    this.reminders = new PairingReminders({ clock: params.clock });
+    this.notices = new PairingNotices({
+      clock: params.clock,
+      logger: params.logger,
+      signal: params.signal,
+      profileName: params.profileName,
+      deliver: ({ platform, text, what }) => {
+        const owner = this.owners.find({ platform });
+        if (owner === undefined) return false;
+        this.replies.notify({ platform: owner.platform, chat: owner.chat, text, what });
+        return true;
+      },
+    });
   }
 
   /** Whether a sender passes the allowlist or was approved by pairing (bots are never approved by pairing). */
@@ -36,7 +67,11 @@ export class SenderGate {
   admit(params: { event: MessageEvent; entry: AdapterEntry }): boolean {
     const { event, entry } = params;
     const decision = authorize({ sender: event.sender, allow: entry.allow });
-    if (decision.allowed) return true;
+    if (decision.allowed) {
+      const { username } = event.sender;
+      this.owners.seen({ platform: event.platform, chat: event.chat, senderId: event.sender.id, ...(username !== undefined ? { username } : {}) });
+      return true;
+    }
     if (decision.reason === 'not-allowed' && this.pairing.isApproved({ platform: event.platform, senderId: event.sender.id })) return true;
     this.logger.info({ platform: event.platform, senderId: event.sender.id, reason: decision.reason }, 'message ignored: sender not authorized');
     if (decision.reason === 'not-allowed' && entry.unauthorized === 'pair' && event.chat.kind === 'dm') this.offerPairing({ event });
@@ -45,14 +80,20 @@ export class SenderGate {
 
   private offerPairing(params: { event: MessageEvent }): void {
     const { event } = params;
-    const result = this.pairing.request({ platform: event.platform, senderId: event.sender.id, senderName: event.sender.name ?? null, chatId: event.chat.id });
-    if (result.kind === 'full') {
-      this.logger.warn({ platform: event.platform, senderId: event.sender.id }, 'pairing refused: too many pending requests; approve or wait for them to expire');
-      return;
+    const { platform, sender } = event;
+    const result = this.pairing.request({ platform, senderId: sender.id, senderName: sender.name ?? null, chatId: event.chat.id });
+    if (result.kind === 'pending' && !this.reminders.due({ platform, senderId: sender.id, code: result.code })) return;
+    if (result.kind === 'new') {
+      for (const dropped of result.dropped) {
+        this.logger.info({ platform, senderId: dropped.senderId, code: dropped.code }, 'pairing code dropped: the oldest of too many pending ones');
+      }
+      this.reminders.due({ platform, senderId: sender.id, code: result.code });
+      this.logger.info({ platform, senderId: sender.id, code: result.code }, 'pairing code sent to an unknown sender');
+      this.notices.told({ request: { platform, code: result.code, expiresAt: result.expiresAt, asker: { senderId: sender.id, name: sender.name ?? null, username: sender.username ?? null } } });
+    } else {
+      this.logger.info({ platform, senderId: sender.id, code: result.code }, 'pairing code repeated to a sender who asked again');
     }
-    if (result.kind === 'pending') return;
-    this.logger.info({ platform: event.platform, senderId: event.sender.id, code: result.code }, 'pairing code sent to an unknown sender');
-    const text = pairingReply({ code: result.code, platform: event.platform, profileName: this.profileName(), expiresAt: result.expiresAt, now: this.clock.now() });
+    const text = pairingReply({ code: result.code, platform, profileName: this.profileName(), expiresAt: result.expiresAt, now: this.clock.now() });
     this.replies.send({ event, text, what: 'pairing code' });
   }
 }

@@ -45,11 +45,61 @@ describe('checkSender', () => {
     assert.equal(checkSender({ headerLines: forged, from: 'alice@example.com' }).verified, false);
   });
 
-  test('with a trusted server named, only its headers count, wherever they are', () => {
-    const headerLines = lines('spoof.example.org; dmarc=pass header.from=example.com', 'mx.google.com; dmarc=pass header.from=example.com');
-    assert.equal(checkSender({ headerLines, from: 'alice@example.com', trustedServer: 'MX.Google.com' }).verified, true);
+  test('with a trusted server named, only its headers count', () => {
+    const headerLines = lines('mx.google.com; dmarc=pass header.from=example.com', 'spoof.example.org; dmarc=fail header.from=example.com');
+    assert.deepEqual(checkSender({ headerLines, from: 'alice@example.com', trustedServer: 'MX.Google.com' }), { verified: true, via: 'dmarc=pass by mx.google.com' });
     const none = checkSender({ headerLines: lines('spoof.example.org; dmarc=pass header.from=example.com'), from: 'alice@example.com', trustedServer: 'mx.google.com' });
     assert.deepEqual(none, { verified: false, reason: 'no Authentication-Results header from mx.google.com' });
+  });
+
+  test('trusted server: a forged pass with its id lower down (below the sender\'s own headers) does not count against its fail on top', () => {
+    const headerLines = [
+      ...lines('mx.hermes.test; dmarc=fail header.from=example.com'),
+      { key: 'received', line: 'Received: from evil.example.net by mx.hermes.test' },
+      { key: 'from', line: 'From: alice@example.com' },
+      ...lines('mx.hermes.test; dmarc=pass header.from=example.com'),
+    ];
+    const result = checkSender({ headerLines, from: 'alice@example.com', trustedServer: 'mx.hermes.test' });
+    assert.deepEqual(result, { verified: false, reason: 'example.com is not authenticated by mx.hermes.test (dmarc=fail)' });
+  });
+
+  test('trusted server: only the topmost contiguous run counts; a header from elsewhere, or one without an id, ends it', () => {
+    const below = lines('mx.hermes.test; spf=none', 'relay.example.net; spf=pass smtp.mailfrom=x@example.net', 'mx.hermes.test; dmarc=pass header.from=example.com');
+    const afterForeign = checkSender({ headerLines: below, from: 'alice@example.com', trustedServer: 'mx.hermes.test' });
+    assert.deepEqual(afterForeign, { verified: false, reason: 'example.com is not authenticated by mx.hermes.test (spf=none)' });
+    const belowMessage = [
+      ...lines('mx.hermes.test; dmarc=none header.from=example.com'),
+      { key: 'subject', line: 'Subject: hi' },
+      ...lines('mx.hermes.test; dkim=pass header.d=example.com'),
+    ];
+    assert.equal(checkSender({ headerLines: belowMessage, from: 'alice@example.com', trustedServer: 'mx.hermes.test' }).verified, false, 'a field the message was written with ends the run');
+    const gap = lines('mx.hermes.test; spf=none', '', 'mx.hermes.test; dmarc=pass header.from=example.com');
+    assert.equal(checkSender({ headerLines: gap, from: 'alice@example.com', trustedServer: 'mx.hermes.test' }).verified, false);
+    const onTop = checkSender({ headerLines: lines('spoof.example.org; none', 'mx.google.com; dmarc=pass header.from=example.com'), from: 'alice@example.com', trustedServer: 'mx.google.com' });
+    assert.deepEqual(onTop, {
+      verified: false,
+      reason: 'the topmost Authentication-Results header is from spoof.example.org, not mx.google.com; headers from mx.google.com below it were not added by your server',
+    });
+  });
+
+  test('trusted server: several headers of its top run count together, with other fields between them (opendkim + opendmarc)', () => {
+    const headerLines = [
+      { key: 'dmarc-filter', line: 'DMARC-Filter: OpenDMARC Filter v1.4.2 mx.hermes.test 4AB2C' },
+      ...lines('mx.hermes.test; dmarc=none (p=none dis=none) header.from=example.com'),
+      { key: 'dkim-filter', line: 'DKIM-Filter: OpenDKIM Filter v2.11.0 mx.hermes.test 4AB2C' },
+      ...lines('mx.hermes.test; dkim=pass (2048-bit key) header.d=example.com'),
+      { key: 'received', line: 'Received: from mail.example.com by mx.hermes.test' },
+    ];
+    assert.deepEqual(checkSender({ headerLines, from: 'alice@example.com', trustedServer: 'mx.hermes.test' }), { verified: true, via: 'dkim=pass (example.com) by mx.hermes.test' });
+  });
+
+  test('a DMARC fail in the headers that count wins over any pass beside it (a forged header right below the real one)', () => {
+    const adjacent = lines('mx.hermes.test; dmarc=fail header.from=example.com', 'mx.hermes.test; dkim=pass header.d=example.com; dmarc=pass header.from=example.com');
+    assert.equal(checkSender({ headerLines: adjacent, from: 'alice@example.com', trustedServer: 'mx.hermes.test' }).verified, false);
+    const strict = lines('mx.google.com; dkim=pass header.d=mail.example.com; dmarc=fail (p=REJECT) header.from=example.com');
+    assert.equal(checkSender({ headerLines: strict, from: 'alice@example.com' }).verified, false);
+    const otherDomain = lines('mx.google.com; dkim=pass header.d=example.com; dmarc=fail header.from=other.example.net');
+    assert.equal(checkSender({ headerLines: otherDomain, from: 'alice@example.com' }).verified, true);
   });
 
   test('no header at all is unverified, with a reason that says so', () => {

@@ -9,8 +9,7 @@ const HOUR = 3_600_000;
 
 /** The code of a result that made or reused one. */
 function codeOf(result: PairingRequestResult): string {
-  assert.notEqual(result.kind, 'full');
-  return result.kind === 'full' ? '' : result.code;
+  return result.code;
 }
 
 describe('Pairing', () => {
@@ -55,13 +54,37 @@ describe('Pairing', () => {
     assert.notEqual(codeOf(second), first);
   });
 
-  test('at most 3 unexpired requests per platform; expiry frees a slot; other platforms are separate', async () => {
-    for (const id of ['a', 'b', 'c']) assert.equal(ask(id).kind, 'new');
-    assert.deepEqual(ask('d'), { kind: 'full' });
-    assert.equal(ask('a').kind, 'pending', 'a sender already waiting still gets its code when full');
-    assert.equal(ask('d', 'slack').kind, 'new');
-    await clock.advance(HOUR);
-    assert.equal(ask('d').kind, 'new');
+  test('many strangers never lock pairing: past the bound the oldest code is dropped, not the newest refused', async () => {
+    const bounded = new Pairing({ store, clock, maxPending: 3 });
+    const askB = (senderId: string, platform = 'telegram'): PairingRequestResult => bounded.request({ platform, senderId, chatId: `chat-${senderId}` });
+    const codes = new Map<string, string>();
+    for (const id of ['a', 'b', 'c']) {
+      const result = askB(id);
+      assert.equal(result.kind, 'new');
+      codes.set(id, result.code);
+      await clock.advance(1000);
+    }
+    const d = askB('d');
+    assert.equal(d.kind, 'new', 'a fourth stranger gets a code');
+    assert.deepEqual(d.kind === 'new' ? d.dropped.map((r) => r.senderId) : [], ['a'], 'the oldest code made room');
+    assert.deepEqual(bounded.list({ platform: 'telegram' }).pending.map((r) => r.senderId), ['b', 'c', 'd']);
+    assert.deepEqual(bounded.approve({ platform: 'telegram', code: codes.get('a') ?? '' }), { ok: false, reason: 'unknown' });
+    assert.deepEqual(askB('b'), { kind: 'pending', code: codes.get('b'), expiresAt: clock.now() - 2000 + HOUR }, 'a waiting sender keeps its one code');
+    assert.equal(askB('d', 'slack').kind, 'new', 'other platforms are separate');
+    assert.equal(bounded.list({ platform: 'slack' }).pending.length, 1);
+    const again = askB('a');
+    assert.equal(again.kind, 'new', 'a dropped sender asking again gets a new code');
+    assert.equal(bounded.approve({ platform: 'telegram', code: again.code }).ok, true);
+  });
+
+  test('under a flood the store stays bounded: live codes at most the bound, rows at most twice it', async () => {
+    const bounded = new Pairing({ store, clock, maxPending: 10 });
+    for (let i = 0; i < 500; i++) {
+      bounded.request({ platform: 'sms', senderId: `+1555000${String(i).padStart(4, '0')}`, chatId: `c${i}` });
+      await clock.advance(HOUR / 100);
+      assert.ok(bounded.list({ platform: 'sms' }).pending.length <= 10);
+      assert.ok(store.pairingRequests({ platform: 'sms', now: 0 }).length <= 20);
+    }
   });
 
   test('approve takes the code case-insensitively, ignoring whitespace, and lets the sender in once', () => {
@@ -130,7 +153,8 @@ describe('Pairing', () => {
   test('custom TTL and limit; nonsense options are refused', async () => {
     const strict = new Pairing({ store, clock, ttlMs: 60_000, maxPending: 1 });
     assert.equal(strict.request({ platform: 'sms', senderId: 'a', chatId: 'a' }).kind, 'new');
-    assert.equal(strict.request({ platform: 'sms', senderId: 'b', chatId: 'b' }).kind, 'full');
+    const b = strict.request({ platform: 'sms', senderId: 'b', chatId: 'b' });
+    assert.deepEqual(b.kind === 'new' ? b.dropped.map((r) => r.senderId) : b.kind, ['a']);
     await clock.advance(60_000);
     assert.equal(strict.request({ platform: 'sms', senderId: 'b', chatId: 'b' }).kind, 'new');
     assert.throws(() => new Pairing({ store, clock, ttlMs: 0 }), RangeError);
