@@ -9,9 +9,7 @@ export type RejectionReason =
   | 'oversized'
   | 'timeout'
   | 'malformed'
-  | 'not_found'
   | 'bad_link'
-  | 'client_error'
   | 'internal';
 
 /** What the lines are written with (a pino logger, or fastify's request logger). */
