@@ -124,3 +124,24 @@ test('unauthenticated floods are logged once per source and reason, not once per
     await Promise.all([tg.fake.close(), slack.fake.close()]);
   }
 });
+
+test('slack Socket Mode: an event of the wrong shape is acknowledged and skipped (not left for Slack to redeliver forever)', { timeout: 20_000 }, async () => {
+  const fake = new FakeSlack({ ...slackTokens });
+  await fake.start();
+  const logs = captureLogs();
+  const h = await startHarness({
+    logger: logs.logger,
+    adapters: ({ profile, clock, logger }) => [{ adapter: slackAdapter({ fake, cacheDir: profile.cacheDir, clock, logger, overrides: { allowed_users: ['U0OWNER'] } }), allow: ['U0OWNER'], unauthorized: 'ignore' }],
+  });
+  try {
+    await untilConnected({ runner: h.runner, name: 'slack' });
+    const delivery = await fake.deliverEvent({ event: { type: 'message', channel_type: 'im', user: 'U0OWNER', text: 'x', ts: null, channel: null }, eventId: 'EvSocketNull', timeoutMs: 3000 });
+    assert.equal(delivery.eventId, 'EvSocketNull');
+    assert.ok(delivery.ack, 'acknowledged');
+    assertNoErrorLines({ lines: logs.lines });
+    assert.ok(logs.lines.some((line) => line['msg'] === 'Slack event of an unexpected shape skipped'));
+  } finally {
+    await h.stop();
+    await fake.close();
+  }
+});
