@@ -18,7 +18,14 @@ async function server(): Promise<{ http: GatewayHttp; port: number }> {
     clock: systemClock,
     timeouts,
   });
-  await http.webhooks.mount({ name: 'telegram', register: ({ app }) => app.post('/hook', async (request) => ({ got: request.body })) });
+  await http.webhooks.mount({ name: 'telegram', register: ({ app }) => {
+    app.post('/hook', async (request) => ({ got: request.body }));
+    // A handler that takes longer than the request timeout (journaling, waiting for an adapter): not cut off.
+    app.post('/slow', async () => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      return { slow: true };
+    });
+  } });
   const { port } = await http.listen();
   return { http, port };
 }
@@ -49,7 +56,7 @@ test('the gateway HTTP server defaults to 10 s for headers and for a whole reque
   assert.equal(DEFAULT_HTTP_TIMEOUTS.requestMs, 10_000);
 });
 
-test('a trickled body, trickled headers and a connection that sends nothing are all cut off; a normal request is unaffected', { timeout: 20_000 }, async () => {
+test('a trickled body, trickled headers and a connection that sends nothing are all cut off; a normal or slow-to-answer request is unaffected', { timeout: 20_000 }, async () => {
   const { http, port } = await server();
   const timers: NodeJS.Timeout[] = [];
   try {
@@ -80,6 +87,8 @@ test('a trickled body, trickled headers and a connection that sends nothing are 
     assert.ok(idle.closedAfterMs !== undefined && idle.closedAfterMs < 2000, `a silent connection was closed after ${idle.closedAfterMs} ms`);
     const res = await fetch(`http://127.0.0.1:${port}/hook`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"n":1}' });
     assert.deepEqual([res.status, await res.text()], [200, '{"got":{"n":1}}']);
+    const slow = await fetch(`http://127.0.0.1:${port}/slow`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    assert.deepEqual([slow.status, await slow.text()], [200, '{"slow":true}'], 'only receiving the request is timed, not answering it');
   } finally {
     for (const timer of timers) clearInterval(timer);
     await http.close();
