@@ -8,7 +8,9 @@ import type { AdapterCapabilities, AdapterStartParams, ChatRef, EditRequest, Mes
 import { AdapterFatalError } from '../../src/gateway/errors.js';
 import { BoundedSet } from '../../src/util/bounded-set.js';
 import type { Clock } from '../../src/util/clock.js';
-import { registerSlackEvents, type SlackCallbackBody } from './http-events.js';
+import type { RejectionLog } from '../../src/http/rejection-log.js';
+import { checkCallback, type SlackEventCallback } from './event-schema.js';
+import { registerSlackEvents } from './http-events.js';
 import { readSlackEvent, type SlackInboundPolicy, type SlackMessageEvent } from './inbound.js';
 import { downloadSlackFiles } from './media-in.js';
 import { SlackOutbound, translateSlackError } from './outbound.js';
@@ -52,7 +54,7 @@ export class SlackAdapter implements PlatformAdapter {
   private readonly inFlight = new Map<string, Promise<void>>();
   /** Slack's assistant status only exists in assistant threads; after the first refusal it is not tried again. */
   private assistantStatus = true;
-  private handler: ((body: SlackCallbackBody) => Promise<void>) | undefined;
+  private handler: ((callback: SlackEventCallback) => Promise<void>) | undefined;
 
   constructor(params: { config: SlackConfig; cacheDir: string; clock: Clock; logger: Logger }) {
     const token = params.config.bot_token;
@@ -68,11 +70,19 @@ export class SlackAdapter implements PlatformAdapter {
     this.outbound = new SlackOutbound({ client: this.client });
   }
 
-  registerRoutes(params: { app: FastifyInstance }): void {
+  registerRoutes(params: { app: FastifyInstance; rejections: RejectionLog }): void {
     if (this.config.mode !== 'http') return;
     const signingSecret = this.config.signing_secret;
     if (signingSecret === undefined) throw new AdapterFatalError({ message: 'platforms.slack.signing_secret is not set' });
-    registerSlackEvents({ app: params.app, path: this.config.events_path, signingSecret, logger: this.logger, handle: () => this.handler });
+    registerSlackEvents({
+      app: params.app,
+      path: this.config.events_path,
+      signingSecret,
+      logger: this.logger,
+      rejections: params.rejections,
+      clock: this.clock,
+      handle: () => this.handler,
+    });
   }
 
   async start(params: AdapterStartParams): Promise<void> {
@@ -85,15 +95,15 @@ export class SlackAdapter implements PlatformAdapter {
       allowedBots: this.config.allowed_bots,
       threadsWithBot: this.threadsWithBot,
     };
-    const handle = async (body: SlackCallbackBody): Promise<void> => {
-      const id = body.event_id;
+    const handle = async (callback: SlackEventCallback): Promise<void> => {
+      const id = callback.eventId;
       // Slack retries an event it thinks was not acknowledged; the event id (and the journal) make it count once.
       // A retry that arrives while the first attempt still runs waits for it, and fails with it (so it is not acked).
       const running = id !== undefined ? this.inFlight.get(id) : undefined;
       if (running) return running;
       if (id !== undefined && !this.seenEvents.add(id)) return;
       const work = (async () => {
-        const event = await this.toEvent({ raw: body.event as SlackMessageEvent, policy, params });
+        const event = await this.toEvent({ raw: callback.event, policy, params });
         if (event) await params.emit(event);
       })();
       if (id === undefined) return work;
@@ -184,7 +194,7 @@ export class SlackAdapter implements PlatformAdapter {
     }
   }
 
-  private async runSocketMode(params: { params: AdapterStartParams; handle: (body: SlackCallbackBody) => Promise<void>; stopped: Promise<void> }): Promise<void> {
+  private async runSocketMode(params: { params: AdapterStartParams; handle: (callback: SlackEventCallback) => Promise<void>; stopped: Promise<void> }): Promise<void> {
     const appToken = this.config.app_token;
     if (appToken === undefined) throw new AdapterFatalError({ message: 'platforms.slack.app_token is not set (needed for Socket Mode)' });
     const { report } = params.params;
@@ -198,13 +208,15 @@ export class SlackAdapter implements PlatformAdapter {
     });
     socket.on('connected', () => report({ state: 'connected' }));
     socket.on('reconnecting', () => report({ state: 'reconnecting', reason: 'Slack Socket Mode connection lost or silent; reconnecting' }));
-    socket.on('slack_event', async (delivery: { ack: () => Promise<void>; type: string; body: SlackCallbackBody }) => {
-      if (delivery.type !== 'events_api') {
+    socket.on('slack_event', async (delivery: { ack: () => Promise<void>; type: string; body: unknown }) => {
+      const checked = delivery.type === 'events_api' ? checkCallback({ body: delivery.body }) : undefined;
+      if (checked?.kind !== 'event') {
+        if (checked?.kind === 'malformed') this.logger.warn({ issue: checked.issue }, 'Slack event of an unexpected shape skipped');
         await delivery.ack().catch(() => undefined);
         return;
       }
       try {
-        await params.handle(delivery.body);
+        await params.handle(checked.callback);
         await delivery.ack();
       } catch (error) {
         this.logger.error({ err: error }, 'Slack event not taken; left unacknowledged so Slack delivers it again');

@@ -1,60 +1,75 @@
 import type { FastifyInstance } from 'fastify';
 import { verifySlackRequest } from '@slack/bolt';
 import type { Logger } from 'pino';
+import type { RejectionLog } from '../../src/http/rejection-log.js';
+import type { Clock } from '../../src/util/clock.js';
+import { checkCallback, type SlackEventCallback } from './event-schema.js';
 
-/** An Events API callback body, as far as the route reads it. */
-export interface SlackCallbackBody {
-  readonly type?: string;
-  readonly challenge?: string;
-  readonly event_id?: string;
-  readonly event?: unknown;
-}
+/** How far a request timestamp may be from now, either way (Slack's own rule is five minutes). */
+export const SLACK_TIMESTAMP_TOLERANCE_SECONDS = 5 * 60;
 
 /**
  * The Events API route on the gateway's HTTP server: the signature is checked with Bolt's own verifier on the
- * raw body (401 and a log line otherwise), `url_verification` is answered, and an event is answered 200 only
- * after it is journaled, so Slack retries whatever the gateway did not take.
+ * raw body, and a timestamp more than five minutes away from now is refused, in the past (Bolt) as in the future
+ * (here; Bolt checks only the past): 401. `url_verification` is answered. A body of a shape the adapter does not
+ * read is answered 200 and skipped (Slack would only send it again). Rejections are logged rate-limited. An
+ * event is answered 200 only after it is journaled, so Slack retries whatever the gateway did not take.
  */
 export function registerSlackEvents(params: {
   app: FastifyInstance;
   path: string;
   signingSecret: string;
   logger: Logger;
-  handle: () => ((body: SlackCallbackBody) => Promise<void>) | undefined;
+  rejections: RejectionLog;
+  clock: Clock;
+  handle: () => ((callback: SlackEventCallback) => Promise<void>) | undefined;
 }): void {
-  const { logger } = params;
+  const { logger, rejections, clock } = params;
   void params.app.register(async (scope) => {
     // The signature covers the exact bytes Slack sent: keep the body as text in this route only.
     scope.addContentTypeParser(['application/json', 'application/x-www-form-urlencoded'], { parseAs: 'string' }, (_request, body, done) => done(null, body));
     scope.post(params.path, async (request, reply) => {
       const raw = typeof request.body === 'string' ? request.body : '';
       const signature = request.headers['x-slack-signature'];
-      const timestamp = request.headers['x-slack-request-timestamp'];
+      const timestamp = Number(typeof request.headers['x-slack-request-timestamp'] === 'string' ? request.headers['x-slack-request-timestamp'] : 0);
+      const now = clock.now();
+      if (timestamp > Math.floor(now / 1000) + SLACK_TIMESTAMP_TOLERANCE_SECONDS) {
+        rejections.reject({ source: request.ip, reason: 'stale_timestamp', logger, message: 'Slack event with a request timestamp in the future rejected' });
+        return reply.code(401).send({ error: 'invalid timestamp' });
+      }
       try {
         verifySlackRequest({
           signingSecret: params.signingSecret,
           body: raw,
-          headers: {
-            'x-slack-signature': typeof signature === 'string' ? signature : '',
-            'x-slack-request-timestamp': Number(typeof timestamp === 'string' ? timestamp : 0),
-          },
+          headers: { 'x-slack-signature': typeof signature === 'string' ? signature : '', 'x-slack-request-timestamp': timestamp },
+          nowMilliseconds: now,
         });
       } catch (error) {
-        logger.warn({ ip: request.ip, reason: error instanceof Error ? error.message : String(error) }, 'Slack event with a bad signature rejected');
+        const detail = error instanceof Error ? error.message : String(error);
+        rejections.reject({ source: request.ip, reason: 'bad_signature', logger, fields: { detail }, message: 'Slack event with a bad signature rejected' });
         return reply.code(401).send({ error: 'invalid signature' });
       }
-      let body: SlackCallbackBody;
+      let body: unknown;
       try {
-        body = JSON.parse(raw) as SlackCallbackBody;
+        body = JSON.parse(raw);
       } catch {
-        logger.warn('Slack event body is not JSON');
+        rejections.reject({ source: request.ip, reason: 'malformed', logger, message: 'Slack event body is not JSON' });
         return reply.code(400).send({ error: 'not JSON' });
       }
-      if (body.type === 'url_verification') return reply.code(200).send({ challenge: body.challenge });
+      const checked = checkCallback({ body });
+      if (checked.kind === 'challenge') return reply.code(200).send({ challenge: checked.challenge });
+      if (checked.kind === 'malformed') {
+        rejections.reject({ source: request.ip, reason: 'malformed', logger, fields: { issue: checked.issue }, message: 'Slack event of an unexpected shape skipped' });
+        return reply.code(200).send({});
+      }
+      if (checked.kind === 'skip') {
+        logger.debug({ reason: checked.reason }, 'Slack callback skipped');
+        return reply.code(200).send({});
+      }
       const handle = params.handle();
       if (!handle) return reply.code(503).send({ error: 'the Slack adapter is not running yet' });
       try {
-        await handle(body);
+        await handle(checked.callback);
         return reply.code(200).send({});
       } catch (error) {
         logger.error({ err: error }, 'Slack event could not be taken; Slack will retry');

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import type { RejectionLog } from '../../src/http/rejection-log.js';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../../src/config/schema.js';
 import type { AdapterCapabilities, AdapterStartParams, EditRequest, MessageEvent, OutboundMessage, PlatformAdapter } from '../../src/gateway/contracts.js';
@@ -80,8 +81,9 @@ export class SmsAdapter implements PlatformAdapter {
   }
 
   /** Adds the webhook, status callback and media link routes (in their own scope, with a form body parser). */
-  registerRoutes(params: { app: FastifyInstance }): void {
+  registerRoutes(params: { app: FastifyInstance; rejections: RejectionLog }): void {
     registerSmsRoutes({
+      rejections: params.rejections,
       app: params.app,
       paths: this.paths,
       authToken: this.authToken,

@@ -3,6 +3,8 @@ import { stat } from 'node:fs/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import twilio from 'twilio';
+import type { RejectionLog } from '../../src/http/rejection-log.js';
+import { checkForm, twilioInboundSchema, twilioStatusSchema } from './form-schema.js';
 import type { TwilioParams } from './inbound.js';
 import type { MediaLinks } from './media-links.js';
 
@@ -45,12 +47,21 @@ function formFields(params: { body: unknown }): TwilioParams {
 
 /**
  * Registers the SMS routes in their own scope: the incoming-message webhook and the status callback (both
- * form-encoded, size-capped, X-Twilio-Signature checked against the public URL: 403 and a log line otherwise),
- * and the signed media links Twilio fetches MMS pictures from. A message is answered with empty TwiML only
- * after it is journaled, so Twilio retries whatever the gateway did not take.
+ * form-encoded, size-capped, X-Twilio-Signature checked against the public URL: 403 otherwise; signed fields
+ * of a shape the route does not read are answered 2xx and skipped), and the signed media links Twilio fetches
+ * MMS pictures from. Rejections are logged rate-limited. A message is answered with empty TwiML only after it is
+ * journaled, so Twilio retries whatever the gateway did not take.
  */
-export function registerSmsRoutes(params: { app: FastifyInstance; paths: SmsRoutePaths; authToken: string; links: MediaLinks; handlers: SmsRouteHandlers; logger: Logger }): void {
-  const { paths, logger } = params;
+export function registerSmsRoutes(params: {
+  app: FastifyInstance;
+  paths: SmsRoutePaths;
+  authToken: string;
+  links: MediaLinks;
+  handlers: SmsRouteHandlers;
+  logger: Logger;
+  rejections: RejectionLog;
+}): void {
+  const { paths, logger, rejections } = params;
   void params.app.register(async (scope) => {
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => done(null, body));
     /** The signed form fields, or undefined after answering 403. */
@@ -58,7 +69,13 @@ export function registerSmsRoutes(params: { app: FastifyInstance; paths: SmsRout
       const fields = formFields({ body: request.body });
       const signature = request.headers['x-twilio-signature'];
       if (typeof signature === 'string' && twilio.validateRequest(params.authToken, signature, url, fields)) return fields;
-      logger.warn({ ip: request.ip, path: request.url.split('?')[0], hasSignature: typeof signature === 'string' }, 'Twilio request with a missing or wrong X-Twilio-Signature rejected');
+      rejections.reject({
+        source: request.ip,
+        reason: 'bad_signature',
+        logger,
+        fields: { path: request.url.split('?')[0], hasSignature: typeof signature === 'string' },
+        message: 'Twilio request with a missing or wrong X-Twilio-Signature rejected',
+      });
       await reply.code(403).type('text/plain').send('invalid signature');
       return undefined;
     };
@@ -66,6 +83,11 @@ export function registerSmsRoutes(params: { app: FastifyInstance; paths: SmsRout
     scope.post(paths.webhookPath, { bodyLimit: WEBHOOK_BODY_LIMIT }, async (request, reply) => {
       const fields = await verified(request, reply, paths.webhookUrl);
       if (fields === undefined) return reply;
+      const checked = checkForm({ fields, schema: twilioInboundSchema });
+      if (checked.kind === 'malformed') {
+        rejections.reject({ source: request.ip, reason: 'malformed', logger, fields: { issue: checked.issue }, message: 'Twilio incoming-message webhook of an unexpected shape skipped' });
+        return reply.code(200).type('text/xml').send(EMPTY_TWIML);
+      }
       const handle = await params.handlers.message();
       if (!handle) return reply.code(503).type('text/plain').send('the SMS adapter is not running yet');
       try {
@@ -80,6 +102,11 @@ export function registerSmsRoutes(params: { app: FastifyInstance; paths: SmsRout
     scope.post(paths.statusPath, { bodyLimit: WEBHOOK_BODY_LIMIT }, async (request, reply) => {
       const fields = await verified(request, reply, paths.statusUrl);
       if (fields === undefined) return reply;
+      const checked = checkForm({ fields, schema: twilioStatusSchema });
+      if (checked.kind === 'malformed') {
+        rejections.reject({ source: request.ip, reason: 'malformed', logger, fields: { issue: checked.issue }, message: 'Twilio status callback of an unexpected shape skipped' });
+        return reply.code(204).send();
+      }
       const record = params.handlers.status();
       if (!record) return reply.code(503).type('text/plain').send('the SMS adapter is not running yet');
       record(fields);
@@ -91,7 +118,7 @@ export function registerSmsRoutes(params: { app: FastifyInstance; paths: SmsRout
       const query = new URLSearchParams(search);
       const found = params.links.check({ path, expires: query.get('expires') ?? undefined, sig: query.get('sig') ?? undefined });
       if (found.kind !== 'ok') {
-        logger.warn({ path, reason: found.kind }, 'MMS media link refused');
+        rejections.reject({ source: request.ip, reason: 'bad_link', logger, fields: { path, why: found.kind }, message: 'MMS media link refused' });
         return reply.code(found.kind === 'forbidden' ? 403 : 410).type('text/plain').send(found.kind === 'forbidden' ? 'invalid link' : 'link expired');
       }
       const size = await stat(found.file).then((info) => (info.isFile() ? info.size : undefined), () => undefined);

@@ -1,6 +1,5 @@
 import path from 'node:path';
 import { Api } from 'grammy';
-import type { Update } from 'grammy/types';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../../src/config/schema.js';
 import type {
@@ -17,12 +16,14 @@ import { BoundedSet } from '../../src/util/bounded-set.js';
 import { mapLimit } from '../../src/util/map-limit.js';
 import type { Clock } from '../../src/util/clock.js';
 import type { FastifyInstance } from 'fastify';
+import type { RejectionLog } from '../../src/http/rejection-log.js';
 import { syncCommandMenu } from './commands-menu.js';
 import { classifyTelegramError } from './errors.js';
 import { readUpdate, type BotIdentity } from './inbound.js';
 import { downloadFiles } from './media-in.js';
 import { TelegramOutbound } from './outbound.js';
 import { allowedUpdates, pollUpdates } from './polling.js';
+import { checkUpdate, type TelegramUpdate } from './update-schema.js';
 import { registerWebhook } from './webhook.js';
 import { grammySignal } from './signal.js';
 import { whenAborted } from '../../src/util/when-aborted.js';
@@ -56,7 +57,7 @@ export class TelegramAdapter implements PlatformAdapter {
   private readonly logger: Logger;
   private readonly cacheDir: string;
   private readonly seenUpdates = new BoundedSet<number>({ max: 5000 });
-  private handler: ((update: Update) => Promise<void>) | undefined;
+  private handler: ((update: TelegramUpdate) => Promise<void>) | undefined;
   private routesRegistered = false;
 
   constructor(params: { config: TelegramConfig; cacheDir: string; clock: Clock; logger: Logger }) {
@@ -71,12 +72,12 @@ export class TelegramAdapter implements PlatformAdapter {
     this.outbound = new TelegramOutbound({ api: this.api, logger: this.logger });
   }
 
-  registerRoutes(params: { app: FastifyInstance }): void {
+  registerRoutes(params: { app: FastifyInstance; rejections: RejectionLog }): void {
     if (this.config.mode !== 'webhook') return;
     this.routesRegistered = true;
     const secretToken = this.config.webhook.secret_token;
     if (secretToken === undefined) throw new AdapterFatalError({ message: 'platforms.telegram.webhook.secret_token is not set' });
-    registerWebhook({ app: params.app, path: this.config.webhook.path, secretToken, logger: this.logger, handle: () => this.handler });
+    registerWebhook({ app: params.app, path: this.config.webhook.path, secretToken, logger: this.logger, rejections: params.rejections, handle: () => this.handler });
   }
 
   async start(params: AdapterStartParams): Promise<void> {
@@ -85,8 +86,8 @@ export class TelegramAdapter implements PlatformAdapter {
     await syncCommandMenu({ api: this.api, storage: params.storage, botId: bot.id, signal }).catch((error: unknown) => {
       this.logger.warn({ err: error }, 'could not set the command menu; will try again on the next start');
     });
-    const handleBatch = async (updates: readonly Update[]): Promise<void> => {
-      const fresh = updates.filter((update) => this.seenUpdates.add(update.update_id));
+    const handleBatch = async (updates: readonly unknown[]): Promise<void> => {
+      const fresh = this.readable({ updates }).filter((update) => this.seenUpdates.add(update.update_id));
       try {
         // Downloads run side by side (a few at a time): an album's parts reach the gateway together (one turn),
         // and one large file does not hold up other chats. Emits (journaling) keep the update order.
@@ -97,7 +98,7 @@ export class TelegramAdapter implements PlatformAdapter {
         throw error;
       }
     };
-    const handle = (update: Update): Promise<void> => handleBatch([update]);
+    const handle = (update: TelegramUpdate): Promise<void> => handleBatch([update]);
     if (this.config.mode === 'webhook') {
       await this.runWebhook({ ...params, handle });
       return;
@@ -157,7 +158,18 @@ export class TelegramAdapter implements PlatformAdapter {
     }
   }
 
-  private async runWebhook(params: AdapterStartParams & { handle: (update: Update) => Promise<void> }): Promise<void> {
+  /** The updates the adapter can read (update-schema.ts); others are skipped with a log line, never thrown on. */
+  private readable(params: { updates: readonly unknown[] }): TelegramUpdate[] {
+    const out: TelegramUpdate[] = [];
+    for (const body of params.updates) {
+      const checked = checkUpdate({ body });
+      if (checked.kind === 'update') out.push(checked.update);
+      else this.logger.warn({ updateId: checked.kind === 'malformed' ? checked.updateId : undefined, issue: checked.kind === 'malformed' ? checked.issue : 'not an update' }, 'Telegram update of an unexpected shape skipped');
+    }
+    return out;
+  }
+
+  private async runWebhook(params: AdapterStartParams & { handle: (update: TelegramUpdate) => Promise<void> }): Promise<void> {
     const url = this.config.webhook.url;
     if (url === undefined) throw new AdapterFatalError({ message: 'platforms.telegram.webhook.url is not set' });
     if (!this.routesRegistered) {
@@ -177,7 +189,7 @@ export class TelegramAdapter implements PlatformAdapter {
   }
 
   /** The gateway message for an update, files downloaded; undefined when the update is not for the agent. */
-  private async toEvent(params: { update: Update; bot: BotIdentity; signal: AbortSignal; mayTalk: AdapterStartParams['mayTalk'] }): Promise<MessageEvent | undefined> {
+  private async toEvent(params: { update: TelegramUpdate; bot: BotIdentity; signal: AbortSignal; mayTalk: AdapterStartParams['mayTalk'] }): Promise<MessageEvent | undefined> {
     const read = readUpdate({
       update: params.update,
       bot: params.bot,

@@ -1,5 +1,5 @@
-import type { Message, Update } from 'grammy/types';
 import type { ChatRef, MediaKind, MessageEvent, Sender } from '../../src/gateway/contracts.js';
+import type { TelegramMessage as Message, TelegramUpdate as Update } from './update-schema.js';
 
 /** Who the bot is (from getMe). */
 export interface BotIdentity {
@@ -30,7 +30,7 @@ export type InboundRead =
   | { readonly kind: 'message'; readonly event: Omit<MessageEvent, 'media'>; readonly files: readonly FileRef[] };
 
 
-/** Turns one update into a gateway message (files still to download), or says why it is skipped. */
+/** Turns one update (checked by update-schema.ts) into a gateway message (files still to download), or says why it is skipped. */
 export function readUpdate(params: { update: Update; bot: BotIdentity; policy: InboundPolicy; now: number }): InboundRead {
   const { update, bot, policy } = params;
   const edited = update.message === undefined && update.edited_message !== undefined;
@@ -93,7 +93,7 @@ function addressedToBot(params: { message: Message; bot: BotIdentity }): boolean
   return entities.some((entity) => {
     const part = text.slice(entity.offset, entity.offset + entity.length).toLowerCase();
     if (entity.type === 'mention') return part === handle;
-    if (entity.type === 'text_mention') return entity.user.id === bot.id;
+    if (entity.type === 'text_mention') return entity.user?.id === bot.id;
     if (entity.type === 'bot_command') return !part.includes('@') || part.endsWith(handle);
     return false;
   });
@@ -109,7 +109,10 @@ function stripMention(params: { text: string; bot: BotIdentity }): string {
 function filesOf(params: { message: Message }): FileRef[] {
   const { message } = params;
   const files: FileRef[] = [];
-  const largestPhoto = message.photo?.reduce((best, p) => ((p.file_size ?? 0) > (best.file_size ?? 0) ? p : best));
+  const largestPhoto = (message.photo ?? []).reduce<NonNullable<Message['photo']>[number] | undefined>(
+    (best, p) => (best === undefined || (p.file_size ?? 0) > (best.file_size ?? 0) ? p : best),
+    undefined,
+  );
   if (largestPhoto) files.push({ fileId: largestPhoto.file_id, fileUniqueId: largestPhoto.file_unique_id, kind: 'image', mimeType: 'image/jpeg', ...size(largestPhoto.file_size) });
   if (message.document) {
     const d = message.document;

@@ -1,7 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { Update } from 'grammy/types';
 import type { Logger } from 'pino';
+import type { RejectionLog } from '../../src/http/rejection-log.js';
+import { checkUpdate, type TelegramUpdate } from './update-schema.js';
 
 /** True when both strings are equal, compared in constant time. */
 function sameSecret(params: { given: string; expected: string }): boolean {
@@ -11,33 +12,39 @@ function sameSecret(params: { given: string; expected: string }): boolean {
 }
 
 /**
- * Registers the Telegram webhook route: the secret token header is checked (401 and a log line otherwise),
- * the body must be an update, and the reply waits until the update is journaled, so Telegram retries
- * whatever the gateway did not take.
+ * Registers the Telegram webhook route: the secret token header is checked (401), the body must be an update
+ * (400); an update whose message has a shape the adapter does not read is answered 200 and skipped (Telegram
+ * would only send it again). Rejections are logged rate-limited. The reply to a readable update waits until it
+ * is journaled, so Telegram retries whatever the gateway did not take.
  */
 export function registerWebhook(params: {
   app: FastifyInstance;
   path: string;
   secretToken: string;
   logger: Logger;
-  handle: () => ((update: Update) => Promise<void>) | undefined;
+  rejections: RejectionLog;
+  handle: () => ((update: TelegramUpdate) => Promise<void>) | undefined;
 }): void {
-  const { logger } = params;
+  const { logger, rejections } = params;
   params.app.post(params.path, async (request, reply) => {
     const header = request.headers['x-telegram-bot-api-secret-token'];
     if (typeof header !== 'string' || !sameSecret({ given: header, expected: params.secretToken })) {
-      logger.warn({ ip: request.ip, hasHeader: header !== undefined }, 'Telegram webhook request with a wrong secret token rejected');
+      rejections.reject({ source: request.ip, reason: 'bad_token', logger, fields: { hasHeader: header !== undefined }, message: 'Telegram webhook request with a wrong secret token rejected' });
       return reply.code(401).send({ error: 'unauthorized' });
     }
-    const body: unknown = request.body;
-    if (typeof body !== 'object' || body === null || typeof (body as { update_id?: unknown }).update_id !== 'number') {
-      logger.warn('Telegram webhook request without an update rejected');
+    const checked = checkUpdate({ body: request.body });
+    if (checked.kind === 'not_update') {
+      rejections.reject({ source: request.ip, reason: 'malformed', logger, message: 'Telegram webhook request without an update rejected' });
       return reply.code(400).send({ error: 'not a Telegram update' });
+    }
+    if (checked.kind === 'malformed') {
+      rejections.reject({ source: request.ip, reason: 'malformed', logger, fields: { updateId: checked.updateId, issue: checked.issue }, message: 'Telegram update of an unexpected shape skipped' });
+      return reply.code(200).send({});
     }
     const handle = params.handle();
     if (!handle) return reply.code(503).send({ error: 'the Telegram adapter is not running yet' });
     try {
-      await handle(body as Update);
+      await handle(checked.update);
       return reply.code(200).send({});
     } catch (error) {
       logger.error({ err: error }, 'Telegram webhook update could not be taken; Telegram will retry');

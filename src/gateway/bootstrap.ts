@@ -42,6 +42,7 @@ export function buildGateway(params: {
         port: config.gateway.http.port,
         bodyLimitBytes: config.gateway.http.body_limit_bytes,
         logger,
+        clock,
         health: () => {
           if (!runner) throw new Error('gateway not built yet');
           return runner.health();
@@ -135,5 +136,5 @@ export function runnerOptionsFrom(params: {
 export function mountWebhooks(params: { http: GatewayHttp; entry: AdapterEntry }): Promise<boolean> {
   const { adapter } = params.entry;
   if (!adapter.registerRoutes) return Promise.resolve(false);
-  return params.http.webhooks.mount({ name: adapter.name, register: ({ app }) => adapter.registerRoutes?.({ app }) });
+  return params.http.webhooks.mount({ name: adapter.name, register: (routes) => adapter.registerRoutes?.(routes) });
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import type { RejectionLog } from '../http/rejection-log.js';
 
 /** What kind of conversation a chat is. Groups and channels share sessions per sender. */
 export const chatKindSchema = z.enum(['dm', 'group', 'channel']);
@@ -156,6 +157,9 @@ export interface PlatformAdapter {
   unreact?(params: { chat: ChatRef; messageId: string; emoji: string }): Promise<void>;
   /** The least time between two calls into one chat, when the platform wants more than the configured interval. */
   minInterval?(params: { chatId: string }): number | undefined;
-  /** Adds the adapter's webhook routes to the gateway's HTTP server (called once, before it listens). */
-  registerRoutes?(params: { app: FastifyInstance }): void;
+  /**
+   * Adds the adapter's webhook routes to the gateway's HTTP server (called once, before it listens); rejected
+   * requests are logged through `rejections` (rate-limited per source and reason).
+   */
+  registerRoutes?(params: { app: FastifyInstance; rejections: RejectionLog }): void;
 }

@@ -1,8 +1,23 @@
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type HTTPMethods } from 'fastify';
 import type { Logger } from 'pino';
 import { UserFacingError } from '../gateway/errors.js';
+import type { Clock } from '../util/clock.js';
+import { RejectionLog } from './rejection-log.js';
 import { applyCommonHandlers, WebhookMounts } from './webhook-mounts.js';
+
+/** How long a client may take to send a request; slower ones get 408 and are disconnected. */
+export interface HttpTimeouts {
+  /** From connecting (or the request's first byte) until the headers are complete. */
+  readonly headersMs: number;
+  /** From the request's first byte until the whole body is in (a trickled body is cut off here). */
+  readonly requestMs: number;
+  /** How often node checks the two above (it checks on an interval, not per socket). */
+  readonly checkIntervalMs: number;
+}
+
+/** Webhook senders (Telegram, Slack, Twilio) send a few kilobytes at once: 10 s is plenty. */
+export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = { headersMs: 10_000, requestMs: 10_000, checkIntervalMs: 1_000 };
 
 /** What /healthz reports. */
 export interface HealthReport {
@@ -46,8 +61,14 @@ export function createHttpServer(params: {
   bodyLimitBytes: number;
   logger: Logger;
   health: () => HealthReport;
+  /** Times the rate limit of rejection log lines. */
+  clock: Clock;
+  /** Request timeouts (default DEFAULT_HTTP_TIMEOUTS). */
+  timeouts?: HttpTimeouts;
 }): GatewayHttp {
-  const webhooks = new WebhookMounts({ logger: params.logger, bodyLimitBytes: params.bodyLimitBytes });
+  const rejections = new RejectionLog({ logger: params.logger.child({ component: 'http' }), clock: params.clock });
+  const webhooks = new WebhookMounts({ logger: params.logger, bodyLimitBytes: params.bodyLimitBytes, rejections });
+  const timeouts = params.timeouts ?? DEFAULT_HTTP_TIMEOUTS;
   const app: FastifyInstance = Fastify({
     loggerInstance: params.logger.child({ component: 'http' }) as FastifyBaseLogger,
     bodyLimit: params.bodyLimitBytes,
@@ -56,18 +77,21 @@ export function createHttpServer(params: {
     return503OnClosing: true,
     // The gateway's own routes first, then the current webhook routes of each platform, then 404.
     serverFactory: (handler) =>
-      createServer((req, res) => {
-        const url = (req.url ?? '/').split('?')[0] ?? '/';
-        const own = app.findRoute({ method: (req.method ?? 'GET') as HTTPMethods, url });
-        if (!own && webhooks.dispatch({ req, res })) return;
-        handler(req, res);
+      withIdleCutoff({
+        server: createServer({ headersTimeout: timeouts.headersMs, requestTimeout: timeouts.requestMs, connectionsCheckingInterval: timeouts.checkIntervalMs }, (req, res) => {
+          const url = (req.url ?? '/').split('?')[0] ?? '/';
+          const own = app.findRoute({ method: (req.method ?? 'GET') as HTTPMethods, url });
+          if (!own && webhooks.dispatch({ req, res })) return;
+          handler(req, res);
+        }),
+        ms: timeouts.headersMs,
       }),
   });
   app.get('/healthz', async (_request, reply) => {
     const report = params.health();
     await reply.code(report.status === 'ok' ? 200 : 503).send(report);
   });
-  applyCommonHandlers({ app });
+  applyCommonHandlers({ app, rejections });
   return {
     app,
     webhooks,
@@ -85,8 +109,20 @@ export function createHttpServer(params: {
     close: async () => {
       await app.close();
       await webhooks.close();
+      rejections.close();
     },
   };
+}
+
+/**
+ * Node's header timeout starts with a request's first byte: a connection that never sends one would stay open.
+ * Each new connection gets `ms` to start its request (node then times the request; keep-alive idling has its own
+ * timeout).
+ */
+function withIdleCutoff(params: { server: Server; ms: number }): Server {
+  params.server.on('connection', (socket) => socket.setTimeout(params.ms));
+  params.server.on('request', (req) => req.socket.setTimeout(0));
+  return params.server;
 }
 
 /**

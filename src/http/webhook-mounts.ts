@@ -1,25 +1,48 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type HTTPMethods } from 'fastify';
 import type { Logger } from 'pino';
+import type { RejectionLog, RejectionReason } from './rejection-log.js';
 
-/** Registers one adapter instance's webhook routes on the scope it is given. */
-export type RouteRegistrar = (params: { app: FastifyInstance }) => void;
+/** Registers one adapter instance's webhook routes on the scope it is given; rejections are logged through `rejections`. */
+export type RouteRegistrar = (params: { app: FastifyInstance; rejections: RejectionLog }) => void;
 
 /** The settings every route scope (the main app and each platform's) shares. */
 export interface ScopeSettings {
   readonly logger: Logger;
   readonly bodyLimitBytes: number;
+  /** The server's rate-limited log of rejected requests, shared by every scope. */
+  readonly rejections: RejectionLog;
 }
 
-/** Logs and answers failed requests the same way in every scope: 4xx with the reason, 5xx without details. */
-export function applyCommonHandlers(params: { app: FastifyInstance }): void {
-  const { app } = params;
+/** The rate-limit bucket of a request fastify itself refused (body too large, not JSON, wrong content type, ...). */
+function reasonOf(params: { status: number }): RejectionReason {
+  if (params.status >= 500) return 'internal';
+  if (params.status === 413) return 'oversized';
+  if (params.status === 408) return 'timeout';
+  return 'malformed';
+}
+
+/**
+ * Logs and answers failed requests the same way in every scope: 4xx with the reason, 5xx without details; the log
+ * lines are rate-limited per source and reason (a flood of bad requests cannot flush the log).
+ */
+export function applyCommonHandlers(params: { app: FastifyInstance; rejections: RejectionLog }): void {
+  const { app, rejections } = params;
   app.setNotFoundHandler(async (request, reply) => {
     await reply.code(404).send({ error: 'not_found', message: `No route ${request.method} ${request.url}` });
   });
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
     const status = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
-    request.log.warn({ err: error, url: request.url, status }, 'request rejected');
+    // The path only: a query may carry a signature (MMS media links).
+    const url = request.url.split('?')[0];
+    rejections.reject({
+      source: request.ip,
+      reason: reasonOf({ status }),
+      message: 'request rejected',
+      level: status >= 500 ? 'error' : 'warn',
+      logger: request.log,
+      fields: { err: error, url, status },
+    });
     await reply.code(status).send({ error: error.code ?? 'error', message: status >= 500 ? 'internal error' : error.message });
   });
 }
@@ -50,12 +73,12 @@ export class WebhookMounts {
       bodyLimit: this.settings.bodyLimitBytes,
       logController: new LogController({ disableRequestLogging: true }),
     });
-    applyCommonHandlers({ app: scope });
+    applyCommonHandlers({ app: scope, rejections: this.settings.rejections });
     let routes = 0;
     scope.addHook('onRoute', () => {
       routes += 1;
     });
-    params.register({ app: scope });
+    params.register({ app: scope, rejections: this.settings.rejections });
     const ready = (async (): Promise<boolean> => {
       await scope.ready();
       if (routes === 0) {

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { createHttpServer } from '../../src/http/server.js';
+import { systemClock } from '../../src/util/clock.js';
 
 test('webhook routes are replaced, added and removed while the server listens; /healthz and 404s are unaffected', async () => {
   const http = createHttpServer({
@@ -11,6 +12,7 @@ test('webhook routes are replaced, added and removed while the server listens; /
     bodyLimitBytes: 1024,
     logger: pino({ level: 'silent' }),
     health: () => ({ status: 'ok', profile: 'work', uptimeSeconds: 0, adapters: [] }),
+    clock: systemClock,
   });
   const hook = (answer: string) => ({ app }: { app: FastifyInstance }) => {
     app.post('/hook', async (request) => ({ answer, got: request.body }));
