@@ -10,6 +10,7 @@ import type {
   AdapterStartParams,
   ChatRef,
   EditRequest,
+  InterruptedSend,
   MessageEvent,
   OutboundMessage,
   PlatformAdapter,
@@ -140,8 +141,18 @@ export class DiscordAdapter implements PlatformAdapter {
       files,
       allowedMentions,
       ...(replyTo !== undefined ? { reply: { messageReference: replyTo, failIfNotExists: false } } : {}),
+      // With enforce_nonce Discord answers a repeated nonce (within minutes) with the message it already created.
+      ...(message.nonce !== undefined ? { nonce: message.nonce, enforceNonce: true } : {}),
     });
     return { messageId: sent.id };
+  }
+
+  /**
+   * Sends the interrupted message again with its nonce: Discord returns the message the first call created, or
+   * creates it now if that call never arrived. Past Discord's nonce window (a few minutes) a copy is possible.
+   */
+  async resolveSend(send: InterruptedSend): Promise<{ messageId: string } | undefined> {
+    return this.send({ chat: send.chat, text: send.text, nonce: send.nonce, ...(send.replyToId !== undefined ? { replyToId: send.replyToId } : {}) });
   }
 
   async edit(request: EditRequest): Promise<void> {

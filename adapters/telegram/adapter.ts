@@ -8,6 +8,7 @@ import type {
   AdapterStartParams,
   ChatRef,
   EditRequest,
+  InterruptedSend,
   MessageEvent,
   OutboundMessage,
   PlatformAdapter,
@@ -19,6 +20,7 @@ import type { Clock } from '../../src/util/clock.js';
 import type { FastifyInstance } from 'fastify';
 import { syncCommandMenu } from './commands-menu.js';
 import { classifyTelegramError } from './errors.js';
+import { findSentTelegram } from './find-sent.js';
 import { readUpdate, type BotIdentity } from './inbound.js';
 import { downloadFiles } from './media-in.js';
 import { TelegramOutbound } from './outbound.js';
@@ -134,6 +136,11 @@ export class TelegramAdapter implements PlatformAdapter {
 
   async edit(request: EditRequest): Promise<void> {
     await this.outbound.editText(request);
+  }
+
+  /** Finds an interrupted send's message among the ids after the last known one (see find-sent.ts). */
+  async resolveSend(send: InterruptedSend): Promise<{ messageId: string } | undefined> {
+    return findSentTelegram({ outbound: this.outbound, send, logger: this.logger });
   }
 
   async typing(params: { chat: ChatRef }): Promise<void> {

@@ -75,7 +75,9 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
   if (removed > 0 || existing.length > 0) {
     logger.info({ removedMessages: removed, adoptedMessages: existing.length }, 'resuming a turn a restart cut short');
   }
-  const newDelivery = (params: { existing: ReturnType<Store['outboundFor']> }): StreamDelivery =>
+  const intents = store.sendIntentsFor({ inboxId: row.id });
+  if (intents.length > 0) logger.info({ sends: intents.length }, 'a send of the cut-short turn never got its answer; looking for its message before sending again');
+  const newDelivery = (params: { existing: ReturnType<Store['outboundFor']>; pending: ReturnType<Store['sendIntentsFor']> }): StreamDelivery =>
     new StreamDelivery({
       adapter,
       chat: event.chat,
@@ -87,13 +89,17 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
       cursor: deps.cursor,
       logger,
       existing: params.existing.map((o) => ({ seq: o.seq, platformMessageId: o.platformMessageId, text: o.text })),
+      pending: params.pending.map((i) => ({ seq: i.seq, nonce: i.nonce, text: i.text, sentAt: i.createdAt, ...(i.afterId === null ? {} : { afterId: i.afterId }) })),
       mediaPolicy: deps.mediaPolicy,
       scrub: deps.scrub,
       journal: {
         record: (r) => store.recordOutbound({ inboxId: row.id, platform: event.platform, chatId: event.chat.id, ...r }),
+        intend: (i) =>
+          store.recordSendIntent({ inboxId: row.id, platform: event.platform, chatId: event.chat.id, seq: i.seq, nonce: i.nonce, afterId: i.afterId ?? null, text: i.text }),
+        claimedIds: () => new Set(store.outboundIdsInChat({ platform: event.platform, chatId: event.chat.id })),
       },
     });
-  const delivery = newDelivery({ existing });
+  const delivery = newDelivery({ existing, pending: intents });
   if (giveUp) {
     logger.error({ attempts: row.attempts }, 'giving up on a message that was cut short too many times');
     await delivery.finish({ note: giveUpNote({ attempts: row.attempts }) });
@@ -160,7 +166,7 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
     } catch {
       break;
     }
-    const retry = newDelivery({ existing: store.outboundFor({ inboxId: row.id }) });
+    const retry = newDelivery({ existing: store.outboundFor({ inboxId: row.id }), pending: store.sendIntentsFor({ inboxId: row.id }) });
     retry.push(text);
     delivered = await retry.finish(finalParams);
   }
