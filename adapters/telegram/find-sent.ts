@@ -19,17 +19,24 @@ function messageNumber(params: { id: string | undefined }): number | undefined {
  * but message ids in a chat are sequential and only the bot's own messages can be edited: the ids after the last
  * known one are edited, ascending, to the exact text that was sent. The bot's message with that text answers
  * "message is not modified" (found, nothing changed); a user's "message can't be edited"; an unused id "message to
- * edit not found". Ids the outbox holds for any turn are skipped, so another turn's message is never taken.
+ * edit not found". Ids the outbox holds for any turn, and ids this process sent itself, are skipped, so another
+ * turn's message (or a command's answer) is never taken.
  * A bot message with another text (not journaled, e.g. a command's answer) stops the search: it cannot be this one.
  */
-export async function findSentTelegram(params: { outbound: TelegramOutbound; send: InterruptedSend; logger: Logger }): Promise<{ messageId: string } | undefined> {
+export async function findSentTelegram(params: {
+  outbound: TelegramOutbound;
+  send: InterruptedSend;
+  /** Whether this process sent the message with this id and got its answer (so it belongs to another send). */
+  isOwnOther: (messageId: string) => boolean;
+  logger: Logger;
+}): Promise<{ messageId: string } | undefined> {
   const { outbound, send, logger } = params;
   const after = messageNumber({ id: send.afterId });
   if (after === undefined) return undefined;
   const excluded = new Set([...send.exclude].map((id) => messageNumber({ id })).filter((n): n is number => n !== undefined));
   let missing = 0;
   for (let id = after + 1; id <= after + WINDOW && missing < MISSING_IN_A_ROW; id++) {
-    if (excluded.has(id)) {
+    if (excluded.has(id) || params.isOwnOther(String(id))) {
       missing = 0;
       continue;
     }

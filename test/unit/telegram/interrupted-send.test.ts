@@ -66,8 +66,8 @@ test('looking for an interrupted send skips the outbox\'s messages (another turn
   await withFake(async ({ fake, cacheDir }) => {
     const asked = fake.pushMessage({ ...owner, text: 'answer me' });
     const adapter = telegramAdapter({ fake, cacheDir, clock: systemClock, logger });
-    // Another turn's message right after the question, showing exactly the text this send will show.
-    const other = await adapter.send({ chat, text: 'INFL- ▉' });
+    // Another turn's message (sent before a restart) right after the question, showing exactly the text this send will show.
+    const other = await telegramAdapter({ fake, cacheDir, clock: systemClock, logger }).send({ chat, text: 'INFL- ▉' });
     fake.pushMessage({ ...owner, text: 'and another thing' });
     const journal = memoryJournal({ claimed: [other.messageId] });
     const messages = new SentMessages({ adapter, chat, replyToId: `77:${asked.message?.message_id ?? 0}`, journal, clock: systemClock, logger });
@@ -93,5 +93,21 @@ test('a send that never reached Telegram is sent anew after a bounded search (no
     await messages.put({ seq: 0, text: 'INFL- done.', state: 'final' });
     assert.deepEqual(fake.chatMessages(77).map((m) => m.shown), ['INFL- done.']);
     assert.equal(fake.callsTo('editMessageText').length, 3, 'three unknown ids in a row end the search');
+  });
+});
+
+test('looking for an interrupted send never edits a message this process sent for something else (a command\'s answer, not journaled)', { timeout: 20_000 }, async () => {
+  await withFake(async ({ fake, cacheDir }) => {
+    const asked = fake.pushMessage({ ...owner, text: 'answer me' });
+    const adapter = telegramAdapter({ fake, cacheDir, clock: systemClock, logger });
+    const status = await adapter.send({ chat, text: 'Status: busy answering.' });
+    const messages = new SentMessages({ adapter, chat, replyToId: `77:${asked.message?.message_id ?? 0}`, journal: memoryJournal(), clock: systemClock, logger });
+    fake.failNext({ method: 'sendMessage', drop: 'after' });
+    await assert.rejects(messages.put({ seq: 0, text: 'INFL- ▉', state: 'open' }));
+    await messages.put({ seq: 0, text: 'INFL- done.', state: 'final' });
+    assert.deepEqual(fake.chatMessages(77).map((m) => [m.message_id, m.shown, m.edits]), [
+      [Number(status.messageId), 'Status: busy answering.', 0],
+      [3, 'INFL- done.', 1],
+    ]);
   });
 });
