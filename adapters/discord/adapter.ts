@@ -31,6 +31,9 @@ export type DiscordConfig = GatewayConfig['platforms']['discord'];
 /** Only the intents the adapter needs: guild and DM messages, and their content. */
 const intents = [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.DirectMessages, GatewayIntentBits.MessageContent];
 
+/** Snowflakes count milliseconds from 2015-01-01. */
+const discordEpoch = 1_420_070_400_000n;
+
 /** How many recent interaction ids are remembered (replies to them carry no message reference). */
 const INTERACTION_MEMORY = 1_000;
 
@@ -152,7 +155,16 @@ export class DiscordAdapter implements PlatformAdapter {
    * creates it now if that call never arrived. Past Discord's nonce window (a few minutes) a copy is possible.
    */
   async resolveSend(send: InterruptedSend): Promise<{ messageId: string } | undefined> {
-    return this.send({ chat: send.chat, text: send.text, nonce: send.nonce, ...(send.replyToId !== undefined ? { replyToId: send.replyToId } : {}) });
+    const calledAt = this.clock.now();
+    const found = await this.send({ chat: send.chat, text: send.text, nonce: send.nonce, ...(send.replyToId !== undefined ? { replyToId: send.replyToId } : {}) });
+    if (send.retire !== true) return found;
+    // Discord's answer does not say whether it created the message now: its creation time does. Closer to the
+    // first send than to this call means it is that send's message; else this call made it, and it goes again.
+    const createdAt = Number((BigInt(found.messageId) >> 22n) + discordEpoch);
+    if (createdAt - send.sentAt < calledAt - createdAt) return found;
+    const channel = await this.channel({ chat: send.chat });
+    await channel.messages.delete(found.messageId);
+    return undefined;
   }
 
   async edit(request: EditRequest): Promise<void> {

@@ -110,6 +110,8 @@ export interface InterruptedSend {
   readonly sentAt: number;
   /** Ids that belong to other sends (the outbox's, in this chat): never to be taken for this one. */
   readonly exclude: ReadonlySet<string>;
+  /** The reply no longer needs this part: a message found is closed by the caller, and none may be left newly created. */
+  readonly retire?: boolean;
 }
 
 /** An edit of a message the adapter sent earlier. */

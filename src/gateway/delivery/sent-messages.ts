@@ -183,7 +183,7 @@ export class SentMessages {
    * Asks the platform for the message an interrupted send at `seq` created, and adopts it (true). False when
    * the platform shows none: the caller sends anew. Rethrows when the platform could not tell yet (kept pending).
    */
-  private async adoptPending(params: { seq: number }): Promise<boolean> {
+  private async adoptPending(params: { seq: number; retire?: boolean }): Promise<boolean> {
     const { adapter, chat, logger } = this.params;
     const intent = this.pending.get(params.seq);
     if (intent === undefined || adapter.resolveSend === undefined) return false;
@@ -195,6 +195,7 @@ export class SentMessages {
       text: intent.text,
       sentAt: intent.sentAt,
       exclude,
+      ...(params.retire === true ? { retire: true } : {}),
       ...(replyToId === undefined ? {} : { replyToId }),
       ...(intent.afterId === undefined ? {} : { afterId: intent.afterId }),
     });
@@ -208,6 +209,16 @@ export class SentMessages {
     this.nextAttachmentSeq = Math.max(this.nextAttachmentSeq, params.seq + 1);
     this.record({ seq: params.seq, platformMessageId: found.messageId, text: intent.text, state: 'open' });
     return true;
+  }
+
+  /**
+   * Looks for the messages of interrupted sends at `fromSeq` and beyond, parts the finished reply no longer reaches
+   * (a replay's answer came out shorter): found ones are adopted, so the caller closes them like any extra message.
+   */
+  async retirePending(params: { fromSeq: number }): Promise<void> {
+    for (const seq of [...this.pending.keys()].sort((a, b) => a - b)) {
+      if (seq >= params.fromSeq) await this.adoptPending({ seq, retire: true });
+    }
   }
 
   /** Sends one file as its own message and journals it. */

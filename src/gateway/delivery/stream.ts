@@ -219,6 +219,11 @@ export class StreamDelivery {
       if (!(await this.finalPut({ seq, text: chunk, errors, attachments }))) textComplete = false;
     }
     if (adapter.capabilities.edit) {
+      if (!this.aborted) {
+        await this.params.pacer
+          .run({ chatKey: this.params.chatKey, op: () => this.messages.retirePending({ fromSeq: chunks.length }), ...(signal ? { signal } : {}) })
+          .catch((error: unknown) => logger?.warn({ err: error }, 'could not look for an interrupted send this reply no longer needs'));
+      }
       for (const seq of this.messages.seqs()) {
         if (seq >= chunks.length && !this.aborted) await this.finalPut({ seq, text: '…', errors });
       }
