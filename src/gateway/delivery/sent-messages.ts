@@ -211,6 +211,11 @@ export class SentMessages {
     return true;
   }
 
+  /** Whether interrupted sends at `fromSeq` or beyond wait to be looked up. */
+  hasPending(params: { fromSeq: number }): boolean {
+    return [...this.pending.keys()].some((seq) => seq >= params.fromSeq);
+  }
+
   /**
    * Looks for the messages of interrupted sends at `fromSeq` and beyond, parts the finished reply no longer reaches
    * (a replay's answer came out shorter): found ones are adopted, so the caller closes them like any extra message.

@@ -219,7 +219,7 @@ export class StreamDelivery {
       if (!(await this.finalPut({ seq, text: chunk, errors, attachments }))) textComplete = false;
     }
     if (adapter.capabilities.edit) {
-      if (!this.aborted) {
+      if (!this.aborted && this.messages.hasPending({ fromSeq: chunks.length })) {
         await this.params.pacer
           .run({ chatKey: this.params.chatKey, op: () => this.messages.retirePending({ fromSeq: chunks.length }), ...(signal ? { signal } : {}) })
           .catch((error: unknown) => logger?.warn({ err: error }, 'could not look for an interrupted send this reply no longer needs'));
