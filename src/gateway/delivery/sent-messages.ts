@@ -80,7 +80,12 @@ export class SentMessages {
       else this.texts.set(row.seq, { id: row.platformMessageId, text: row.text, state: 'open' });
       this.nextAttachmentSeq = Math.max(this.nextAttachmentSeq, row.seq + 1);
     }
-    for (const intent of params.pending ?? []) if (!this.texts.has(intent.seq)) this.pending.set(intent.seq, intent);
+    for (const intent of params.pending ?? []) {
+      if (this.texts.has(intent.seq)) continue;
+      this.pending.set(intent.seq, intent);
+      // Attachments are journaled after the text parts: never on the seq of a part that may still be found.
+      this.nextAttachmentSeq = Math.max(this.nextAttachmentSeq, intent.seq + 1);
+    }
   }
 
   /** The text message at `seq`, if one was sent. */
@@ -201,7 +206,8 @@ export class SentMessages {
     });
     this.pending.delete(params.seq);
     if (found === undefined || exclude.has(found.messageId)) {
-      logger?.warn({ seq: params.seq }, 'an interrupted send left no message the platform could point to; sending it anew');
+      const next = params.retire === true ? 'nothing to close' : 'sending it anew';
+      logger?.warn({ seq: params.seq }, `an interrupted send left no message the platform could point to; ${next}`);
       return false;
     }
     logger?.info({ seq: params.seq, messageId: found.messageId }, 'adopted the message an interrupted send created');
