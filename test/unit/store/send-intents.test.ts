@@ -1,8 +1,13 @@
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { describe, test } from 'node:test';
+import Database from 'better-sqlite3';
+import { migrate } from '../../../src/store/migrate.js';
+import { migrations } from '../../../src/store/migrations.js';
 import { openStore } from '../../../src/store/sqlite-store.js';
+import { silentStoreLogger } from '../../../src/store/store-logger.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
-import { makeEvent } from './fixtures.js';
+import { makeEvent, makeTempDir } from './fixtures.js';
 
 describe('store send intents', () => {
   test('an intent stays until the same seq records its message id; other seqs and turns keep theirs', () => {
@@ -54,5 +59,31 @@ describe('store send intents', () => {
     assert.equal(store.pruneInbound({ before: 5_000 }), 1);
     assert.deepEqual(store.sendIntentsFor({ inboxId: a }), []);
     store.close();
+  });
+});
+
+describe('migration 3 (send intents)', () => {
+  test('applies to a version-2 database, keeping its outbox; the new table then works', () => {
+    const { dir, cleanup } = makeTempDir();
+    try {
+      const file = path.join(dir, 'state.db');
+      const clock = new FakeClock(1_000);
+      const v2 = new Database(file);
+      migrate({ db: v2, migrations: migrations.slice(0, 2), clock, location: file, logger: silentStoreLogger });
+      v2.prepare("INSERT INTO inbox (id, platform, message_id, session_key, state, event_json, received_at, updated_at) VALUES (1, 'telegram', 'm1', 'k', 'processing', ?, 0, 0)").run(JSON.stringify(makeEvent()));
+      v2.prepare("INSERT INTO outbox (inbox_id, seq, platform, chat_id, platform_message_id, text, state, updated_at) VALUES (1, 0, 'telegram', 'chat-1', '5', 'kept', 'open', 0)").run();
+      v2.close();
+      const store = openStore({ path: file, clock });
+      try {
+        assert.deepEqual(store.outboundFor({ inboxId: 1 }).map((o) => [o.platformMessageId, o.text]), [['5', 'kept']]);
+        store.recordSendIntent({ inboxId: 1, seq: 1, platform: 'telegram', chatId: 'chat-1', nonce: 'n', afterId: '5', text: 'next' });
+        assert.deepEqual(store.sendIntentsFor({ inboxId: 1 }).map((i) => i.seq), [1]);
+        assert.deepEqual(store.outboundIdsInChat({ platform: 'telegram', chatId: 'chat-1' }), ['5']);
+      } finally {
+        store.close();
+      }
+    } finally {
+      cleanup();
+    }
   });
 });
