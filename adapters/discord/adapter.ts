@@ -10,6 +10,7 @@ import type {
   AdapterStartParams,
   ChatRef,
   EditRequest,
+  InterruptedSend,
   MessageEvent,
   OutboundMessage,
   PlatformAdapter,
@@ -29,6 +30,9 @@ export type DiscordConfig = GatewayConfig['platforms']['discord'];
 
 /** Only the intents the adapter needs: guild and DM messages, and their content. */
 const intents = [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.DirectMessages, GatewayIntentBits.MessageContent];
+
+/** Snowflakes count milliseconds from 2015-01-01. */
+const discordEpoch = 1_420_070_400_000n;
 
 /** How many recent interaction ids are remembered (replies to them carry no message reference). */
 const INTERACTION_MEMORY = 1_000;
@@ -140,8 +144,27 @@ export class DiscordAdapter implements PlatformAdapter {
       files,
       allowedMentions,
       ...(replyTo !== undefined ? { reply: { messageReference: replyTo, failIfNotExists: false } } : {}),
+      // With enforce_nonce Discord answers a repeated nonce (within minutes) with the message it already created.
+      ...(message.nonce !== undefined ? { nonce: message.nonce, enforceNonce: true } : {}),
     });
     return { messageId: sent.id };
+  }
+
+  /**
+   * Sends the interrupted message again with its nonce: Discord returns the message the first call created, or
+   * creates it now if that call never arrived. Past Discord's nonce window (a few minutes) a copy is possible.
+   */
+  async resolveSend(send: InterruptedSend): Promise<{ messageId: string } | undefined> {
+    const calledAt = this.clock.now();
+    const found = await this.send({ chat: send.chat, text: send.text, nonce: send.nonce, ...(send.replyToId !== undefined ? { replyToId: send.replyToId } : {}) });
+    if (send.retire !== true) return found;
+    // Discord's answer does not say whether it created the message now: its creation time does. Closer to the
+    // first send than to this call means it is that send's message; else this call made it, and it goes again.
+    const createdAt = Number((BigInt(found.messageId) >> 22n) + discordEpoch);
+    if (createdAt - send.sentAt < calledAt - createdAt) return found;
+    const channel = await this.channel({ chat: send.chat });
+    await channel.messages.delete(found.messageId);
+    return undefined;
   }
 
   async edit(request: EditRequest): Promise<void> {

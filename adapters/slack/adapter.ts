@@ -4,7 +4,9 @@ import { WebClient } from '@slack/web-api';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../../src/config/schema.js';
-import type { AdapterCapabilities, AdapterStartParams, ChatRef, EditRequest, MessageEvent, OutboundMessage, PlatformAdapter } from '../../src/gateway/contracts.js';
+import type {
+  AdapterCapabilities, AdapterStartParams, ChatRef, EditRequest, InterruptedSend, MessageEvent, OutboundMessage, PlatformAdapter,
+} from '../../src/gateway/contracts.js';
 import { AdapterFatalError } from '../../src/gateway/errors.js';
 import { BoundedSet } from '../../src/util/bounded-set.js';
 import type { Clock } from '../../src/util/clock.js';
@@ -12,6 +14,7 @@ import type { RejectionLog } from '../../src/http/rejection-log.js';
 import { checkCallback, type SlackEventCallback } from './event-schema.js';
 import { registerSlackEvents } from './http-events.js';
 import { readSlackEvent, type SlackInboundPolicy, type SlackMessageEvent } from './inbound.js';
+import { findSentSlack } from './find-sent.js';
 import { downloadSlackFiles } from './media-in.js';
 import { SlackOutbound, translateSlackError } from './outbound.js';
 import { whenAborted } from '../../src/util/when-aborted.js';
@@ -136,7 +139,12 @@ export class SlackAdapter implements PlatformAdapter {
       const comment = message.text.trim() !== '' ? message.text : undefined;
       return { messageId: await this.outbound.upload({ chat: message.chat, attachment, ...(comment !== undefined ? { comment } : {}) }) };
     }
-    return { messageId: await this.outbound.post({ chat: message.chat, text: message.text }) };
+    return { messageId: await this.outbound.post({ chat: message.chat, text: message.text, ...(message.nonce !== undefined ? { nonce: message.nonce } : {}) }) };
+  }
+
+  /** Finds an interrupted post by the nonce in its metadata (see find-sent.ts). */
+  async resolveSend(send: InterruptedSend): Promise<{ messageId: string } | undefined> {
+    return findSentSlack({ client: this.client, send, logger: this.logger });
   }
 
   async edit(request: EditRequest): Promise<void> {

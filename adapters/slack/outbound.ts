@@ -20,6 +20,9 @@ export function translateSlackError(params: { error: unknown; method: string }):
   return error;
 }
 
+/** The metadata event type of the gateway's reply messages (its payload carries the send's nonce). */
+export const replyEventType = 'hermes_reply';
+
 /** Sends, edits and uploads through the Web API. */
 export class SlackOutbound {
   private readonly client: WebClient;
@@ -28,13 +31,14 @@ export class SlackOutbound {
     this.client = params.client;
   }
 
-  /** Posts a message (in the chat's thread, if any); returns its ts. */
-  async post(params: { chat: ChatRef; text: string }): Promise<string> {
+  /** Posts a message (in the chat's thread, if any), with the nonce as its metadata; returns its ts. */
+  async post(params: { chat: ChatRef; text: string; nonce?: string }): Promise<string> {
     try {
       const result = await this.client.chat.postMessage({
         channel: params.chat.id,
         text: toMrkdwn({ markdown: params.text }),
         ...(params.chat.threadId !== undefined ? { thread_ts: params.chat.threadId } : {}),
+        ...(params.nonce !== undefined ? { metadata: { event_type: replyEventType, event_payload: { nonce: params.nonce } } } : {}),
         unfurl_links: false,
       });
       if (result.ts === undefined) throw new Error('Slack chat.postMessage returned no ts');

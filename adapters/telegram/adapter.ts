@@ -7,6 +7,7 @@ import type {
   AdapterStartParams,
   ChatRef,
   EditRequest,
+  InterruptedSend,
   MessageEvent,
   OutboundMessage,
   PlatformAdapter,
@@ -19,6 +20,7 @@ import type { FastifyInstance } from 'fastify';
 import type { RejectionLog } from '../../src/http/rejection-log.js';
 import { syncCommandMenu } from './commands-menu.js';
 import { classifyTelegramError } from './errors.js';
+import { findSentTelegram } from './find-sent.js';
 import { readUpdate, type BotIdentity } from './inbound.js';
 import { downloadFiles } from './media-in.js';
 import { TelegramOutbound } from './outbound.js';
@@ -57,6 +59,8 @@ export class TelegramAdapter implements PlatformAdapter {
   private readonly logger: Logger;
   private readonly cacheDir: string;
   private readonly seenUpdates = new BoundedSet<number>({ max: 5000 });
+  /** Messages this process sent and got an answer for: never the message an interrupted send created. */
+  private readonly sentIds = new BoundedSet<string>({ max: 5000 });
   private handler: ((update: TelegramUpdate) => Promise<void>) | undefined;
   private routesRegistered = false;
 
@@ -127,14 +131,25 @@ export class TelegramAdapter implements PlatformAdapter {
     if (attachment !== undefined) {
       const caption = attachment.caption ?? (message.text.trim() !== '' ? message.text : undefined);
       const withCaption = caption !== undefined ? { ...attachment, caption } : attachment;
-      return { messageId: await this.outbound.sendFile({ chat: message.chat, attachment: withCaption, ...replyTo }) };
+      return this.sent({ chatId: message.chat.id, messageId: await this.outbound.sendFile({ chat: message.chat, attachment: withCaption, ...replyTo }) });
     }
     if (message.text.trim() === '') throw new Error('nothing to send: empty text and no attachments');
-    return { messageId: await this.outbound.sendText({ chat: message.chat, text: message.text, ...replyTo }) };
+    return this.sent({ chatId: message.chat.id, messageId: await this.outbound.sendText({ chat: message.chat, text: message.text, ...replyTo }) });
+  }
+
+  /** Remembers a message this process sent (command answers too, which no journal holds). */
+  private sent(params: { chatId: string; messageId: string }): { messageId: string } {
+    this.sentIds.add(`${params.chatId}:${params.messageId}`);
+    return { messageId: params.messageId };
   }
 
   async edit(request: EditRequest): Promise<void> {
     await this.outbound.editText(request);
+  }
+
+  /** Finds an interrupted send's message among the ids after the last known one (see find-sent.ts). */
+  async resolveSend(send: InterruptedSend): Promise<{ messageId: string } | undefined> {
+    return findSentTelegram({ outbound: this.outbound, send, isOwnOther: (id) => this.sentIds.has(`${send.chat.id}:${id}`), logger: this.logger });
   }
 
   async typing(params: { chat: ChatRef }): Promise<void> {

@@ -80,6 +80,30 @@ export class TelegramOutbound {
     });
   }
 
+  /**
+   * Edits a message to `text`, telling what the message was: the bot's with exactly this text ('same': nothing
+   * changed), the bot's with another text ('edited': it now shows `text`), not the bot's ('not-ours'), the bot's
+   * without text ('no-text'), or none ('missing'). Other failures are thrown as editText throws them.
+   */
+  async probeText(params: { chat: ChatRef; messageId: string; text: string }): Promise<'same' | 'edited' | 'not-ours' | 'no-text' | 'missing'> {
+    const id = Number(params.messageId);
+    try {
+      const result = await this.withMarkupFallback({
+        method: 'editMessageText',
+        html: () => this.api.editMessageText(params.chat.id, id, rendered({ markdown: params.text }), { parse_mode: 'HTML' }),
+        plain: () => this.api.editMessageText(params.chat.id, id, plain({ markdown: params.text })),
+        notModifiedIsDone: true,
+      });
+      return result === undefined ? 'same' : 'edited';
+    } catch (error) {
+      if (!(error instanceof TelegramApiError) || error.code !== 400) throw error;
+      if (/message can't be edited/i.test(error.description)) return 'not-ours';
+      if (/message to edit not found/i.test(error.description)) return 'missing';
+      if (/there is no text in the message to edit/i.test(error.description)) return 'no-text';
+      throw error;
+    }
+  }
+
   /** Sends one file the way Telegram shows its kind best (a photo Telegram refuses goes as a document); returns the message id. */
   async sendFile(params: { chat: ChatRef; attachment: OutboundAttachment; replyToId?: string }): Promise<string> {
     const method = sendMethodFor({ kind: params.attachment.kind, path: params.attachment.path });
@@ -156,10 +180,13 @@ export class TelegramApiError extends Error {
   override readonly name = 'TelegramApiError';
   /** Telegram's error code (400, 403, ...). */
   readonly code: number;
+  /** Telegram's description, e.g. "Bad Request: message to edit not found". */
+  readonly description: string;
 
   constructor(params: { method: string; code: number; description: string }) {
     super(`Telegram ${params.method} failed: ${params.code} ${params.description}`);
     this.code = params.code;
+    this.description = params.description;
   }
 }
 

@@ -93,6 +93,26 @@ export interface OutboundMessage {
   readonly text: string;
   readonly replyToId?: string;
   readonly attachments?: readonly OutboundAttachment[];
+  /** A random marker (at most 25 characters) the platform keeps with the message, where it can: Discord's nonce, Slack's metadata. */
+  readonly nonce?: string;
+}
+
+/** A send whose answer never arrived (the process died, or the connection broke, while the call was in flight). */
+export interface InterruptedSend {
+  readonly chat: ChatRef;
+  /** The nonce the send carried. */
+  readonly nonce: string;
+  /** The text it sent. */
+  readonly text: string;
+  readonly replyToId?: string;
+  /** The newest platform message id known in the chat before the send (the message answered, or the reply's previous part). */
+  readonly afterId?: string;
+  /** When the send was journaled (ms since the epoch). */
+  readonly sentAt: number;
+  /** Ids that belong to other sends (the outbox's, in this chat): never to be taken for this one. */
+  readonly exclude: ReadonlySet<string>;
+  /** The reply no longer needs this part: a message found is closed by the caller, and none may be left newly created. */
+  readonly retire?: boolean;
 }
 
 /** An edit of a message the adapter sent earlier. */
@@ -147,6 +167,12 @@ export interface PlatformAdapter {
   send(message: OutboundMessage): Promise<{ messageId: string }>;
   /** Replaces a sent message's text. "Not modified" counts as success. Throws RateLimitError on flood control. */
   edit(request: EditRequest): Promise<void>;
+  /**
+   * Finds the message an interrupted send created, so it is edited rather than left orphaned beside a new one:
+   * undefined when the platform shows none (the caller then sends anew). Throws only when it could not tell yet
+   * (rate limit, network): the caller keeps the send pending and asks again.
+   */
+  resolveSend?(send: InterruptedSend): Promise<{ messageId: string } | undefined>;
   /** Shows a typing indicator for a few seconds. */
   typing?(params: { chat: ChatRef }): Promise<void>;
   /** Clears a typing/thinking indicator that does not expire by itself (called when the turn ends, also on error). */

@@ -11,6 +11,7 @@ import { StreamDelivery } from './delivery/stream.js';
 import { toChatHistory, toStoredMessage } from './history.js';
 import type { MediaPolicy } from './media-policy.js';
 import { abortKindOf } from './turn-abort.js';
+import { turnJournal, turnLeftovers } from './turn-journal.js';
 import { reactToTurn, type TurnReactions } from './turn-reactions.js';
 import { startTyping } from './typing.js';
 import { titleFor, userTextFor } from './user-text.js';
@@ -71,11 +72,13 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
   const session = store.activeSession({ key: row.sessionKey }) ?? store.createSession({ key: row.sessionKey, title });
   if (session.title === null && title !== null) store.setSessionTitle({ sessionId: session.id, title });
   const removed = store.deleteTurnMessages({ inboxId: row.id });
-  const existing = store.outboundFor({ inboxId: row.id });
-  if (removed > 0 || existing.length > 0) {
-    logger.info({ removedMessages: removed, adoptedMessages: existing.length }, 'resuming a turn a restart cut short');
+  const leftovers = turnLeftovers({ store, inboxId: row.id });
+  if (removed > 0 || leftovers.existing.length > 0) {
+    logger.info({ removedMessages: removed, adoptedMessages: leftovers.existing.length }, 'resuming a turn a restart cut short');
   }
-  const newDelivery = (params: { existing: ReturnType<Store['outboundFor']> }): StreamDelivery =>
+  if (leftovers.pending.length > 0) logger.info({ sends: leftovers.pending.length }, 'a send of the cut-short turn never got its answer; looking for its message before sending again');
+  const journal = turnJournal({ store, inboxId: row.id, event });
+  const newDelivery = (params: ReturnType<typeof turnLeftovers>): StreamDelivery =>
     new StreamDelivery({
       adapter,
       chat: event.chat,
@@ -86,14 +89,13 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
       clock: deps.clock,
       cursor: deps.cursor,
       logger,
-      existing: params.existing.map((o) => ({ seq: o.seq, platformMessageId: o.platformMessageId, text: o.text })),
+      existing: params.existing,
+      pending: params.pending,
       mediaPolicy: deps.mediaPolicy,
       scrub: deps.scrub,
-      journal: {
-        record: (r) => store.recordOutbound({ inboxId: row.id, platform: event.platform, chatId: event.chat.id, ...r }),
-      },
+      journal,
     });
-  const delivery = newDelivery({ existing });
+  const delivery = newDelivery(leftovers);
   if (giveUp) {
     logger.error({ attempts: row.attempts }, 'giving up on a message that was cut short too many times');
     await delivery.finish({ note: giveUpNote({ attempts: row.attempts }) });
@@ -160,7 +162,7 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
     } catch {
       break;
     }
-    const retry = newDelivery({ existing: store.outboundFor({ inboxId: row.id }) });
+    const retry = newDelivery(turnLeftovers({ store, inboxId: row.id }));
     retry.push(text);
     delivered = await retry.finish(finalParams);
   }

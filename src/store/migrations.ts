@@ -110,8 +110,28 @@ CREATE TABLE approved_senders (
 ) STRICT, WITHOUT ROWID;
 `;
 
+/**
+ * Sends journaled before the platform call: a crash after the platform accepted a send but before its message id
+ * was recorded leaves this row, and the replay finds the message it created instead of leaving it orphaned.
+ */
+const sendIntentSchema = `
+CREATE TABLE send_intents (
+  inbox_id   INTEGER NOT NULL REFERENCES inbox (id) ON DELETE CASCADE,
+  seq        INTEGER NOT NULL CHECK (seq >= 0),
+  platform   TEXT    NOT NULL,
+  chat_id    TEXT    NOT NULL,
+  nonce      TEXT    NOT NULL,
+  after_id   TEXT,
+  text       TEXT    NOT NULL,
+  created_at INTEGER NOT NULL,
+  PRIMARY KEY (inbox_id, seq)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX outbox_by_chat ON outbox (platform, chat_id);
+`;
+
 /** The store's schema history, oldest first. Append new migrations; never edit released ones. */
 export const migrations: readonly Migration[] = [
   { version: 1, name: 'initial schema', up: (db) => db.exec(initialSchema) },
   { version: 2, name: 'sender pairing', up: (db) => db.exec(pairingSchema) },
+  { version: 3, name: 'send intents', up: (db) => db.exec(sendIntentSchema) },
 ];

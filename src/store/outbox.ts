@@ -45,6 +45,22 @@ export function createOutboxQueries(params: { db: Database.Database; clock: Cloc
        state = excluded.state,
        updated_at = excluded.updated_at`,
   );
+  const settleIntent = db.prepare<{ inboxId: number; seq: number }>('DELETE FROM send_intents WHERE inbox_id = @inboxId AND seq = @seq');
+  const dropIntents = db.prepare<[number]>('DELETE FROM send_intents WHERE inbox_id = ?');
+  // The message id and the end of its send intent land together: a crash leaves one or the other, never neither.
+  const record = db.transaction((row: Omit<OutboxRow, 'updatedAt'>): void => {
+    upsert.run({
+      inboxId: row.inboxId,
+      seq: row.seq,
+      platform: row.platform,
+      chatId: row.chatId,
+      platformMessageId: row.platformMessageId,
+      text: row.text,
+      state: row.state,
+      now: clock.now(),
+    });
+    settleIntent.run({ inboxId: row.inboxId, seq: row.seq });
+  });
   const forTurn = db.prepare<[number], OutboxRecord>('SELECT * FROM outbox WHERE inbox_id = ? ORDER BY seq');
   const finalize = db.prepare<{ inboxId: number; now: number }>(
     "UPDATE outbox SET state = 'final', updated_at = @now WHERE inbox_id = @inboxId AND state <> 'final'",
@@ -55,6 +71,7 @@ export function createOutboxQueries(params: { db: Database.Database; clock: Cloc
   const complete = db.transaction((inboxId: number, merged: readonly number[]): void => {
     const now = clock.now();
     finalize.run({ inboxId, now });
+    dropIntents.run(inboxId);
     if (markDone.run({ inboxId, now }).changes === 0) {
       throw new Error(`cannot complete turn of inbox row ${inboxId}: no such row`);
     }
@@ -62,18 +79,7 @@ export function createOutboxQueries(params: { db: Database.Database; clock: Cloc
   });
 
   return {
-    recordOutbound: (row) => {
-      upsert.run({
-        inboxId: row.inboxId,
-        seq: row.seq,
-        platform: row.platform,
-        chatId: row.chatId,
-        platformMessageId: row.platformMessageId,
-        text: row.text,
-        state: row.state,
-        now: clock.now(),
-      });
-    },
+    recordOutbound: (row) => record(row),
     outboundFor: ({ inboxId }) => forTurn.all(inboxId).map(toOutboxRow),
     completeTurn: ({ inboxId, merged }) => complete(inboxId, merged ?? []),
   };

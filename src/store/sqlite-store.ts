@@ -10,6 +10,7 @@ import { migrations } from './migrations.js';
 import { createOutboxQueries } from './outbox.js';
 import { createPairingQueries } from './pairing.js';
 import { createSearchQueries } from './search.js';
+import { createSendIntentQueries } from './send-intents.js';
 import { createSessionQueries } from './sessions.js';
 import { silentStoreLogger, type StoreLogger } from './store-logger.js';
 import type { Store } from './types.js';
@@ -51,6 +52,7 @@ export function openStore(params: OpenStoreParams): Store {
   }
   const inbox = createInboxQueries({ db, clock, logger });
   const outbox = createOutboxQueries({ db, clock });
+  const intents = createSendIntentQueries({ db, clock });
   const sessions = createSessionQueries({ db, clock });
   const messages = createMessageQueries({ db, clock });
   const search = createSearchQueries({ db });
@@ -74,6 +76,9 @@ export function openStore(params: OpenStoreParams): Store {
     recordOutbound: live(outbox.recordOutbound),
     outboundFor: live(outbox.outboundFor),
     completeTurn: live(outbox.completeTurn),
+    recordSendIntent: live(intents.recordSendIntent),
+    sendIntentsFor: live(intents.sendIntentsFor),
+    outboundIdsInChat: live(intents.outboundIdsInChat),
     activeSession: live(sessions.activeSession),
     createSession: live(sessions.createSession),
     endSession: live(sessions.endSession),

@@ -32,6 +32,24 @@ export interface OutboxRow {
   readonly updatedAt: number;
 }
 
+/**
+ * A send journaled before its platform call; removed when the message id is recorded (recordOutbound of the same
+ * seq). One left behind means the process died while the call was in flight: the platform may or may not show it.
+ */
+export interface SendIntentRow {
+  readonly inboxId: number;
+  readonly seq: number;
+  readonly platform: string;
+  readonly chatId: string;
+  /** Random marker sent with the message where the platform keeps one (Discord nonce, Slack metadata). */
+  readonly nonce: string;
+  /** The newest platform message id known in the chat before the send (the inbound message, or the previous part). */
+  readonly afterId: string | null;
+  /** The text sent. */
+  readonly text: string;
+  readonly createdAt: number;
+}
+
 /** A conversation with the agent; `/new` ends one and starts another with the same key. */
 export interface SessionRow {
   readonly id: string;
@@ -137,6 +155,12 @@ export interface Store {
   recordOutbound(params: Omit<OutboxRow, 'updatedAt'>): void;
   /** Messages sent for one turn, by seq. */
   outboundFor(params: { inboxId: number }): OutboxRow[];
+  /** Journals a send before its platform call (upsert on inboxId+seq). */
+  recordSendIntent(params: Omit<SendIntentRow, 'createdAt'>): void;
+  /** Sends of one turn whose platform call may not have returned (no message id recorded for their seq), by seq. */
+  sendIntentsFor(params: { inboxId: number }): SendIntentRow[];
+  /** Platform message ids the outbox holds for one chat, any turn (messages a replay must never adopt as another's). */
+  outboundIdsInChat(params: { platform: string; chatId: string }): string[];
   /** Marks a turn complete: its outbox rows final and its inbox row (and rows `merged` into it) done, in one transaction. */
   completeTurn(params: { inboxId: number; merged?: readonly number[] }): void;
 

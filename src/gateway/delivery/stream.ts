@@ -4,7 +4,7 @@ import type { ChatRef, OutboundAttachment, PlatformAdapter } from '../contracts.
 import { checkAttachments } from './attachments.js';
 import { extractMedia, visibleStreamingText } from './media.js';
 import type { ChatPacer } from './pacer.js';
-import { SentMessages, type DeliveryJournal, type ExistingMessage } from './sent-messages.js';
+import { SentMessages, type DeliveryJournal, type ExistingMessage, type SendIntent } from './sent-messages.js';
 import { MIN_SPLIT_LIMIT, reopenPrefix, splitMessage, takeChunk } from './split.js';
 
 /** What a StreamDelivery is built from. */
@@ -22,6 +22,8 @@ export interface StreamDeliveryParams {
   readonly journal: DeliveryJournal;
   /** Messages a crashed earlier attempt of this same turn already sent; they are edited, never sent again. */
   readonly existing?: readonly ExistingMessage[];
+  /** Sends a crashed earlier attempt made whose message id was never recorded: found on the platform before sending anew. */
+  readonly pending?: readonly SendIntent[];
   readonly logger?: Logger;
   /** Stops all platform calls when aborted. */
   readonly signal?: AbortSignal;
@@ -92,6 +94,8 @@ export class StreamDelivery {
       journal: params.journal,
       ...(params.replyToId === undefined ? {} : { replyToId: params.replyToId }),
       ...(params.existing === undefined ? {} : { existing: params.existing }),
+      ...(params.pending === undefined ? {} : { pending: params.pending }),
+      clock: params.clock,
       ...(params.logger === undefined ? {} : { logger: params.logger }),
       ...(params.scrub === undefined ? {} : { scrub: params.scrub }),
     });
@@ -215,6 +219,11 @@ export class StreamDelivery {
       if (!(await this.finalPut({ seq, text: chunk, errors, attachments }))) textComplete = false;
     }
     if (adapter.capabilities.edit) {
+      if (!this.aborted && this.messages.hasPending({ fromSeq: chunks.length })) {
+        await this.params.pacer
+          .run({ chatKey: this.params.chatKey, op: () => this.messages.retirePending({ fromSeq: chunks.length }), ...(signal ? { signal } : {}) })
+          .catch((error: unknown) => logger?.warn({ err: error }, 'could not look for an interrupted send this reply no longer needs'));
+      }
       for (const seq of this.messages.seqs()) {
         if (seq >= chunks.length && !this.aborted) await this.finalPut({ seq, text: '…', errors });
       }

@@ -1,3 +1,4 @@
+import type { HeldAnswer } from '../held-answers.js';
 import { systemClock } from '../../../src/util/clock.js';
 import { DiscordGateway } from './gateway.js';
 import { DiscordHttpServer } from './http.js';
@@ -179,6 +180,11 @@ export class FakeDiscord {
   /** Sends op 9 INVALID_SESSION; when not resumable the sessions are dropped and the client must IDENTIFY again. */
   invalidateSession(params: { resumable: boolean }): void {
     this.gateway.sendOp({ op: 9, d: params.resumable });
+  }
+
+  /** Makes the next request matching `route` take effect (a POST creates its message) but hold its answer until `release()` or the client is gone. */
+  holdNext(params: { route: string }): HeldAnswer {
+    return this.http.holdNext(params);
   }
 
   /** Answers the next request matching `rule.route` with `rule.status` (429s carry Discord's rate-limit body and headers). */

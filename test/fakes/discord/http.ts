@@ -2,6 +2,7 @@ import http from 'node:http';
 import { closeServer, listenLoopback, readBody } from '../http-kit.js';
 import type { Duplex } from 'node:stream';
 import { multipartBoundary, parseMultipart, type MultipartPart } from '../telegram/multipart.js';
+import { HeldAnswers, type HeldAnswer } from '../held-answers.js';
 import { DiscordApiError, findRoute, matchRoute, type RestResult, type Route } from './router.js';
 import type { DiscordState } from './state.js';
 import type { FailRule } from './types.js';
@@ -17,6 +18,7 @@ export class DiscordHttpServer {
   private readonly token: string;
   private readonly routes: Route[];
   private readonly failRules: FailRule[] = [];
+  private readonly held = new HeldAnswers();
 
   constructor(params: {
     state: DiscordState; token: string; routes: Route[];
@@ -47,6 +49,14 @@ export class DiscordHttpServer {
   /** Queues a failure for the next request matching `rule.route`. */
   failNext(rule: FailRule): void {
     this.failRules.push(rule);
+  }
+
+  /** Makes the next request matching `route` ('POST /channels/:id/messages') take effect but hold its answer until released. */
+  holdNext(params: { route: string }): HeldAnswer {
+    return this.held.holdNext({ matches: (key) => {
+      const [method = '', path = ''] = key.split(' ');
+      return matchRoute({ pattern: params.route, method, path }) !== undefined;
+    } });
   }
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
@@ -94,7 +104,17 @@ export class DiscordHttpServer {
     }
     try {
       const { route, values } = findRoute({ routes: this.routes, method, path });
-      send(res, route.handle({ method, path, params: values, body: parsed.body, files: parsed.files }), {});
+      const result = route.handle({ method, path, params: values, body: parsed.body, files: parsed.files });
+      const hold = this.held.take({ key: `${method} ${path}` });
+      if (hold) {
+        const aborter = new AbortController();
+        res.on('close', () => {
+          if (!res.writableFinished) aborter.abort();
+        });
+        await hold.wait(aborter.signal);
+        if (aborter.signal.aborted) return;
+      }
+      send(res, result, {});
     } catch (error) {
       if (!(error instanceof DiscordApiError)) throw error;
       send(res, { status: error.status, body: error.toJson() }, {});

@@ -7,6 +7,21 @@ import type { BotMessage, Json, SentAttachment } from './types.js';
 /** Discord's cap on message content. */
 const MAX_CONTENT = 2000;
 
+/** Discord's cap on a nonce's length. */
+const MAX_NONCE = 25;
+
+/** How long Discord remembers a nonce for enforce_nonce ("a few minutes"). */
+const NONCE_WINDOW_MS = 3 * 60_000;
+
+/** The nonce of a create request (string or integer), or a 400 like Discord's when it is too long. */
+function nonceOf(body: Json): string | undefined {
+  const raw = body['nonce'];
+  if (raw === undefined || raw === null) return undefined;
+  const nonce = String(raw);
+  if (nonce.length > MAX_NONCE) throw invalidForm({ field: 'nonce', code: 'BASE_TYPE_MAX_LENGTH', text: `Must be ${MAX_NONCE} or fewer in length.` });
+  return nonce;
+}
+
 /** What message routes need besides the state. */
 export interface MessageRouteDeps {
   /** Shared state. */
@@ -60,6 +75,11 @@ function createMessage(deps: MessageRouteDeps, request: RestRequest): { status: 
   const { state } = deps;
   const channelId = requireChannel({ state, channelId: request.params['channel'] ?? '' });
   const body = asObject(request.body);
+  const nonce = nonceOf(body);
+  // With enforce_nonce, the same nonce within Discord's window gets the message already created, not a second one.
+  const seen = nonce !== undefined && body['enforce_nonce'] === true ? state.nonces.get(`${channelId}:${nonce}`) : undefined;
+  const earlier = seen !== undefined && state.clock.now() - seen.at < NONCE_WINDOW_MS ? state.messages.get(seen.messageId) : undefined;
+  if (earlier) return { status: 200, body: earlier };
   const content = typeof body['content'] === 'string' ? body['content'] : '';
   checkContent({ content });
   const embeds = Array.isArray(body['embeds']) ? body['embeds'] : [];
@@ -81,6 +101,10 @@ function createMessage(deps: MessageRouteDeps, request: RestRequest): { status: 
     })),
     ...(referencedId && state.messages.has(referencedId) ? { referencedMessageId: referencedId } : {}),
   });
+  if (nonce !== undefined) {
+    message['nonce'] = body['nonce'];
+    state.nonces.set(`${channelId}:${nonce}`, { messageId: id, at: state.clock.now() });
+  }
   state.messages.set(id, message);
   const record: BotMessage = {
     id, channelId, content, edits: 0, history: [content], attachments: sent, embeds, reactions: [], deleted: false,

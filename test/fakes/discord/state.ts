@@ -46,6 +46,8 @@ export class DiscordState {
   readonly interactions = new Map<string, InteractionRecord>();
   /** Every REST request, in arrival order. */
   readonly calls: CallRecord[] = [];
+  /** Messages created with a nonce, by `${channelId}:${nonce}`: a repeat with enforce_nonce gets the same message back. */
+  readonly nonces = new Map<string, { messageId: string; at: number }>();
   private sequence = 0n;
 
   constructor(params: { bot: UserSpec; applicationId: string; guilds: GuildSpec[]; clock: Clock }) {

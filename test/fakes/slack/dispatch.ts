@@ -1,3 +1,4 @@
+import { HeldAnswers, type HeldAnswer } from '../held-answers.js';
 import { SlackApiError, type MethodHandler } from './method-kit.js';
 import * as chat from './methods-chat.js';
 import * as files from './methods-files.js';
@@ -20,6 +21,8 @@ const BOT_METHODS: Record<string, MethodHandler> = {
   'reactions.add': chat.reaction({ add: true }),
   'reactions.remove': chat.reaction({ add: false }),
   'conversations.info': workspace.conversationsInfo,
+  'conversations.history': chat.history,
+  'conversations.replies': chat.replies,
   'users.info': workspace.usersInfo,
   'assistant.threads.setStatus': workspace.setThreadStatus,
   'files.getUploadURLExternal': files.getUploadUrl,
@@ -32,6 +35,7 @@ export class Dispatcher {
   readonly calls: CallRecord[] = [];
   private readonly state: SlackState;
   private readonly openConnection: () => string;
+  private readonly held = new HeldAnswers();
   private failures: Array<Required<Omit<FailRule, 'error'>> & { error?: string }> = [];
 
   constructor(params: { state: SlackState; openConnection: () => string }) {
@@ -49,6 +53,20 @@ export class Dispatcher {
       count: rule.count ?? 1,
       ...(rule.error !== undefined ? { error: rule.error } : {}),
     });
+  }
+
+  /** Makes the next call of a method take effect but hold its answer until released (or the client is gone). */
+  holdNext(params: { method: string }): HeldAnswer {
+    return this.held.holdNext({ matches: (key) => key === params.method });
+  }
+
+  /** Answers a call like `call`, holding the answer first when a hold is armed for the method; undefined when the client left meanwhile. */
+  async callHeld(params: { method: string; params: Params; token: string | undefined; signal: AbortSignal }): Promise<ApiAnswer | undefined> {
+    const answer = this.call(params);
+    const hold = this.held.take({ key: params.method });
+    if (!hold) return answer;
+    await hold.wait(params.signal);
+    return params.signal.aborted ? undefined : answer;
   }
 
   /** Answers one call of `method` with `params`; `token` comes from the Authorization header or the body. */

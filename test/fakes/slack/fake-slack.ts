@@ -1,4 +1,5 @@
 import { systemClock } from '../../../src/util/clock.js';
+import type { HeldAnswer } from '../held-answers.js';
 import { Dispatcher } from './dispatch.js';
 import { buildUserMessage, eventCallback, signedEventRequest } from './events.js';
 import { mimeFor, receiveUpload } from './methods-files.js';
@@ -43,7 +44,7 @@ export class FakeSlack {
     this.dispatcher = new Dispatcher({ state: this.state, openConnection: () => this.socket.issueUrl() });
     this.http = new SlackHttpServer({
       routes: {
-        call: (params) => this.dispatcher.call(params),
+        call: (params) => this.dispatcher.callHeld(params),
         upload: (params) => receiveUpload({ state: this.state, ...params }),
         download: (params) => this.download(params),
         upgrade: (params) => this.socket.upgrade(params),
@@ -97,6 +98,11 @@ export class FakeSlack {
   /** Makes the next `count` calls of a method fail (default HTTP 429 with Retry-After: retryAfter). */
   failNext(rule: FailRule): void {
     this.dispatcher.failNext({ rule });
+  }
+
+  /** Makes the next call of a method take effect (a post creates its message) but hold its answer until `release()` or the client is gone. */
+  holdNext(params: { method: string }): HeldAnswer {
+    return this.dispatcher.holdNext(params);
   }
 
   /** Builds a user's `message` event (or `app_mention` when it mentions the bot in a channel); deliver it with deliverEvent. */

@@ -3,7 +3,7 @@ import type { SlackState } from './state.js';
 import type { BotMessage } from './types.js';
 
 /** The `message` object Slack returns for a bot message. */
-export function messageObject(params: { state: SlackState; message: BotMessage }): Record<string, unknown> {
+export function messageObject(params: { state: SlackState; message: BotMessage; withMetadata?: boolean }): Record<string, unknown> {
   const { identity } = params.state;
   const { message } = params;
   return {
@@ -17,7 +17,21 @@ export function messageObject(params: { state: SlackState; message: BotMessage }
     ...(message.thread_ts !== undefined ? { thread_ts: message.thread_ts } : {}),
     ...(message.edits > 0 ? { edited: { user: identity.botUserId, ts: message.ts } } : {}),
     ...(message.files ? { files: message.files } : {}),
+    ...(params.withMetadata === true && message.metadata ? { metadata: message.metadata } : {}),
   };
+}
+
+/** The `metadata` parameter of chat.postMessage: {event_type, event_payload}, or Slack's invalid_metadata_format. */
+function metadataParam(params: Record<string, unknown>): BotMessage['metadata'] {
+  const raw = jsonParam({ from: params, key: 'metadata' });
+  if (raw === undefined) return undefined;
+  const value = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as Record<string, unknown>) : undefined;
+  const eventType = value?.['event_type'];
+  const payload = value?.['event_payload'];
+  if (typeof eventType !== 'string' || eventType === '' || typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
+    throw new SlackApiError({ code: 'invalid_metadata_format' });
+  }
+  return { event_type: eventType, event_payload: payload as Record<string, unknown> };
 }
 
 /** Whether a request carries any content: text, blocks or attachments. */
@@ -45,13 +59,57 @@ export const postMessage: MethodHandler = ({ state, params }) => {
   if (!hasContent(params, text)) throw new SlackApiError({ code: 'no_text' });
   if (text !== undefined && text.length > 40_000) throw new SlackApiError({ code: 'msg_too_long' });
   const threadTs = optionalString({ from: params, key: 'thread_ts' });
+  const metadata = metadataParam(params);
   const ts = state.nextTs({ channel });
   const message: BotMessage = {
     ts, channel, text: text ?? '', edits: 0, history: [text ?? ''], deleted: false,
     ...(threadTs !== undefined && threadTs !== '' ? { thread_ts: threadTs } : {}),
+    ...(metadata ? { metadata } : {}),
   };
   state.addMessage({ message });
   return { channel, ts, message: messageObject({ state, message }) };
+};
+
+/** Whether a ts lies inside conversations.history/replies' oldest/latest bounds (both exclusive, as Slack's default). */
+function inRange(params: Record<string, unknown>, ts: string): boolean {
+  const oldest = optionalString({ from: params, key: 'oldest' });
+  const latest = optionalString({ from: params, key: 'latest' });
+  return (oldest === undefined || Number(ts) > Number(oldest)) && (latest === undefined || Number(ts) < Number(latest));
+}
+
+/** The `limit` of a history read (Slack's default 100, at most 999). */
+function limitParam(params: Record<string, unknown>): number {
+  const raw = Number(optionalString({ from: params, key: 'limit' }) ?? 100);
+  return Number.isInteger(raw) && raw > 0 ? Math.min(raw, 999) : 100;
+}
+
+/** Whether include_all_metadata was asked for (form "true"/"1" or JSON true). */
+function wantsMetadata(params: Record<string, unknown>): boolean {
+  const value = params['include_all_metadata'];
+  return value === true || value === 'true' || value === '1';
+}
+
+/**
+ * conversations.history: the channel's top-level messages, newest first; metadata only with include_all_metadata.
+ * The fake keeps only the bot's messages, so only those are listed.
+ */
+export const history: MethodHandler = ({ state, params }) => {
+  const channel = requireChannel({ state, from: params });
+  const all = state.channelMessages({ channel }).filter((m) => !m.deleted && (m.thread_ts === undefined || m.thread_ts === m.ts) && inRange(params, m.ts));
+  const limit = limitParam(params);
+  const messages = all.reverse().slice(0, limit).map((message) => messageObject({ state, message, withMetadata: wantsMetadata(params) }));
+  return { messages, has_more: all.length > limit, pin_count: 0 };
+};
+
+/** conversations.replies: a thread's messages (the bot's), oldest first; an unknown ts is thread_not_found. */
+export const replies: MethodHandler = ({ state, params }) => {
+  const channel = requireChannel({ state, from: params });
+  const ts = requireString({ from: params, key: 'ts', error: 'thread_not_found' });
+  if (!state.knownTs.has(`${channel}:${ts}`)) throw new SlackApiError({ code: 'thread_not_found' });
+  const all = state.channelMessages({ channel }).filter((m) => !m.deleted && (m.ts === ts || m.thread_ts === ts) && inRange(params, m.ts));
+  const limit = limitParam(params);
+  const messages = all.slice(0, limit).map((message) => messageObject({ state, message, withMetadata: wantsMetadata(params) }));
+  return { messages, has_more: all.length > limit };
 };
 
 /** chat.update: channel, ts, text; unknown ts → message_not_found, a user's message → cant_update_message. */

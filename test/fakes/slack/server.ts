@@ -7,8 +7,8 @@ import type { Params } from './types.js';
 
 /** What the HTTP layer routes to. */
 export interface Routes {
-  /** POST/GET /api/<method> */
-  call(params: { method: string; params: Params; token: string | undefined }): ApiAnswer;
+  /** POST/GET /api/<method>; undefined drops the connection (the client is gone). */
+  call(params: { method: string; params: Params; token: string | undefined; signal: AbortSignal }): Promise<ApiAnswer | undefined>;
   /** POST /upload/v1/<fileId>: true when stored. */
   upload(params: { fileId: string; bytes: Buffer }): boolean;
   /** GET /files/<id>/<name> with the bearer token. */
@@ -83,7 +83,13 @@ export class SlackHttpServer {
       return;
     }
     const bodyToken = typeof params['token'] === 'string' ? params['token'] : undefined;
-    send(res, this.routes.call({ method: api[1] ?? '', params, token: token ?? bodyToken }));
+    const aborter = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) aborter.abort();
+    });
+    const answer = await this.routes.call({ method: api[1] ?? '', params, token: token ?? bodyToken, signal: aborter.signal });
+    if (answer === undefined) res.socket?.destroy();
+    else send(res, answer);
   }
 }
 

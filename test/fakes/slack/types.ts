@@ -101,6 +101,8 @@ export interface BotMessage {
   history: string[];
   /** Files shared with the message. */
   files?: SlackFileObject[];
+  /** Metadata posted with it (returned by conversations.history/replies with include_all_metadata). */
+  metadata?: { event_type: string; event_payload: Record<string, unknown> };
   /** Whether chat.delete removed it. */
   deleted: boolean;
 }

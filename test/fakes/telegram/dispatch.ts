@@ -1,3 +1,4 @@
+import { HeldAnswers, type HeldAnswer } from '../held-answers.js';
 import { ApiError, defaultDescription, notFound, tooManyRequests, unauthorized } from './errors.js';
 import { methodHandler } from './methods.js';
 import type { ParsedRequest } from './params.js';
@@ -19,6 +20,7 @@ export class Dispatcher {
   private readonly state: TelegramState;
   private readonly token: string;
   private rules: ArmedRule[] = [];
+  private readonly held = new HeldAnswers();
 
   constructor(params: { state: TelegramState; token: string }) {
     this.state = params.state;
@@ -30,6 +32,12 @@ export class Dispatcher {
     const count = params.rule.count ?? 1;
     if (!Number.isInteger(count) || count < 1) throw new Error(`FakeTelegram.failNext: count must be a positive integer, got ${count}`);
     this.rules.push({ rule: params.rule, remaining: count });
+  }
+
+  /** Makes the next call of a method take effect but hold its answer until released (or the client is gone). */
+  holdNext(params: { method: string }): HeldAnswer {
+    const method = params.method.toLowerCase();
+    return this.held.holdNext({ matches: (key) => key === method });
   }
 
   /** Handles POST/GET /bot<token>/<method>. */
@@ -70,6 +78,11 @@ export class Dispatcher {
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       outcome = errorOutcome(error);
+    }
+    const hold = this.held.take({ key: params.method.toLowerCase() });
+    if (hold) {
+      await hold.wait(params.signal);
+      if (params.signal.aborted) return { kind: 'drop' };
     }
     return rule?.drop === 'after' ? { kind: 'drop' } : outcome;
   }

@@ -1,5 +1,6 @@
 import type { BotCommand, Chat, Update, User } from 'grammy/types';
 import { systemClock } from '../../../src/util/clock.js';
+import type { HeldAnswer } from '../held-answers.js';
 import { Dispatcher } from './dispatch.js';
 import { mimeFor, type FileKind } from './files.js';
 import { imageInfo } from './image.js';
@@ -136,6 +137,14 @@ export class FakeTelegram {
   /** Makes the next `count` calls of a method fail: an error status (429 with retryAfter, 409, ...) or a dropped connection. */
   failNext(rule: FailRule): void {
     this.dispatcher.failNext({ rule });
+  }
+
+  /**
+   * Makes the next call of a method take effect (a sendMessage creates its message) but hold its answer until
+   * `release()`, or until the client goes away: the moment a crash test kills the gateway.
+   */
+  holdNext(params: { method: string }): HeldAnswer {
+    return this.dispatcher.holdNext(params);
   }
 
   /** Snapshots of the bot's messages in a chat, oldest first, with edit counts and text history. */

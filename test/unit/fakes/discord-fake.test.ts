@@ -205,3 +205,34 @@ describe('gateway failures', () => {
     assert.equal(fake.identifies, identifies);
   });
 });
+
+describe('nonces', () => {
+  test('with enforce_nonce a repeated nonce gets the message already created; without it, or with another nonce, a new one', async () => {
+    const first = await general.send({ content: 'once', nonce: 'orphan-nonce-1', enforceNonce: true });
+    const again = await general.send({ content: 'once (again)', nonce: 'orphan-nonce-1', enforceNonce: true });
+    assert.equal(again.id, first.id);
+    assert.equal(again.content, 'once', 'the earlier message, unchanged');
+    const plain = await general.send({ content: 'unenforced', nonce: 'orphan-nonce-1', enforceNonce: false });
+    assert.notEqual(plain.id, first.id);
+    const other = await general.send({ content: 'other', nonce: 'orphan-nonce-2', enforceNonce: true });
+    assert.notEqual(other.id, first.id);
+    assert.equal(fake.channelMessages({ channelId: GENERAL }).filter((m) => m.content === 'once').length, 1);
+    await assert.rejects(
+      client.rest.post(`/channels/${GENERAL}/messages`, { body: { content: 'x', nonce: 'n'.repeat(26), enforce_nonce: true } }),
+      (error: unknown) => error instanceof DiscordAPIError && error.code === 50035,
+    );
+  });
+
+  test('holdNext: the message is created at once, its answer waits for release', async () => {
+    const held = fake.holdNext({ route: 'POST /channels/:channel/messages' });
+    const sending = general.send({ content: 'held answer' });
+    await held.reached;
+    assert.ok(fake.channelMessages({ channelId: GENERAL }).some((m) => m.content === 'held answer'), 'created before the answer');
+    let answered = false;
+    void sending.then(() => (answered = true));
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(answered, false);
+    held.release();
+    assert.equal((await sending).content, 'held answer');
+  });
+});

@@ -347,3 +347,35 @@ describe('HTTP Events API signing', () => {
     }
   });
 });
+
+describe('message metadata and history', () => {
+  /** The nonce in a listed message's metadata. */
+  const nonceOf = (m: { metadata?: unknown }): unknown => (m.metadata as { event_payload?: Record<string, unknown> } | undefined)?.event_payload?.['nonce'];
+
+  test('chat.postMessage keeps metadata; conversations.history and replies return it only with include_all_metadata', async () => {
+    const channel = 'C0META';
+    const top = await client.chat.postMessage({ channel, text: 'top', metadata: { event_type: 'hermes_reply', event_payload: { nonce: 'n-top' } } });
+    const reply = await client.chat.postMessage({ channel, text: 'in thread', thread_ts: top.ts ?? '', metadata: { event_type: 'hermes_reply', event_payload: { nonce: 'n-reply' } } });
+    const withMeta = await client.conversations.history({ channel, include_all_metadata: true });
+    assert.deepEqual(withMeta.messages?.map((m) => [m.text, nonceOf(m)]), [['top', 'n-top']], 'top level only');
+    const without = await client.conversations.history({ channel });
+    assert.equal(without.messages?.[0]?.metadata, undefined);
+    const thread = await client.conversations.replies({ channel, ts: top.ts ?? '', include_all_metadata: true });
+    assert.deepEqual(thread.messages?.map((m) => [m.ts, nonceOf(m)]), [[top.ts, 'n-top'], [reply.ts, 'n-reply']]);
+    const later = await client.conversations.replies({ channel, ts: top.ts ?? '', oldest: top.ts ?? '' });
+    assert.deepEqual(later.messages?.map((m) => m.ts), [reply.ts], 'oldest is exclusive');
+    const unknown = await rejection(() => client.conversations.replies({ channel, ts: '1.000001' }));
+    assert.equal(unknown.data?.error, 'thread_not_found');
+    const bad = await rejection(() => client.chat.postMessage({ channel, text: 'x', metadata: { event_type: '', event_payload: {} } }));
+    assert.equal(bad.data?.error, 'invalid_metadata_format');
+  });
+
+  test('holdNext: a post takes effect at once, its answer waits for release', async () => {
+    const held = fake.holdNext({ method: 'chat.postMessage' });
+    const posting = client.chat.postMessage({ channel: DM, text: 'held answer' });
+    await held.reached;
+    assert.ok(fake.messages(DM).some((m) => m.text === 'held answer'), 'posted before the answer');
+    held.release();
+    assert.equal((await posting).ok, true);
+  });
+});
