@@ -95,6 +95,7 @@ export async function startHarness(params: {
       adapters: [{ adapter, allow: params.allow ?? 'all', ...(params.unauthorized ? { unauthorized: params.unauthorized } : {}) }, ...more],
       withHttp: params.withHttp === true,
       scrub: (text) => redactor.scrub(text),
+      secrets: redactor,
       supervisorBackoff: { baseMs: 50, maxMs: 200 },
       ...(params.extraTools ? { extraTools: params.extraTools } : {}),
     }).runner;

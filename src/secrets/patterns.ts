@@ -1,0 +1,70 @@
+import { project, reversed } from './projection.js';
+
+/** How many consecutive letters and digits of a secret are enough to call a text a copy of it. */
+export const GRAM_LENGTH = 8;
+
+/**
+ * A run of GRAM_LENGTH characters with fewer distinct characters than this ("00000000", "abababab") is too
+ * common in ordinary text to count as a piece of a secret on its own; the whole secret is still matched.
+ */
+const MIN_DISTINCT = 3;
+
+/** The profile's secrets compiled for matching (see spans.ts for how they are used). */
+export interface SecretPatterns {
+  /** Every GRAM_LENGTH-character run of each long secret's projection, forwards and reversed. */
+  readonly grams: ReadonlySet<string>;
+  /** The whole projection of each long secret, forwards and reversed. */
+  readonly wholes: readonly string[];
+  /** Exact strings for secrets too short for grams: each secret, reversed and JSON-escaped; longest first. */
+  readonly raws: readonly string[];
+  /** Length of the longest projection in `wholes` (0 when there is none). */
+  readonly longestWhole: number;
+  /** True when there is nothing to match. */
+  readonly empty: boolean;
+}
+
+/** Number of distinct characters in `text`. */
+function distinct(text: string): number {
+  return new Set(text).size;
+}
+
+/**
+ * Compiles secrets: those whose projection (letters and digits) has at least GRAM_LENGTH characters are
+ * matched by content (any GRAM_LENGTH of their consecutive letters and digits, whatever separates them,
+ * forwards or reversed); shorter ones only whole, as they are, reversed or JSON-escaped.
+ */
+export function compilePatterns(params: { secrets: readonly string[] }): SecretPatterns {
+  const grams = new Set<string>();
+  const wholes = new Set<string>();
+  const raws = new Set<string>();
+  for (const secret of params.secrets) {
+    const { chars } = project({ text: secret });
+    if (chars.length < GRAM_LENGTH) {
+      for (const form of [secret, reversed({ text: secret })]) {
+        raws.add(form);
+        raws.add(JSON.stringify(form).slice(1, -1));
+      }
+      continue;
+    }
+    for (const form of [chars, reversed({ text: chars })]) {
+      wholes.add(form);
+      for (let i = 0; i + GRAM_LENGTH <= form.length; i++) {
+        const gram = form.slice(i, i + GRAM_LENGTH);
+        if (distinct(gram) >= MIN_DISTINCT) grams.add(gram);
+      }
+    }
+  }
+  const wholeList = [...wholes];
+  return {
+    grams,
+    wholes: wholeList,
+    raws: [...raws].sort((a, b) => b.length - a.length),
+    longestWhole: wholeList.reduce((max, whole) => Math.max(max, whole.length), 0),
+    empty: wholes.size === 0 && raws.size === 0,
+  };
+}
+
+/** The secrets as Latin-1 views of their UTF-8 bytes: what they look like in decoded bytes (base64, hex, files). */
+export function byteForms(params: { secrets: readonly string[] }): string[] {
+  return params.secrets.map((secret) => Buffer.from(secret, 'utf8').toString('latin1'));
+}
