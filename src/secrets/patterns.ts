@@ -13,6 +13,11 @@ const MIN_DISTINCT = 3;
 export interface SecretPatterns {
   /** Every GRAM_LENGTH-character run of each long secret's projection, forwards and reversed. */
   readonly grams: ReadonlySet<string>;
+  /**
+   * Every GRAM_LENGTH-character run of each secret as it is (forwards and reversed) that holds a separator
+   * (`n-for-th`): such a run has fewer letters and digits than a gram, yet it is 8 characters of the secret.
+   */
+  readonly rawGrams: ReadonlySet<string>;
   /** The whole projection of each long secret, forwards and reversed. */
   readonly wholes: readonly string[];
   /** Exact strings for secrets too short for grams: each secret, reversed and JSON-escaped; longest first. */
@@ -37,7 +42,14 @@ export function compilePatterns(params: { secrets: readonly string[] }): SecretP
   const grams = new Set<string>();
   const wholes = new Set<string>();
   const raws = new Set<string>();
+  const rawGrams = new Set<string>();
   for (const secret of params.secrets) {
+    for (const form of [secret, reversed({ text: secret })]) {
+      for (let i = 0; i + GRAM_LENGTH <= form.length; i++) {
+        const gram = form.slice(i, i + GRAM_LENGTH);
+        if (project({ text: gram }).chars.length < GRAM_LENGTH && distinct(gram) >= MIN_DISTINCT) rawGrams.add(gram);
+      }
+    }
     const { chars } = project({ text: secret });
     if (chars.length < GRAM_LENGTH) {
       for (const form of [secret, reversed({ text: secret })]) {
@@ -57,10 +69,11 @@ export function compilePatterns(params: { secrets: readonly string[] }): SecretP
   const wholeList = [...wholes];
   return {
     grams,
+    rawGrams,
     wholes: wholeList,
     raws: [...raws].sort((a, b) => b.length - a.length),
     longestWhole: wholeList.reduce((max, whole) => Math.max(max, whole.length), 0),
-    empty: wholes.size === 0 && raws.size === 0,
+    empty: wholes.size === 0 && raws.size === 0 && rawGrams.size === 0,
   };
 }
 

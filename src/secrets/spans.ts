@@ -31,7 +31,13 @@ export function mergeSpans(params: { spans: readonly Span[] }): Span[] {
 
 /** Spans of exact occurrences of the raw patterns. */
 function rawSpans(params: { text: string; patterns: SecretPatterns; out: Span[] }): void {
-  for (const raw of params.patterns.raws) {
+  const { text, patterns } = params;
+  if (patterns.rawGrams.size > 0) {
+    for (let i = 0; i + GRAM_LENGTH <= text.length; i++) {
+      if (patterns.rawGrams.has(text.slice(i, i + GRAM_LENGTH))) params.out.push({ start: i, end: i + GRAM_LENGTH });
+    }
+  }
+  for (const raw of patterns.raws) {
     for (let at = params.text.indexOf(raw); at !== -1; at = params.text.indexOf(raw, at + 1)) {
       params.out.push({ start: at, end: at + raw.length });
     }
