@@ -7,9 +7,9 @@ export interface DecodedView {
   /** The decoded bytes as Latin-1 text. */
   readonly text: string;
   /** For each character of `text`, the first index in the original text it came from. */
-  readonly starts: readonly number[];
+  readonly starts: Int32Array;
   /** For each character of `text`, the index just after the last original character it came from. */
-  readonly ends: readonly number[];
+  readonly ends: Int32Array;
 }
 
 /** Shortest base64 run worth decoding: 8 characters hold 6 bytes, enough for the shortest matched secret. */
@@ -18,7 +18,6 @@ const MIN_BASE64_RUN = 8;
 const MIN_HEX_DIGITS = 8;
 /** Most separator characters allowed between two hex digits of one run (`de ad`, `de:ad`, `\xde\xad`, `%DE%AD`). */
 const MAX_HEX_GAP = 3;
-const JOIN = '\u0000';
 
 const BASE64_RUN = /[A-Za-z0-9+/_-]{8,}/g;
 
@@ -40,110 +39,166 @@ export function isHexSeparator(code: number): boolean {
   return code === 32 || code === 9 || code === 10 || code === 13 || code === 58 || code === 44 || code === 46 || code === 45 || code === 37 || code === 92 || code === 120 || code === 88;
 }
 
-/** Collects decoded characters and their origins. */
+/** Collects decoded bytes and their origins in preallocated arrays. */
 class ViewBuilder {
-  text = '';
-  readonly starts: number[] = [];
-  readonly ends: number[] = [];
+  private readonly bytes: Uint8Array;
+  private readonly starts: Int32Array;
+  private readonly ends: Int32Array;
+  private length = 0;
+  private decoded = 0;
 
-  push(params: { char: string; start: number; end: number }): void {
-    this.text += params.char;
-    this.starts.push(params.start);
-    this.ends.push(params.end);
+  /** `capacity` is the most bytes (joins included) that will be pushed. */
+  constructor(params: { capacity: number }) {
+    this.bytes = new Uint8Array(params.capacity);
+    this.starts = new Int32Array(params.capacity);
+    this.ends = new Int32Array(params.capacity);
+  }
+
+  push(byte: number, start: number, end: number): void {
+    this.bytes[this.length] = byte;
+    this.starts[this.length] = start;
+    this.ends[this.length] = end;
+    this.length += 1;
+    this.decoded += 1;
   }
 
   join(): void {
-    if (this.text !== '' && !this.text.endsWith(JOIN)) this.push({ char: JOIN, start: 0, end: 0 });
+    if (this.length === 0 || this.bytes[this.length - 1] === 0) return;
+    this.bytes[this.length] = 0;
+    this.length += 1;
   }
 
   view(): DecodedView | undefined {
-    return this.text.replaceAll(JOIN, '') === '' ? undefined : { text: this.text, starts: this.starts, ends: this.ends };
+    if (this.decoded === 0) return undefined;
+    const text = Buffer.from(this.bytes.buffer, this.bytes.byteOffset, this.length).toString('latin1');
+    return { text, starts: this.starts.subarray(0, this.length), ends: this.ends.subarray(0, this.length) };
   }
 }
+
+/** The 6-bit value of each base64 and base64url character, -1 for others. */
+const BASE64_VALUES: Int8Array = (() => {
+  const values = new Int8Array(128).fill(-1);
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+  for (let i = 0; i < alphabet.length; i++) values[alphabet.charCodeAt(i)] = i;
+  values[43] = 62; // +
+  values[45] = 62; // -
+  values[47] = 63; // /
+  values[95] = 63; // _
+  return values;
+})();
 
 /** Base64 (and base64url) runs decoded at each of the four character offsets, so a secret at any byte alignment shows. */
 function base64Views(params: { text: string }): DecodedView[] {
-  const builders = [new ViewBuilder(), new ViewBuilder(), new ViewBuilder(), new ViewBuilder()];
-  for (const match of params.text.matchAll(BASE64_RUN)) {
-    const run = match[0];
-    const at = match.index;
-    builders.forEach((builder, shift) => {
-      const bytes = Buffer.from(run.slice(shift), 'base64');
-      for (let j = 0; j < bytes.length; j++) {
-        const first = at + shift + Math.floor((8 * j) / 6);
-        const last = at + shift + Math.floor((8 * j + 7) / 6);
-        builder.push({ char: String.fromCharCode(bytes[j] ?? 0), start: first, end: Math.min(last + 1, at + run.length) });
+  const { text } = params;
+  const runs = [...text.matchAll(BASE64_RUN)];
+  if (runs.length === 0) return [];
+  const capacity = runs.reduce((sum, run) => sum + Math.ceil((run[0].length * 3) / 4) + 1, 0);
+  const views: DecodedView[] = [];
+  for (let shift = 0; shift < 4; shift++) {
+    const builder = new ViewBuilder({ capacity });
+    for (const run of runs) {
+      const end = run.index + run[0].length;
+      let bits = 0;
+      let count = 0;
+      let first = run.index + shift;
+      for (let i = run.index + shift; i < end; i++) {
+        if (count === 0) first = i;
+        bits = ((bits << 6) | (BASE64_VALUES[text.charCodeAt(i)] ?? 0)) & 0xffff;
+        count += 6;
+        if (count >= 8) {
+          count -= 8;
+          builder.push((bits >> count) & 0xff, first, i + 1);
+          first = count === 0 ? i + 1 : i;
+        }
       }
       builder.join();
-    });
+    }
+    const view = builder.view();
+    if (view) views.push(view);
   }
-  return builders.map((b) => b.view()).filter((v): v is DecodedView => v !== undefined);
+  return views;
 }
 
-/** Positions of the digits of each hex run (digits with at most MAX_HEX_GAP separators between them; `0x` counts as a separator). */
-function hexRuns(params: { text: string }): number[][] {
+/** Where the digits of the hex runs are: `positions[from..to)` for each run in `runs`. */
+interface HexRuns {
+  readonly positions: Int32Array;
+  readonly runs: readonly { readonly from: number; readonly to: number }[];
+}
+
+/** The digits of each hex run (digits with at most MAX_HEX_GAP separators between them; `0x` counts as a separator). */
+function hexRuns(params: { text: string }): HexRuns {
   const { text } = params;
-  const runs: number[][] = [];
-  let digits: number[] = [];
+  const positions = new Int32Array(text.length);
+  const runs: { from: number; to: number }[] = [];
+  let count = 0;
+  let from = 0;
   let gap = 0;
   const flush = (): void => {
-    if (digits.length >= MIN_HEX_DIGITS) runs.push(digits);
-    digits = [];
+    if (count - from >= MIN_HEX_DIGITS) runs.push({ from, to: count });
+    else count = from;
+    from = count;
     gap = 0;
   };
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    const next = text.charCodeAt(i + 1);
-    if (code === 48 && (next === 120 || next === 88) && hexValue(text.charCodeAt(i + 2)) >= 0) {
-      gap += 2;
-      i += 1;
-    } else if (hexValue(code) >= 0) {
-      if (gap > MAX_HEX_GAP) flush();
-      digits.push(i);
-      gap = 0;
-      continue;
+    if (hexValue(code) >= 0) {
+      if (code === 48 && (text.charCodeAt(i + 1) | 32) === 120 && hexValue(text.charCodeAt(i + 2)) >= 0) {
+        gap += 2;
+        i += 1;
+      } else {
+        if (gap > MAX_HEX_GAP) flush();
+        positions[count++] = i;
+        gap = 0;
+        continue;
+      }
     } else if (isHexSeparator(code)) {
       gap += 1;
     } else {
-      flush();
+      if (count > from) flush();
       continue;
     }
-    if (gap > MAX_HEX_GAP) flush();
+    if (gap > MAX_HEX_GAP && count > from) flush();
   }
   flush();
-  return runs;
+  return { positions, runs };
 }
 
 /** Hex runs decoded at both digit offsets. */
 function hexViews(params: { text: string }): DecodedView[] {
-  const builders = [new ViewBuilder(), new ViewBuilder()];
-  for (const digits of hexRuns(params)) {
-    builders.forEach((builder, shift) => {
-      for (let k = shift; k + 1 < digits.length; k += 2) {
-        const hi = digits[k] ?? 0;
-        const lo = digits[k + 1] ?? 0;
-        const value = hexValue(params.text.charCodeAt(hi)) * 16 + hexValue(params.text.charCodeAt(lo));
-        builder.push({ char: String.fromCharCode(value), start: hi, end: lo + 1 });
+  const { positions, runs } = hexRuns(params);
+  if (runs.length === 0) return [];
+  const capacity = runs.reduce((sum, run) => sum + Math.ceil((run.to - run.from) / 2) + 1, 0);
+  const views: DecodedView[] = [];
+  for (let shift = 0; shift < 2; shift++) {
+    const builder = new ViewBuilder({ capacity });
+    for (const run of runs) {
+      for (let k = run.from + shift; k + 1 < run.to; k += 2) {
+        const hi = positions[k] ?? 0;
+        const lo = positions[k + 1] ?? 0;
+        builder.push(hexValue(params.text.charCodeAt(hi)) * 16 + hexValue(params.text.charCodeAt(lo)), hi, lo + 1);
       }
       builder.join();
-    });
+    }
+    const view = builder.view();
+    if (view) views.push(view);
   }
-  return builders.map((b) => b.view()).filter((v): v is DecodedView => v !== undefined);
+  return views;
 }
 
-/** The text with every `%XX` decoded to its byte (other characters kept), when it has any. */
+/** The text with every `%XX` decoded to its byte (other characters kept, as their low byte), when it has any. */
 function percentView(params: { text: string }): DecodedView | undefined {
   const { text } = params;
   if (!/%[0-9A-Fa-f]{2}/.test(text)) return undefined;
-  const builder = new ViewBuilder();
+  const builder = new ViewBuilder({ capacity: text.length });
   for (let i = 0; i < text.length; i++) {
     const hi = text.charCodeAt(i) === 37 ? hexValue(text.charCodeAt(i + 1)) : -1;
     const lo = hi >= 0 ? hexValue(text.charCodeAt(i + 2)) : -1;
     if (lo >= 0) {
-      builder.push({ char: String.fromCharCode(hi * 16 + lo), start: i, end: i + 3 });
+      builder.push(hi * 16 + lo, i, i + 3);
       i += 2;
     } else {
-      builder.push({ char: text.charAt(i), start: i, end: i + 1 });
+      const code = text.charCodeAt(i);
+      builder.push(code < 256 ? code : 0x3f, i, i + 1);
     }
   }
   return builder.view();

@@ -1,3 +1,4 @@
+import { GramSet } from './gram-set.js';
 import { project, reversed } from './projection.js';
 
 /** How many consecutive letters and digits of a secret are enough to call a text a copy of it. */
@@ -12,12 +13,12 @@ const MIN_DISTINCT = 3;
 /** The profile's secrets compiled for matching (see spans.ts for how they are used). */
 export interface SecretPatterns {
   /** Every GRAM_LENGTH-character run of each long secret's projection, forwards and reversed. */
-  readonly grams: ReadonlySet<string>;
+  readonly grams: GramSet;
   /**
    * Every GRAM_LENGTH-character run of each secret as it is (forwards and reversed) that holds a separator
    * (`n-for-th`): such a run has fewer letters and digits than a gram, yet it is 8 characters of the secret.
    */
-  readonly rawGrams: ReadonlySet<string>;
+  readonly rawGrams: GramSet;
   /** The whole projection of each long secret, forwards and reversed. */
   readonly wholes: readonly string[];
   /** Exact strings for secrets too short for grams: each secret, reversed and JSON-escaped; longest first. */
@@ -68,8 +69,8 @@ export function compilePatterns(params: { secrets: readonly string[] }): SecretP
   }
   const wholeList = [...wholes];
   return {
-    grams,
-    rawGrams,
+    grams: new GramSet({ grams, length: GRAM_LENGTH }),
+    rawGrams: new GramSet({ grams: rawGrams, length: GRAM_LENGTH }),
     wholes: wholeList,
     raws: [...raws].sort((a, b) => b.length - a.length),
     longestWhole: wholeList.reduce((max, whole) => Math.max(max, whole.length), 0),

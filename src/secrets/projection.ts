@@ -14,6 +14,8 @@ const LOW_TABLE: Uint8Array = (() => {
 })();
 
 const WORD_CHAR = /[\p{L}\p{N}]/u;
+/** Turns code units back into a string (lone surrogates cannot occur: they are not letters or digits). */
+const UTF16 = new TextDecoder('utf-16le');
 
 /** Whether the UTF-16 code unit `code` of `text` at `index` is a letter or digit (kept by a projection). */
 function isWordUnit(text: string, index: number, code: number): boolean {
@@ -28,19 +30,16 @@ function isWordUnit(text: string, index: number, code: number): boolean {
 export function project(params: { text: string }): Projection {
   const { text } = params;
   const positions = new Int32Array(text.length);
-  let chars = '';
+  const units = new Uint16Array(text.length);
   let count = 0;
-  let runStart = -1;
   for (let i = 0; i < text.length; i++) {
-    if (isWordUnit(text, i, text.charCodeAt(i))) {
-      if (runStart === -1) runStart = i;
+    const code = text.charCodeAt(i);
+    if (isWordUnit(text, i, code)) {
+      units[count] = code;
       positions[count++] = i;
-    } else if (runStart !== -1) {
-      chars += text.slice(runStart, i);
-      runStart = -1;
     }
   }
-  if (runStart !== -1) chars += text.slice(runStart);
+  const chars = UTF16.decode(units.subarray(0, count));
   return { chars, positions: positions.subarray(0, count) };
 }
 

@@ -32,11 +32,7 @@ export function mergeSpans(params: { spans: readonly Span[] }): Span[] {
 /** Spans of exact occurrences of the raw patterns. */
 function rawSpans(params: { text: string; patterns: SecretPatterns; out: Span[] }): void {
   const { text, patterns } = params;
-  if (patterns.rawGrams.size > 0) {
-    for (let i = 0; i + GRAM_LENGTH <= text.length; i++) {
-      if (patterns.rawGrams.has(text.slice(i, i + GRAM_LENGTH))) params.out.push({ start: i, end: i + GRAM_LENGTH });
-    }
-  }
+  patterns.rawGrams.scan({ text, onHit: (start) => params.out.push({ start, end: start + GRAM_LENGTH }) });
   for (const raw of patterns.raws) {
     for (let at = params.text.indexOf(raw); at !== -1; at = params.text.indexOf(raw, at + 1)) {
       params.out.push({ start: at, end: at + raw.length });
@@ -50,9 +46,7 @@ function projectedSpans(params: { text: string; patterns: SecretPatterns; out: S
   if (patterns.wholes.length === 0) return;
   const { chars, positions } = project({ text: params.text });
   const toSpan = (first: number, length: number): Span => ({ start: positions[first] ?? 0, end: (positions[first + length - 1] ?? 0) + 1 });
-  for (let i = 0; i + GRAM_LENGTH <= chars.length; i++) {
-    if (patterns.grams.has(chars.slice(i, i + GRAM_LENGTH))) out.push(toSpan(i, GRAM_LENGTH));
-  }
+  patterns.grams.scan({ text: chars, onHit: (start) => out.push(toSpan(start, GRAM_LENGTH)) });
   for (const whole of patterns.wholes) {
     for (let at = chars.indexOf(whole); at !== -1; at = chars.indexOf(whole, at + 1)) out.push(toSpan(at, whole.length));
   }
