@@ -143,7 +143,8 @@ function hexRuns(params: { text: string }): HexRuns {
     const code = text.charCodeAt(i);
     if (hexValue(code) >= 0) {
       if (code === 48 && (text.charCodeAt(i + 1) | 32) === 120 && hexValue(text.charCodeAt(i + 2)) >= 0) {
-        gap += 2;
+        // A `0x` prefix counts as one separator: `0x54, 0x45` has a gap of three.
+        gap += 1;
         i += 1;
       } else {
         if (gap > MAX_HEX_GAP) flush();
