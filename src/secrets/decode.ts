@@ -19,7 +19,7 @@ const MIN_HEX_DIGITS = 8;
 /** Most separator characters allowed between two hex digits of one run (`de ad`, `de:ad`, `\xde\xad`, `%DE%AD`). */
 const MAX_HEX_GAP = 3;
 
-const BASE64_RUN = /[A-Za-z0-9+/_-]{8,}/g;
+const BASE64_RUN = new RegExp(`[A-Za-z0-9+/_-]{${MIN_BASE64_RUN},}`, 'g');
 
 /** Whether `code` is a base64 or base64url character. */
 export function isBase64Char(code: number): boolean {
@@ -46,6 +46,8 @@ class ViewBuilder {
   private readonly ends: Int32Array;
   private length = 0;
   private decoded = 0;
+  /** Whether the last entry is a join (or there is none yet). */
+  private joined = true;
 
   /** `capacity` is the most bytes (joins included) that will be pushed. */
   constructor(params: { capacity: number }) {
@@ -54,20 +56,25 @@ class ViewBuilder {
     this.ends = new Int32Array(params.capacity);
   }
 
+  /** Adds a decoded byte that came from original characters [start, end). Positional: called once per decoded byte. */
   push(byte: number, start: number, end: number): void {
     this.bytes[this.length] = byte;
     this.starts[this.length] = start;
     this.ends[this.length] = end;
     this.length += 1;
     this.decoded += 1;
+    this.joined = false;
   }
 
+  /** Ends a decoded piece: a NUL keeps it from running into the next one. */
   join(): void {
-    if (this.length === 0 || this.bytes[this.length - 1] === 0) return;
+    if (this.joined) return;
     this.bytes[this.length] = 0;
     this.length += 1;
+    this.joined = true;
   }
 
+  /** The view, or undefined when nothing was decoded. */
   view(): DecodedView | undefined {
     if (this.decoded === 0) return undefined;
     const text = Buffer.from(this.bytes.buffer, this.bytes.byteOffset, this.length).toString('latin1');
@@ -87,21 +94,26 @@ const BASE64_VALUES: Int8Array = (() => {
   return values;
 })();
 
+/** A run of encoded characters: [start, end) of the text. */
+interface Run {
+  readonly start: number;
+  readonly end: number;
+}
+
 /** Base64 (and base64url) runs decoded at each of the four character offsets, so a secret at any byte alignment shows. */
-function base64Views(params: { text: string }): DecodedView[] {
-  const { text } = params;
-  const runs = [...text.matchAll(BASE64_RUN)];
+function base64Views(params: { text: string; runs: readonly Run[] }): DecodedView[] {
+  const { text, runs } = params;
   if (runs.length === 0) return [];
-  const capacity = runs.reduce((sum, run) => sum + Math.ceil((run[0].length * 3) / 4) + 1, 0);
+  const capacity = runs.reduce((sum, run) => sum + Math.ceil(((run.end - run.start) * 3) / 4) + 1, 0);
   const views: DecodedView[] = [];
   for (let shift = 0; shift < 4; shift++) {
     const builder = new ViewBuilder({ capacity });
     for (const run of runs) {
-      const end = run.index + run[0].length;
+      const end = run.end;
       let bits = 0;
       let count = 0;
-      let first = run.index + shift;
-      for (let i = run.index + shift; i < end; i++) {
+      let first = run.start + shift;
+      for (let i = run.start + shift; i < end; i++) {
         if (count === 0) first = i;
         bits = ((bits << 6) | (BASE64_VALUES[text.charCodeAt(i)] ?? 0)) & 0xffff;
         count += 6;
@@ -125,21 +137,22 @@ interface HexRuns {
   readonly runs: readonly { readonly from: number; readonly to: number }[];
 }
 
-/** The digits of each hex run (digits with at most MAX_HEX_GAP separators between them; `0x` counts as a separator). */
-function hexRuns(params: { text: string }): HexRuns {
+/** The digits of each hex run from `from` on (digits with at most MAX_HEX_GAP separators between them; `0x` counts as one). */
+function hexRuns(params: { text: string; from?: number; minDigits?: number }): HexRuns {
   const { text } = params;
+  const minDigits = params.minDigits ?? MIN_HEX_DIGITS;
   const positions = new Int32Array(text.length);
   const runs: { from: number; to: number }[] = [];
   let count = 0;
   let from = 0;
   let gap = 0;
   const flush = (): void => {
-    if (count - from >= MIN_HEX_DIGITS) runs.push({ from, to: count });
+    if (count - from >= minDigits) runs.push({ from, to: count });
     else count = from;
     from = count;
     gap = 0;
   };
-  for (let i = 0; i < text.length; i++) {
+  for (let i = params.from ?? 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     if (hexValue(code) >= 0) {
       if (code === 48 && (text.charCodeAt(i + 1) | 32) === 120 && hexValue(text.charCodeAt(i + 2)) >= 0) {
@@ -165,8 +178,8 @@ function hexRuns(params: { text: string }): HexRuns {
 }
 
 /** Hex runs decoded at both digit offsets. */
-function hexViews(params: { text: string }): DecodedView[] {
-  const { positions, runs } = hexRuns(params);
+function hexViews(params: { text: string; found: HexRuns }): DecodedView[] {
+  const { positions, runs } = params.found;
   if (runs.length === 0) return [];
   const capacity = runs.reduce((sum, run) => sum + Math.ceil((run.to - run.from) / 2) + 1, 0);
   const views: DecodedView[] = [];
@@ -207,8 +220,27 @@ function percentView(params: { text: string }): DecodedView | undefined {
 
 /** Every decoded reading of `text` worth searching for secrets: base64/base64url, hex and percent-encoding. */
 export function decodedViews(params: { text: string }): DecodedView[] {
+  const { text } = params;
+  const runs = [...text.matchAll(BASE64_RUN)].map((m): Run => ({ start: m.index, end: m.index + m[0].length }));
   const percent = percentView(params);
-  return [...base64Views(params), ...hexViews(params), ...(percent ? [percent] : [])];
+  return [...base64Views({ text, runs }), ...hexViews({ text, found: hexRuns({ text }) }), ...(percent ? [percent] : [])];
+}
+
+/** Fewest characters of a base64 or hex run at the end of a text worth decoding for the streaming hold-back (2+ bytes). */
+const MIN_TAIL_RUN = 4;
+
+/**
+ * The base64 and hex run a still-growing text ends with, decoded at every offset: what the streaming hold-back
+ * checks for the start of an encoded secret. Empty when the text ends with no such run of MIN_TAIL_RUN or more.
+ */
+export function tailViews(params: { text: string }): DecodedView[] {
+  const { text } = params;
+  const b64 = trailingBase64Start({ text });
+  const hex = trailingHexStart({ text });
+  return [
+    ...(text.length - b64 >= MIN_TAIL_RUN ? base64Views({ text, runs: [{ start: b64, end: text.length }] }) : []),
+    ...(hex < text.length ? hexViews({ text, found: hexRuns({ text, from: hex, minDigits: MIN_TAIL_RUN }) }) : []),
+  ];
 }
 
 /** Start of the run of base64 characters `text` ends with (its length when it ends with none). */

@@ -1,10 +1,17 @@
-import { trailingBase64Start, trailingHexStart } from './decode.js';
-import { byteForms, compilePatterns } from './patterns.js';
+import { tailViews } from './decode.js';
+import { byteForms, compilePatterns, type SecretPatterns } from './patterns.js';
 import { project } from './projection.js';
 import { applySpans, findSpans, type PatternPair, type Span } from './spans.js';
 
 /** What replaces a secret. */
 export const SECRET_MASK = '***';
+
+/**
+ * Fewest characters at the end of a streamed text that must match the start of something secret-like before
+ * they are held back: fewer could be anything (the last letter of a word), and at most this many minus one are
+ * ever shown before a secret is masked.
+ */
+const MIN_HELD = 3;
 
 /**
  * Finds a profile's secrets in text by content, not by exact string: raw, JSON-escaped, spread out by separators,
@@ -54,24 +61,36 @@ export class SecretMatcher {
 
   /**
    * How much of a text that is still growing (a streamed reply) may be shown now: the end is held back while it
-   * could be the beginning of a secret in any form (letters and digits that occur in a secret, a base64 or hex
-   * run still open, the start of a short secret), and so is a secret span that reaches into the held part.
-   * What is shown must still be scrubbed; later calls with more text never need to hide what was released.
+   * could be the beginning of a secret in any form (MIN_HELD or more letters and digits that occur in a secret,
+   * spread out or reversed; the start of a short secret; a base64 or hex run at the end whose decoded bytes end
+   * that way), and so is a secret span that reaches into the held part.
+   * What is shown must still be scrubbed. A caller should never show less than it showed before (the result
+   * may shrink when more text arrives: show the larger of the two); what it showed then is never a secret's
+   * start of MIN_HELD or more characters.
    */
   safeLength(params: { text: string }): number {
     const { text } = params;
     if (this.isEmpty) return text.length;
-    let hold = Math.min(text.length, trailingBase64Start({ text }), trailingHexStart({ text }), this.projectedHold({ text }), this.rawHold({ text }));
+    let hold = this.heldEnd({ text, patterns: this.patterns.text });
+    for (const view of tailViews({ text })) {
+      const held = this.heldEnd({ text: view.text, patterns: this.patterns.bytes });
+      if (held < view.text.length) hold = Math.min(hold, view.starts[held] ?? hold);
+    }
     for (const span of this.spans({ text })) {
       if (span.start < hold && span.end > hold) hold = span.start;
     }
     return hold;
   }
 
+  /** Where the end of `text` that could begin a secret starts (letters and digits of a long one, or a short one's start). */
+  private heldEnd(params: { text: string; patterns: SecretPatterns }): number {
+    return Math.min(this.projectedHold(params), this.rawHold(params));
+  }
+
   /** Start of the longest end of `text` whose letters and digits occur in a long secret (forwards or reversed). */
-  private projectedHold(params: { text: string }): number {
+  private projectedHold(params: { text: string; patterns: SecretPatterns }): number {
     const { text } = params;
-    const { wholes, longestWhole } = this.patterns.text;
+    const { wholes, longestWhole } = params.patterns;
     if (longestWhole === 0) return text.length;
     // Enough characters for the longest secret, however spread out by separators.
     const from = Math.max(0, text.length - longestWhole * 8);
@@ -88,15 +107,15 @@ export class SecretMatcher {
       if (occurs(mid)) low = mid;
       else high = mid - 1;
     }
-    return low === 0 ? text.length : from + (positions[chars.length - low] ?? 0);
+    return low < MIN_HELD ? text.length : from + (positions[chars.length - low] ?? 0);
   }
 
   /** Start of the longest end of `text` that begins one of the short secrets matched whole. */
-  private rawHold(params: { text: string }): number {
+  private rawHold(params: { text: string; patterns: SecretPatterns }): number {
     const { text } = params;
     let hold = text.length;
-    for (const raw of this.patterns.text.raws) {
-      for (let length = Math.min(raw.length - 1, text.length); length > 0; length--) {
+    for (const raw of params.patterns.raws) {
+      for (let length = Math.min(raw.length - 1, text.length); length >= MIN_HELD - 1; length--) {
         if (text.endsWith(raw.slice(0, length))) {
           hold = Math.min(hold, text.length - length);
           break;

@@ -4,10 +4,7 @@ import { project, reversed } from './projection.js';
 /** How many consecutive letters and digits of a secret are enough to call a text a copy of it. */
 export const GRAM_LENGTH = 8;
 
-/**
- * A run of GRAM_LENGTH characters with fewer distinct characters than this ("00000000", "abababab") is too
- * common in ordinary text to count as a piece of a secret on its own; the whole secret is still matched.
- */
+/** A run of GRAM_LENGTH characters with fewer distinct characters than this ("00000000", "abababab") is too common to count. */
 const MIN_DISTINCT = 3;
 
 /** The profile's secrets compiled for matching (see spans.ts for how they are used). */
@@ -29,9 +26,16 @@ export interface SecretPatterns {
   readonly empty: boolean;
 }
 
-/** Number of distinct characters in `text`. */
-function distinct(text: string): number {
-  return new Set(text).size;
+/** Letters and digits that read like an ordinary word or number: `personal`, `Password`, `HTTPS`, `20261201`. */
+const ORDINARY = /^(?:\p{Lu}?\p{Ll}+|\p{Lu}+|\p{N}+)$/u;
+
+/**
+ * Whether a run of a secret is too ordinary to count as a piece of it on its own: too few distinct characters
+ * (`00000000`), or its letters and digits read like a word or a number. A random token almost never has such a
+ * run, and any of its characters is also covered by a neighbouring run; a secret made of words is still found whole.
+ */
+function ordinary(gram: string): boolean {
+  return new Set(gram).size < MIN_DISTINCT || ORDINARY.test(project({ text: gram }).chars);
 }
 
 /**
@@ -48,7 +52,7 @@ export function compilePatterns(params: { secrets: readonly string[] }): SecretP
     for (const form of [secret, reversed({ text: secret })]) {
       for (let i = 0; i + GRAM_LENGTH <= form.length; i++) {
         const gram = form.slice(i, i + GRAM_LENGTH);
-        if (project({ text: gram }).chars.length < GRAM_LENGTH && distinct(gram) >= MIN_DISTINCT) rawGrams.add(gram);
+        if (project({ text: gram }).chars.length < GRAM_LENGTH && !ordinary(gram)) rawGrams.add(gram);
       }
     }
     const { chars } = project({ text: secret });
@@ -63,7 +67,7 @@ export function compilePatterns(params: { secrets: readonly string[] }): SecretP
       wholes.add(form);
       for (let i = 0; i + GRAM_LENGTH <= form.length; i++) {
         const gram = form.slice(i, i + GRAM_LENGTH);
-        if (distinct(gram) >= MIN_DISTINCT) grams.add(gram);
+        if (!ordinary(gram)) grams.add(gram);
       }
     }
   }

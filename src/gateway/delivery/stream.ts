@@ -75,6 +75,8 @@ export class StreamDelivery {
   private consumed = 0;
   /** The fence line open where the uncommitted text starts. */
   private carry: string | null = null;
+  /** How much of the visible text safeLength released so far: never taken back. */
+  private released = 0;
   private finished: Promise<DeliveryResult> | undefined;
 
   constructor(params: StreamDeliveryParams) {
@@ -153,7 +155,8 @@ export class StreamDelivery {
   /** The uncommitted visible text and what the current message should show of it. */
   private view(): { rest: string; body: string } {
     const visible = visibleStreamingText({ text: this.raw });
-    const safe = this.params.safeLength ? Math.max(this.consumed, this.params.safeLength({ text: visible })) : visible.length;
+    if (this.params.safeLength) this.released = Math.max(this.released, this.consumed, this.params.safeLength({ text: visible }));
+    const safe = this.params.safeLength ? this.released : visible.length;
     const rest = visible.slice(this.consumed, safe);
     const content = rest.replace(LEADING_BLANK_LINES, '').trimEnd();
     const body = content === '' ? '' : reopenPrefix({ open: this.carry, limit: this.streamLimit }) + content;

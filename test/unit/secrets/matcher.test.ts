@@ -50,7 +50,8 @@ describe('SecretMatcher.scrub finds secrets by content', () => {
   });
 
   test('a partial copy of 8 or more consecutive characters is masked, with or without separators', () => {
-    assert.equal(scrub('the prefix sk-proj-4 is part of the key'), 'the prefix *** is part of the key');
+    assert.equal(scrub('the start sk-proj-4fT is part of the key'), 'the start *** is part of the key');
+    assert.equal(scrub('keys look like sk-proj-...'), 'keys look like sk-proj-...', 'a run that reads like a word is not a piece on its own');
     assert.equal(scrub('piece: RELSECtgTOK.'), 'piece: ***.');
     assert.equal(scrub('piece: 4 f T 9 q L m 2 !'), 'piece: *** !');
     assert.equal(scrub('raw run with a separator: 02:RELSE'), 'raw run with a separator: ***');
@@ -106,9 +107,11 @@ describe('SecretMatcher.safeLength holds back what could still become a secret',
     assert.ok(safe('the token is 7000 and more text!').startsWith('the token is 7000 and more '));
   });
 
-  test('an open base64 or hex run and the start of a short secret are held', () => {
-    assert.equal(safe('blob: VEVMRUdSQU1f'), 'blob: ');
-    assert.equal(safe('bytes: 54 45 4c '), 'bytes: ');
+  test('a base64 or hex run at the end that decodes to the start of a secret is held, and the start of a short secret', () => {
+    assert.equal(safe(`blob: ${Buffer.from(key.slice(0, 6)).toString('base64')}`), 'blob: ');
+    assert.equal(safe(`bytes: ${(Buffer.from(key.slice(0, 5)).toString('hex').match(/../g) ?? []).join(' ')} `), 'bytes: ');
+    assert.equal(safe('blob: VEVMRUdSQU1f'), 'blob: VEVMRUdSQU1f', 'base64 of something else is shown');
+    assert.equal(safe('a short word at the end: answer'), 'a short word at the end: answer');
     assert.equal(safe('pw: hunt'), 'pw: ');
   });
 
