@@ -1,3 +1,4 @@
+import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { SecretMatcher } from './matcher.js';
 
@@ -6,7 +7,8 @@ export type FileScan =
   | { readonly kind: 'clean' }
   | { readonly kind: 'secret' }
   | { readonly kind: 'too_large'; readonly size: number; readonly limit: number }
-  | { readonly kind: 'unreadable'; readonly code: string };
+  | { readonly kind: 'unreadable'; readonly code: string }
+  | { readonly kind: 'not_a_file' };
 
 /** Largest file scanned (and so sendable): bigger than any platform takes as an attachment. */
 export const MAX_SCAN_BYTES = 100 * 1024 * 1024;
@@ -26,12 +28,15 @@ export async function scanFile(params: { path: string; matcher: SecretMatcher; m
   if (matcher.isEmpty) return { kind: 'clean' };
   let handle;
   try {
-    handle = await open(params.path, 'r');
+    // Non-blocking, so a FIFO the agent made cannot stall delivery; it is refused as not a file below.
+    handle = await open(params.path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
     return { kind: 'unreadable', code: codeOf(error) };
   }
   try {
-    const { size } = await handle.stat();
+    const info = await handle.stat();
+    if (!info.isFile()) return { kind: 'not_a_file' };
+    const { size } = info;
     if (size > limit) return { kind: 'too_large', size, limit };
     const overlap = matcher.longestSecretBytes * ENCODED_BYTES_PER_SECRET_BYTE + 64;
     const buffer = Buffer.alloc(CHUNK_BYTES + overlap);

@@ -116,3 +116,11 @@ test('scrubStoredMessage scrubs content and tool-call arguments, keeping the arg
   });
   assert.equal(broken.toolCalls?.[0]?.arguments, '{}', 'arguments that do not parse after scrubbing are stored as {}');
 });
+
+test('scanFile does not block on a FIFO or read a directory: they are not files', async () => {
+  const { execFileSync } = await import('node:child_process');
+  const fifo = path.join(tmp, 'pipe');
+  execFileSync('mkfifo', [fifo]);
+  assert.deepEqual(await redactor.scanFile({ path: fifo }), { kind: 'not_a_file' });
+  assert.deepEqual(await redactor.scanFile({ path: tmp }), { kind: 'not_a_file' });
+});
