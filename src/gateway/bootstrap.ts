@@ -120,7 +120,7 @@ export function runnerOptionsFrom(params: {
     historyMaxChars: config.agent.history_max_chars,
     mediaPolicy: mediaPolicy({ profile, workspace, confine: config.tools.confine_to_workspace, secrets: params.secrets }),
     scrub: params.scrub,
-    safeLength: (text) => params.secrets.safeLength(text),
+    safeLength: (input) => params.secrets.safeLength(input),
     cacheDir: profile.cacheDir,
     toolContext: {
       workspace,
