@@ -45,6 +45,7 @@ export async function chat(params: { options: GlobalOptions; io: CliIO }): Promi
       adapters: [{ adapter: terminal, allow: 'all', editIntervalMs: 250, ...(stdinIsTTY(io) ? {} : { busyPolicy: 'queue' as const }) }],
       withHttp: false,
       scrub: (text) => loaded.redactor.scrub(text),
+      secrets: loaded.redactor,
     });
     const banner = `hermes chat — profile "${profile.name}", ${modelLabel({ config })}. /help for commands, Ctrl-D to leave.`;
     println({ stream: io.stdout, text: loaded.redactor.scrub(banner) });

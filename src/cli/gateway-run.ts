@@ -45,6 +45,7 @@ async function runGateway(params: { options: GlobalOptions; io: CliIO; extraAdap
       adapters,
       withHttp: true,
       scrub: (text) => loaded.redactor.scrub(text),
+      secrets: loaded.redactor,
     });
     const stopping = firstStopSignal();
     try {

@@ -8,6 +8,7 @@ import { createHttpServer, type GatewayHttp } from '../http/server.js';
 import { openStore } from '../store/sqlite-store.js';
 import { builtinTools } from '../tools/builtin/index.js';
 import { ToolRegistry } from '../tools/registry.js';
+import type { SecretGuard } from '../secrets/guard.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import type { Clock } from '../util/clock.js';
 import { mediaPolicy } from './media-policy.js';
@@ -29,6 +30,8 @@ export function buildGateway(params: {
   extraTools?: readonly ToolDefinition[];
   /** Redacts the profile's secrets (see log/redact.ts); applied to everything sent to a platform. */
   scrub: (text: string) => string;
+  /** The profile's secrets (the Redactor): streamed text held back while it could become one, attachments checked for them. */
+  secrets: SecretGuard;
 }): { runner: GatewayRunner; http: GatewayHttp | undefined; registry: ToolRegistry } {
   const { profile, config, clock, logger } = params;
   const store = openStore({ path: profile.dbPath, clock, logger });
@@ -58,7 +61,7 @@ export function buildGateway(params: {
     clock,
     logger,
     ...(http ? { http } : {}),
-    options: runnerOptionsFrom({ profile, config, clock, scrub: params.scrub, supervisorBackoff: params.supervisorBackoff }),
+    options: runnerOptionsFrom({ profile, config, clock, scrub: params.scrub, secrets: params.secrets, supervisorBackoff: params.supervisorBackoff }),
   });
   return { runner, http, registry };
 }
@@ -102,6 +105,7 @@ export function runnerOptionsFrom(params: {
   config: GatewayConfig;
   clock: Clock;
   scrub: (text: string) => string;
+  secrets: SecretGuard;
   supervisorBackoff?: { baseMs?: number; maxMs?: number } | undefined;
 }): RunnerOptions {
   const { profile, config, clock } = params;
@@ -115,8 +119,9 @@ export function runnerOptionsFrom(params: {
     typingIntervalMs: config.stream.typing_interval,
     modelLabel: modelLabel({ config }),
     historyMaxChars: config.agent.history_max_chars,
-    mediaPolicy: mediaPolicy({ profile, workspace, confine: config.tools.confine_to_workspace }),
+    mediaPolicy: mediaPolicy({ profile, workspace, confine: config.tools.confine_to_workspace, secrets: params.secrets }),
     scrub: params.scrub,
+    safeLength: (input) => params.secrets.safeLength(input),
     cacheDir: profile.cacheDir,
     toolContext: {
       workspace,

@@ -38,6 +38,8 @@ export interface RunnerOptions {
   readonly mediaPolicy: MediaPolicy;
   /** Redacts secrets from everything sent to a platform. */
   readonly scrub: (text: string) => string;
+  /** How much of a streaming reply may be shown yet (the rest could be the start of a secret). */
+  readonly safeLength: (params: { text: string }) => number;
   readonly toolContext: Omit<ToolContext, 'signal'>;
   /** The profile's media cache, pruned by the maintenance loop. */
   readonly cacheDir?: string;

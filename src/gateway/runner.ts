@@ -305,6 +305,7 @@ export class GatewayRunner {
         ...(slot.entry.reactions ? { reactions: slot.entry.reactions } : {}),
         mediaPolicy: this.options.mediaPolicy,
         scrub: this.options.scrub,
+        safeLength: this.options.safeLength,
       },
     });
   }

@@ -10,6 +10,7 @@ import type { ChatPacer } from './delivery/pacer.js';
 import { StreamDelivery } from './delivery/stream.js';
 import { toChatHistory, toStoredMessage } from './history.js';
 import type { MediaPolicy } from './media-policy.js';
+import { scrubStoredMessage } from '../secrets/stored.js';
 import { abortKindOf } from './turn-abort.js';
 import { turnJournal, turnLeftovers } from './turn-journal.js';
 import { reactToTurn, type TurnReactions } from './turn-reactions.js';
@@ -34,8 +35,10 @@ export interface TurnDeps {
   readonly historyMaxChars: number;
   /** Which MEDIA files a reply may attach. */
   readonly mediaPolicy: MediaPolicy;
-  /** Redacts secrets from everything sent to the platform. */
+  /** Redacts secrets from everything sent to the platform and everything stored. */
   readonly scrub: (text: string) => string;
+  /** How much of a streaming reply may be shown yet (the rest could be the start of a secret). */
+  readonly safeLength: (params: { text: string }) => number;
   /** Reactions on the message being answered, when enabled for the adapter. */
   readonly reactions?: TurnReactions;
 }
@@ -68,7 +71,8 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
   const giveUp = row.attempts >= deps.maxAttempts;
   if (!giveUp) store.setInboxState({ inboxId: row.id, state: 'processing' });
 
-  const title = titleFor({ text: event.text });
+  const untitled = titleFor({ text: event.text });
+  const title = untitled === null ? null : deps.scrub(untitled);
   const session = store.activeSession({ key: row.sessionKey }) ?? store.createSession({ key: row.sessionKey, title });
   if (session.title === null && title !== null) store.setSessionTitle({ sessionId: session.id, title });
   const removed = store.deleteTurnMessages({ inboxId: row.id });
@@ -93,6 +97,7 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
       pending: params.pending,
       mediaPolicy: deps.mediaPolicy,
       scrub: deps.scrub,
+      safeLength: deps.safeLength,
       journal,
     });
   const delivery = newDelivery(leftovers);
@@ -127,7 +132,7 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
       userText: [row, ...merged].map((part) => userTextFor({ event: part.event })).filter((t) => t !== '').join('\n\n'),
       signal,
       onTextDelta: (delta) => delivery.push(delta),
-      onMessage: (message) => store.appendMessage(toStoredMessage({ message, sessionId: session.id, inboxId: row.id })),
+      onMessage: (message) => store.appendMessage(scrubStoredMessage({ message: toStoredMessage({ message, sessionId: session.id, inboxId: row.id }), scrub: deps.scrub })),
       toolContext: { ...deps.toolContext, signal },
     });
     text = result.text;

@@ -1,5 +1,8 @@
+import { scanFile, type FileScan } from '../secrets/file-scan.js';
+import { SECRET_MASK, SecretMatcher } from '../secrets/matcher.js';
+
 /** What replaces a secret. */
-export const REDACTED = '***';
+export const REDACTED = SECRET_MASK;
 
 /** Secrets shorter than this are ignored: they would match ordinary text. */
 const MIN_SECRET_LENGTH = 4;
@@ -7,15 +10,19 @@ const MIN_SECRET_LENGTH = 4;
 /** Objects nested deeper than this are replaced by a marker instead of being copied. */
 const MAX_DEPTH = 32;
 
-/** Replaces known secret strings with "***" in text and in (copies of) structured values. */
+/**
+ * The profile's secrets, defined once: replaces them with "***" in text and in (copies of) structured values,
+ * finds them in files and tells a streamed text how much of itself may be shown. Matching is by content
+ * (see secrets/matcher.ts): raw, JSON-escaped, spread out by separators, reversed, base64/hex/percent-encoded,
+ * and partial copies of 8 or more consecutive letters and digits of a secret.
+ */
 export class Redactor {
   /** The secrets this redactor hides (those long enough to be matched), in the order given. */
   get secrets(): readonly string[] {
     return this.known;
   }
   private known: readonly string[] = [];
-  /** Patterns to replace, longest first: each secret and, where it differs, its JSON-escaped form. */
-  private patterns: readonly string[] = [];
+  private matcher = new SecretMatcher({ secrets: [] });
 
   /** `secrets` are the strings to hide; ones shorter than 4 characters are ignored. */
   constructor(params: { secrets: readonly string[] }) {
@@ -24,32 +31,35 @@ export class Redactor {
 
   /** Hides more secrets from now on (a reloaded config's new tokens); the ones already known stay hidden. */
   add(params: { secrets: readonly string[] }): void {
-    this.known = Object.freeze([...new Set([...this.known, ...params.secrets.filter((secret) => secret.length >= MIN_SECRET_LENGTH)])]);
-    const patterns = new Set<string>();
-    for (const secret of this.known) {
-      patterns.add(secret);
-      patterns.add(JSON.stringify(secret).slice(1, -1));
-    }
-    this.patterns = [...patterns].sort((a, b) => b.length - a.length);
+    const known = [...new Set([...this.known, ...params.secrets.filter((secret) => secret.length >= MIN_SECRET_LENGTH)])];
+    if (known.length === this.known.length) return;
+    this.known = Object.freeze(known);
+    this.matcher = new SecretMatcher({ secrets: known });
   }
 
   /** True when there is nothing to redact. */
   get isEmpty(): boolean {
-    return this.patterns.length === 0;
+    return this.matcher.isEmpty;
   }
 
-  /** True when `text` contains a secret (raw or JSON-escaped). */
+  /** True when `text` contains a secret (in any form the matcher knows). */
   contains(text: string): boolean {
-    return this.patterns.some((pattern) => text.includes(pattern));
+    return this.matcher.contains({ text });
   }
 
   /** `text` with every occurrence of every secret replaced by "***". */
   scrub(text: string): string {
-    let out = text;
-    for (const pattern of this.patterns) {
-      if (out.includes(pattern)) out = out.split(pattern).join(REDACTED);
-    }
-    return out;
+    return this.matcher.scrub({ text });
+  }
+
+  /** How much of a still-growing text may be shown now (the rest could be the start of a secret); see SecretMatcher.safeLength. */
+  safeLength(params: { text: string }): number {
+    return this.matcher.safeLength(params);
+  }
+
+  /** Whether a file's bytes hold a secret (size-capped, chunked); see secrets/file-scan.ts. */
+  scanFile(params: { path: string; signal?: AbortSignal }): Promise<FileScan> {
+    return scanFile({ ...params, matcher: this.matcher });
   }
 
   /**

@@ -64,6 +64,8 @@ export async function startHarness(params: {
   adapters?: readonly AdapterEntry[] | ((params: { profile: Profile; clock: Clock; logger: Logger }) => AdapterEntry[]);
   /** Serve HTTP on a free loopback port. */
   withHttp?: boolean;
+  /** The profile's .env (KEY=value lines), written before the config is loaded: its values are the profile's secrets. */
+  env?: Readonly<Record<string, string>>;
 } = {}): Promise<Harness> {
   const clock = params.clock ?? systemClock;
   const fake = new FakeOpenAI();
@@ -81,6 +83,7 @@ export async function startHarness(params: {
     params.config ?? {},
   );
   writeFileSync(profile.configPath, stringify(raw));
+  if (params.env) writeFileSync(profile.envPath, Object.entries(params.env).map(([key, value]) => `${key}=${value}\n`).join(''), { mode: 0o600 });
   const { config, secrets } = await loadConfig({ profile, env: {} });
   const redactor = new Redactor({ secrets });
   const logger = params.logger ?? pino({ level: 'silent' });
@@ -95,6 +98,7 @@ export async function startHarness(params: {
       adapters: [{ adapter, allow: params.allow ?? 'all', ...(params.unauthorized ? { unauthorized: params.unauthorized } : {}) }, ...more],
       withHttp: params.withHttp === true,
       scrub: (text) => redactor.scrub(text),
+      secrets: redactor,
       supervisorBackoff: { baseMs: 50, maxMs: 200 },
       ...(params.extraTools ? { extraTools: params.extraTools } : {}),
     }).runner;

@@ -31,6 +31,8 @@ export interface StreamDeliveryParams {
   readonly mediaPolicy?: (params: { path: string }) => Promise<string | undefined>;
   /** Applied to every text before it reaches the platform (secret redaction). */
   readonly scrub?: (text: string) => string;
+  /** How much of the streaming text may be shown yet: an end that could still become a secret is held back until finish. */
+  readonly safeLength?: (params: { text: string }) => number;
 }
 
 /** How a turn's reply ended up on the platform. */
@@ -75,6 +77,8 @@ export class StreamDelivery {
   private consumed = 0;
   /** The fence line open where the uncommitted text starts. */
   private carry: string | null = null;
+  /** How much of the visible text safeLength released so far: never taken back. */
+  private released = 0;
   private finished: Promise<DeliveryResult> | undefined;
 
   constructor(params: StreamDeliveryParams) {
@@ -154,7 +158,10 @@ export class StreamDelivery {
 
   /** The uncommitted visible text and what the current message should show of it. */
   private view(): { rest: string; body: string } {
-    const rest = visibleStreamingText({ text: this.raw }).slice(this.consumed);
+    const visible = visibleStreamingText({ text: this.raw });
+    if (this.params.safeLength) this.released = Math.max(this.released, this.consumed, this.params.safeLength({ text: visible }));
+    const safe = this.params.safeLength ? this.released : visible.length;
+    const rest = visible.slice(this.consumed, safe);
     const content = rest.replace(LEADING_BLANK_LINES, '').trimEnd();
     const body = content === '' ? '' : reopenPrefix({ open: this.carry, limit: this.streamLimit }) + content;
     return { rest, body };
