@@ -1,0 +1,109 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type Database from 'better-sqlite3';
+import { DiskHealth } from '../../src/gateway/disk-health.js';
+import { systemClock } from '../../src/util/clock.js';
+import { FakeTelegram } from '../fakes/telegram/index.js';
+import { startHarness } from '../helpers/harness.js';
+import { telegramAdapter, testToken } from '../helpers/telegram.js';
+
+/**
+ * Makes the database full for real: no page beyond the ones it has (max_page_count), and those filled up (free
+ * pages, and the inbox's last pages with rows ever smaller), so SQLITE_FULL answers every new message from then on.
+ */
+function fillDatabase(params: { db: Database.Database }): void {
+  const { db } = params;
+  db.pragma(`max_page_count = ${Number(db.pragma('page_count', { simple: true }))}`);
+  const cursor = db.prepare('INSERT INTO cursors (name, value, updated_at) VALUES (?, ?, 0)');
+  const inbox = db.prepare("INSERT INTO inbox (platform, message_id, session_key, state, event_json, received_at, updated_at) VALUES ('telegram', ?, 'filler', 'done', ?, 0, 0)");
+  let n = 0;
+  for (const size of [4000, 1000, 250, 60, 15, 1]) {
+    for (const insert of [cursor, inbox]) {
+      for (;;) {
+        try {
+          insert.run(`0:${String(n++).padStart(6, '0')}`, 'f'.repeat(size));
+        } catch (error) {
+          assert.equal((error as { code?: string }).code, 'SQLITE_FULL');
+          break;
+        }
+      }
+    }
+  }
+}
+
+/** Gives the database room again (what deleting a big file does for a real disk). */
+function freeDatabase(params: { db: Database.Database }): void {
+  params.db.pragma('max_page_count = 1073741823');
+}
+
+async function until(params: { what: string; timeoutMs: number; check: () => boolean }): Promise<void> {
+  const deadline = Date.now() + params.timeoutMs;
+  while (!params.check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${params.what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+test('Telegram on a store that fills up: messages are not acknowledged while it is full, /healthz says degraded: disk full, and every one is answered once after space returns', { timeout: 60_000 }, async () => {
+  const telegram = new FakeTelegram({ token: testToken });
+  await telegram.start();
+  let db: Database.Database | undefined;
+  const disk = new DiskHealth({ clock: systemClock, probeIntervalMs: 100 });
+  const h = await startHarness({
+    ...(process.env['DEBUG_DISK'] ? { logger: (await import('pino')).pino({ level: 'info' }) } : {}),
+    // Queue: the two redelivered messages each get their own answer (interrupt would fold the first into the second).
+    config: { gateway: { busy_policy: 'queue' } },
+    disk,
+    configureStore: (connection) => {
+      db = connection;
+    },
+    adapters: ({ profile, clock, logger }) => [
+      { adapter: telegramAdapter({ fake: telegram, cacheDir: profile.cacheDir, clock, logger, overrides: { allowed_users: ['1001'] } }), allow: ['1001'] },
+    ],
+  });
+  const chat = { id: 1001, type: 'private' as const };
+  const from = { id: 1001, first_name: 'Owner' };
+  const answered = (): string[] => telegram.chatMessages(1001).map((m) => m.shown);
+  try {
+    h.fake.setResponder((req) => {
+      const users = (req.body.messages ?? []).filter((m) => m['role'] === 'user');
+      return { text: `answer to ${String(users.at(-1)?.['content'] ?? '').replace(/\s+/g, ' ').trim()}` };
+    });
+    await until({ what: 'the Telegram adapter polling', timeoutMs: 10_000, check: () => h.runner.health().adapters.find((a) => a.name === 'telegram')?.state === 'connected' });
+    telegram.pushMessage({ chat, from, text: 'before' });
+    await until({ what: 'the first answer', timeoutMs: 10_000, check: () => answered().includes('answer to before') });
+    assert.equal(h.runner.health().status, 'ok');
+
+    assert.ok(db, 'the test seam gave the connection');
+    fillDatabase({ db });
+    telegram.pushMessage({ chat, from, text: 'while full one' });
+    telegram.pushMessage({ chat, from, text: 'while full two' });
+    await until({ what: '/healthz degraded', timeoutMs: 10_000, check: () => h.runner.health().status === 'degraded' });
+    const health = h.runner.health();
+    assert.equal(health.disk?.state, 'degraded');
+    assert.equal(health.disk?.state === 'degraded' ? health.disk.reason : '', 'disk full');
+    assert.match(health.disk?.state === 'degraded' ? (health.disk.problems[0]?.detail ?? '') : '', /the store cannot write \(SQLITE_FULL during recordInbound\)/);
+    // The refused updates stay with Telegram: polled again (the adapter restarts), never confirmed, never answered.
+    const polls = telegram.callsTo('getUpdates').length;
+    await until({ what: 'Telegram polled again', timeoutMs: 10_000, check: () => telegram.callsTo('getUpdates').length >= polls + 3 });
+    assert.deepEqual(answered(), ['answer to before']);
+    assert.equal(h.runner.health().status, 'degraded', 'the probe does not clear a disk that is still full');
+    assert.equal(h.fake.requests.length, 1, 'nothing reached the model while the journal was refused');
+
+    freeDatabase({ db });
+    await until({ what: 'both refused messages answered', timeoutMs: 20_000, check: () => answered().some((t) => t.includes('while full two')) });
+    await h.runner.waitIdle();
+    await until({ what: '/healthz ok', timeoutMs: 5_000, check: () => h.runner.health().status === 'ok' });
+    telegram.pushMessage({ chat, from, text: 'after' });
+    await until({ what: 'the last answer', timeoutMs: 10_000, check: () => answered().includes('answer to after') });
+    await h.runner.waitIdle();
+    const texts = answered();
+    assert.equal(texts.filter((t) => t.includes('while full one')).length, 1, texts.join(' | '));
+    assert.equal(texts.filter((t) => t.includes('while full two')).length, 1, texts.join(' | '));
+    assert.equal(texts.filter((t) => t === 'answer to before').length, 1);
+    assert.equal(texts.at(-1), 'answer to after');
+  } finally {
+    await h.stop();
+    await telegram.close();
+  }
+});
