@@ -20,6 +20,7 @@ import { superviseEntry } from './supervise-entry.js';
 import type { AdapterStatus } from './supervisor.js';
 import { SenderGate } from './sender-gate.js';
 import { SessionMailboxes } from './session-mailboxes.js';
+import { StalledTurns } from './stalled-turns.js';
 import { runTurn } from './turn.js';
 import type { AdapterEntry, RunnerOptions } from './runner-types.js';
 
@@ -51,8 +52,8 @@ export class GatewayRunner {
   private readonly disk: DiskHealth;
   private diskRun: Promise<void> = Promise.resolve();
   private readonly stopDiskWatch: () => void;
-  /** Turns the store cut short (disk full), by inbox id with their merged parts: run again when it writes again. */
-  private readonly stalled = new Map<number, readonly InboxRow[]>();
+  /** Turns the store cut short (disk full): finished once it writes again. */
+  private readonly stalled: StalledTurns;
   private phase: 'new' | 'running' | 'draining' | 'stopped' = 'new';
   private startedAt = 0;
   /** Where the HTTP server listens, once started. */
@@ -86,6 +87,7 @@ export class GatewayRunner {
     this.http = params.http;
     this.disk = params.disk ?? new DiskHealth({ clock: this.clock });
     this.stopDiskWatch = this.disk.onChange((change) => this.onDiskChange(change));
+    this.stalled = new StalledTurns({ store: this.store, logger: this.logger });
     this.slots = new AdapterSlots({
       clock: this.clock,
       logger: this.logger,
@@ -316,8 +318,8 @@ export class GatewayRunner {
     } catch (error) {
       const refused = storeDiskErrorOf({ error });
       if (refused === undefined) throw error;
-      // The message is journaled but its turn could not be recorded: run it again once the store writes again.
-      this.stalled.set(params.row.id, [params.row, ...params.merged]);
+      // The message is journaled but its turn could not be recorded: finish it once the store writes again.
+      this.stalled.add({ row: params.row, merged: params.merged, operation: refused.operation });
       this.logger.warn({ inboxId: params.row.id, code: refused.code }, `turn stopped: the store cannot write (${diskReason({ kind: refused.kind })}); it runs again when the disk takes writes`);
       return;
     }
@@ -359,18 +361,15 @@ export class GatewayRunner {
     if (change.part === 'store') this.resumeStalled();
   }
 
-  /** Runs again the turns a refused store write cut short (those not finished meanwhile). */
+  /** Finishes the turns a refused store write cut short, running again those whose reply is not out. */
   private resumeStalled(): void {
-    const stalled = [...this.stalled.values()].flat();
-    this.stalled.clear();
     if (this.phase !== 'running') return;
-    for (const part of stalled) {
-      const row = this.store.getInbound({ inboxId: part.id });
-      const slot = this.slots.get({ name: part.event.platform });
-      if (row === undefined || row.state === 'done' || !slot) continue;
-      this.mailboxes.for({ key: row.sessionKey, entry: slot.entry }).enqueue({ row, replay: true });
-    }
-    if (stalled.length > 0) this.logger.info({ messages: stalled.length }, 'resuming turns the full disk cut short');
+    this.stalled.resume({
+      enqueue: (row) => {
+        const slot = this.slots.get({ name: row.event.platform });
+        if (slot) this.mailboxes.for({ key: row.sessionKey, entry: slot.entry }).enqueue({ row, replay: true });
+      },
+    });
   }
 
   private replay(): void {
