@@ -3,7 +3,9 @@ import { test } from 'node:test';
 import type Database from 'better-sqlite3';
 import { DiskHealth } from '../../src/gateway/disk-health.js';
 import { systemClock } from '../../src/util/clock.js';
+import { FakeDiscord } from '../fakes/discord/index.js';
 import { FakeTelegram } from '../fakes/telegram/index.js';
+import { discordAdapter, discordToken, testGuild } from '../helpers/discord.js';
 import { fillStore, freeStore } from '../helpers/fill-store.js';
 import { startHarness } from '../helpers/harness.js';
 import { telegramAdapter, testToken } from '../helpers/telegram.js';
@@ -77,5 +79,44 @@ test('Telegram on a store that fills up: messages are not acknowledged while it 
   } finally {
     await h.stop();
     await telegram.close();
+  }
+});
+
+test('Discord (never redelivers) on a full store: the message is held, not answered and not lost, and answered once space returns', { timeout: 60_000 }, async () => {
+  const discord = new FakeDiscord({ token: discordToken, guilds: [testGuild] });
+  await discord.start();
+  const owner = { id: '200000000000000001', username: 'owner' };
+  const dm = discord.openDm({ userId: owner.id, username: owner.username });
+  let db: Database.Database | undefined;
+  const disk = new DiskHealth({ clock: systemClock, probeIntervalMs: 100 });
+  const h = await startHarness({
+    disk,
+    configureStore: (connection) => {
+      db = connection;
+    },
+    adapters: ({ profile, clock, logger }) => [
+      { adapter: discordAdapter({ fake: discord, cacheDir: profile.cacheDir, clock, logger, overrides: { allowed_users: [owner.id] }, refusedRetryMs: 100 }), allow: [owner.id] },
+    ],
+  });
+  const shown = (): string[] => discord.channelMessages({ channelId: dm }).map((m) => m.content);
+  try {
+    h.fake.setResponder(() => ({ text: 'held and answered' }));
+    await discord.waitFor({ predicate: () => discord.sessions > 0, what: 'the gateway session' });
+    assert.ok(db);
+    fillStore({ db });
+    discord.messageCreate({ channelId: dm, author: owner, content: 'are you there?' });
+    await until({ what: '/healthz degraded', timeoutMs: 10_000, check: () => h.runner.health().status === 'degraded' });
+    await new Promise((r) => setTimeout(r, 4500)); // past the adapter's own short retries, into the hold
+    assert.deepEqual(shown(), [], 'nothing answered (and no error) while the journal refuses it');
+    assert.equal(h.fake.requests.length, 0);
+
+    freeStore({ db });
+    await until({ what: 'the held message answered', timeoutMs: 15_000, check: () => shown().includes('held and answered') });
+    await h.runner.waitIdle();
+    assert.deepEqual(shown(), ['held and answered']);
+    assert.equal(h.runner.health().status, 'ok');
+  } finally {
+    await h.stop();
+    await discord.close();
   }
 });
