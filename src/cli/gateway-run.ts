@@ -3,7 +3,7 @@ import { buildGateway } from '../gateway/bootstrap.js';
 import { adaptersFromConfig } from '../gateway/platforms.js';
 import { describeOutcome, GatewayReloader, type ReloadOutcome } from '../gateway/reload.js';
 import { DiskHealth } from '../gateway/disk-health.js';
-import { removeGatewayState, saveGatewayState, writeGatewayState, type GatewayStateFile } from '../home/gateway-state.js';
+import { removeGatewayState, saveGatewayState, type GatewayStateFile } from '../home/gateway-state.js';
 import { assertNoClashes } from '../home/clashes.js';
 import { acquirePidLock } from '../home/pid-lock.js';
 import { systemClock } from '../util/clock.js';
@@ -60,12 +60,12 @@ async function runGateway(params: { options: GlobalOptions; io: CliIO; extraAdap
     }
     const state = { pid: process.pid, startedAt: Date.now(), http: runner.httpAddress };
     let current: GatewayStateFile = state;
-    // On a full disk gateway.json waits: the disk watch writes it once space returns.
-    const save = (next: GatewayStateFile): void => {
+    // On a full disk gateway.json (and gateway.pid's content) wait: the disk watch writes them once space returns.
+    const save = (next: GatewayStateFile): boolean => {
       current = next;
-      saveGatewayState({ profile, state: next, disk });
+      return saveGatewayState({ profile, state: next, disk, lock });
     };
-    disk.setProbe({ part: 'state', probe: () => (writeGatewayState({ profile, state: current }), true) });
+    disk.setProbe({ part: 'state', probe: () => save(current) });
     save(state);
     const reloader = new GatewayReloader({ profile, env: io.env, config, runner, http, registry, redactor: loaded.redactor, logger: log.logger, clock: systemClock });
     let running = true;

@@ -33,16 +33,18 @@ export function writeGatewayState(params: { profile: Profile; state: GatewayStat
 }
 
 /**
- * writeGatewayState for a running gateway: a write the disk refuses (full, read-only) is reported to `disk` and
- * returns false instead of throwing, so the gateway keeps running; `disk` is told when it works again.
+ * writeGatewayState for a running gateway, after the pid file's content if the disk refused it at start (`lock`):
+ * a write the disk refuses (full, read-only) is reported to `disk` and returns false instead of throwing, so the
+ * gateway keeps running; `disk` is told once both are written.
  */
-export function saveGatewayState(params: { profile: Profile; state: GatewayStateFile; disk: DiskReporter }): boolean {
+export function saveGatewayState(params: { profile: Profile; state: GatewayStateFile; disk: DiskReporter; lock?: { retryWrite(): boolean } }): boolean {
   try {
+    params.lock?.retryWrite();
     writeGatewayState(params);
   } catch (error) {
     const kind = diskErrorKind({ error, path: params.profile.dir });
     if (kind === undefined) throw error;
-    params.disk.failed({ part: 'state', kind, detail: `gateway.json cannot be written (${diskReason({ kind })}); hermes status may not find this gateway` });
+    params.disk.failed({ part: 'state', kind, detail: `gateway.json / gateway.pid cannot be written (${diskReason({ kind })}); hermes status may not find this gateway` });
     return false;
   }
   params.disk.succeeded({ part: 'state' });
