@@ -2,7 +2,7 @@ import path from 'node:path';
 import type Database from 'better-sqlite3';
 import type { Clock } from '../util/clock.js';
 import { diskErrorKind, errorCode, type DiskReporter } from '../util/disk-error.js';
-import { openDatabase } from './connection.js';
+import { diskOpenFailure, openDatabase } from './connection.js';
 import { createCursorQueries } from './cursors.js';
 import { StoreClosedError, StoreDiskError } from './errors.js';
 import { createInboxQueries } from './inbox.js';
@@ -54,7 +54,7 @@ export function openStore(params: OpenStoreParams): Store {
     migrate({ db, migrations, clock, location: dbPath, logger });
   } catch (error) {
     db.close();
-    throw error;
+    throw diskOpenFailure({ error, path: dbPath }) ?? error;
   }
   const inbox = createInboxQueries({ db, clock, logger });
   const outbox = createOutboxQueries({ db, clock });

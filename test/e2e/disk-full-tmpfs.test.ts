@@ -49,6 +49,7 @@ function fillDisk(params: { file: string }): void {
 }
 
 const disk = mountSmallDisk({ sizeMiB: 8 });
+const fullAtStart = mountSmallDisk({ sizeMiB: 8 });
 
 test('HERMES_HOME on a tmpfs that fills up: the gateway stays up, says degraded: disk full, and answers every message once after space is freed', { timeout: 120_000, skip: typeof disk === 'string' ? disk : false }, async () => {
   if (typeof disk === 'string') return;
@@ -107,5 +108,26 @@ test('HERMES_HOME on a tmpfs that fills up: the gateway stays up, says degraded:
     await model.close();
     await platform.close();
     disk.unmount();
+  }
+});
+
+test('starting on a tmpfs that is already full: a clear "disk full" error and hint (systemd retries), no stack trace', { timeout: 60_000, skip: typeof fullAtStart === 'string' ? fullAtStart : false }, async () => {
+  if (typeof fullAtStart === 'string') return;
+  const home = fullAtStart.dir;
+  try {
+    const profileDir = path.join(home, 'profiles', 'crash');
+    mkdirSync(profileDir, { recursive: true });
+    writeFileSync(path.join(profileDir, 'config.yaml'), stringify({ model: { base_url: 'http://127.0.0.1:9/v1', api_key: 'sk-tmpfs', name: 'fake-model' }, gateway: { http: { port: 0 } } }));
+    // A store from an earlier run (closed cleanly: no -wal or -shm file left), then the disk fills up.
+    const { openStore } = await import('../../src/store/sqlite-store.js');
+    const { systemClock } = await import('../../src/util/clock.js');
+    openStore({ path: path.join(profileDir, 'state.db'), clock: systemClock }).close();
+    fillDisk({ file: path.join(home, 'filler') });
+    const res = await cli({ argv: ['-p', 'crash', 'gateway', 'run'], env: { HERMES_HOME: home, HOME: home } });
+    assert.equal(res.code, 1, res.stdout + res.stderr);
+    assert.match(res.stderr, /^error: Cannot open the hermes store at .*state\.db: disk full \(SQLITE_[A-Z_]+\)$/m, res.stderr);
+    assert.match(res.stderr, /^hint: Free some space on the filesystem that holds HERMES_HOME/m);
+  } finally {
+    fullAtStart.unmount();
   }
 });
