@@ -1,4 +1,4 @@
-import { statfsSync } from 'node:fs';
+import { accessSync, constants, statfsSync } from 'node:fs';
 
 /** Why storage refused a write: no space (or quota) left, a read-only filesystem, or another I/O failure. */
 export type DiskErrorKind = 'diskFull' | 'readOnly' | 'io';
@@ -28,15 +28,16 @@ const maxCauseDepth = 5;
 /**
  * The storage reason behind `error` (or an error in its `cause` chain), or undefined when it is something else:
  * errno ENOSPC / EDQUOT (diskFull), EROFS (readOnly), EIO (io); SQLite's SQLITE_FULL (diskFull), SQLITE_READONLY*
- * (readOnly), SQLITE_IOERR* (io). An `io` failure on a filesystem with no free blocks left (checked at `path`
- * when given) is taken for diskFull: SQLite reports some ENOSPC writes as a generic I/O error.
+ * (readOnly), SQLITE_IOERR* (io). SQLite reports some ENOSPC and EROFS writes as a generic I/O error, so an `io`
+ * failure is looked at again where `path` (a folder) is given: no free blocks left is diskFull, a filesystem
+ * that refuses writes even to root is readOnly.
  */
 export function diskErrorKind(params: { error: unknown; path?: string }): DiskErrorKind | undefined {
   let current: unknown = params.error;
   for (let depth = 0; depth < maxCauseDepth && current instanceof Error; depth++) {
     const code = 'code' in current && typeof current.code === 'string' ? current.code : '';
     const kind = kindOfCode({ code });
-    if (kind === 'io' && params.path !== undefined && noSpaceLeft({ path: params.path })) return 'diskFull';
+    if (kind === 'io' && params.path !== undefined) return refineIo({ path: params.path });
     if (kind !== undefined) return kind;
     current = current.cause;
   }
@@ -64,11 +65,17 @@ function kindOfCode(params: { code: string }): DiskErrorKind | undefined {
   return undefined;
 }
 
-/** True when the filesystem holding `path` has no blocks left for this user. */
-function noSpaceLeft(params: { path: string }): boolean {
+/** What an I/O error at `path` most likely was: no space left, a read-only filesystem, or just an I/O error. */
+function refineIo(params: { path: string }): DiskErrorKind {
   try {
-    return statfsSync(params.path).bavail === 0;
+    if (statfsSync(params.path).bavail === 0) return 'diskFull';
   } catch {
-    return false;
+    // No statfs here: fall through.
   }
+  try {
+    accessSync(params.path, constants.W_OK);
+  } catch (error) {
+    if (errorCode({ error }) === 'EROFS') return 'readOnly';
+  }
+  return 'io';
 }

@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import type Database from 'better-sqlite3';
@@ -28,6 +31,24 @@ describe('diskErrorKind', () => {
     assert.equal(diskErrorKind({ error: coded('SQLITE_CONSTRAINT_UNIQUE') }), undefined);
     assert.equal(diskErrorKind({ error: coded('ENOENT') }), undefined);
     assert.equal(diskErrorKind({ error: 'ENOSPC' }), undefined);
+    assert.equal(diskErrorKind({ error: coded('SQLITE_IOERR_WRITE'), path: os.tmpdir() }), 'io', 'a writable folder with space: just an I/O error');
+  });
+
+  test('an I/O error on a read-only filesystem is taken for readOnly', { skip: process.getuid?.() === 0 ? false : 'mounting needs root' }, (t) => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'hermes-ro-'));
+    try {
+      if (spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=1m,ro', 'tmpfs', dir]).status !== 0) {
+        t.skip('mount -t tmpfs is not permitted here');
+        return;
+      }
+      try {
+        assert.equal(diskErrorKind({ error: coded('SQLITE_IOERR_WRITE'), path: dir }), 'readOnly');
+      } finally {
+        spawnSync('umount', ['-l', dir]);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
