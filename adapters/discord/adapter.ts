@@ -22,7 +22,7 @@ import { readCommand, takeCommand } from './interactions.js';
 import { oversizeNote } from './media-out.js';
 import { syncSlashCommands } from './slash-commands.js';
 import { downloadAttachments } from './media-in.js';
-import { RefusedHold } from './refused-hold.js';
+import { RefusedHold } from '../../src/gateway/refused-hold.js';
 import { whenAborted } from '../../src/util/when-aborted.js';
 
 /** The `platforms.discord` block of config.yaml. */
@@ -209,6 +209,7 @@ export class DiscordAdapter implements PlatformAdapter {
     }
     if (await this.hold.retry({ take: () => this.onMessage(params), signal: params.params.signal })) return;
     this.logger.warn({ messageId: params.message.id }, 'a held Discord message was given up on; the sender is asked to send it again');
+    if (!params.params.mayTalk({ sender: { id: params.message.author.id, isBot: params.message.author.bot } })) return;
     await params.message
       .reply({ content: 'I could not take this message: my disk is full. Please send it again in a few minutes.', allowedMentions: { parse: [], repliedUser: false } })
       .catch((error: unknown) => this.logger.warn({ err: error, messageId: params.message.id }, 'could not tell the sender their message was not taken'));

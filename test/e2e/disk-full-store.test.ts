@@ -6,6 +6,7 @@ import { systemClock } from '../../src/util/clock.js';
 import { FakeDiscord } from '../fakes/discord/index.js';
 import { FakeTelegram } from '../fakes/telegram/index.js';
 import { discordAdapter, discordToken, testGuild } from '../helpers/discord.js';
+import { owner as smsOwner, smsAdapter, smsSetup, startTwilio } from '../helpers/sms.js';
 import { fillStore, freeStore } from '../helpers/fill-store.js';
 import { startHarness } from '../helpers/harness.js';
 import { telegramAdapter, testToken } from '../helpers/telegram.js';
@@ -118,5 +119,45 @@ test('Discord (never redelivers) on a full store: the message is held, not answe
   } finally {
     await h.stop();
     await discord.close();
+  }
+});
+
+test('SMS (Twilio retries only when told to) on a full store: the webhook fails (500, no TwiML), the message is held, and answered once space returns; a later Twilio retry is not answered twice', { timeout: 60_000 }, async () => {
+  const { fake: twilio, hooks } = await startTwilio();
+  let db: Database.Database | undefined;
+  const disk = new DiskHealth({ clock: systemClock, probeIntervalMs: 100 });
+  const h = await startHarness({
+    withHttp: true,
+    disk,
+    configureStore: (connection) => {
+      db = connection;
+    },
+    adapters: ({ profile, clock, logger }) => [
+      { adapter: smsAdapter({ fake: twilio, cacheDir: profile.cacheDir, clock, logger, overrides: { allowed_users: [smsOwner] }, refusedRetryMs: 100 }), allow: [smsOwner] },
+    ],
+  });
+  try {
+    const address = h.runner.httpAddress;
+    assert.ok(address);
+    hooks.setLocalOrigin({ origin: `http://127.0.0.1:${address.port}` });
+    h.fake.setResponder(() => ({ text: 'held and answered' }));
+    await until({ what: 'the SMS adapter ready', timeoutMs: 10_000, check: () => h.runner.health().adapters.find((a) => a.name === 'sms')?.state === 'connected' });
+    assert.ok(db);
+    fillStore({ db });
+    const refused = await hooks.inbound({ from: smsOwner, to: smsSetup.botNumber, body: 'are you there?' });
+    assert.equal(refused.status, 500, 'not taken: no empty TwiML that would tell Twilio it was');
+    assert.equal(h.runner.health().status, 'degraded');
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(twilio.messagesTo({ to: smsOwner }).length, 0);
+
+    freeStore({ db });
+    await until({ what: 'the held SMS answered', timeoutMs: 15_000, check: () => twilio.messagesTo({ to: smsOwner }).length > 0 });
+    assert.equal((await hooks.redeliverLast()).status, 200, 'a later Twilio retry is a duplicate the journal already has');
+    await h.runner.waitIdle();
+    await new Promise((r) => setTimeout(r, 300));
+    assert.deepEqual(twilio.messagesTo({ to: smsOwner }).map((m) => m.body), ['held and answered']);
+  } finally {
+    await h.stop();
+    await twilio.close();
   }
 });

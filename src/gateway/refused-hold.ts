@@ -1,5 +1,5 @@
-import { JournalRefusedError } from '../../src/gateway/errors.js';
-import type { Clock } from '../../src/util/clock.js';
+import { JournalRefusedError } from './errors.js';
+import type { Clock } from '../util/clock.js';
 
 /** How often a message the journal refused is offered again. */
 export const refusedRetryMs = 5000;
@@ -11,9 +11,10 @@ export const refusedHoldMs = 10 * 60_000;
 export const maxHeldMessages = 100;
 
 /**
- * Discord never delivers a message again, so one the journal refused (the gateway's disk is full) is held in memory
- * and offered again every `retryMs` until it is taken, `holdMs` passed, the adapter stops, or too many are held.
- * Resolves true once taken, false when given up (the caller tells the sender); other errors reject.
+ * For platforms that never deliver a message again (Discord; Twilio without retry settings): a message the journal
+ * refused (the gateway's disk is full) is held in memory and offered again every `retryMs` until it is taken,
+ * `holdMs` passed, the adapter stops, or too many are held. Resolves true once taken (a duplicate counts: the
+ * platform redelivered it meanwhile), false when given up (the caller tells the sender); other errors reject.
  */
 export class RefusedHold {
   private held = 0;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { maxHeldMessages, RefusedHold } from '../../../adapters/discord/refused-hold.js';
+import { maxHeldMessages, RefusedHold } from '../../../src/gateway/refused-hold.js';
 import { JournalRefusedError } from '../../../src/gateway/errors.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 
