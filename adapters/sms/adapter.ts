@@ -213,7 +213,7 @@ export class SmsAdapter implements PlatformAdapter {
       await work;
     } catch (error) {
       this.seen.delete(id);
-      // The webhook still fails (Twilio retries when its URL says #rp=5xx); the message is also held here.
+      // The webhook still fails (Twilio retries it only as its URL's connection overrides, #rc/#rp, say); it is also held here.
       if (error instanceof JournalRefusedError && taken !== undefined) this.holdRefused({ event: taken, params: params.params });
       throw error;
     } finally {
