@@ -15,7 +15,7 @@ import type {
   OutboundMessage,
   PlatformAdapter,
 } from '../../src/gateway/contracts.js';
-import { AdapterFatalError } from '../../src/gateway/errors.js';
+import { AdapterFatalError, JournalRefusedError } from '../../src/gateway/errors.js';
 import type { Clock } from '../../src/util/clock.js';
 import { openThread, wantsThread } from './auto-thread.js';
 import { readMessage, type DiscordInboundPolicy } from './inbound.js';
@@ -23,6 +23,7 @@ import { readCommand, takeCommand } from './interactions.js';
 import { oversizeNote } from './media-out.js';
 import { syncSlashCommands } from './slash-commands.js';
 import { downloadAttachments } from './media-in.js';
+import { RefusedHold } from '../../src/gateway/refused-hold.js';
 import { whenAborted } from '../../src/util/when-aborted.js';
 
 /** The `platforms.discord` block of config.yaml. */
@@ -64,8 +65,11 @@ export class DiscordAdapter implements PlatformAdapter {
   private client: Client | undefined;
   /** Recent slash-command interaction ids: the gateway replies "to" them, but they are not messages. */
   private readonly interactionIds = new Set<string>();
+  /** Messages the journal refused (disk full), offered again until taken: Discord never redelivers. */
+  private readonly hold: RefusedHold;
 
-  constructor(params: { config: DiscordConfig; cacheDir: string; clock: Clock; logger: Logger }) {
+  /** `refusedRetryMs`: how often a message the journal refused is offered again (tests shorten it). */
+  constructor(params: { config: DiscordConfig; cacheDir: string; clock: Clock; logger: Logger; refusedRetryMs?: number }) {
     const token = params.config.token;
     if (token === undefined) throw new AdapterFatalError({ message: 'platforms.discord.token is not set', hint: 'Add the bot token from the Discord developer portal.' });
     this.config = params.config;
@@ -73,6 +77,7 @@ export class DiscordAdapter implements PlatformAdapter {
     this.clock = params.clock;
     this.logger = params.logger.child({ adapter: 'discord' });
     this.cacheDir = path.join(params.cacheDir, 'discord');
+    this.hold = new RefusedHold({ clock: params.clock, ...(params.refusedRetryMs !== undefined ? { retryMs: params.refusedRetryMs } : {}) });
   }
 
   async start(params: AdapterStartParams): Promise<void> {
@@ -100,7 +105,7 @@ export class DiscordAdapter implements PlatformAdapter {
     client.on(Events.Error, (error) => this.logger.warn({ err: error }, 'Discord client error'));
     client.on(Events.MessageCreate, (message) => {
       // Discord does not deliver a message twice: if journaling fails, try again before giving up on it.
-      void retrying({ clock: this.clock, attempts: 4, work: () => this.onMessage({ message, params, botId: client.user?.id ?? '' }) }).catch((error: unknown) => {
+      void this.takeMessage({ message, params, botId: client.user?.id ?? '' }).catch((error: unknown) => {
         this.logger.error({ err: error, messageId: message.id }, 'a Discord message could not be taken after retries; it stays unanswered');
       });
     });
@@ -211,6 +216,26 @@ export class DiscordAdapter implements PlatformAdapter {
     this.interactionIds.add(interaction.id);
     if (this.interactionIds.size > INTERACTION_MEMORY) this.interactionIds.delete(this.interactionIds.values().next().value ?? '');
     await takeCommand({ interaction, event: read.event, mayTalk: params.params.mayTalk({ sender: read.event.sender }), emit: params.params.emit });
+  }
+
+  /**
+   * Takes a message, trying again briefly when journaling fails. Refused by a full disk, it is held and offered
+   * again until the gateway takes it; given up on, the sender is told to send it again.
+   */
+  private async takeMessage(params: { message: Message; params: AdapterStartParams; botId: string }): Promise<void> {
+    try {
+      await retrying({ clock: this.clock, attempts: 4, work: () => this.onMessage(params) });
+      return;
+    } catch (error) {
+      if (!(error instanceof JournalRefusedError)) throw error;
+      this.logger.warn({ messageId: params.message.id, held: this.hold.size + 1 }, 'Discord message held: the gateway cannot journal it yet (disk full); offered again until it can');
+    }
+    if (await this.hold.retry({ take: () => this.onMessage(params), signal: params.params.signal })) return;
+    this.logger.warn({ messageId: params.message.id }, 'a held Discord message was given up on; the sender is asked to send it again');
+    if (!params.params.mayTalk({ sender: { id: params.message.author.id, isBot: params.message.author.bot } })) return;
+    await params.message
+      .reply({ content: 'I could not take this message: my disk is full. Please send it again in a few minutes.', allowedMentions: { parse: [], repliedUser: false } })
+      .catch((error: unknown) => this.logger.warn({ err: error, messageId: params.message.id }, 'could not tell the sender their message was not taken'));
   }
 
   private async onMessage(params: { message: Message; params: AdapterStartParams; botId: string }): Promise<void> {

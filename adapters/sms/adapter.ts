@@ -4,7 +4,8 @@ import type { RejectionLog } from '../../src/http/rejection-log.js';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../../src/config/schema.js';
 import type { AdapterCapabilities, AdapterStartParams, EditRequest, MessageEvent, OutboundMessage, PlatformAdapter } from '../../src/gateway/contracts.js';
-import { AdapterFatalError, RateLimitError } from '../../src/gateway/errors.js';
+import { AdapterFatalError, JournalRefusedError, RateLimitError } from '../../src/gateway/errors.js';
+import { RefusedHold } from '../../src/gateway/refused-hold.js';
 import { BoundedSet } from '../../src/util/bounded-set.js';
 import type { Clock } from '../../src/util/clock.js';
 import { whenAborted } from '../../src/util/when-aborted.js';
@@ -63,8 +64,13 @@ export class SmsAdapter implements PlatformAdapter {
   private statusHandler: ((params: TwilioParams) => void) | undefined;
   /** Webhooks waiting for the adapter to start (bounded by the requests in flight). */
   private readonly waiting = new Set<() => void>();
+  /** Messages the journal refused (disk full), offered again until taken: Twilio retries only when told to. */
+  private readonly hold: RefusedHold;
+  /** MessageSids being held (a Twilio retry of one is not held twice). */
+  private readonly held = new Set<string>();
 
-  constructor(params: { config: SmsConfig; cacheDir: string; clock: Clock; logger: Logger }) {
+  /** `refusedRetryMs`: how often a message the journal refused is offered again (tests shorten it). */
+  constructor(params: { config: SmsConfig; cacheDir: string; clock: Clock; logger: Logger; refusedRetryMs?: number }) {
     const { config } = params;
     if (config.account_sid === undefined || !config.account_sid.startsWith('AC')) throw new AdapterFatalError({ message: 'platforms.sms.account_sid is not set (AC...)' });
     if (config.auth_token === undefined) throw new AdapterFatalError({ message: 'platforms.sms.auth_token is not set' });
@@ -78,6 +84,7 @@ export class SmsAdapter implements PlatformAdapter {
     this.client = createTwilioClient({ accountSid: this.accountSid, authToken: this.authToken, apiBase: config.api_base });
     this.paths = smsRoutePaths({ webhookPath: config.webhook_path, webhookUrl: config.webhook_url });
     this.links = new MediaLinks({ clock: params.clock, ttlMs: config.media_url_ttl, publicBase: this.paths.mediaUrl, localBase: this.paths.mediaPath });
+    this.hold = new RefusedHold({ clock: params.clock, ...(params.refusedRetryMs !== undefined ? { retryMs: params.refusedRetryMs } : {}) });
   }
 
   /** Adds the webhook, status callback and media link routes (in their own scope, with a form body parser). */
@@ -196,8 +203,10 @@ export class SmsAdapter implements PlatformAdapter {
       this.logger.info({ messageSid: id }, 'SMS redelivered by Twilio; already taken');
       return;
     }
+    let taken: MessageEvent | undefined;
     const work = (async () => {
       const event = await this.withMedia({ read, params: params.params });
+      taken = event;
       this.logger.info({ messageSid: id, from: maskPhone({ phone: read.event.sender.id }), media: event.media.length }, 'SMS received');
       await params.params.emit(event);
     })();
@@ -206,10 +215,31 @@ export class SmsAdapter implements PlatformAdapter {
       await work;
     } catch (error) {
       this.seen.delete(id);
+      // The webhook still fails (Twilio retries it only as its URL's connection overrides, #rc/#rp, say); it is also held here.
+      if (error instanceof JournalRefusedError && taken !== undefined) this.holdRefused({ event: taken, params: params.params });
       throw error;
     } finally {
       this.inFlight.delete(id);
     }
+  }
+
+  /** Offers a message the journal refused again until it is taken; given up on, tells an allowed sender to resend. */
+  private holdRefused(params: { event: MessageEvent; params: AdapterStartParams }): void {
+    const { event } = params;
+    const messageSid = event.messageId;
+    if (this.held.has(messageSid)) return;
+    this.held.add(messageSid);
+    this.logger.warn({ messageSid, held: this.hold.size + 1 }, 'SMS held: the gateway cannot journal it yet (disk full); offered again until it can');
+    void this.hold
+      .retry({ take: () => params.params.emit(event), signal: params.params.signal })
+      .then(async (taken) => {
+        if (taken) return;
+        this.logger.warn({ messageSid }, 'a held SMS was given up on; the sender is asked to send it again');
+        if (!params.params.mayTalk({ sender: event.sender })) return;
+        await this.send({ chat: event.chat, text: 'I could not take your message: my disk is full. Please send it again in a few minutes.' });
+      })
+      .catch((error: unknown) => this.logger.warn({ err: error, messageSid }, 'a held SMS could not be taken'))
+      .finally(() => this.held.delete(messageSid));
   }
 
   /** The event with its media downloaded (only for senders who may talk; strangers cost no downloads). */

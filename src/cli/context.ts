@@ -4,8 +4,9 @@ import { loadConfig } from '../config/load.js';
 import type { GatewayConfig } from '../config/schema.js';
 import { chooseProfileName } from '../home/active-profile.js';
 import { ensureProfileDirs, resolveHermesHome, resolveProfile, type Profile } from '../home/index.js';
-import { createLogger } from '../log/logger.js';
+import { createLogger, type LoggerHandle } from '../log/logger.js';
 import { Redactor } from '../log/redact.js';
+import type { DiskReporter } from '../util/disk-error.js';
 import { println, type CliIO } from './output.js';
 
 /** Global options every command accepts. */
@@ -34,8 +35,8 @@ export async function loadProfile(params: { options: GlobalOptions; io: CliIO })
   return { profile, config: loaded.config, redactor: new Redactor({ secrets: loaded.secrets }) };
 }
 
-/** Opens the profile's log (creating its folders). */
-export function openLog(params: { loaded: LoadedProfile; tty: boolean }): { logger: Logger; close: () => Promise<void> } {
+/** Opens the profile's log (creating its folders); a log file that refuses writes is reported to `disk`. */
+export function openLog(params: { loaded: LoadedProfile; tty: boolean; disk?: DiskReporter }): LoggerHandle {
   const { profile, config, redactor } = params.loaded;
   ensureProfileDirs({ profile });
   return createLogger({
@@ -45,5 +46,6 @@ export function openLog(params: { loaded: LoadedProfile; tty: boolean }): { logg
     tty: params.tty,
     maxSize: config.logging.max_size,
     maxFiles: config.logging.max_files,
+    ...(params.disk ? { disk: params.disk } : {}),
   });
 }

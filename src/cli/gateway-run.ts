@@ -2,7 +2,8 @@ import type { AdapterEntry } from '../gateway/runner.js';
 import { buildGateway } from '../gateway/bootstrap.js';
 import { adaptersFromConfig } from '../gateway/platforms.js';
 import { describeOutcome, GatewayReloader, type ReloadOutcome } from '../gateway/reload.js';
-import { removeGatewayState, writeGatewayState } from '../home/gateway-state.js';
+import { DiskHealth } from '../gateway/disk-health.js';
+import { removeGatewayState, saveGatewayState, type GatewayStateFile } from '../home/gateway-state.js';
 import { assertNoClashes } from '../home/clashes.js';
 import { acquirePidLock } from '../home/pid-lock.js';
 import { systemClock } from '../util/clock.js';
@@ -29,7 +30,10 @@ async function runGateway(params: { options: GlobalOptions; io: CliIO; extraAdap
   const { io } = params;
   const loaded = await loadProfile(params);
   const { profile, config } = loaded;
-  const log = openLog({ loaded, tty: io.isTTY });
+  // One view of the disk for the log file, the store and gateway.json: /healthz says "degraded: disk full" while any fails.
+  const disk = new DiskHealth({ clock: systemClock });
+  const log = openLog({ loaded, tty: io.isTTY, disk });
+  disk.setProbe({ part: 'log', probe: () => log.retryFile() });
   await assertNoClashes({ profile, config, env: io.env, logger: log.logger }); // another profile on the same bot or port: exit 78
   const lock = acquirePidLock({ profile });
   try {
@@ -46,6 +50,7 @@ async function runGateway(params: { options: GlobalOptions; io: CliIO; extraAdap
       withHttp: true,
       scrub: (text) => loaded.redactor.scrub(text),
       secrets: loaded.redactor,
+      disk,
     });
     const stopping = firstStopSignal();
     try {
@@ -55,13 +60,20 @@ async function runGateway(params: { options: GlobalOptions; io: CliIO; extraAdap
       throw error;
     }
     const state = { pid: process.pid, startedAt: Date.now(), http: runner.httpAddress };
-    writeGatewayState({ profile, state });
+    let current: GatewayStateFile = state;
+    // On a full disk gateway.json (and gateway.pid's content) wait: the disk watch writes them once space returns.
+    const save = (next: GatewayStateFile): boolean => {
+      current = next;
+      return saveGatewayState({ profile, state: next, disk, lock });
+    };
+    disk.setProbe({ part: 'state', probe: () => save(current) });
+    save(state);
     const reloader = new GatewayReloader({ profile, env: io.env, config, runner, http, registry, redactor: loaded.redactor, logger: log.logger, clock: systemClock });
     let running = true;
     const recordReload = (outcome: ReloadOutcome): void => {
       if (!running) return;
       const summary = outcome.ok ? describeOutcome({ outcome }) : outcome.error;
-      writeGatewayState({ profile, state: { ...state, lastReload: { at: Date.now(), ok: outcome.ok, summary } } });
+      save({ ...state, lastReload: { at: Date.now(), ok: outcome.ok, summary } });
       println({ stream: io.stdout, text: outcome.ok ? `config reloaded: ${summary}` : `config reload failed (old config kept): ${summary}` });
     };
     params.hup.ready({ onHangup: () => void (running ? reloader.request().then(recordReload) : undefined) });

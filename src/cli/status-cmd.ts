@@ -40,10 +40,34 @@ function modelLine(params: { model: NonNullable<HealthReport['model']> }): strin
   return `  model ${model.label}: ${word}${detail}${fix}`;
 }
 
+/** "  disk: the store cannot write (SQLITE_FULL during recordInbound) since 12:03:04Z" lines for a degraded disk. */
+function diskLines(params: { disk: NonNullable<HealthReport['disk']> }): string[] {
+  const { disk } = params;
+  if (disk.state === 'ok') return [];
+  return disk.problems.map((p) => `  disk: ${p.detail} since ${p.since}`);
+}
+
+/**
+ * Where to ask a running gateway for /healthz: what its gateway.json says when that file is its own (same pid),
+ * else the configured fixed port (gateway.json cannot be written on a full disk); null when neither is known.
+ */
+async function healthAddress(params: { profile: Profile; pid: number; env: EnvSnapshot }): Promise<{ host: string; port: number } | null> {
+  const state = readGatewayState({ profile: params.profile });
+  if (state !== undefined && state.pid === params.pid) return state.http;
+  try {
+    const { config } = await loadConfig({ profile: params.profile, env: params.env });
+    const http = config.gateway.http;
+    return http.enabled && http.port !== 0 ? { host: http.host, port: http.port } : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * `hermes status`: every profile, whether its gateway runs (pid, uptime) and each adapter's state and last
  * error from /healthz, and whether its model endpoint answers; a stopped one whose config does not load says so.
- * Exits 1 when a running gateway reports a fatal adapter or a model endpoint it cannot use.
+ * Exits 1 when a running gateway reports a fatal adapter, a model endpoint it cannot use, or a disk that refuses
+ * writes ("degraded: disk full").
  */
 export async function status(params: { io: CliIO }): Promise<number> {
   const hermesHome = resolveHermesHome({ env: params.io.env, homedir: os.homedir() });
@@ -54,17 +78,19 @@ export async function status(params: { io: CliIO }): Promise<number> {
       if (existsSync(profile.configPath) || profile.name === 'default') println({ stream: params.io.stdout, text: `${profile.name}: stopped${await configProblem({ profile, env: params.io.env })}` });
       continue;
     }
-    const state = readGatewayState({ profile });
-    if (!state?.http) {
+    const address = await healthAddress({ profile, pid, env: params.io.env });
+    if (!address) {
       println({ stream: params.io.stdout, text: `${profile.name}: running (pid ${pid}), no HTTP server to ask for details` });
       continue;
     }
-    const report = await health(state.http);
+    const report = await health(address);
     if (typeof report === 'string') {
       println({ stream: params.io.stdout, text: `${profile.name}: running (pid ${pid}), ${report}` });
       continue;
     }
-    println({ stream: params.io.stdout, text: `${profile.name}: running (pid ${pid}, up ${formatUptime({ ms: report.uptimeSeconds * 1000 })}), ${report.status}` });
+    const disk = report.disk?.state === 'degraded' ? report.disk : undefined;
+    const reason = report.status === 'degraded' && disk ? `: ${disk.reason}` : '';
+    println({ stream: params.io.stdout, text: `${profile.name}: running (pid ${pid}, up ${formatUptime({ ms: report.uptimeSeconds * 1000 })}), ${report.status}${reason}` });
     for (const adapter of report.adapters) {
       if (adapter.state === 'fatal') exit = 1;
       println({ stream: params.io.stdout, text: `  ${adapter.name}: ${adapter.state}${adapter.lastError ? ` — ${adapter.lastError}` : ''}` });
@@ -73,6 +99,11 @@ export async function status(params: { io: CliIO }): Promise<number> {
       // A gateway whose model cannot be reached answers nobody: as bad as a fatal adapter.
       if (report.model.state === 'fail') exit = 1;
       println({ stream: params.io.stdout, text: modelLine({ model: report.model }) });
+    }
+    if (disk) {
+      // A gateway that cannot journal refuses every message: as bad as a fatal adapter.
+      exit = 1;
+      for (const line of diskLines({ disk })) println({ stream: params.io.stdout, text: line });
     }
   }
   return exit;

@@ -5,12 +5,13 @@ import { buildSystemPrompt } from '../agent/soul.js';
 import type { GatewayConfig } from '../config/schema.js';
 import type { Profile } from '../home/profile.js';
 import { createHttpServer, type GatewayHttp } from '../http/server.js';
-import { openStore } from '../store/sqlite-store.js';
+import { openStore, type OpenStoreParams } from '../store/sqlite-store.js';
 import { builtinTools } from '../tools/builtin/index.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { SecretGuard } from '../secrets/guard.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import type { Clock } from '../util/clock.js';
+import { DiskHealth } from './disk-health.js';
 import { mediaPolicy } from './media-policy.js';
 import { modelEndpointCheck } from '../doctor/model.js';
 import { modelLabel } from './model-check.js';
@@ -32,9 +33,14 @@ export function buildGateway(params: {
   scrub: (text: string) => string;
   /** The profile's secrets (the Redactor): streamed text held back while it could become one, attachments checked for them. */
   secrets: SecretGuard;
+  /** What the writers (log file, store, state file) report about the disk; one is made when not given. */
+  disk?: DiskHealth;
+  /** Runs on the store's connection once it is open (tests make the store small enough to fill). */
+  configureStore?: OpenStoreParams['configure'];
 }): { runner: GatewayRunner; http: GatewayHttp | undefined; registry: ToolRegistry } {
   const { profile, config, clock, logger } = params;
-  const store = openStore({ path: profile.dbPath, clock, logger });
+  const disk = params.disk ?? new DiskHealth({ clock });
+  const store = openStore({ path: profile.dbPath, clock, logger, disk, ...(params.configureStore ? { configure: params.configureStore } : {}) });
   const registry = new ToolRegistry();
   for (const tool of [...builtinTools(), ...(params.extraTools ?? [])]) registry.register(tool);
   const agent = buildAgent({ profile, config, registry, clock, logger, scrub: params.scrub });
@@ -60,6 +66,7 @@ export function buildGateway(params: {
     adapters: params.adapters,
     clock,
     logger,
+    disk,
     ...(http ? { http } : {}),
     options: runnerOptionsFrom({ profile, config, clock, scrub: params.scrub, secrets: params.secrets, supervisorBackoff: params.supervisorBackoff }),
   });

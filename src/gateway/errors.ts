@@ -39,3 +39,18 @@ export class AdapterFatalError extends Error {
     this.hint = params.hint;
   }
 }
+
+/**
+ * The gateway could not journal an inbound message (its disk refuses writes), so it did not take it: the adapter
+ * must not acknowledge it, and the platform delivers it again later.
+ */
+export class JournalRefusedError extends Error {
+  override readonly name = 'JournalRefusedError';
+  /** Why, in the words /healthz uses ("disk full"). */
+  readonly reason: string;
+
+  constructor(params: { reason: string; cause?: unknown }) {
+    super(`the gateway cannot journal messages right now (${params.reason}); deliver this message again later`, { cause: params.cause });
+    this.reason = params.reason;
+  }
+}

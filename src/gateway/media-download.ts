@@ -1,3 +1,4 @@
+import { diskErrorKind, diskReason, errorCode } from '../util/disk-error.js';
 import { downloadCapped, TooLargeError } from '../util/download.js';
 import type { MediaItem, MediaKind } from './contracts.js';
 
@@ -5,6 +6,8 @@ import type { MediaItem, MediaKind } from './contracts.js';
 export interface MediaDownloadFailure {
   readonly tooLarge: boolean;
   readonly reason: string;
+  /** The cache's disk refused the file (full, read-only): the message is still taken, without it. */
+  readonly diskFull?: boolean;
 }
 
 /**
@@ -38,6 +41,8 @@ export async function downloadMediaItem(params: {
     };
   } catch (error) {
     if (params.signal.aborted) throw error;
+    const kind = diskErrorKind({ error });
+    if (kind !== undefined) return { tooLarge: false, diskFull: true, reason: `the media cache cannot be written (${diskReason({ kind })}, ${errorCode({ error }) || 'unknown'})` };
     return { tooLarge: error instanceof TooLargeError, reason: error instanceof Error ? error.message : String(error) };
   }
 }

@@ -1,11 +1,16 @@
 import type { Logger } from 'pino';
 import type { AIAgent } from '../agent/agent.js';
 import type { GatewayHttp, HealthReport } from '../http/server.js';
+import { storeDiskErrorOf } from '../store/errors.js';
 import type { Store, InboxRow } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
+import { diskReason } from '../util/disk-error.js';
 import { parseCommand, unknownCommandReply } from './commands.js';
 import { messageEventSchema, type MessageEvent } from './contracts.js';
 import { runControlCommand } from './control.js';
+import { DiskHealth, diskHealthReport, type DiskChange } from './disk-health.js';
+import { probeStore } from './disk-probes.js';
+import { JournalRefusedError } from './errors.js';
 import { runMaintenance } from './maintenance.js';
 import { modelHealth, ModelWatch } from './model-watch.js';
 import { sessionKeyFor } from './session-key.js';
@@ -15,6 +20,7 @@ import { superviseEntry } from './supervise-entry.js';
 import type { AdapterStatus } from './supervisor.js';
 import { SenderGate } from './sender-gate.js';
 import { SessionMailboxes } from './session-mailboxes.js';
+import { StalledTurns } from './stalled-turns.js';
 import { runTurn } from './turn.js';
 import type { AdapterEntry, RunnerOptions } from './runner-types.js';
 
@@ -42,6 +48,12 @@ export class GatewayRunner {
   /** Keeps the model endpoint's status fresh for /healthz (when the options carry a probe). */
   private modelWatch: ModelWatch | undefined;
   private modelWatchRun: Promise<void> = Promise.resolve();
+  /** What the log file, store and state file say about the disk; probed while any of them fails. */
+  private readonly disk: DiskHealth;
+  private diskRun: Promise<void> = Promise.resolve();
+  private readonly stopDiskWatch: () => void;
+  /** Turns the store cut short (disk full): finished once it writes again. */
+  private readonly stalled: StalledTurns;
   private phase: 'new' | 'running' | 'draining' | 'stopped' = 'new';
   private startedAt = 0;
   /** Where the HTTP server listens, once started. */
@@ -64,6 +76,8 @@ export class GatewayRunner {
     logger: Logger;
     options: RunnerOptions;
     http?: GatewayHttp;
+    /** Shared with the log file and state file writers; one is made when not given. */
+    disk?: DiskHealth;
   }) {
     this.store = params.store;
     this.agent = params.agent;
@@ -71,6 +85,9 @@ export class GatewayRunner {
     this.logger = params.logger;
     this.options = params.options;
     this.http = params.http;
+    this.disk = params.disk ?? new DiskHealth({ clock: this.clock });
+    this.stopDiskWatch = this.disk.onChange((change) => this.onDiskChange(change));
+    this.stalled = new StalledTurns({ store: this.store, logger: this.logger });
     this.slots = new AdapterSlots({
       clock: this.clock,
       logger: this.logger,
@@ -123,6 +140,8 @@ export class GatewayRunner {
       signal: this.maintenanceController.signal,
       ...(this.options.cacheDir !== undefined ? { cacheDir: this.options.cacheDir } : {}),
     });
+    this.disk.setProbe({ part: 'store', probe: () => probeStore({ store: this.store, clock: this.clock }) });
+    this.diskRun = this.disk.run({ signal: this.maintenanceController.signal });
     const probe = this.options.modelProbe;
     if (probe) {
       const watch = new ModelWatch({ probe: () => this.options.modelProbe ?? probe, label: () => this.options.modelLabel, clock: this.clock, logger: this.logger });
@@ -173,7 +192,9 @@ export class GatewayRunner {
   health(): HealthReport {
     const adapters = this.adapterStatuses();
     const modelDown = this.modelWatch?.status().state === 'fail';
-    const status = this.phase === 'draining' || this.phase === 'stopped' ? 'draining' : this.phase === 'new' ? 'starting' : adapters.every((a) => a.state === 'connected') && !modelDown ? 'ok' : 'degraded';
+    const disk = this.disk.status();
+    const healthy = adapters.every((a) => a.state === 'connected') && !modelDown && disk.state === 'ok';
+    const status = this.phase === 'draining' || this.phase === 'stopped' ? 'draining' : this.phase === 'new' ? 'starting' : healthy ? 'ok' : 'degraded';
     return {
       status,
       profile: this.options.profileName,
@@ -181,12 +202,14 @@ export class GatewayRunner {
       // lastError is an error message: it may quote a secret, and /healthz may be reachable from outside.
       adapters: adapters.map((a) => ({ ...a, since: new Date(a.since).toISOString(), lastError: a.lastError === null ? null : this.options.scrub(a.lastError) })),
       ...(this.modelWatch ? { model: modelHealth({ status: this.modelWatch.status(), scrub: this.options.scrub }) } : {}),
+      disk: diskHealthReport({ status: disk }),
     };
   }
 
   /**
    * Takes one inbound message from an adapter. Resolves once it is durably journaled (or deliberately
-   * dropped), so the adapter may then acknowledge it to its platform.
+   * dropped), so the adapter may then acknowledge it to its platform. Rejects with JournalRefusedError when the
+   * disk refuses the journal write: the adapter must not acknowledge, so the platform delivers it again.
    */
   async accept(params: { event: MessageEvent; via: string }): Promise<AcceptResult> {
     const parsed = messageEventSchema.safeParse(params.event);
@@ -205,9 +228,9 @@ export class GatewayRunner {
       throw new Error('the gateway is shutting down; deliver this message again later');
     }
 
-    if (!this.gate.admit({ event, entry: slot.entry })) return 'unauthorized';
-    const sessionKey = sessionKeyFor({ profile: this.options.profileName, event });
-    const { inserted, row } = this.store.recordInbound({ event, sessionKey });
+    const journaled = this.journal({ event, entry: slot.entry });
+    if (journaled === 'unauthorized') return 'unauthorized';
+    const { inserted, row, sessionKey } = journaled;
     if (!inserted) {
       this.logger.info({ platform: event.platform, messageId: event.messageId }, 'redelivered message ignored');
       return 'duplicate';
@@ -222,6 +245,22 @@ export class GatewayRunner {
     }
     this.mailboxes.for({ key: sessionKey, entry: slot.entry }).enqueue({ row });
     return 'queued';
+  }
+
+  /** Authorizes and journals an event; a write the disk refuses becomes JournalRefusedError (with one log line). */
+  private journal(params: { event: MessageEvent; entry: AdapterEntry }): 'unauthorized' | { inserted: boolean; row: InboxRow; sessionKey: string } {
+    const { event } = params;
+    try {
+      if (!this.gate.admit({ event, entry: params.entry })) return 'unauthorized';
+      const sessionKey = sessionKeyFor({ profile: this.options.profileName, event });
+      return { ...this.store.recordInbound({ event, sessionKey }), sessionKey };
+    } catch (error) {
+      const refused = storeDiskErrorOf({ error });
+      if (refused === undefined) throw error;
+      const reason = diskReason({ kind: refused.kind });
+      this.logger.warn({ platform: event.platform, messageId: event.messageId, code: refused.code }, `message not taken: the store cannot journal it (${reason}); the platform delivers it again`);
+      throw new JournalRefusedError({ reason, cause: error });
+    }
   }
 
   /** Resolves when no session has a running or waiting turn and every command reply is out. */
@@ -245,7 +284,8 @@ export class GatewayRunner {
       for (const mailbox of this.mailboxes.all()) mailbox.interrupt({ kind: 'shutdown' });
       await this.mailboxes.settle({ timeoutMs: 5000 });
     }
-    await Promise.allSettled([adaptersStopped, this.maintenanceRun, this.modelWatchRun, this.replies.drain()]);
+    await Promise.allSettled([adaptersStopped, this.maintenanceRun, this.modelWatchRun, this.diskRun, this.replies.drain()]);
+    this.stopDiskWatch();
     if (this.http) await this.http.close();
     this.store.close();
     this.phase = 'stopped';
@@ -276,11 +316,21 @@ export class GatewayRunner {
   }
 
   private async turn(params: { row: InboxRow; merged: readonly InboxRow[]; signal: AbortSignal }): Promise<void> {
-    const used = await this.slots.use({
-      name: params.row.event.platform,
-      sessionKey: params.row.sessionKey,
-      fn: (slot) => this.runTurnOn({ ...params, slot }),
-    });
+    let used: { ran: boolean };
+    try {
+      used = await this.slots.use({
+        name: params.row.event.platform,
+        sessionKey: params.row.sessionKey,
+        fn: (slot) => this.runTurnOn({ ...params, slot }),
+      });
+    } catch (error) {
+      const refused = storeDiskErrorOf({ error });
+      if (refused === undefined) throw error;
+      // The message is journaled but its turn could not be recorded: finish it once the store writes again.
+      this.stalled.add({ row: params.row, merged: params.merged, operation: refused.operation });
+      this.logger.warn({ inboxId: params.row.id, code: refused.code }, `turn stopped: the store cannot write (${diskReason({ kind: refused.kind })}); it runs again when the disk takes writes`);
+      return;
+    }
     if (!used.ran) this.logger.warn({ inboxId: params.row.id, platform: params.row.event.platform }, 'no adapter for a pending message; it stays journaled');
   }
 
@@ -306,6 +356,27 @@ export class GatewayRunner {
         mediaPolicy: this.options.mediaPolicy,
         scrub: this.options.scrub,
         safeLength: this.options.safeLength,
+      },
+    });
+  }
+
+  private onDiskChange(change: DiskChange): void {
+    if (change.state === 'failed') {
+      const { part, kind, detail } = change.problem;
+      this.logger.error({ part, kind, detail }, `disk refuses writes (${diskReason({ kind })}): the gateway runs degraded until it takes them again`);
+      return;
+    }
+    this.logger.info({ part: change.part, failedForMs: change.failedFor }, 'disk takes writes again');
+    if (change.part === 'store') this.resumeStalled();
+  }
+
+  /** Finishes the turns a refused store write cut short, running again those whose reply is not out. */
+  private resumeStalled(): void {
+    if (this.phase !== 'running') return;
+    this.stalled.resume({
+      enqueue: (row) => {
+        const slot = this.slots.get({ name: row.event.platform });
+        if (slot) this.mailboxes.for({ key: row.sessionKey, entry: slot.entry }).enqueue({ row, replay: true });
       },
     });
   }

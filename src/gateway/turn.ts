@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { storeDiskErrorOf } from '../store/errors.js';
 import type { Store, InboxRow } from '../store/types.js';
 import { backoffDelay } from '../util/backoff.js';
 import type { Clock } from '../util/clock.js';
@@ -126,12 +127,16 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
   let failed = false;
   let note: string | undefined;
   let text = '';
+  let streamed = '';
   try {
     const result = await deps.agent.run({
       history,
       userText: [row, ...merged].map((part) => userTextFor({ event: part.event })).filter((t) => t !== '').join('\n\n'),
       signal,
-      onTextDelta: (delta) => delivery.push(delta),
+      onTextDelta: (delta) => {
+        streamed += delta;
+        delivery.push(delta);
+      },
       onMessage: (message) => store.appendMessage(scrubStoredMessage({ message: toStoredMessage({ message, sessionId: session.id, inboxId: row.id }), scrub: deps.scrub })),
       toolContext: { ...deps.toolContext, signal },
     });
@@ -140,9 +145,17 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
     failed = result.outcome === 'error';
     logger.info({ outcome: result.outcome, modelCalls: result.modelCalls }, 'turn finished');
   } catch (error) {
-    failed = true;
-    logger.error({ err: error }, 'agent failed unexpectedly');
-    note = 'Something went wrong while answering; the details are in the gateway log. Please try again.';
+    const refused = storeDiskErrorOf({ error });
+    // The store refused the history (disk full). Nothing shown yet: the runner runs the turn again once it writes.
+    if (refused !== undefined && streamed === '') throw error;
+    if (refused !== undefined) {
+      text = streamed;
+      logger.warn({ code: refused.code }, 'the history could not record this turn (the disk refuses writes); the reply is delivered anyway');
+    } else {
+      failed = true;
+      logger.error({ err: error }, 'agent failed unexpectedly');
+      note = 'Something went wrong while answering; the details are in the gateway log. Please try again.';
+    }
   } finally {
     typing.stop();
     if (deps.reactions?.clearStart && started) await react(deps.reactions.start, true);

@@ -1,5 +1,6 @@
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { UserFacingError } from '../gateway/errors.js';
+import { diskErrorKind } from '../util/disk-error.js';
 import type { Profile } from './profile.js';
 
 /** True when a process with this pid exists. */
@@ -57,25 +58,61 @@ export function runningPid(params: { profile: Profile }): number | null {
   return now === undefined || now === recorded.start ? recorded.pid : null;
 }
 
+/** The profile's pid lock, held by this process. */
+export interface PidLock {
+  /** Removes gateway.pid (when it is still this process's). */
+  release(): void;
+  /** False while the disk refused the pid file's content (the empty file still holds the name). */
+  readonly written: boolean;
+  /** Writes the content the disk refused before; true once it is written. Throws while the disk still refuses. */
+  retryWrite(): boolean;
+}
+
 /**
  * Makes this process the profile's one gateway: writes gateway.pid (the pid, and its start where /proc tells it),
  * or fails clearly when another live gateway holds it. A pid file left by a killed process is taken over, also when
- * its pid has since been given to an unrelated process.
+ * its pid has since been given to an unrelated process. On a full or read-only disk the (empty) file is kept and
+ * the gateway runs anyway; `retryWrite` fills it in once the disk takes writes. `write` is a test seam.
  */
-export function acquirePidLock(params: { profile: Profile }): { release: () => void } {
+export function acquirePidLock(params: { profile: Profile; write?: (fd: number, text: string) => void }): PidLock {
   const { profile } = params;
+  const write = params.write ?? ((fd: number, text: string): void => void writeSync(fd, text));
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(profile.pidPath, 'wx', 0o600);
       const start = processStartTicks({ pid: process.pid });
-      writeSync(fd, `${process.pid}\n${start === undefined ? '' : `start ${start}\n`}`);
+      const content = `${process.pid}\n${start === undefined ? '' : `start ${start}\n`}`;
+      let written = true;
+      try {
+        write(fd, content);
+      } catch (error) {
+        if (diskErrorKind({ error, path: profile.dir }) === undefined) {
+          closeSync(fd);
+          unlinkSync(profile.pidPath);
+          throw error;
+        }
+        written = false;
+      }
       closeSync(fd);
       let released = false;
       return {
+        get written() {
+          return written;
+        },
+        retryWrite: () => {
+          if (written || released) return true;
+          writeFileSync(profile.pidPath, content, { mode: 0o600 });
+          written = true;
+          return true;
+        },
         release: () => {
           if (released) return;
           released = true;
-          if (readPidFile({ profile })?.pid === process.pid) unlinkSync(profile.pidPath);
+          try {
+            if (!written || readPidFile({ profile })?.pid === process.pid) unlinkSync(profile.pidPath);
+          } catch {
+            // Left behind on a read-only disk: its pid no longer runs, so the next start takes it over.
+          }
         },
       };
     } catch (error) {

@@ -21,7 +21,7 @@ export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = { headersMs: 10_000, requestM
 
 /** What /healthz reports. */
 export interface HealthReport {
-  /** `ok` when every adapter is connected and the model answers, `degraded` otherwise, `draining` during shutdown. */
+  /** `ok` when every adapter is connected, the model answers and the disk takes writes; `degraded` otherwise, `draining` during shutdown. */
   readonly status: 'ok' | 'degraded' | 'draining' | 'starting';
   readonly profile: string;
   readonly uptimeSeconds: number;
@@ -40,6 +40,14 @@ export interface HealthReport {
     readonly fix?: string;
     readonly checkedAt: string | null;
   };
+  /** Whether the profile's disk takes writes (log file, store, state file); `reason` says why not ("disk full"). */
+  readonly disk?:
+    | { readonly state: 'ok' }
+    | {
+        readonly state: 'degraded';
+        readonly reason: string;
+        readonly problems: readonly { readonly part: string; readonly detail: string; readonly since: string }[];
+      };
 }
 
 /** The gateway's HTTP server: health now, webhooks as adapters register them. */

@@ -5,8 +5,9 @@ import type { Profile } from '../home/profile.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { REDACT_PATHS } from './redact-paths.js';
 import { maskPhonesInText } from './phone-mask.js';
+import type { DiskReporter } from '../util/disk-error.js';
 import { REDACTED, type Redactor } from './redact.js';
-import { RotatingFileStream } from './rotating-file.js';
+import { RotatingFileStream, type LogFileOps } from './rotating-file.js';
 
 /** A logger and the way to shut it down. */
 export interface LoggerHandle {
@@ -14,13 +15,16 @@ export interface LoggerHandle {
   readonly logger: Logger;
   /** Flushes and closes the log file. Call once, at shutdown. */
   close(): Promise<void>;
+  /** Tries a log file that refused writes again; true when it takes them (always true without a file). */
+  retryFile(): boolean;
 }
 
 /**
  * Creates the profile's logger: JSON lines to `profile.logFile` (rotated by size, keeping `maxFiles`
  * old files), plus readable lines on `stderr` when `tty` is true. Secrets are removed twice: pino
  * `redact` censors secret-looking keys, and the Redactor scrubs secret values from messages, objects,
- * errors (message and stack) and, as a last check, from every finished line.
+ * errors (message and stack) and, as a last check, from every finished line. A log file that refuses writes
+ * (full or read-only disk) never ends the process: its lines go to stderr meanwhile and `disk` is told.
  */
 export function createLogger(params: {
   profile: Profile;
@@ -35,13 +39,27 @@ export function createLogger(params: {
   stderr?: NodeJS.WritableStream;
   /** Source of timestamps. */
   clock?: Clock;
+  /** Told when the log file refuses writes and when it takes them again. */
+  disk?: DiskReporter;
+  /** File calls of the log file (tests inject a full disk). */
+  fileOps?: LogFileOps;
 }): LoggerHandle {
   const { profile, redactor } = params;
   const clock = params.clock ?? systemClock;
   let file: RotatingFileStream | undefined;
   let primary = params.destination;
   if (primary === undefined) {
-    file = new RotatingFileStream({ file: profile.logFile, maxSize: params.maxSize, maxFiles: params.maxFiles });
+    file = new RotatingFileStream({
+      file: profile.logFile,
+      maxSize: params.maxSize,
+      maxFiles: params.maxFiles,
+      clock,
+      // On a terminal the readable lines already go to stderr; otherwise stderr (the journal) takes the JSON lines.
+      fallback: params.tty ? null : (params.stderr ?? process.stderr),
+      notices: params.stderr ?? process.stderr,
+      ...(params.disk ? { reporter: params.disk } : {}),
+      ...(params.fileOps ? { ops: params.fileOps } : {}),
+    });
     primary = file;
   }
   const streams: pino.StreamEntry[] = [{ level: 'trace', stream: primary }];
@@ -70,6 +88,7 @@ export function createLogger(params: {
       logger.flush();
       await file?.close();
     },
+    retryFile: () => file?.retry() ?? true,
   };
 }
 

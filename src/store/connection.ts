@@ -1,5 +1,7 @@
 import Database from 'better-sqlite3';
+import nodePath from 'node:path';
 import { UserFacingError } from '../gateway/errors.js';
+import { diskErrorKind, diskReason, errorCode } from '../util/disk-error.js';
 import type { StoreLogger } from './store-logger.js';
 
 /** How long a statement waits for another connection's lock before failing. */
@@ -33,6 +35,24 @@ export function openDatabase(params: { path: string; logger: StoreLogger }): Dat
     return db;
   } catch (error) {
     db.close();
-    throw error;
+    throw diskOpenFailure({ error, path }) ?? error;
   }
+}
+
+/**
+ * A store that cannot be opened (or migrated) because of its disk, as a UserFacingError saying so; undefined for
+ * any other failure. SQLite needs room for its -wal and -shm files even to read.
+ */
+export function diskOpenFailure(params: { error: unknown; path: string }): UserFacingError | undefined {
+  const { error, path } = params;
+  const kind = diskErrorKind({ error, path: nodePath.dirname(path) });
+  if (kind === undefined) return undefined;
+  return new UserFacingError({
+    message: `Cannot open the hermes store at ${path}: ${diskReason({ kind })} (${errorCode({ error }) || 'unknown'})`,
+    hint:
+      kind === 'readOnly'
+        ? 'Remount the filesystem that holds HERMES_HOME read-write, then start hermes again (under systemd it retries every few seconds).'
+        : 'Free some space on the filesystem that holds HERMES_HOME, then start hermes again (under systemd it retries every few seconds).',
+    cause: error,
+  });
 }

@@ -1,3 +1,5 @@
+import { diskReason, type DiskErrorKind } from '../util/disk-error.js';
+
 /** The store was used after `close()`: a shutdown-ordering bug in the caller. */
 export class StoreClosedError extends Error {
   override readonly name = 'StoreClosedError';
@@ -27,4 +29,35 @@ export class StoreDataError extends Error {
     this.table = params.table;
     this.rowId = String(params.rowId);
   }
+}
+
+/**
+ * The disk refused a store write (no space or quota left, a read-only filesystem, an I/O error). Nothing of the
+ * failed call was committed; the same call can succeed once the disk takes writes again.
+ */
+export class StoreDiskError extends Error {
+  override readonly name = 'StoreDiskError';
+  /** Why: diskFull, readOnly or io. */
+  readonly kind: DiskErrorKind;
+  /** The driver's code (SQLITE_FULL, SQLITE_IOERR_WRITE, ENOSPC, ...). */
+  readonly code: string;
+  /** The store method that failed (e.g. "recordInbound"). */
+  readonly operation: string;
+
+  constructor(params: { kind: DiskErrorKind; code: string; operation: string; location: string; cause: unknown }) {
+    super(`The hermes store at ${params.location} cannot write (${diskReason({ kind: params.kind })}, ${params.code}) during ${params.operation}.`, { cause: params.cause });
+    this.kind = params.kind;
+    this.code = params.code;
+    this.operation = params.operation;
+  }
+}
+
+/** The StoreDiskError behind `error` (itself or in its cause chain), if there is one. */
+export function storeDiskErrorOf(params: { error: unknown }): StoreDiskError | undefined {
+  let current: unknown = params.error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    if (current instanceof StoreDiskError) return current;
+    current = current.cause;
+  }
+  return undefined;
 }

@@ -1,8 +1,10 @@
+import path from 'node:path';
 import type Database from 'better-sqlite3';
 import type { Clock } from '../util/clock.js';
-import { openDatabase } from './connection.js';
+import { diskErrorKind, errorCode, type DiskReporter } from '../util/disk-error.js';
+import { diskOpenFailure, openDatabase } from './connection.js';
 import { createCursorQueries } from './cursors.js';
-import { StoreClosedError } from './errors.js';
+import { StoreClosedError, StoreDiskError } from './errors.js';
 import { createInboxQueries } from './inbox.js';
 import { createMessageQueries } from './messages.js';
 import { migrate } from './migrate.js';
@@ -22,6 +24,10 @@ export interface OpenStoreParams {
   /** Source of every timestamp the store writes. */
   readonly clock: Clock;
   readonly logger?: StoreLogger;
+  /** Told when the disk refuses a store write. */
+  readonly disk?: DiskReporter;
+  /** Runs once on the open connection after migrations (tests set a tiny max_page_count: a real SQLITE_FULL). */
+  readonly configure?: (db: Database.Database) => void;
 }
 
 /** Checkpoints the WAL into the main file (so a closed store is one self-contained file), then closes. */
@@ -37,18 +43,19 @@ function closeDatabase(db: Database.Database, logger: StoreLogger): void {
 /**
  * Opens (creating if needed) the SQLite store at `path`, applies pending migrations and prepares
  * every statement once. Throws UserFacingError when the file cannot be opened or was written by a
- * newer hermes.
+ * newer hermes. A call the disk refuses (SQLITE_FULL, SQLITE_IOERR*, SQLITE_READONLY*, ENOSPC, EROFS, EDQUOT)
+ * throws StoreDiskError and is reported to `disk` (whose probe, a write, finds out when it works again).
  */
 export function openStore(params: OpenStoreParams): Store {
-  const { path, clock } = params;
+  const { path: dbPath, clock } = params;
   const logger = params.logger ?? silentStoreLogger;
-  const db = openDatabase({ path, logger });
+  const db = openDatabase({ path: dbPath, logger });
   let closed = false;
   try {
-    migrate({ db, migrations, clock, location: path, logger });
+    migrate({ db, migrations, clock, location: dbPath, logger });
   } catch (error) {
     db.close();
-    throw error;
+    throw diskOpenFailure({ error, path: dbPath }) ?? error;
   }
   const inbox = createInboxQueries({ db, clock, logger });
   const outbox = createOutboxQueries({ db, clock });
@@ -58,49 +65,64 @@ export function openStore(params: OpenStoreParams): Store {
   const search = createSearchQueries({ db });
   const cursors = createCursorQueries({ db, clock });
   const pairing = createPairingQueries({ db, clock });
+  params.configure?.(db);
+  const folder = dbPath === ':memory:' ? undefined : path.dirname(dbPath);
 
-  /** Wraps a method so a call after close() fails with a clear error instead of a driver TypeError. */
+  /** A driver error the disk caused, as a StoreDiskError (reported); any other error as it is. */
+  const classified = (error: unknown, operation: string): unknown => {
+    const kind = diskErrorKind({ error, ...(folder !== undefined ? { path: folder } : {}) });
+    if (kind === undefined) return error;
+    const failure = new StoreDiskError({ kind, code: errorCode({ error }) || 'unknown', operation, location: dbPath, cause: error });
+    params.disk?.failed({ part: 'store', kind, detail: `the store cannot write (${failure.code} during ${operation})` });
+    return failure;
+  };
+
+  /** Wraps a method so a call after close() fails with a clear error instead of a driver TypeError, and a refused write becomes a StoreDiskError. */
   const live =
-    <A extends unknown[], R>(fn: (...args: A) => R) =>
+    <A extends unknown[], R>(operation: string, fn: (...args: A) => R) =>
     (...args: A): R => {
-      if (closed) throw new StoreClosedError({ location: path });
-      return fn(...args);
+      if (closed) throw new StoreClosedError({ location: dbPath });
+      try {
+        return fn(...args);
+      } catch (error) {
+        throw classified(error, operation);
+      }
     };
 
   return {
-    recordInbound: live(inbox.recordInbound),
-    setInboxState: live(inbox.setInboxState),
-    pendingInbound: live(inbox.pendingInbound),
-    getInbound: live(inbox.getInbound),
-    pruneInbound: live(inbox.pruneInbound),
-    recordOutbound: live(outbox.recordOutbound),
-    outboundFor: live(outbox.outboundFor),
-    completeTurn: live(outbox.completeTurn),
-    recordSendIntent: live(intents.recordSendIntent),
-    sendIntentsFor: live(intents.sendIntentsFor),
-    outboundIdsInChat: live(intents.outboundIdsInChat),
-    activeSession: live(sessions.activeSession),
-    createSession: live(sessions.createSession),
-    endSession: live(sessions.endSession),
-    setSessionTitle: live(sessions.setSessionTitle),
-    listSessions: live(sessions.listSessions),
-    getSession: live(sessions.getSession),
-    appendMessage: live(messages.appendMessage),
-    history: live(messages.history),
-    deleteTurnMessages: live(messages.deleteTurnMessages),
-    search: live(search.search),
-    getCursor: live(cursors.getCursor),
-    setCursor: live(cursors.setCursor),
-    createPairingRequest: live(pairing.createPairingRequest),
-    pairingRequests: live(pairing.pairingRequests),
-    pairingRequestForSender: live(pairing.pairingRequestForSender),
-    findPairingRequest: live(pairing.findPairingRequest),
-    takePairingRequest: live(pairing.takePairingRequest),
-    approveSender: live(pairing.approveSender),
-    isApprovedSender: live(pairing.isApprovedSender),
-    approvedSenders: live(pairing.approvedSenders),
-    revokeSender: live(pairing.revokeSender),
-    prunePairingRequests: live(pairing.prunePairingRequests),
+    recordInbound: live('recordInbound', inbox.recordInbound),
+    setInboxState: live('setInboxState', inbox.setInboxState),
+    pendingInbound: live('pendingInbound', inbox.pendingInbound),
+    getInbound: live('getInbound', inbox.getInbound),
+    pruneInbound: live('pruneInbound', inbox.pruneInbound),
+    recordOutbound: live('recordOutbound', outbox.recordOutbound),
+    outboundFor: live('outboundFor', outbox.outboundFor),
+    completeTurn: live('completeTurn', outbox.completeTurn),
+    recordSendIntent: live('recordSendIntent', intents.recordSendIntent),
+    sendIntentsFor: live('sendIntentsFor', intents.sendIntentsFor),
+    outboundIdsInChat: live('outboundIdsInChat', intents.outboundIdsInChat),
+    activeSession: live('activeSession', sessions.activeSession),
+    createSession: live('createSession', sessions.createSession),
+    endSession: live('endSession', sessions.endSession),
+    setSessionTitle: live('setSessionTitle', sessions.setSessionTitle),
+    listSessions: live('listSessions', sessions.listSessions),
+    getSession: live('getSession', sessions.getSession),
+    appendMessage: live('appendMessage', messages.appendMessage),
+    history: live('history', messages.history),
+    deleteTurnMessages: live('deleteTurnMessages', messages.deleteTurnMessages),
+    search: live('search', search.search),
+    getCursor: live('getCursor', cursors.getCursor),
+    setCursor: live('setCursor', cursors.setCursor),
+    createPairingRequest: live('createPairingRequest', pairing.createPairingRequest),
+    pairingRequests: live('pairingRequests', pairing.pairingRequests),
+    pairingRequestForSender: live('pairingRequestForSender', pairing.pairingRequestForSender),
+    findPairingRequest: live('findPairingRequest', pairing.findPairingRequest),
+    takePairingRequest: live('takePairingRequest', pairing.takePairingRequest),
+    approveSender: live('approveSender', pairing.approveSender),
+    isApprovedSender: live('isApprovedSender', pairing.isApprovedSender),
+    approvedSenders: live('approvedSenders', pairing.approvedSenders),
+    revokeSender: live('revokeSender', pairing.revokeSender),
+    prunePairingRequests: live('prunePairingRequests', pairing.prunePairingRequests),
     close: () => {
       if (closed) return;
       closed = true;

@@ -12,8 +12,9 @@ export const discordToken = 'MTAw.fake-discord-token.for-tests';
 export const testGuild = { id: '300000000000000001', name: 'Test guild', channels: [{ id: '300000000000000010', name: 'general', type: 0 }] };
 
 /** Builds a Discord adapter talking to the fake. */
-export function discordAdapter(params: { fake: FakeDiscord; cacheDir: string; clock: Clock; logger: Logger; overrides?: Record<string, unknown> }): DiscordAdapter {
+export function discordAdapter(params: { fake: FakeDiscord; cacheDir: string; clock: Clock; logger: Logger; overrides?: Record<string, unknown>; refusedRetryMs?: number }): DiscordAdapter {
   return new DiscordAdapter({
+    ...(params.refusedRetryMs !== undefined ? { refusedRetryMs: params.refusedRetryMs } : {}),
     config: discordSchema.parse({ enabled: true, token: discordToken, api_url: params.fake.apiBase, ...params.overrides }),
     cacheDir: params.cacheDir,
     clock: params.clock,

@@ -7,11 +7,12 @@ import { loadConfig } from '../../src/config/load.js';
 import type { GatewayConfig } from '../../src/config/schema.js';
 import type { AdapterCapabilities } from '../../src/gateway/contracts.js';
 import { buildGateway } from '../../src/gateway/bootstrap.js';
+import type { DiskHealth } from '../../src/gateway/disk-health.js';
 import type { AllowList } from '../../src/gateway/authorize.js';
 import type { AdapterEntry, GatewayRunner } from '../../src/gateway/runner.js';
 import { resolveProfile, ensureProfileDirs, type Profile } from '../../src/home/index.js';
 import { Redactor } from '../../src/log/redact.js';
-import { openStore } from '../../src/store/sqlite-store.js';
+import { openStore, type OpenStoreParams } from '../../src/store/sqlite-store.js';
 import type { Store } from '../../src/store/types.js';
 import type { ToolDefinition } from '../../src/tools/tool.js';
 import { systemClock, type Clock } from '../../src/util/clock.js';
@@ -66,6 +67,10 @@ export async function startHarness(params: {
   withHttp?: boolean;
   /** The profile's .env (KEY=value lines), written before the config is loaded: its values are the profile's secrets. */
   env?: Readonly<Record<string, string>>;
+  /** The gateway's view of the disk (tests give one with a short probe interval). */
+  disk?: DiskHealth;
+  /** Runs on the store's connection once open (a tiny max_page_count makes a real SQLITE_FULL). */
+  configureStore?: OpenStoreParams['configure'];
 } = {}): Promise<Harness> {
   const clock = params.clock ?? systemClock;
   const fake = new FakeOpenAI();
@@ -100,6 +105,8 @@ export async function startHarness(params: {
       scrub: (text) => redactor.scrub(text),
       secrets: redactor,
       supervisorBackoff: { baseMs: 50, maxMs: 200 },
+      ...(params.disk ? { disk: params.disk } : {}),
+      ...(params.configureStore ? { configureStore: params.configureStore } : {}),
       ...(params.extraTools ? { extraTools: params.extraTools } : {}),
     }).runner;
   let runner = build();

@@ -45,8 +45,9 @@ export async function startTwilio(): Promise<{ fake: FakeTwilio; hooks: TwilioWe
 }
 
 /** Builds an SMS adapter talking to the fake (overrides are `platforms.sms` keys). */
-export function smsAdapter(params: { fake: FakeTwilio; cacheDir: string; clock: Clock; logger: Logger; overrides?: Record<string, unknown> }): SmsAdapter {
+export function smsAdapter(params: { fake: FakeTwilio; cacheDir: string; clock: Clock; logger: Logger; overrides?: Record<string, unknown>; refusedRetryMs?: number }): SmsAdapter {
   return new SmsAdapter({
+    ...(params.refusedRetryMs !== undefined ? { refusedRetryMs: params.refusedRetryMs } : {}),
     config: smsSchema.parse({
       enabled: true,
       account_sid: smsSetup.accountSid,

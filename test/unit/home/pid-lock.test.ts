@@ -42,3 +42,33 @@ describe('pid lock: a pid reused by another process is not a running gateway', {
     assert.equal(existsSync(profile.pidPath), false);
   });
 });
+
+describe('pid lock on a full disk', () => {
+  test('the disk refusing the pid file is no reason not to start: the file is kept, filled in by retryWrite, removed on release', () => {
+    const home = mkdtempSync(path.join(os.tmpdir(), 'hermes-pidfull-'));
+    try {
+      const profile = resolveProfile({ hermesHome: home, name: 'work' });
+      mkdirSync(profile.dir, { recursive: true });
+      const enospc = (): never => {
+        throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+      };
+      const lock = acquirePidLock({ profile, write: enospc });
+      assert.equal(lock.written, false);
+      assert.equal(readFileSync(profile.pidPath, 'utf8'), '', 'the empty file still holds the name');
+      assert.equal(lock.retryWrite(), true);
+      assert.equal(lock.written, true);
+      assert.equal(runningPid({ profile }), process.pid);
+      lock.release();
+      assert.equal(existsSync(profile.pidPath), false);
+
+      const unwritten = acquirePidLock({ profile, write: enospc });
+      unwritten.release();
+      assert.equal(existsSync(profile.pidPath), false, 'an empty pid file of ours goes too');
+
+      assert.throws(() => acquirePidLock({ profile, write: () => { throw Object.assign(new Error('EBADF'), { code: 'EBADF' }); } }), /EBADF/);
+      assert.equal(existsSync(profile.pidPath), false, 'other failures still fail the start, leaving nothing behind');
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+});
