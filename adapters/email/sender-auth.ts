@@ -140,9 +140,23 @@ function countedHeaders(params: { headerLines: readonly { key: string; line: str
 }
 
 /**
+ * The counted headers with each method (dkim, spf, dmarc, ...) kept only from the topmost header that reports it:
+ * the top one is always the server's own, but a forged header with its id can sit right below it (nothing tells
+ * them apart), so a lower header may add a method the ones above did not report, never overturn one they did.
+ */
+function firstPerMethod(params: { headers: readonly AuthResults[] }): AuthResults[] {
+  const reported = new Set<string>();
+  return params.headers.map((header) => {
+    const results = header.results.filter((r) => !reported.has(r.method));
+    for (const r of header.results) reported.add(r.method);
+    return { authservId: header.authservId, results };
+  });
+}
+
+/**
  * Whether the receiving mail server vouches for the From address: the Authentication-Results headers that count
  * (see `countedHeaders`: the trusted server's topmost run, or else the topmost header, which the last hop, your
- * own provider, added) have DMARC pass, or DKIM/SPF pass for a domain aligned with the From domain, and none of
+ * own provider, added; per method only the topmost header reporting it) have DMARC pass, or DKIM/SPF pass for a domain aligned with the From domain, and none of
  * them says DMARC fail for it. Without this anyone can put an allowed address in From and talk to the agent.
  * Headers lower down were written by whoever sent the mail and count for nothing.
  */
@@ -155,7 +169,7 @@ export function checkSender(params: {
   if (fromDomain === undefined) return { verified: false, reason: 'the mail has no From address' };
   const counted = countedHeaders({ headerLines: params.headerLines, trusted: params.trustedServer?.toLowerCase() });
   if ('none' in counted) return { verified: false, reason: counted.none };
-  const chosen = counted.headers;
+  const chosen = firstPerMethod({ headers: counted.headers });
   const failed = chosen.some((header) => failsDmarc({ results: header, fromDomain }));
   for (const header of failed ? [] : chosen) {
     const via = passing({ results: header, fromDomain });

@@ -7,7 +7,7 @@ import type { GatewayConfig } from '../../src/config/schema.js';
 import type {
   AdapterCapabilities, AdapterStartParams, ChatRef, EditRequest, InterruptedSend, MessageEvent, OutboundMessage, PlatformAdapter,
 } from '../../src/gateway/contracts.js';
-import { AdapterFatalError } from '../../src/gateway/errors.js';
+import { AdapterFatalError, JournalRefusedError } from '../../src/gateway/errors.js';
 import { BoundedSet } from '../../src/util/bounded-set.js';
 import type { Clock } from '../../src/util/clock.js';
 import type { RejectionLog } from '../../src/http/rejection-log.js';
@@ -227,7 +227,8 @@ export class SlackAdapter implements PlatformAdapter {
         await params.handle(checked.callback);
         await delivery.ack();
       } catch (error) {
-        this.logger.error({ err: error }, 'Slack event not taken; left unacknowledged so Slack delivers it again');
+        // Disk full: the gateway logged it (rate-limited); no line per event here.
+        if (!(error instanceof JournalRefusedError)) this.logger.error({ err: error }, 'Slack event not taken; left unacknowledged so Slack delivers it again');
       }
     });
     const starting = socket.start();

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { verifySlackRequest } from '@slack/bolt';
 import type { Logger } from 'pino';
+import { JournalRefusedError } from '../../src/gateway/errors.js';
 import type { RejectionLog } from '../../src/http/rejection-log.js';
 import type { Clock } from '../../src/util/clock.js';
 import { checkCallback, type SlackEventCallback } from './event-schema.js';
@@ -13,7 +14,8 @@ export const SLACK_TIMESTAMP_TOLERANCE_SECONDS = 5 * 60;
  * raw body, and a timestamp more than five minutes away from now is refused, in the past (Bolt) as in the future
  * (here; Bolt checks only the past): 401. `url_verification` is answered. A body of a shape the adapter does not
  * read is answered 200 and skipped (Slack would only send it again). Rejections are logged rate-limited. An
- * event is answered 200 only after it is journaled, so Slack retries whatever the gateway did not take.
+ * event is answered 200 only after it is journaled, so Slack retries whatever the gateway did not take (503 with
+ * Retry-After while the disk is full).
  */
 export function registerSlackEvents(params: {
   app: FastifyInstance;
@@ -72,6 +74,8 @@ export function registerSlackEvents(params: {
         await handle(checked.callback);
         return reply.code(200).send({});
       } catch (error) {
+        // Disk full: the gateway logged it (rate-limited); Slack retries a 503 like any non-2xx answer.
+        if (error instanceof JournalRefusedError) return reply.code(503).header('retry-after', String(error.retryAfterSeconds)).send({ error: 'try again later' });
         logger.error({ err: error }, 'Slack event could not be taken; Slack will retry');
         return reply.code(500).send({ error: 'try again' });
       }

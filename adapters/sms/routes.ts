@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import twilio from 'twilio';
+import { JournalRefusedError } from '../../src/gateway/errors.js';
 import type { RejectionLog } from '../../src/http/rejection-log.js';
 import { checkForm, twilioInboundSchema, twilioStatusSchema } from './form-schema.js';
 import type { TwilioParams } from './inbound.js';
@@ -93,6 +94,9 @@ export function registerSmsRoutes(params: {
       try {
         await handle(fields);
       } catch (error) {
+        // Disk full: the gateway logged it (rate-limited) and the adapter holds the message; Twilio retries a 5xx
+        // only where the webhook URL's connection overrides (#rp=5xx) say so.
+        if (error instanceof JournalRefusedError) return reply.code(503).header('retry-after', String(error.retryAfterSeconds)).type('text/plain').send('try again later');
         logger.error({ err: error, messageSid: fields['MessageSid'] }, 'SMS could not be taken; Twilio will retry');
         return reply.code(500).type('text/plain').send('try again');
       }

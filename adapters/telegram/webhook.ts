@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { JournalRefusedError } from '../../src/gateway/errors.js';
 import type { RejectionLog } from '../../src/http/rejection-log.js';
 import { checkUpdate, type TelegramUpdate } from './update-schema.js';
 
@@ -15,7 +16,7 @@ function sameSecret(params: { given: string; expected: string }): boolean {
  * Registers the Telegram webhook route: the secret token header is checked (401), the body must be an update
  * (400); an update whose message has a shape the adapter does not read is answered 200 and skipped (Telegram
  * would only send it again). Rejections are logged rate-limited. The reply to a readable update waits until it
- * is journaled, so Telegram retries whatever the gateway did not take.
+ * is journaled, so Telegram retries whatever the gateway did not take (503 with Retry-After while the disk is full).
  */
 export function registerWebhook(params: {
   app: FastifyInstance;
@@ -47,6 +48,8 @@ export function registerWebhook(params: {
       await handle(checked.update);
       return reply.code(200).send({});
     } catch (error) {
+      // Disk full: the gateway logged it (rate-limited); Telegram retries a 503 like any non-2xx answer.
+      if (error instanceof JournalRefusedError) return reply.code(503).header('retry-after', String(error.retryAfterSeconds)).send({ error: 'try again later' });
       logger.error({ err: error }, 'Telegram webhook update could not be taken; Telegram will retry');
       return reply.code(500).send({ error: 'try again' });
     }

@@ -10,6 +10,7 @@ import { systemClock } from '../util/clock.js';
 import { loadProfile, openLog, type GlobalOptions } from './context.js';
 import { firstStopSignal, hangups } from './gateway-signals.js';
 import { println, type CliIO } from './output.js';
+import { tolerateBrokenOutput } from '../log/broken-output.js';
 
 /**
  * `hermes gateway run`: runs the profile's gateway in the foreground until SIGTERM/SIGINT, then drains;
@@ -28,6 +29,9 @@ export async function gatewayRun(params: { options: GlobalOptions; io: CliIO; ex
 
 async function runGateway(params: { options: GlobalOptions; io: CliIO; extraAdapters?: readonly AdapterEntry[]; hup: ReturnType<typeof hangups> }): Promise<number> {
   const { io } = params;
+  // A daemon outlives whoever reads its output: a closed pipe (EPIPE) must not end it.
+  tolerateBrokenOutput({ stream: io.stdout });
+  tolerateBrokenOutput({ stream: io.stderr });
   const loaded = await loadProfile(params);
   const { profile, config } = loaded;
   // One view of the disk for the log file, the store and gateway.json: /healthz says "degraded: disk full" while any fails.

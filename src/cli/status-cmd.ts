@@ -40,11 +40,21 @@ function modelLine(params: { model: NonNullable<HealthReport['model']> }): strin
   return `  model ${model.label}: ${word}${detail}${fix}`;
 }
 
-/** "  disk: the store cannot write (SQLITE_FULL during recordInbound) since 12:03:04Z" lines for a degraded disk. */
-function diskLines(params: { disk: NonNullable<HealthReport['disk']> }): string[] {
-  const { disk } = params;
+/**
+ * "  disk: the store cannot write (SQLITE_FULL during recordInbound) since 12:03:04Z" lines for a degraded disk,
+ * then one "  fix: ..." line that says what to do about it.
+ */
+function diskLines(params: { disk: NonNullable<HealthReport['disk']>; profileDir: string }): string[] {
+  const { disk, profileDir } = params;
   if (disk.state === 'ok') return [];
-  return disk.problems.map((p) => `  disk: ${p.detail} since ${p.since}`);
+  const recovers = 'the gateway notices within seconds and answers the messages it turned away';
+  const fix =
+    disk.reason === 'disk full'
+      ? `free space on the filesystem that holds ${profileDir} (df -h shows it); ${recovers}`
+      : disk.reason === 'read-only filesystem'
+        ? `make the filesystem that holds ${profileDir} writable again (remount it read-write); ${recovers}`
+        : `check the disk that holds ${profileDir} (dmesg shows I/O errors); ${recovers}`;
+  return [...disk.problems.map((p) => `  disk: ${p.detail} since ${p.since}`), `  fix: ${fix}`];
 }
 
 /**
@@ -103,7 +113,7 @@ export async function status(params: { io: CliIO }): Promise<number> {
     if (disk) {
       // A gateway that cannot journal refuses every message: as bad as a fatal adapter.
       exit = 1;
-      for (const line of diskLines({ disk })) println({ stream: params.io.stdout, text: line });
+      for (const line of diskLines({ disk, profileDir: profile.dir })) println({ stream: params.io.stdout, text: line });
     }
   }
   return exit;

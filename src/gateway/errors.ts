@@ -48,6 +48,8 @@ export class JournalRefusedError extends Error {
   override readonly name = 'JournalRefusedError';
   /** Why, in the words /healthz uses ("disk full"). */
   readonly reason: string;
+  /** What a webhook answers in Retry-After (with 503): the disk is probed every few seconds, so soon. */
+  readonly retryAfterSeconds: number = 30;
 
   constructor(params: { reason: string; cause?: unknown }) {
     super(`the gateway cannot journal messages right now (${params.reason}); deliver this message again later`, { cause: params.cause });

@@ -51,8 +51,10 @@ export class OwnerChats {
     const now = this.clock.now();
     const known = chats[platform];
     if (known && known.chatId === chat.id && known.senderId === senderId && now - known.at < REFRESH_MS) return;
-    chats[platform] = { chatId: chat.id, senderId, ...(params.username !== undefined ? { username: params.username } : {}), at: now };
-    this.store.setCursor({ name: CURSOR, value: JSON.stringify(chats) });
+    const next = { ...chats, [platform]: { chatId: chat.id, senderId, ...(params.username !== undefined ? { username: params.username } : {}), at: now } };
+    // Remembered only once stored: a write the disk refuses is tried again with the next message.
+    this.store.setCursor({ name: CURSOR, value: JSON.stringify(next) });
+    this.cache = next;
   }
 
   /** The owner's chat on `platform`, else the one an owner used most recently on another running platform. */

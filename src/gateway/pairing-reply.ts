@@ -96,3 +96,12 @@ export function ownerPairingSummary(params: { counts: ReadonlyMap<string, number
     `See who and their codes with: ${list}`,
   ].join('\n');
 }
+
+/** The one note per window telling the owner that strangers on `platform` get no code replies until `until`. */
+export function strangerRepliesPausedNotice(params: { platform: string; max: number; until: number; profileName: string }): string {
+  const list = params.profileName === DEFAULT_PROFILE_NAME ? 'hermes pairing list' : `hermes -p ${params.profileName} pairing list`;
+  return [
+    `More than ${params.max} strangers asked the bot on ${params.platform} for a pairing code this hour, so until ${utcMinute(params.until)} new ones get no reply (on SMS each reply is a paid text).`,
+    `Their codes are still made: to see them and let someone in, run: ${list}`,
+  ].join('\n');
+}

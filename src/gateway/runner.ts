@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { AIAgent } from '../agent/agent.js';
+import { RejectionLog } from '../http/rejection-log.js';
 import type { GatewayHttp, HealthReport } from '../http/server.js';
 import { storeDiskErrorOf } from '../store/errors.js';
 import type { Store, InboxRow } from '../store/types.js';
@@ -67,6 +68,8 @@ export class GatewayRunner {
   private options: RunnerOptions;
   private readonly http: GatewayHttp | undefined;
   private readonly gate: SenderGate;
+  /** Lines about messages the journal refused, rate-limited per platform (redeliveries and holds retry often). */
+  private readonly refusals: RejectionLog;
 
   constructor(params: {
     store: Store;
@@ -83,6 +86,7 @@ export class GatewayRunner {
     this.agent = params.agent;
     this.clock = params.clock;
     this.logger = params.logger;
+    this.refusals = new RejectionLog({ logger: this.logger, clock: this.clock });
     this.options = params.options;
     this.http = params.http;
     this.disk = params.disk ?? new DiskHealth({ clock: this.clock });
@@ -247,7 +251,7 @@ export class GatewayRunner {
     return 'queued';
   }
 
-  /** Authorizes and journals an event; a write the disk refuses becomes JournalRefusedError (with one log line). */
+  /** Authorizes and journals an event; a write the disk refuses becomes JournalRefusedError (logged rate-limited per platform). */
   private journal(params: { event: MessageEvent; entry: AdapterEntry }): 'unauthorized' | { inserted: boolean; row: InboxRow; sessionKey: string } {
     const { event } = params;
     try {
@@ -258,7 +262,12 @@ export class GatewayRunner {
       const refused = storeDiskErrorOf({ error });
       if (refused === undefined) throw error;
       const reason = diskReason({ kind: refused.kind });
-      this.logger.warn({ platform: event.platform, messageId: event.messageId, code: refused.code }, `message not taken: the store cannot journal it (${reason}); the platform delivers it again`);
+      this.refusals.reject({
+        source: event.platform,
+        reason: 'journal_refused',
+        fields: { platform: event.platform, messageId: event.messageId, code: refused.code },
+        message: `message not taken: the store cannot journal it (${reason}); the platform delivers it again`,
+      });
       throw new JournalRefusedError({ reason, cause: error });
     }
   }
@@ -286,6 +295,7 @@ export class GatewayRunner {
     }
     await Promise.allSettled([adaptersStopped, this.maintenanceRun, this.modelWatchRun, this.diskRun, this.replies.drain()]);
     this.stopDiskWatch();
+    this.refusals.close();
     if (this.http) await this.http.close();
     this.store.close();
     this.phase = 'stopped';

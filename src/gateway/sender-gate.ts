@@ -6,6 +6,8 @@ import type { MessageEvent, Sender } from './contracts.js';
 import type { GatewayReplies } from './gateway-replies.js';
 import { OwnerChats } from './owner-chats.js';
 import { Pairing, pairingReply } from './pairing.js';
+import { MAX_STRANGER_REPLIES_PER_WINDOW, StrangerReplyBudget } from './pairing-budget.js';
+import { strangerRepliesPausedNotice } from './pairing-reply.js';
 import { PairingNotices } from './pairing-notices.js';
 import { PairingReminders } from './pairing-reminders.js';
 import type { AdapterEntry } from './runner-types.js';
@@ -14,7 +16,8 @@ import type { AdapterEntry } from './runner-types.js';
  * Who may reach the agent: a sender on the adapter's allowlist or one the owner approved by pairing. An unknown
  * sender in a DM is offered a pairing code (when the adapter says so): one live code per sender, repeated to them
  * when they ask again (at most once per `PairingReminders` interval, so there are no reply storms), and the owner
- * is told in their chat (see `PairingNotices`, `OwnerChats`).
+ * is told in their chat (see `PairingNotices`, `OwnerChats`). At most `MAX_STRANGER_REPLIES_PER_WINDOW` code replies go
+ * out per platform and hour (SMS replies cost money); past that codes are still made and the owner is told once.
  */
 export class SenderGate {
   private readonly pairing: Pairing;
@@ -25,6 +28,8 @@ export class SenderGate {
   private readonly owners: OwnerChats;
   private readonly notices: PairingNotices;
   private readonly reminders: PairingReminders;
+  /** Bounds the code replies strangers get per platform and hour (SMS replies cost money). */
+  private readonly budget: StrangerReplyBudget;
 
   /** `allowOf` gives a running platform's allowlist (to find its owner); `signal` ends pending notices on stop. */
   constructor(params: {
@@ -48,13 +53,17 @@ export class SenderGate {
       logger: params.logger,
       signal: params.signal,
       profileName: params.profileName,
-      deliver: ({ platform, text, what }) => {
-        const owner = this.owners.find({ platform });
-        if (owner === undefined) return false;
-        this.replies.notify({ platform: owner.platform, chat: owner.chat, text, what });
-        return true;
-      },
+      deliver: (notice) => this.tellOwner(notice),
     });
+    this.budget = new StrangerReplyBudget({ clock: params.clock });
+  }
+
+  /** Sends `text` to the owner's chat (see OwnerChats.find); false when no chat of theirs is known. */
+  private tellOwner(params: { platform: string; text: string; what: string }): boolean {
+    const owner = this.owners.find({ platform: params.platform });
+    if (owner === undefined) return false;
+    this.replies.notify({ platform: owner.platform, chat: owner.chat, text: params.text, what: params.what });
+    return true;
   }
 
   /** Whether a sender passes the allowlist or was approved by pairing (bots are never approved by pairing). */
@@ -93,7 +102,20 @@ export class SenderGate {
     } else {
       this.logger.info({ platform, senderId: sender.id, code: result.code }, 'pairing code repeated to a sender who asked again');
     }
+    const verdict = this.budget.take({ platform });
+    if (verdict.kind === 'refuse') {
+      if (verdict.first) this.repliesPaused({ platform, until: verdict.until });
+      return;
+    }
     const text = pairingReply({ code: result.code, platform, profileName: this.profileName(), expiresAt: result.expiresAt, now: this.clock.now() });
     this.replies.send({ event, text, what: 'pairing code' });
+  }
+
+  /** Once per window: logs that strangers on `platform` get no code replies for now, and tells the owner. */
+  private repliesPaused(params: { platform: string; until: number }): void {
+    const { platform, until } = params;
+    const max = MAX_STRANGER_REPLIES_PER_WINDOW;
+    const told = this.tellOwner({ platform, what: 'pairing reply pause note to the owner', text: strangerRepliesPausedNotice({ platform, max, until, profileName: this.profileName() }) });
+    this.logger.warn({ platform, max, until: new Date(until).toISOString(), ownerTold: told }, 'pairing codes not sent to strangers for the rest of the hour: too many asked (codes are still made; `hermes pairing list` shows them)');
   }
 }

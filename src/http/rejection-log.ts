@@ -10,7 +10,9 @@ export type RejectionReason =
   | 'timeout'
   | 'malformed'
   | 'bad_link'
-  | 'internal';
+  | 'internal'
+  /** A message the journal refused (disk full): the platform is asked to deliver it again. */
+  | 'journal_refused';
 
 /** What the lines are written with (a pino logger, or fastify's request logger). */
 export type RejectionLogger = Pick<Logger, 'warn' | 'error'>;

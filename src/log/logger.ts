@@ -8,6 +8,7 @@ import { maskPhonesInText } from './phone-mask.js';
 import type { DiskReporter } from '../util/disk-error.js';
 import { REDACTED, type Redactor } from './redact.js';
 import { RotatingFileStream, type LogFileOps } from './rotating-file.js';
+import { tolerateBrokenOutput } from './broken-output.js';
 
 /** A logger and the way to shut it down. */
 export interface LoggerHandle {
@@ -46,6 +47,8 @@ export function createLogger(params: {
 }): LoggerHandle {
   const { profile, redactor } = params;
   const clock = params.clock ?? systemClock;
+  // Lines go to stderr when the file refuses them (and readable ones on a terminal): a stderr nobody reads must not end the process.
+  tolerateBrokenOutput({ stream: params.stderr ?? process.stderr });
   let file: RotatingFileStream | undefined;
   let primary = params.destination;
   if (primary === undefined) {

@@ -66,3 +66,36 @@ test('a log file on a full disk (gateway.log -> /dev/full): the gateway stays up
     rmSync(home, { recursive: true, force: true });
   }
 });
+
+// Where the log file's lines go instead (stderr) can fail too: the journal restarted, `gateway run 2>&1 | head` ended.
+test('a log file on a full disk and a stderr nobody reads any more (EPIPE): the gateway stays up and answers', { timeout: 90_000, skip: existsSync('/dev/full') ? false : 'no /dev/full on this machine' }, async () => {
+  const home = mkdtempSync(path.join(os.tmpdir(), 'hermes-epipe-'));
+  const model = new FakeOpenAI();
+  const platform = new LoopbackPlatform();
+  await model.start();
+  await platform.start();
+  const profileDir = path.join(home, 'profiles', 'crash');
+  mkdirSync(path.join(profileDir, 'logs'), { recursive: true });
+  writeFileSync(path.join(profileDir, 'config.yaml'), stringify({ model: { base_url: model.baseURL, api_key: 'sk-full', name: 'fake-model' }, gateway: { http: { port: 0 } }, stream: { edit_interval: '250ms' } }));
+  symlinkSync('/dev/full', path.join(profileDir, 'logs', 'gateway.log'));
+  model.enqueue({ text: 'first answer' }, { text: 'second answer' });
+  const gateway = startGatewayProcess({ home, profile: 'crash', loopbackUrl: platform.baseURL });
+  try {
+    await until({ what: 'the gateway to run', timeoutMs: 30_000, output: gateway.output, check: () => /hermes gateway running/.test(gateway.output()) || !gateway.alive() });
+    platform.pushUpdate({ chatId: 'c1', senderId: 'u1', text: 'hello', messageId: 'm1' });
+    await until({ what: 'the first answer', timeoutMs: 20_000, output: gateway.output, check: () => platform.chat('c1')[0]?.text === 'first answer' || !gateway.alive() });
+    gateway.proc.stderr?.destroy();
+    platform.pushUpdate({ chatId: 'c1', senderId: 'u1', text: 'still there?', messageId: 'm2' });
+    await until({ what: 'the second answer', timeoutMs: 20_000, output: gateway.output, check: () => platform.chat('c1').some((m) => m.text === 'second answer') || !gateway.alive() });
+    await new Promise((r) => setTimeout(r, 1000));
+    assert.ok(gateway.alive(), `the gateway exited (code ${String(await Promise.race([gateway.exited, Promise.resolve('?')]))}):\n${gateway.output()}`);
+    assert.ok(platform.chat('c1').some((m) => m.text === 'second answer'));
+    gateway.proc.kill('SIGTERM');
+    assert.equal(await gateway.exited, 0, gateway.output());
+  } finally {
+    gateway.proc.kill('SIGKILL');
+    await model.close();
+    await platform.close();
+    rmSync(home, { recursive: true, force: true });
+  }
+});

@@ -10,6 +10,7 @@ import { owner as smsOwner, smsAdapter, smsSetup, startTwilio } from '../helpers
 import { fillStore, freeStore } from '../helpers/fill-store.js';
 import { startHarness } from '../helpers/harness.js';
 import { telegramAdapter, testToken } from '../helpers/telegram.js';
+import { captureLogs } from '../helpers/webhook-fuzz.js';
 
 async function until(params: { what: string; timeoutMs: number; check: () => boolean }): Promise<void> {
   const deadline = Date.now() + params.timeoutMs;
@@ -90,8 +91,10 @@ test('Discord (never redelivers) on a full store: the message is held, not answe
   const dm = discord.openDm({ userId: owner.id, username: owner.username });
   let db: Database.Database | undefined;
   const disk = new DiskHealth({ clock: systemClock, probeIntervalMs: 100 });
+  const logs = captureLogs();
   const h = await startHarness({
     disk,
+    logger: logs.logger,
     configureStore: (connection) => {
       db = connection;
     },
@@ -109,6 +112,8 @@ test('Discord (never redelivers) on a full store: the message is held, not answe
     await until({ what: '/healthz degraded', timeoutMs: 10_000, check: () => h.runner.health().status === 'degraded' });
     await new Promise((r) => setTimeout(r, 4500)); // past the adapter's own short retries, into the hold
     assert.deepEqual(shown(), [], 'nothing answered (and no error) while the journal refuses it');
+    const refusals = logs.lines.filter((line) => String(line['msg']).startsWith('message not taken: the store cannot journal it'));
+    assert.equal(refusals.length, 1, 'offered again every 100 ms, logged once (the rest counted for the minute)');
     assert.equal(h.fake.requests.length, 0);
 
     freeStore({ db });
@@ -122,7 +127,7 @@ test('Discord (never redelivers) on a full store: the message is held, not answe
   }
 });
 
-test('SMS (Twilio retries only when told to) on a full store: the webhook fails (500, no TwiML), the message is held, and answered once space returns; a later Twilio retry is not answered twice', { timeout: 60_000 }, async () => {
+test('SMS (Twilio retries only when told to) on a full store: the webhook fails (503 with Retry-After, no TwiML), the message is held, and answered once space returns; a later Twilio retry is not answered twice', { timeout: 60_000 }, async () => {
   const { fake: twilio, hooks } = await startTwilio();
   let db: Database.Database | undefined;
   const disk = new DiskHealth({ clock: systemClock, probeIntervalMs: 100 });
@@ -145,7 +150,8 @@ test('SMS (Twilio retries only when told to) on a full store: the webhook fails 
     assert.ok(db);
     fillStore({ db });
     const refused = await hooks.inbound({ from: smsOwner, to: smsSetup.botNumber, body: 'are you there?' });
-    assert.equal(refused.status, 500, 'not taken: no empty TwiML that would tell Twilio it was');
+    assert.equal(refused.status, 503, 'not taken: no empty TwiML that would tell Twilio it was; 503 = temporarily unable');
+    assert.equal(refused.retryAfter, '30');
     assert.equal(h.runner.health().status, 'degraded');
     await new Promise((r) => setTimeout(r, 500));
     assert.equal(twilio.messagesTo({ to: smsOwner }).length, 0);

@@ -123,3 +123,39 @@ test('a stranger flood: five notices an hour, then one summary; a stranger askin
     await h.stop();
   }
 });
+
+test('a flood of strangers on one platform: 30 code replies an hour (each SMS reply costs), then none; the owner is told once with what to do, later strangers still get codes made, and replies resume after the hour', { timeout: 30_000 }, async () => {
+  const clock = new FakeClock();
+  const h = await startHarness({ clock, allow: ['owner'], unauthorized: 'pair' });
+  try {
+    await h.adapter.inject({ text: '/status', senderId: 'owner', chatId: 'dm-owner' });
+    await driveUntil({ clock, check: () => h.adapter.shown({ chatId: 'dm-owner' }).length === 1, what: 'the status reply' });
+    const ids = Array.from({ length: 34 }, (_, i) => `flood${i}`);
+    for (const id of ids) await h.adapter.inject({ text: 'hello', senderId: id, chatId: `dm-${id}` });
+    const replied = (): string[] => ids.filter((id) => h.adapter.shown({ chatId: `dm-${id}` }).length > 0);
+    const ownerTexts = (): string[] => h.adapter.shown({ chatId: 'dm-owner' }).slice(1).map((m) => m.text);
+    await driveUntil({ clock, check: () => replied().length === 30 && ownerTexts().some((t) => t.includes('get no reply')), what: 'thirty codes and the pause note' });
+    await h.runner.waitIdle();
+    assert.deepEqual(replied(), ids.slice(0, 30), 'the first thirty got their code, the rest nothing');
+    const pauses = ownerTexts().filter((t) => t.includes('get no reply'));
+    assert.equal(pauses.length, 1, 'one note, not one per stranger');
+    assert.match(pauses[0] ?? '', /^More than 30 strangers asked the bot on test for a pairing code this hour, so until .* UTC new ones get no reply/);
+    assert.match(pauses[0] ?? '', /run: hermes -p test pairing list$/);
+    const store = h.readStore();
+    try {
+      const pending = new Set(store.pairingRequests({ platform: 'test', now: clock.now() }).map((r) => r.senderId));
+      assert.ok(ids.every((id) => pending.has(id)), 'every stranger has a code the owner can approve, replied to or not');
+    } finally {
+      store.close();
+    }
+
+    // An hour on, the next stranger gets a code again.
+    await clock.advance(3_600_000);
+    await h.adapter.inject({ text: 'hello', senderId: 'later', chatId: 'dm-later' });
+    await driveUntil({ clock, check: () => h.adapter.shown({ chatId: 'dm-later' }).length === 1, what: 'a code after the hour' });
+    assert.match(h.adapter.shown({ chatId: 'dm-later' })[0]?.text ?? '', CODE);
+    assert.equal(h.fake.requests.length, 0);
+  } finally {
+    await h.stop();
+  }
+});

@@ -44,6 +44,7 @@ test('hermes status on a full disk: "degraded: disk full" with what failed (exit
     assert.match(res.stdout, /^ {2}telegram: backing-off — the gateway cannot journal messages right now \(disk full\); deliver this message again later$/m);
     assert.match(res.stdout, /^ {2}disk: the log file cannot be written \(disk full, ENOSPC\) since 2030-01-01T00:00:00\.000Z$/m);
     assert.match(res.stdout, /^ {2}disk: the store cannot write \(SQLITE_FULL during recordInbound\) since 2030-01-01T00:00:01\.000Z$/m);
+    assert.ok(res.stdout.includes(`  fix: free space on the filesystem that holds ${work} (df -h shows it); the gateway notices within seconds and answers the messages it turned away\n`), res.stdout);
 
     report = { ...report, status: 'ok', disk: { state: 'ok' }, adapters: [{ name: 'telegram', state: 'connected', since: new Date(0).toISOString(), lastError: null, restarts: 3 }] };
     const ok = await cli({ argv: ['status'], env: { HERMES_HOME: home, HOME: home } });

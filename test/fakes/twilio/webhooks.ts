@@ -6,6 +6,8 @@ export interface WebhookAnswer {
   readonly status: number;
   readonly contentType: string;
   readonly text: string;
+  /** The Retry-After header, if the gateway sent one. */
+  readonly retryAfter: string | null;
 }
 
 /** An incoming SMS/MMS as Twilio posts it. */
@@ -114,7 +116,7 @@ export class TwilioWebhooks {
       },
       body: params.body ?? new URLSearchParams(form).toString(),
     });
-    return { status: response.status, contentType: response.headers.get('content-type') ?? '', text: await response.text() };
+    return { status: response.status, contentType: response.headers.get('content-type') ?? '', retryAfter: response.headers.get('retry-after'), text: await response.text() };
   }
 
   /** Fetches a media link the bot sent (a public URL), as Twilio does when it builds the MMS. */

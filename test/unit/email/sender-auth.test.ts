@@ -102,6 +102,20 @@ describe('checkSender', () => {
     assert.equal(checkSender({ headerLines: otherDomain, from: 'alice@example.com' }).verified, true);
   });
 
+  test('trusted server: a forged header right below the real one cannot overturn a method the real one reported (dkim=fail, spf=fail, dmarc=none, then a forged dkim=pass)', () => {
+    const adjacent = [
+      ...lines('mx.hermes.test; dkim=fail header.d=example.com; spf=fail smtp.mailfrom=alice@example.com; dmarc=none header.from=example.com'),
+      { key: 'received', line: 'Received: from evil.example.net by mx.hermes.test' },
+      ...lines('mx.hermes.test; dkim=pass header.d=example.com; spf=pass smtp.mailfrom=alice@example.com'),
+      { key: 'from', line: 'From: alice@example.com' },
+    ];
+    const result = checkSender({ headerLines: adjacent, from: 'alice@example.com', trustedServer: 'mx.hermes.test' });
+    assert.deepEqual(result, { verified: false, reason: 'example.com is not authenticated by mx.hermes.test (dkim=fail spf=fail dmarc=none)' });
+    // Several headers of the real run still add up when each reports its own methods (opendkim, then opendmarc).
+    const milters = lines('mx.hermes.test; dmarc=none header.from=example.com', 'mx.hermes.test; dkim=pass header.d=example.com');
+    assert.equal(checkSender({ headerLines: milters, from: 'alice@example.com', trustedServer: 'mx.hermes.test' }).verified, true);
+  });
+
   test('no header at all is unverified, with a reason that says so', () => {
     const result = checkSender({ headerLines: [{ key: 'received', line: 'Received: from x' }], from: 'alice@example.com' });
     assert.deepEqual(result, { verified: false, reason: 'no Authentication-Results header (your mail server did not check DKIM/SPF)' });

@@ -50,6 +50,18 @@ describe('OwnerChats', () => {
     }
   });
 
+  test('a write the disk refused is tried again with the next message, not taken as done for an hour', () => {
+    const chats = owners();
+    const setCursor = store.setCursor.bind(store);
+    store.setCursor = () => {
+      throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+    };
+    assert.throws(() => chats.seen({ platform: 'telegram', chat: { id: '1001', kind: 'dm' }, senderId: '1001' }), /disk is full/);
+    store.setCursor = setCursor;
+    chats.seen({ platform: 'telegram', chat: { id: '1001', kind: 'dm' }, senderId: '1001' });
+    assert.deepEqual(owners().find({ platform: 'telegram' }), { platform: 'telegram', chat: { id: '1001', kind: 'dm' } }, 'stored once the disk took it');
+  });
+
   test('a damaged stored value is ignored, not a crash', () => {
     store.setCursor({ name: 'pairing:owner-chats', value: '{not json' });
     assert.equal(owners().find({ platform: 'telegram' }), undefined);
