@@ -129,6 +129,7 @@ export function runnerOptionsFrom(params: {
     mediaPolicy: mediaPolicy({ profile, workspace, confine: config.tools.confine_to_workspace, secrets: params.secrets }),
     scrub: params.scrub,
     safeLength: (input) => params.secrets.safeLength(input),
+    secretList: () => params.secrets.secrets,
     cacheDir: profile.cacheDir,
     toolContext: {
       workspace,

@@ -38,6 +38,8 @@ export interface RunnerOptions {
   readonly mediaPolicy: MediaPolicy;
   /** Redacts secrets from everything sent to a platform. */
   readonly scrub: (text: string) => string;
+  /** The profile's secrets as now known: stored history written before one was known is scrubbed at start and after a reload. */
+  readonly secretList?: () => readonly string[];
   /** How much of a streaming reply may be shown yet (the rest could be the start of a secret). */
   readonly safeLength: (params: { text: string }) => number;
   readonly toolContext: Omit<ToolContext, 'signal'>;
