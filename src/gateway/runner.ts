@@ -371,6 +371,7 @@ export class GatewayRunner {
         historyMaxChars: this.options.historyMaxChars,
         ...(slot.entry.reactions ? { reactions: slot.entry.reactions } : {}),
         mediaPolicy: this.options.mediaPolicy,
+        ...(this.options.stageMedia === undefined ? {} : { stageMedia: this.options.stageMedia }),
         scrub: this.options.scrub,
         safeLength: this.options.safeLength,
       },
