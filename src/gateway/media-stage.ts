@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { constants, createWriteStream } from 'node:fs';
-import { mkdir, open, realpath, rm, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { mkdir, open, realpath, rm, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
+import { MAX_SCAN_BYTES } from '../secrets/file-scan.js';
 import type { SecretGuard } from '../secrets/guard.js';
 import { diskErrorKind, diskReason } from '../util/disk-error.js';
 
@@ -36,10 +36,11 @@ export function mediaStager(params: { cacheDir: string; secrets: Pick<SecretGuar
         const [held, current] = await Promise.all([handle.stat(), stat(source)]);
         if (!held.isFile()) return { kind: 'refused', reason: 'not a regular file' };
         if (held.ino !== current.ino || held.dev !== current.dev) return { kind: 'refused', reason: 'it changed while it was being checked; ask again' };
+        if (held.size > MAX_SCAN_BYTES) return { kind: 'refused', reason: `it is too large to check for secrets (${held.size} bytes; at most ${MAX_SCAN_BYTES} are checked)` };
         await mkdir(dir, { recursive: true, mode: 0o700 });
         const name = path.basename(requested);
         const copy = path.join(dir, name === '' || name === '.' || name === '..' ? path.basename(source) : name);
-        await pipeline(handle.createReadStream({ start: 0, autoClose: false }), createWriteStream(copy, { mode: 0o600 }));
+        await copyOut({ from: handle, to: copy });
         const scan = await params.secrets.scanFile({ path: copy });
         if (scan.kind === 'clean') return { kind: 'staged', path: copy, release };
         await release();
@@ -54,6 +55,25 @@ export function mediaStager(params: { cacheDir: string; secrets: Pick<SecretGuar
       return { kind: 'refused', reason: problemOf({ error, dir: params.cacheDir }) };
     }
   };
+}
+
+/** Bytes copied at a time. */
+const COPY_CHUNK = 1024 * 1024;
+
+/** Copies everything `from` holds (read through the open descriptor, never the path again) into a new file `to`. */
+async function copyOut(params: { from: FileHandle; to: string }): Promise<void> {
+  const out = await open(params.to, 'wx', 0o600);
+  try {
+    const buffer = Buffer.alloc(COPY_CHUNK);
+    for (let position = 0; ; ) {
+      const { bytesRead } = await params.from.read({ buffer, offset: 0, length: buffer.length, position });
+      if (bytesRead === 0) return;
+      await out.write(buffer, 0, bytesRead);
+      position += bytesRead;
+    }
+  } finally {
+    await out.close();
+  }
 }
 
 /** What the user is told when a file could not be read or copied aside. */
