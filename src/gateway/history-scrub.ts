@@ -8,7 +8,7 @@ import type { ScrubbedPart, Store } from '../store/types.js';
 export const SCRUBBED_CURSOR = 'history-scrub.fingerprint';
 
 /** Rows rewritten per transaction; the event loop runs between batches. */
-const DEFAULT_BATCH = 200;
+const DEFAULT_BATCH = 50;
 
 const PARTS: readonly ScrubbedPart[] = ['messages', 'sessions', 'inbox'];
 
