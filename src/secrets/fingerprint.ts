@@ -1,14 +1,16 @@
-import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { pbkdf2Sync, randomBytes, timingSafeEqual } from 'node:crypto';
 
-/** Format tag of a fingerprint: scrypt, N=2^14, r=8, p=1, 32-byte hash. */
-const TAG = 'scrypt1';
+/** Format tag of a fingerprint: PBKDF2-HMAC-SHA256, ITERATIONS rounds, 32-byte hash. */
+const TAG = 'pbkdf2-sha256-1';
 const KEY_LENGTH = 32;
+const ITERATIONS = 60_000;
 
-/** scrypt as a promise (the callback form, so the event loop keeps running while it works). */
-function derive(params: { input: string; salt: Buffer }): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    scrypt(params.input, params.salt, KEY_LENGTH, { N: 16384, r: 8, p: 1 }, (error, key) => (error ? reject(error) : resolve(key)));
-  });
+/**
+ * The slow salted hash, computed on this thread (some tens of ms, once per start or reload): the thread-pool form
+ * (crypto.scrypt) kept test processes with discord.js from exiting.
+ */
+async function derive(params: { input: string; salt: Buffer }): Promise<Buffer> {
+  return pbkdf2Sync(params.input, params.salt, ITERATIONS, KEY_LENGTH, 'sha256');
 }
 
 /** The secret set as one string: order and repeats do not matter. */
@@ -17,7 +19,7 @@ function canonical(params: { secrets: readonly string[] }): string {
 }
 
 /**
- * A salted, slow hash of a profile's secret set ("scrypt1:<salt>:<hash>", hex): safe to keep in the store, it tells
+ * A salted, slow hash of a profile's secret set ("pbkdf2-sha256-1:<salt>:<hash>", hex): safe to keep in the store, it tells
  * whether the set changed without holding any secret.
  */
 export async function secretSetFingerprint(params: { secrets: readonly string[] }): Promise<string> {

@@ -61,7 +61,7 @@ test('history stored before a secret was known is scrubbed in batches: messages,
     assert.equal(done?.event.text, 'here: ***', 'an answered inbox row is scrubbed');
     assert.equal(store.getInbound({ inboxId: pendingId })?.event.text, `pending ${secret}`, 'a row still to be answered is replayed as it came');
     const cursor = store.getCursor({ name: SCRUBBED_CURSOR }) ?? '';
-    assert.match(cursor, /^scrypt1:[0-9a-f]{32}:[0-9a-f]{64}$/);
+    assert.match(cursor, /^pbkdf2-sha256-1:[0-9a-f]{32}:[0-9a-f]{64}$/);
     // Only the pending inbox row (which a replay needs) may still hold it in the files: nothing in free pages or the WAL.
     store.completeTurn({ inboxId: pendingId });
     assert.equal((await scrubStoredHistory({ store, secrets: [...redactor.secrets, 'another-Secret-2468'], scrub, logger, signal: new AbortController().signal })).kind, 'scrubbed');
