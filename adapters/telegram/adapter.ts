@@ -22,6 +22,7 @@ import { syncCommandMenu } from './commands-menu.js';
 import { classifyTelegramError } from './errors.js';
 import { findSentTelegram } from './find-sent.js';
 import { readUpdate, type BotIdentity } from './inbound.js';
+import { PersistedSentIds } from './sent-ids.js';
 import { downloadFiles } from './media-in.js';
 import { TelegramOutbound } from './outbound.js';
 import { allowedUpdates, pollUpdates } from './polling.js';
@@ -61,6 +62,8 @@ export class TelegramAdapter implements PlatformAdapter {
   private readonly seenUpdates = new BoundedSet<number>({ max: 5000 });
   /** Messages this process sent and got an answer for: never the message an interrupted send created. */
   private readonly sentIds = new BoundedSet<string>({ max: 5000 });
+  /** The recent ones per chat in the adapter's storage: an earlier process's messages are skipped after a crash too. */
+  private readonly persistedIds: PersistedSentIds;
   private handler: ((update: TelegramUpdate) => Promise<void>) | undefined;
   private routesRegistered = false;
 
@@ -74,6 +77,7 @@ export class TelegramAdapter implements PlatformAdapter {
     this.cacheDir = path.join(params.cacheDir, 'telegram');
     this.api = new Api(token, { apiRoot: params.config.api_root });
     this.outbound = new TelegramOutbound({ api: this.api, logger: this.logger });
+    this.persistedIds = new PersistedSentIds({ logger: this.logger });
   }
 
   registerRoutes(params: { app: FastifyInstance; rejections: RejectionLog }): void {
@@ -86,6 +90,7 @@ export class TelegramAdapter implements PlatformAdapter {
 
   async start(params: AdapterStartParams): Promise<void> {
     const { signal } = params;
+    this.persistedIds.attach({ storage: params.storage });
     const bot = await this.identify({ signal });
     await syncCommandMenu({ api: this.api, storage: params.storage, botId: bot.id, signal }).catch((error: unknown) => {
       this.logger.warn({ err: error }, 'could not set the command menu; will try again on the next start');
@@ -134,12 +139,15 @@ export class TelegramAdapter implements PlatformAdapter {
       return this.sent({ chatId: message.chat.id, messageId: await this.outbound.sendFile({ chat: message.chat, attachment: withCaption, ...replyTo }) });
     }
     if (message.text.trim() === '') throw new Error('nothing to send: empty text and no attachments');
-    return this.sent({ chatId: message.chat.id, messageId: await this.outbound.sendText({ chat: message.chat, text: message.text, ...replyTo }) });
+    const messageId = await this.outbound.sendText({ chat: message.chat, text: message.text, ...replyTo });
+    // A send with a nonce is journaled (intent, then outbox): an earlier process's one may be the interrupted send itself.
+    return this.sent({ chatId: message.chat.id, messageId, persist: message.nonce === undefined });
   }
 
-  /** Remembers a message this process sent (command answers too, which no journal holds). */
-  private sent(params: { chatId: string; messageId: string }): { messageId: string } {
+  /** Remembers a message this process sent (command answers too, which no journal holds); unjournaled ones also in storage. */
+  private sent(params: { chatId: string; messageId: string; persist?: boolean }): { messageId: string } {
     this.sentIds.add(`${params.chatId}:${params.messageId}`);
+    if (params.persist !== false) this.persistedIds.add(params);
     return { messageId: params.messageId };
   }
 
@@ -149,7 +157,7 @@ export class TelegramAdapter implements PlatformAdapter {
 
   /** Finds an interrupted send's message among the ids after the last known one (see find-sent.ts). */
   async resolveSend(send: InterruptedSend): Promise<{ messageId: string } | undefined> {
-    return findSentTelegram({ outbound: this.outbound, send, isOwnOther: (id) => this.sentIds.has(`${send.chat.id}:${id}`), logger: this.logger });
+    return findSentTelegram({ outbound: this.outbound, send, isOwnOther: (id) => this.sentIds.has(`${send.chat.id}:${id}`) || this.persistedIds.has({ chatId: send.chat.id, messageId: id }), logger: this.logger });
   }
 
   async typing(params: { chat: ChatRef }): Promise<void> {

@@ -37,14 +37,14 @@ export function buildProgram(params: { io: CliIO; setExit: (code: number) => voi
     .command('list')
     .description('recent sessions, newest first')
     .option('-n, --limit <n>', 'how many', '20')
-    .action(async (opts: { limit: string }) => setExit((await import('./sessions-cmd.js')).sessionsList({ options: globals(), io, limit: positive(opts.limit) })));
+    .action(async (opts: { limit: string }) => setExit(await (await import('./sessions-cmd.js')).sessionsList({ options: globals(), io, limit: positive(opts.limit) })));
   sessions
     .command('search')
     .description('full-text search over all messages')
     .argument('<query...>', 'words to find')
     .option('-n, --limit <n>', 'how many hits', '20')
     .action(async (query: string[], opts: { limit: string }) =>
-      setExit((await import('./sessions-cmd.js')).sessionsSearch({ options: globals(), io, query: query.join(' '), limit: positive(opts.limit) })),
+      setExit(await (await import('./sessions-cmd.js')).sessionsSearch({ options: globals(), io, query: query.join(' '), limit: positive(opts.limit) })),
     );
 
   const pairing = program.command('pairing').description('let in people who message the bot (pairing codes)');

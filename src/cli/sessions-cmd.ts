@@ -1,3 +1,7 @@
+import { loadConfig } from '../config/load.js';
+import { readProfileEnv } from '../config/profile-env.js';
+import type { Profile } from '../home/profile.js';
+import { Redactor } from '../log/redact.js';
 import type { Store } from '../store/types.js';
 import { systemClock } from '../util/clock.js';
 import { profileFrom, type GlobalOptions } from './context.js';
@@ -5,28 +9,44 @@ import { println, type CliIO } from './output.js';
 import { withProfileStore } from './profile-store.js';
 import { shortSessionId } from '../store/session-id.js';
 
-function withStore<T>(params: { options: GlobalOptions; io: CliIO; use: (store: Store) => T }): T {
+/**
+ * The profile's secrets, so nothing printed holds one even if the store does (history from before a secret was
+ * known, not yet scrubbed by a gateway): from the config and .env, or from .env alone when the config does not load.
+ */
+async function profileRedactor(params: { profile: Profile; io: CliIO }): Promise<Redactor> {
+  try {
+    const loaded = await loadConfig({ profile: params.profile, env: params.io.env });
+    return new Redactor({ secrets: loaded.secrets });
+  } catch {
+    const profileEnv = await readProfileEnv({ envPath: params.profile.envPath });
+    return new Redactor({ secrets: Object.values(profileEnv.values).filter((value) => value !== '') });
+  }
+}
+
+async function withStore<T>(params: { options: GlobalOptions; io: CliIO; use: (store: Store, redactor: Redactor) => T }): Promise<T> {
+  const profile = profileFrom(params);
+  const redactor = await profileRedactor({ profile, io: params.io });
   return withProfileStore({
-    profile: profileFrom(params),
+    profile,
     clock: systemClock,
     missing: 'sessions',
     hint: 'Talk to the agent first: `hermes chat` or `hermes gateway run`.',
-    use: params.use,
+    use: (store) => params.use(store, redactor),
   });
 }
 
 /** `hermes sessions list`: recent sessions, newest first. */
-export function sessionsList(params: { options: GlobalOptions; io: CliIO; limit: number }): number {
+export function sessionsList(params: { options: GlobalOptions; io: CliIO; limit: number }): Promise<number> {
   return withStore({
     ...params,
-    use: (store) => {
+    use: (store, redactor) => {
       const sessions = store.listSessions({ limit: params.limit });
       if (sessions.length === 0) println({ stream: params.io.stdout, text: 'no sessions yet' });
       for (const s of sessions) {
         const state = s.endedAt === null ? 'open ' : 'ended';
         println({
           stream: params.io.stdout,
-          text: `${shortSessionId({ id: s.id })}  ${state}  ${new Date(s.startedAt).toISOString()}  ${String(s.messageCount).padStart(4)} msgs  ${s.key}  ${s.title ?? ''}`,
+          text: `${shortSessionId({ id: s.id })}  ${state}  ${new Date(s.startedAt).toISOString()}  ${String(s.messageCount).padStart(4)} msgs  ${s.key}  ${redactor.scrub(s.title ?? '')}`,
         });
       }
       return 0;
@@ -35,16 +55,16 @@ export function sessionsList(params: { options: GlobalOptions; io: CliIO; limit:
 }
 
 /** `hermes sessions search QUERY`: full-text search over every message (FTS5). */
-export function sessionsSearch(params: { options: GlobalOptions; io: CliIO; query: string; limit: number }): number {
+export function sessionsSearch(params: { options: GlobalOptions; io: CliIO; query: string; limit: number }): Promise<number> {
   return withStore({
     ...params,
-    use: (store) => {
+    use: (store, redactor) => {
       const hits = store.search({ query: params.query, limit: params.limit });
-      if (hits.length === 0) println({ stream: params.io.stdout, text: `no messages match "${params.query}"` });
+      if (hits.length === 0) println({ stream: params.io.stdout, text: `no messages match "${redactor.scrub(params.query)}"` });
       for (const h of hits) {
         println({
           stream: params.io.stdout,
-          text: `${shortSessionId({ id: h.sessionId })}  ${new Date(h.createdAt).toISOString()}  ${h.role.padEnd(9)}  ${h.snippet.replace(/\s+/g, ' ')}`,
+          text: `${shortSessionId({ id: h.sessionId })}  ${new Date(h.createdAt).toISOString()}  ${h.role.padEnd(9)}  ${redactor.scrub(h.snippet.replace(/\s+/g, ' '))}`,
         });
       }
       return 0;

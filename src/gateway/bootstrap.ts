@@ -13,6 +13,7 @@ import type { ToolDefinition } from '../tools/tool.js';
 import type { Clock } from '../util/clock.js';
 import { DiskHealth } from './disk-health.js';
 import { mediaPolicy } from './media-policy.js';
+import { mediaStager } from './media-stage.js';
 import { modelEndpointCheck } from '../doctor/model.js';
 import { modelLabel } from './model-check.js';
 import { GatewayRunner, type AdapterEntry, type RunnerOptions } from './runner.js';
@@ -127,8 +128,10 @@ export function runnerOptionsFrom(params: {
     modelLabel: modelLabel({ config }),
     historyMaxChars: config.agent.history_max_chars,
     mediaPolicy: mediaPolicy({ profile, workspace, confine: config.tools.confine_to_workspace, secrets: params.secrets }),
+    stageMedia: mediaStager({ cacheDir: profile.cacheDir, secrets: params.secrets }),
     scrub: params.scrub,
     safeLength: (input) => params.secrets.safeLength(input),
+    secretList: () => params.secrets.secrets,
     cacheDir: profile.cacheDir,
     toolContext: {
       workspace,

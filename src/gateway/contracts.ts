@@ -82,7 +82,10 @@ export interface AdapterCapabilities {
 
 /** A file to send. */
 export interface OutboundAttachment {
+  /** The file the platform uploads (a checked copy of the one the reply named, when staged). */
   readonly path: string;
+  /** The path the reply's MEDIA line named, when `path` is a copy of it: what the turn's journal records. */
+  readonly sourcePath?: string;
   readonly kind: MediaKind;
   readonly caption?: string;
 }
@@ -158,6 +161,11 @@ export interface PlatformAdapter {
   /** Platform name, also the first part of session keys (e.g. "telegram"). */
   readonly name: string;
   readonly capabilities: AdapterCapabilities;
+  /**
+   * True when the platform reads an attachment's file after `send` resolved (SMS: Twilio fetches MMS media by link
+   * later). Its files are then left in the cache (pruned with it) instead of being removed after the send.
+   */
+  readonly readsAttachmentsLater?: boolean;
   /**
    * Connects and receives until `signal` aborts (then resolves). Rejects when the connection
    * fails; the supervisor restarts it with backoff. Calls `report({state:'connected'})` when live.

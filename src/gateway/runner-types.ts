@@ -4,6 +4,7 @@ import type { AllowList } from './authorize.js';
 import type { PlatformAdapter } from './contracts.js';
 import type { BusyPolicy } from './mailbox.js';
 import type { MediaPolicy } from './media-policy.js';
+import type { MediaStager } from './media-stage.js';
 import type { TurnReactions } from './turn-reactions.js';
 
 /** One adapter and how the gateway treats it. */
@@ -36,8 +37,12 @@ export interface RunnerOptions {
   readonly historyMaxChars: number;
   /** Which MEDIA files a reply may attach. */
   readonly mediaPolicy: MediaPolicy;
+  /** Copies each file that passed the policy aside and checks the copy; the platform uploads only the copy. */
+  readonly stageMedia?: MediaStager;
   /** Redacts secrets from everything sent to a platform. */
   readonly scrub: (text: string) => string;
+  /** The profile's secrets as now known: stored history written before one was known is scrubbed at start and after a reload. */
+  readonly secretList?: () => readonly string[];
   /** How much of a streaming reply may be shown yet (the rest could be the start of a secret). */
   readonly safeLength: (params: { text: string }) => number;
   readonly toolContext: Omit<ToolContext, 'signal'>;

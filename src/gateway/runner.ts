@@ -12,6 +12,7 @@ import { runControlCommand } from './control.js';
 import { DiskHealth, diskHealthReport, type DiskChange } from './disk-health.js';
 import { probeStore } from './disk-probes.js';
 import { JournalRefusedError } from './errors.js';
+import { scrubStoredHistory } from './history-scrub.js';
 import { runMaintenance } from './maintenance.js';
 import { modelHealth, ModelWatch } from './model-watch.js';
 import { sessionKeyFor } from './session-key.js';
@@ -46,6 +47,8 @@ export class GatewayRunner {
   private readonly maintenanceController = new AbortController();
   /** The maintenance loop: awaited on stop, before the store closes. */
   private maintenanceRun: Promise<void> = Promise.resolve();
+  /** Scrubs of stored history, one after another (start, then each reconfigure); awaited on stop. */
+  private historyScrubRun: Promise<void> = Promise.resolve();
   /** Keeps the model endpoint's status fresh for /healthz (when the options carry a probe). */
   private modelWatch: ModelWatch | undefined;
   private modelWatchRun: Promise<void> = Promise.resolve();
@@ -153,6 +156,7 @@ export class GatewayRunner {
       this.modelWatchRun = watch.run({ signal: this.maintenanceController.signal });
     }
     this.replay();
+    this.scrubHistory();
     this.logger.info({ adapters: this.slots.names() }, 'gateway started');
   }
 
@@ -185,6 +189,19 @@ export class GatewayRunner {
   reconfigure(params: { agent: AIAgent; options: RunnerOptions }): void {
     this.agent = params.agent;
     this.options = params.options;
+    if (this.phase === 'running') this.scrubHistory();
+  }
+
+  /** Queues a scrub of stored history with the secrets now known (a no-op when they are the ones last applied). */
+  private scrubHistory(): void {
+    const secretList = this.options.secretList;
+    if (secretList === undefined) return;
+    const scrub = this.options.scrub;
+    const signal = this.maintenanceController.signal;
+    this.historyScrubRun = this.historyScrubRun.then(async () => {
+      if (signal.aborted) return;
+      await scrubStoredHistory({ store: this.store, secrets: secretList(), scrub, logger: this.logger, signal });
+    });
   }
 
   /** Status of every adapter. */
@@ -293,7 +310,7 @@ export class GatewayRunner {
       for (const mailbox of this.mailboxes.all()) mailbox.interrupt({ kind: 'shutdown' });
       await this.mailboxes.settle({ timeoutMs: 5000 });
     }
-    await Promise.allSettled([adaptersStopped, this.maintenanceRun, this.modelWatchRun, this.diskRun, this.replies.drain()]);
+    await Promise.allSettled([adaptersStopped, this.maintenanceRun, this.historyScrubRun, this.modelWatchRun, this.diskRun, this.replies.drain()]);
     this.stopDiskWatch();
     this.refusals.close();
     if (this.http) await this.http.close();
@@ -364,6 +381,7 @@ export class GatewayRunner {
         historyMaxChars: this.options.historyMaxChars,
         ...(slot.entry.reactions ? { reactions: slot.entry.reactions } : {}),
         mediaPolicy: this.options.mediaPolicy,
+        ...(this.options.stageMedia === undefined ? {} : { stageMedia: this.options.stageMedia }),
         scrub: this.options.scrub,
         safeLength: this.options.safeLength,
       },

@@ -11,6 +11,7 @@ import type { ChatPacer } from './delivery/pacer.js';
 import { StreamDelivery } from './delivery/stream.js';
 import { toChatHistory, toStoredMessage } from './history.js';
 import type { MediaPolicy } from './media-policy.js';
+import type { MediaStager } from './media-stage.js';
 import { scrubStoredMessage } from '../secrets/stored.js';
 import { abortKindOf } from './turn-abort.js';
 import { turnJournal, turnLeftovers } from './turn-journal.js';
@@ -36,6 +37,8 @@ export interface TurnDeps {
   readonly historyMaxChars: number;
   /** Which MEDIA files a reply may attach. */
   readonly mediaPolicy: MediaPolicy;
+  /** Copies each file that passed the policy aside and checks the copy; the platform uploads only the copy. */
+  readonly stageMedia?: MediaStager;
   /** Redacts secrets from everything sent to the platform and everything stored. */
   readonly scrub: (text: string) => string;
   /** How much of a streaming reply may be shown yet (the rest could be the start of a secret). */
@@ -97,6 +100,7 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
       existing: params.existing,
       pending: params.pending,
       mediaPolicy: deps.mediaPolicy,
+      ...(deps.stageMedia === undefined ? {} : { stageMedia: deps.stageMedia }),
       scrub: deps.scrub,
       safeLength: deps.safeLength,
       journal,

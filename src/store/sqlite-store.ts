@@ -11,6 +11,7 @@ import { migrate } from './migrate.js';
 import { migrations } from './migrations.js';
 import { createOutboxQueries } from './outbox.js';
 import { createPairingQueries } from './pairing.js';
+import { createScrubQueries } from './scrub-rows.js';
 import { createSearchQueries } from './search.js';
 import { createSendIntentQueries } from './send-intents.js';
 import { createSessionQueries } from './sessions.js';
@@ -63,6 +64,7 @@ export function openStore(params: OpenStoreParams): Store {
   const sessions = createSessionQueries({ db, clock });
   const messages = createMessageQueries({ db, clock });
   const search = createSearchQueries({ db });
+  const scrubbing = createScrubQueries({ db });
   const cursors = createCursorQueries({ db, clock });
   const pairing = createPairingQueries({ db, clock });
   params.configure?.(db);
@@ -111,6 +113,8 @@ export function openStore(params: OpenStoreParams): Store {
     history: live('history', messages.history),
     deleteTurnMessages: live('deleteTurnMessages', messages.deleteTurnMessages),
     search: live('search', search.search),
+    scrubStoredBatch: live('scrubStoredBatch', scrubbing.scrubStoredBatch),
+    compactAfterScrub: live('compactAfterScrub', scrubbing.compactAfterScrub),
     getCursor: live('getCursor', cursors.getCursor),
     setCursor: live('setCursor', cursors.setCursor),
     createPairingRequest: live('createPairingRequest', pairing.createPairingRequest),

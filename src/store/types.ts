@@ -108,6 +108,17 @@ export interface SearchHit {
   readonly createdAt: number;
 }
 
+/** The stored parts a secret scrub rewrites: message texts and tool-call arguments, session titles, answered inbox rows. */
+export type ScrubbedPart = 'messages' | 'sessions' | 'inbox';
+
+/** What one scrub batch did. */
+export interface ScrubBatch {
+  /** The last rowid looked at; null when no row was left after `afterRowId`. */
+  readonly lastRowId: number | null;
+  /** How many rows it rewrote. */
+  readonly changed: number;
+}
+
 /** A pairing code an unknown sender got; the owner approves it with `hermes pairing approve`. */
 export interface PairingRequest {
   readonly platform: string;
@@ -187,6 +198,14 @@ export interface Store {
   deleteTurnMessages(params: { inboxId: number }): number;
   /** Full-text search over message content (FTS5 query syntax; plain words work). */
   search(params: { query: string; limit: number }): SearchHit[];
+
+  /**
+   * Rewrites up to `limit` rows of `part` after `afterRowId` (by rowid) with `scrub` applied, in one transaction
+   * (the FTS index follows); for history written before a secret was known.
+   */
+  scrubStoredBatch(params: { part: ScrubbedPart; afterRowId: number; limit: number; scrub: (text: string) => string }): ScrubBatch;
+  /** After a scrub rewrote rows: merges the FTS index and checkpoints the WAL, so no copy of the old text stays behind. */
+  compactAfterScrub(): void;
 
   // --- key/value cursors (adapters' resume points, command-menu hashes, ...) ---
   getCursor(params: { name: string }): string | undefined;

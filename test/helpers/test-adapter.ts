@@ -97,7 +97,8 @@ export class TestAdapter implements PlatformAdapter {
   async send(message: OutboundMessage): Promise<{ messageId: string }> {
     this.maybeRateLimit('sendMessage');
     const id = `out-${this.nextId++}`;
-    const attachments = (message.attachments ?? []).map((a) => a.path);
+    // The file the reply named (the gateway uploads a checked copy of it).
+    const attachments = (message.attachments ?? []).map((a) => a.sourcePath ?? a.path);
     this.messages.set(id, { id, chatId: message.chat.id, text: message.text, attachments, edits: 0 });
     this.record({ kind: 'send', chatId: message.chat.id, messageId: id, text: message.text, attachments });
     return { messageId: id };

@@ -242,8 +242,9 @@ export class SentMessages {
   /** Remembers and journals an attachment the platform accepted (alone or with a text message). */
   private journalAttachment(params: { attachment: OutboundAttachment; messageId: string }): void {
     const seq = this.nextAttachmentSeq++;
-    this.attachments.set(params.attachment.path, params.messageId);
-    this.record({ seq, platformMessageId: params.messageId, text: `MEDIA:${params.attachment.path}`, state: 'final' });
+    const named = params.attachment.sourcePath ?? params.attachment.path;
+    this.attachments.set(named, params.messageId);
+    this.record({ seq, platformMessageId: params.messageId, text: `MEDIA:${named}`, state: 'final' });
   }
 
   /** Journals a row; a journal failure is logged, never mistaken for a failed platform call. */

@@ -1,8 +1,9 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../../util/clock.js';
 import type { ChatRef, OutboundAttachment, PlatformAdapter } from '../contracts.js';
+import type { MediaStager } from '../media-stage.js';
 import { checkAttachments } from './attachments.js';
-import { extractMedia, visibleStreamingText } from './media.js';
+import { extractMedia, visibleStreamingText, type MediaRef } from './media.js';
 import type { ChatPacer } from './pacer.js';
 import { SentMessages, type DeliveryJournal, type ExistingMessage, type SendIntent } from './sent-messages.js';
 import { MIN_SPLIT_LIMIT, reopenPrefix, splitMessage, takeChunk } from './split.js';
@@ -29,6 +30,8 @@ export interface StreamDeliveryParams {
   readonly signal?: AbortSignal;
   /** Refuses files a MEDIA line may not send (see gateway/media-policy.ts); all are allowed without it. */
   readonly mediaPolicy?: (params: { path: string }) => Promise<string | undefined>;
+  /** Copies each file that passed the policy aside and checks the copy: the upload reads only the copy. */
+  readonly stageMedia?: MediaStager;
   /** Applied to every text before it reaches the platform (secret redaction). */
   readonly scrub?: (text: string) => string;
   /** How much of the streaming text may be shown yet: an end that could still become a secret is held back until finish. */
@@ -198,24 +201,63 @@ export class StreamDelivery {
   private async deliverFinal(params: { note: string | undefined }): Promise<DeliveryResult> {
     this.stopped = true;
     await this.loopDone;
-    const { adapter, signal, logger } = this.params;
+    const { adapter } = this.params;
     const errors: string[] = [];
     const { text, media } = extractMedia({ text: this.raw });
-    let textComplete = true;
     const checked = await checkAttachments({
       media,
       canSend: adapter.capabilities.media,
       alreadySent: (path) => this.messages.hasAttachment({ path }),
       ...(this.params.mediaPolicy ? { refuse: this.params.mediaPolicy } : {}),
     });
-    const source = this.composeFinal({ text, notes: checked.notes, note: params.note });
+    const staged = await this.stage({ sendable: checked.sendable });
+    try {
+      return await this.deliverChecked({ text, media, note: params.note, sendable: staged.sendable, notes: [...checked.notes, ...staged.notes], errors });
+    } finally {
+      // A platform that fetches the files later (SMS links) finds the copies in the cache until it is pruned.
+      if (adapter.readsAttachmentsLater !== true) await Promise.all(staged.releases.map((release) => release().catch(() => undefined)));
+    }
+  }
+
+  /** The files to send as the platform uploads them (staged copies when a stager is given) and notes on the ones refused. */
+  private async stage(params: { sendable: readonly MediaRef[] }): Promise<{ sendable: OutboundAttachment[]; notes: string[]; releases: (() => Promise<void>)[] }> {
+    const stager = this.params.stageMedia;
+    if (stager === undefined) return { sendable: [...params.sendable], notes: [], releases: [] };
+    const sendable: OutboundAttachment[] = [];
+    const notes: string[] = [];
+    const releases: (() => Promise<void>)[] = [];
+    for (const item of params.sendable) {
+      const staged = await stager({ path: item.path });
+      if (staged.kind === 'refused') {
+        notes.push(`⚠️ Could not attach ${item.path}: ${staged.reason}`);
+        continue;
+      }
+      releases.push(staged.release);
+      sendable.push({ path: staged.path, kind: item.kind, sourcePath: item.path });
+    }
+    return { sendable, notes, releases };
+  }
+
+  /** Delivers the final text and the checked files. */
+  private async deliverChecked(params: {
+    text: string;
+    media: readonly MediaRef[];
+    note: string | undefined;
+    sendable: readonly OutboundAttachment[];
+    notes: readonly string[];
+    errors: string[];
+  }): Promise<DeliveryResult> {
+    const { adapter, signal, logger } = this.params;
+    const { text, media, errors } = params;
+    let textComplete = true;
+    const source = this.composeFinal({ text, notes: params.notes, note: params.note });
     const rest = splitMessage({ text: source.slice(this.consumed), limit: this.maxLength, openFence: this.carry });
     const chunks = [...this.committed, ...rest];
 
     // Without edits the reply is sent once, finished: its files go with its last message (one email with
     // attachments, one MMS) rather than as messages of their own.
     const lastSeq = chunks.length - 1;
-    const bundle = !adapter.capabilities.edit && lastSeq >= 0 && this.messages.get({ seq: lastSeq }) === undefined ? checked.sendable : [];
+    const bundle = !adapter.capabilities.edit && lastSeq >= 0 && this.messages.get({ seq: lastSeq }) === undefined ? params.sendable : [];
     for (const [seq, chunk] of chunks.entries()) {
       if (this.aborted) break;
       if (!adapter.capabilities.edit && this.messages.get({ seq }) !== undefined) {
@@ -235,9 +277,10 @@ export class StreamDelivery {
         if (seq >= chunks.length && !this.aborted) await this.finalPut({ seq, text: '…', errors });
       }
     }
-    for (const item of checked.sendable) {
+    for (const item of params.sendable) {
       if (this.aborted) break;
-      if (this.messages.hasAttachment({ path: item.path })) continue; // went with the last message
+      const named = item.sourcePath ?? item.path;
+      if (this.messages.hasAttachment({ path: named })) continue; // went with the last message
       try {
         await this.params.pacer.run({
           chatKey: this.params.chatKey,
@@ -245,7 +288,7 @@ export class StreamDelivery {
           ...(signal ? { signal } : {}),
         });
       } catch (error) {
-        errors.push(`Could not send the file ${item.path}: ${describe(error)}`);
+        errors.push(`Could not send the file ${named}: ${describe(error)}`);
       }
     }
     if (this.aborted) errors.push('Delivery was stopped before the reply was complete; a restart finishes it.');

@@ -111,3 +111,38 @@ test('looking for an interrupted send never edits a message this process sent fo
     ]);
   });
 });
+
+test('after a restart, the search never edits a message the previous process sent for something else (its ids are kept in the adapter storage)', { timeout: 20_000 }, async () => {
+  await withFake(async ({ fake, cacheDir }) => {
+    const kept = new Map<string, string>();
+    const storage = { get: ({ name }: { name: string }) => kept.get(name), set: ({ name, value }: { name: string; value: string }) => void kept.set(name, value) };
+    /** Starts an adapter (one gateway process) polling the fake; resolves its stop function. */
+    const run = async (): Promise<{ adapter: ReturnType<typeof telegramAdapter>; stop: () => Promise<void> }> => {
+      const adapter = telegramAdapter({ fake, cacheDir, clock: systemClock, logger });
+      const controller = new AbortController();
+      const running = adapter.start({ signal: controller.signal, emit: async () => undefined, report: () => undefined, storage, mayTalk: () => true });
+      return { adapter, stop: async () => { controller.abort(); await running.catch(() => undefined); } };
+    };
+    const asked = fake.pushMessage({ ...owner, text: 'answer me' });
+    const first = await run();
+    const replyToId = `77:${asked.message?.message_id ?? 0}`;
+    const journal = memoryJournal();
+    // The previous process answered a command (no journal holds it), then died while its first preview was in flight.
+    const status = await first.adapter.send({ chat, text: 'Status: busy answering.' });
+    const before = new SentMessages({ adapter: first.adapter, chat, replyToId, journal, clock: systemClock, logger });
+    fake.failNext({ method: 'sendMessage', drop: 'after' });
+    await assert.rejects(before.put({ seq: 0, text: 'INFL- ▉', state: 'open' }));
+    await first.stop();
+    const second = await run();
+    try {
+      const after = new SentMessages({ adapter: second.adapter, chat, replyToId, journal, pending: journal.intents, clock: systemClock, logger });
+      await after.put({ seq: 0, text: 'INFL- done.', state: 'final' });
+      assert.deepEqual(fake.chatMessages(77).map((m) => [m.message_id, m.shown]), [
+        [Number(status.messageId), 'Status: busy answering.'],
+        [Number(status.messageId) + 1, 'INFL- done.'],
+      ], 'the command answer is untouched and the preview became the answer');
+    } finally {
+      await second.stop();
+    }
+  });
+});

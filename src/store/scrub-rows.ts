@@ -1,0 +1,148 @@
+import type Database from 'better-sqlite3';
+import { z } from 'zod';
+import type { ScrubBatch, ScrubbedPart, Store } from './types.js';
+
+/** The stored-history scrubbing part of the Store. */
+export type ScrubQueries = Pick<Store, 'scrubStoredBatch' | 'compactAfterScrub'>;
+
+const toolCallsSchema = z.array(z.object({ id: z.string(), name: z.string(), arguments: z.string() }));
+
+/** Every string inside a JSON value passed through `scrub` (keys too); the shape stays the same. */
+function scrubJsonValue(value: unknown, scrub: (text: string) => string): unknown {
+  if (typeof value === 'string') return scrub(value);
+  if (Array.isArray(value)) return value.map((item: unknown) => scrubJsonValue(item, scrub));
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) out[scrub(key)] = scrubJsonValue(item, scrub);
+    return out;
+  }
+  return value;
+}
+
+/** JSON text with every string in it scrubbed, still valid JSON; unparsable text is scrubbed as plain text. */
+function scrubJsonText(params: { json: string; scrub: (text: string) => string }): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(params.json);
+  } catch {
+    return params.scrub(params.json);
+  }
+  return JSON.stringify(scrubJsonValue(parsed, params.scrub));
+}
+
+/** Stored tool calls with their arguments scrubbed (arguments that stop parsing become `{}`, as at insert). */
+function scrubToolCalls(params: { json: string; scrub: (text: string) => string }): string {
+  let calls: z.infer<typeof toolCallsSchema>;
+  try {
+    calls = toolCallsSchema.parse(JSON.parse(params.json));
+  } catch {
+    return scrubJsonText(params);
+  }
+  const scrubbed = calls.map((call) => {
+    const args = params.scrub(call.arguments);
+    if (args === call.arguments) return call;
+    try {
+      JSON.parse(args);
+      return { ...call, arguments: args };
+    } catch {
+      return { ...call, arguments: '{}' };
+    }
+  });
+  return JSON.stringify(scrubbed);
+}
+
+interface MessageText {
+  rid: number;
+  content: string;
+  tool_calls_json: string | null;
+}
+interface TitleText {
+  rid: number;
+  title: string | null;
+}
+interface EventText {
+  rid: number;
+  event_json: string;
+}
+
+/**
+ * Prepares the statements that rewrite stored rows with secrets scrubbed: messages (content and tool-call
+ * arguments; the FTS index follows through its update trigger), session titles, and the raw journal of answered
+ * inbox rows (a replay only reads rows not done). Each batch runs in one transaction with secure_delete on, so the
+ * old text is overwritten in the database pages rather than left in free space.
+ */
+export function createScrubQueries(params: { db: Database.Database }): ScrubQueries {
+  const { db } = params;
+  const messages = db.prepare<[number, number], MessageText>(
+    'SELECT rowid AS rid, content, tool_calls_json FROM messages WHERE rowid > ? ORDER BY rowid LIMIT ?',
+  );
+  const titles = db.prepare<[number, number], TitleText>('SELECT rowid AS rid, title FROM sessions WHERE rowid > ? ORDER BY rowid LIMIT ?');
+  const events = db.prepare<[number, number], EventText>(
+    "SELECT rowid AS rid, event_json FROM inbox WHERE rowid > ? AND state = 'done' ORDER BY rowid LIMIT ?",
+  );
+  const setMessage = db.prepare<{ rowid: number; content: string; toolCalls: string | null }>(
+    'UPDATE messages SET content = @content, tool_calls_json = @toolCalls WHERE rowid = @rowid',
+  );
+  const setTitle = db.prepare<{ rowid: number; title: string }>('UPDATE sessions SET title = @title WHERE rowid = @rowid');
+  const setEvent = db.prepare<{ rowid: number; event: string }>("UPDATE inbox SET event_json = @event WHERE rowid = @rowid AND state = 'done'");
+
+  /** Scrubs one batch of `part`; returns the last rowid looked at and how many rows changed. */
+  const batch = (params: { part: ScrubbedPart; afterRowId: number; limit: number; scrub: (text: string) => string }): ScrubBatch => {
+    const { part, afterRowId, scrub } = params;
+    const limit = Math.max(1, Math.floor(params.limit));
+    let changed = 0;
+    let lastRowId: number | null = null;
+    if (part === 'messages') {
+      for (const row of messages.all(afterRowId, limit)) {
+        lastRowId = row.rid;
+        const content = scrub(row.content);
+        const toolCalls = row.tool_calls_json === null ? null : scrubToolCalls({ json: row.tool_calls_json, scrub });
+        if (content === row.content && toolCalls === row.tool_calls_json) continue;
+        setMessage.run({ rowid: row.rid, content, toolCalls });
+        changed++;
+      }
+    } else if (part === 'sessions') {
+      for (const row of titles.all(afterRowId, limit)) {
+        lastRowId = row.rid;
+        if (row.title === null) continue;
+        const title = scrub(row.title);
+        if (title === row.title) continue;
+        setTitle.run({ rowid: row.rid, title });
+        changed++;
+      }
+    } else {
+      for (const row of events.all(afterRowId, limit)) {
+        lastRowId = row.rid;
+        const event = scrubJsonText({ json: row.event_json, scrub });
+        if (event === row.event_json) continue;
+        setEvent.run({ rowid: row.rid, event });
+        changed++;
+      }
+    }
+    return { lastRowId, changed };
+  };
+  const inTransaction = db.transaction(batch);
+
+  return {
+    scrubStoredBatch: (input) => {
+      const previous = db.pragma('secure_delete', { simple: true });
+      db.pragma('secure_delete = ON');
+      try {
+        return inTransaction(input);
+      } finally {
+        db.pragma(`secure_delete = ${previous === 1 ? 'ON' : 'OFF'}`);
+      }
+    },
+    compactAfterScrub: () => {
+      // Rebuilt segments hold no trace of the old tokens; the checkpoint moves the rewritten pages out of the WAL.
+      const previous = db.pragma('secure_delete', { simple: true });
+      db.pragma('secure_delete = ON');
+      try {
+        db.prepare("INSERT INTO messages_fts (messages_fts) VALUES ('optimize')").run();
+      } finally {
+        db.pragma(`secure_delete = ${previous === 1 ? 'ON' : 'OFF'}`);
+      }
+      db.pragma('wal_checkpoint(TRUNCATE)');
+    },
+  };
+}
