@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { bool, duration, int, num, optionalString, size } from './fields.js';
 import { platformsSchema } from './platforms-schema.js';
+import { timeZone } from './time-zone.js';
 
 /** model: the OpenAI-compatible endpoint the agent talks to. */
 const modelSchema = z
@@ -23,6 +24,37 @@ const agentSchema = z
     system_prompt: optionalString(),
     max_parallel_tools: int({ min: 1, max: 32 }).default(8),
     history_max_chars: int({ min: 1000 }).default(200_000),
+    tool_use_enforcement: z.union([z.enum(['auto']), bool(), z.array(z.string().min(1))]).default('auto'),
+    current_time: z.enum(['session', 'call']).default('session'),
+    context_files: bool().default(true),
+    context_file_max_chars: int({ min: 100 }).default(20_000),
+  })
+  .prefault({});
+
+/** memory: the profile's memories/MEMORY.md and memories/USER.md. */
+const memorySchema = z
+  .strictObject({
+    memory_enabled: bool().default(true),
+    user_profile_enabled: bool().default(true),
+    memory_char_limit: int({ min: 100 }).default(2200),
+    user_char_limit: int({ min: 100 }).default(1375),
+  })
+  .prefault({});
+
+/** auxiliary.model: a cheaper model for side work; unset fields come from `model`. */
+const auxiliaryModelSchema = z.strictObject({
+  base_url: z.string().min(1).optional(),
+  api_key: optionalString(),
+  name: z.string().min(1),
+  temperature: num({ min: 0, max: 2 }).optional(),
+  max_tokens: int({ min: 1 }).optional(),
+  request_timeout: duration({ defaultValue: '60s', minMs: 1 }),
+});
+
+/** auxiliary: side work (condensing search results, later summaries and reviews). */
+const auxiliarySchema = z
+  .strictObject({
+    model: auxiliaryModelSchema.optional(),
   })
   .prefault({});
 
@@ -81,7 +113,10 @@ const loggingSchema = z
 export const configSchema = z
   .strictObject({
     model: modelSchema,
+    timezone: timeZone(),
     agent: agentSchema,
+    memory: memorySchema,
+    auxiliary: auxiliarySchema,
     gateway: gatewaySchema,
     stream: streamSchema,
     tools: toolsSchema,

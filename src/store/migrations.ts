@@ -129,9 +129,30 @@ CREATE TABLE send_intents (
 CREATE INDEX outbox_by_chat ON outbox (platform, chat_id);
 `;
 
+/**
+ * The agent layer: each session keeps the system prompt it was built with (so every model call of the session sends
+ * the same bytes), and every model call's token usage as the endpoint reported it.
+ */
+const agentSessionSchema = `
+ALTER TABLE sessions ADD COLUMN system_prompt TEXT;
+ALTER TABLE sessions ADD COLUMN prompt_layers_json TEXT;
+CREATE TABLE model_calls (
+  id                INTEGER PRIMARY KEY,
+  session_id        TEXT    NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+  inbox_id          INTEGER REFERENCES inbox (id) ON DELETE SET NULL,
+  model             TEXT    NOT NULL,
+  prompt_tokens     INTEGER,
+  completion_tokens INTEGER,
+  cached_tokens     INTEGER,
+  created_at        INTEGER NOT NULL
+) STRICT;
+CREATE INDEX model_calls_by_session ON model_calls (session_id);
+`;
+
 /** The store's schema history, oldest first. Append new migrations; never edit released ones. */
 export const migrations: readonly Migration[] = [
   { version: 1, name: 'initial schema', up: (db) => db.exec(initialSchema) },
   { version: 2, name: 'sender pairing', up: (db) => db.exec(pairingSchema) },
   { version: 3, name: 'send intents', up: (db) => db.exec(sendIntentSchema) },
+  { version: 4, name: 'session prompts and model usage', up: (db) => db.exec(agentSessionSchema) },
 ];

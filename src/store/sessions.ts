@@ -27,8 +27,8 @@ function toSessionRow(record: SessionRecord): SessionRow {
   };
 }
 
-/** Columns every session query selects. `rowid` breaks ties between sessions started in the same millisecond. */
-const columns = `s.*, (SELECT count(*) FROM messages m WHERE m.session_id = s.id) AS message_count`;
+/** Columns every session query selects (not the stored prompt: lists stay light). `rowid` breaks ties between sessions started in the same millisecond. */
+const columns = `s.id, s.key, s.parent_session_id, s.title, s.started_at, s.ended_at, (SELECT count(*) FROM messages m WHERE m.session_id = s.id) AS message_count`;
 const newestFirst = 'ORDER BY s.started_at DESC, s.rowid DESC';
 
 /** The sessions' part of the Store. */

@@ -7,6 +7,7 @@ import { createCursorQueries } from './cursors.js';
 import { StoreClosedError, StoreDiskError } from './errors.js';
 import { createInboxQueries } from './inbox.js';
 import { createMessageQueries } from './messages.js';
+import { createModelCallQueries } from './model-calls.js';
 import { migrate } from './migrate.js';
 import { migrations } from './migrations.js';
 import { createOutboxQueries } from './outbox.js';
@@ -14,6 +15,7 @@ import { createPairingQueries } from './pairing.js';
 import { createScrubQueries } from './scrub-rows.js';
 import { createSearchQueries } from './search.js';
 import { createSendIntentQueries } from './send-intents.js';
+import { createSessionPromptQueries } from './session-prompts.js';
 import { createSessionQueries } from './sessions.js';
 import { silentStoreLogger, type StoreLogger } from './store-logger.js';
 import type { Store } from './types.js';
@@ -62,6 +64,8 @@ export function openStore(params: OpenStoreParams): Store {
   const outbox = createOutboxQueries({ db, clock });
   const intents = createSendIntentQueries({ db, clock });
   const sessions = createSessionQueries({ db, clock });
+  const prompts = createSessionPromptQueries({ db });
+  const usage = createModelCallQueries({ db, clock });
   const messages = createMessageQueries({ db, clock });
   const search = createSearchQueries({ db });
   const scrubbing = createScrubQueries({ db });
@@ -109,6 +113,10 @@ export function openStore(params: OpenStoreParams): Store {
     setSessionTitle: live('setSessionTitle', sessions.setSessionTitle),
     listSessions: live('listSessions', sessions.listSessions),
     getSession: live('getSession', sessions.getSession),
+    sessionPrompt: live('sessionPrompt', prompts.sessionPrompt),
+    setSessionPrompt: live('setSessionPrompt', prompts.setSessionPrompt),
+    recordModelCall: live('recordModelCall', usage.recordModelCall),
+    sessionUsage: live('sessionUsage', usage.sessionUsage),
     appendMessage: live('appendMessage', messages.appendMessage),
     history: live('history', messages.history),
     deleteTurnMessages: live('deleteTurnMessages', messages.deleteTurnMessages),

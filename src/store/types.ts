@@ -61,6 +61,43 @@ export interface SessionRow {
   readonly messageCount: number;
 }
 
+/** One layer of a session's system prompt and its size, in prompt order (identity, tool guidance, memory, ...). */
+export interface PromptLayerSize {
+  readonly name: string;
+  readonly chars: number;
+}
+
+/** The system prompt a session was built with, sent unchanged with each of its model calls. */
+export interface SessionPrompt {
+  readonly text: string;
+  readonly layers: readonly PromptLayerSize[];
+}
+
+/** Token usage of one model call as the endpoint reported it; null where it reported nothing. */
+export interface ModelCallUsage {
+  readonly promptTokens: number | null;
+  readonly completionTokens: number | null;
+  /** Prompt tokens served from the provider's prefix cache (`prompt_tokens_details.cached_tokens`). */
+  readonly cachedTokens: number | null;
+}
+
+/** What `recordModelCall` takes. */
+export interface NewModelCall extends ModelCallUsage {
+  readonly sessionId: string;
+  readonly inboxId?: number | null;
+  readonly model: string;
+}
+
+/** A session's model calls added up. */
+export interface SessionUsage {
+  readonly calls: number;
+  /** Calls whose endpoint reported no usage (not in the token sums). */
+  readonly unreported: number;
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+  readonly cachedTokens: number;
+}
+
 /** Roles the chat history holds. */
 export type MessageRole = 'system' | 'user' | 'assistant' | 'tool';
 
@@ -188,6 +225,16 @@ export interface Store {
   listSessions(params: { limit: number; key?: string }): SessionRow[];
   /** One session. */
   getSession(params: { sessionId: string }): SessionRow | undefined;
+  /** The system prompt stored with a session, if one was built for it. */
+  sessionPrompt(params: { sessionId: string }): SessionPrompt | undefined;
+  /** Stores a session's system prompt (replacing any earlier one). */
+  setSessionPrompt(params: { sessionId: string; prompt: SessionPrompt }): void;
+
+  // --- model usage ---
+  /** Records one model call's usage with its session. */
+  recordModelCall(params: NewModelCall): void;
+  /** A session's model calls added up (zeros when it has none). */
+  sessionUsage(params: { sessionId: string }): SessionUsage;
 
   // --- messages ---
   /** Appends a history entry and indexes its text. */

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Clock } from '../util/clock.js';
+import type { MemoryCapability, SessionSearchCapability } from './capabilities.js';
 
 /** Limits for the `terminal` tool. */
 export interface TerminalLimits {
@@ -21,6 +22,12 @@ export interface ToolContext {
   clock: Clock;
   /** Limits for the terminal tool. */
   terminal: TerminalLimits;
+  /** The session the turn belongs to, when there is one. */
+  sessionId?: string;
+  /** The profile's memory files (the `memory` tool); absent when memory is off. */
+  memory?: MemoryCapability;
+  /** Search over the profile's past sessions (the `session_search` tool); absent without a store. */
+  sessionSearch?: SessionSearchCapability;
 }
 
 /** A path a call touches, for the scheduler's overlap check. */

@@ -1,0 +1,63 @@
+import type Database from 'better-sqlite3';
+import type { Clock } from '../util/clock.js';
+import type { Store } from './types.js';
+
+/** A session's model_calls summed, as SQLite returns it. */
+interface UsageRecord {
+  calls: number;
+  unreported: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  cached_tokens: number;
+}
+
+/** The model-usage part of the Store. */
+export type ModelCallQueries = Pick<Store, 'recordModelCall' | 'sessionUsage'>;
+
+/** Prepares the model-usage statements once and returns the methods that use them. */
+export function createModelCallQueries(params: { db: Database.Database; clock: Clock }): ModelCallQueries {
+  const { db, clock } = params;
+  const insert = db.prepare<{
+    sessionId: string;
+    inboxId: number | null;
+    model: string;
+    prompt: number | null;
+    completion: number | null;
+    cached: number | null;
+    now: number;
+  }>(
+    `INSERT INTO model_calls (session_id, inbox_id, model, prompt_tokens, completion_tokens, cached_tokens, created_at)
+     VALUES (@sessionId, @inboxId, @model, @prompt, @completion, @cached, @now)`,
+  );
+  const sum = db.prepare<[string], UsageRecord>(
+    `SELECT count(*) AS calls,
+            count(*) FILTER (WHERE prompt_tokens IS NULL AND completion_tokens IS NULL) AS unreported,
+            coalesce(sum(prompt_tokens), 0) AS prompt_tokens,
+            coalesce(sum(completion_tokens), 0) AS completion_tokens,
+            coalesce(sum(cached_tokens), 0) AS cached_tokens
+     FROM model_calls WHERE session_id = ?`,
+  );
+  return {
+    recordModelCall: (call) => {
+      insert.run({
+        sessionId: call.sessionId,
+        inboxId: call.inboxId ?? null,
+        model: call.model,
+        prompt: call.promptTokens,
+        completion: call.completionTokens,
+        cached: call.cachedTokens,
+        now: clock.now(),
+      });
+    },
+    sessionUsage: ({ sessionId }) => {
+      const record = sum.get(sessionId);
+      return {
+        calls: record?.calls ?? 0,
+        unreported: record?.unreported ?? 0,
+        promptTokens: record?.prompt_tokens ?? 0,
+        completionTokens: record?.completion_tokens ?? 0,
+        cachedTokens: record?.cached_tokens ?? 0,
+      };
+    },
+  };
+}
