@@ -76,7 +76,8 @@ const stopping: ReloadOutcome = { ok: false, error: 'the gateway is stopping; it
 /**
  * Re-reads config.yaml and .env (SIGHUP, `hermes gateway reload`) and applies the difference: adapters whose
  * platform section changed are replaced, newly enabled ones start, disabled ones stop, the rest keep running
- * untouched; model/agent/tool settings apply to the next turns. An invalid config changes nothing.
+ * untouched; model/agent/tool settings apply to the next turns, and what goes into the system prompt to sessions started
+ * after the reload (a session keeps the prompt it was built with). An invalid config changes nothing.
  */
 export class GatewayReloader {
   private config: GatewayConfig;
