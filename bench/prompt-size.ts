@@ -21,7 +21,9 @@ export const promptSizeGoalBytes = 15 * 1024;
 
 /** What the first request of a fresh default profile carries. */
 export interface PromptSizeFigures {
+  /** The default model name (it decides the tool-use enforcement block). */
   readonly model: string;
+  /** The platform the session was on (its formatting rules are in the prompt). */
   readonly platform: string;
   /** UTF-8 bytes of the system message's text. */
   readonly systemBytes: number;
@@ -30,6 +32,7 @@ export interface PromptSizeFigures {
   readonly toolCount: number;
   /** UTF-8 bytes of the whole request body as JSON (with the one short user message). */
   readonly requestBytes: number;
+  /** The stored session prompt's layer sizes in characters. */
   readonly layers: readonly PromptLayerSize[];
 }
 

@@ -12,7 +12,9 @@ import type { PromptLayer, PromptLogger } from './types.js';
 
 /** What a session's prompt is built from. */
 export interface BuildPromptParams {
+  /** The profile (its SOUL.md, memories/, name). */
   readonly profile: Profile;
+  /** The config the session starts under. */
   readonly config: GatewayConfig;
   /** The platform the session is on (an adapter name: telegram, slack, sms, ...). */
   readonly platform: string;
@@ -20,6 +22,7 @@ export interface BuildPromptParams {
   readonly startedAt: number;
   /** Redacts the profile's secrets; applied to the whole text before it is stored or sent. */
   readonly scrub: (text: string) => string;
+  /** Told about context files left out (unreadable) or blocked (threat scan). */
   readonly logger: PromptLogger;
 }
 

@@ -1,6 +1,8 @@
 /** One layer of the system prompt: its name (as `hermes prompt show` lists it) and its text ('' renders nothing). */
 export interface PromptLayer {
+  /** e.g. "identity", "memory", "runtime". */
   readonly name: string;
+  /** The layer's text, without surrounding blank lines. */
   readonly text: string;
 }
 
