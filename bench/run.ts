@@ -1,8 +1,12 @@
-// `npm run bench`: gateway throughput and latency next to a bare fastify+SQLite baseline, in one run.
+// `npm run bench`: the first model request's size, then gateway throughput and latency next to a bare fastify+SQLite baseline, in one run.
 import { runBaseline } from './baseline.js';
 import { runGateway } from './gateway.js';
+import { promptSizeLines, runPromptSize } from './prompt-size.js';
 import { runStartup } from './startup.js';
 import { percentile, row } from './stats.js';
+
+// The fixed part of every model request (system prompt + tool schemas), measured first: it is quick.
+for (const line of promptSizeLines({ figures: await runPromptSize() })) console.log(line);
 
 const messages = Number.parseInt(process.env['BENCH_MESSAGES'] ?? '2000', 10);
 const concurrency = 50;

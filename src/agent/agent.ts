@@ -113,9 +113,15 @@ export class AIAgent {
 
   private request(params: { turn: Turn }): Omit<ChatCompletionCreateParamsStreaming, 'stream'> {
     const { options } = this;
+    const { systemPrompt, ephemeral } = params.turn.params;
     const tools = options.registry.toOpenAITools();
+    const perCall = ephemeral?.() ?? '';
     const messages = toOpenAIMessages({
-      messages: [{ role: 'system', content: options.systemPrompt }, ...params.turn.messages],
+      messages: [
+        { role: 'system', content: systemPrompt },
+        ...params.turn.messages,
+        ...(perCall !== '' ? [{ role: 'system', content: perCall } as const] : []),
+      ],
     });
     return {
       model: options.model,

@@ -20,8 +20,6 @@ export interface AgentOptions {
   client: OpenAI;
   /** Model name sent with every request. */
   model: string;
-  /** System prompt put before the history. */
-  systemPrompt: string;
   /** Tools the model may call. */
   registry: ToolRegistry;
   /** Model calls allowed per turn (the iteration budget). */
@@ -46,6 +44,10 @@ export interface AgentOptions {
 
 /** One turn: the user's new message on top of the stored history. */
 export interface AgentRunParams {
+  /** The session's system prompt, put before the history unchanged on every model call of the turn. */
+  systemPrompt: string;
+  /** Text sent as a system message after the history on each model call (e.g. the current time); never stored. */
+  ephemeral?: () => string;
   /** The conversation so far (without the system prompt). */
   history: readonly ChatMessage[];
   /** What the user just said. */

@@ -47,6 +47,16 @@ export function buildProgram(params: { io: CliIO; setExit: (code: number) => voi
       setExit(await (await import('./sessions-cmd.js')).sessionsSearch({ options: globals(), io, query: query.join(' '), limit: positive(opts.limit) })),
     );
 
+  const prompt = program.command('prompt').description("see what the model is told (the system prompt, layer by layer)");
+  prompt
+    .command('show')
+    .description("a session's stored system prompt, or what a new session gets now; each layer's size first")
+    .option('--session <id>', 'a session (full id or the short id `hermes sessions list` shows)')
+    .option('--platform <name>', 'for a new session: terminal, telegram, slack, discord, email or sms', 'terminal')
+    .action(async (opts: { session?: string; platform: string }) =>
+      setExit(await (await import('./prompt-cmd.js')).promptShow({ options: globals(), io, platform: opts.platform, ...(opts.session !== undefined ? { session: opts.session } : {}) })),
+    );
+
   const pairing = program.command('pairing').description('let in people who message the bot (pairing codes)');
   pairing
     .command('list')

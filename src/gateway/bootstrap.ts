@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import type { Logger } from 'pino';
 import { AIAgent } from '../agent/agent.js';
-import { buildSystemPrompt } from '../agent/soul.js';
+import { promptSource } from '../agent/prompt/source.js';
 import type { GatewayConfig } from '../config/schema.js';
 import type { Profile } from '../home/profile.js';
 import { createHttpServer, type GatewayHttp } from '../http/server.js';
@@ -69,12 +69,12 @@ export function buildGateway(params: {
     logger,
     disk,
     ...(http ? { http } : {}),
-    options: runnerOptionsFrom({ profile, config, clock, scrub: params.scrub, secrets: params.secrets, supervisorBackoff: params.supervisorBackoff }),
+    options: runnerOptionsFrom({ profile, config, clock, logger, scrub: params.scrub, secrets: params.secrets, supervisorBackoff: params.supervisorBackoff }),
   });
   return { runner, http, registry };
 }
 
-/** The agent for a config: model client, system prompt (SOUL.md + agent.system_prompt), budgets. */
+/** The agent for a config: model client, tools, budgets (the system prompt comes per session, see runnerOptionsFrom). */
 export function buildAgent(params: {
   profile: Profile;
   config: GatewayConfig;
@@ -83,7 +83,7 @@ export function buildAgent(params: {
   logger: Logger;
   scrub: (text: string) => string;
 }): AIAgent {
-  const { profile, config, clock } = params;
+  const { config, clock } = params;
   const client = new OpenAI({
     apiKey: config.model.api_key ?? 'not-needed',
     baseURL: config.model.base_url,
@@ -93,7 +93,6 @@ export function buildAgent(params: {
   return new AIAgent({
     client,
     model: config.model.name,
-    systemPrompt: buildSystemPrompt({ profile, extra: config.agent.system_prompt, workspace: config.tools.workspace ?? profile.workspaceDir }),
     registry: params.registry,
     maxIterations: config.agent.max_iterations,
     maxRetries: config.model.max_retries,
@@ -112,6 +111,7 @@ export function runnerOptionsFrom(params: {
   profile: Profile;
   config: GatewayConfig;
   clock: Clock;
+  logger: Logger;
   scrub: (text: string) => string;
   secrets: SecretGuard;
   supervisorBackoff?: { baseMs?: number; maxMs?: number } | undefined;
@@ -139,6 +139,7 @@ export function runnerOptionsFrom(params: {
       clock,
       terminal: { timeoutMs: config.tools.terminal.timeout, maxOutputBytes: config.tools.terminal.max_output_bytes },
     },
+    prompts: promptSource({ profile, config, clock, scrub: params.scrub, logger: params.logger.child({ component: 'prompt' }) }),
     ...(params.supervisorBackoff ? { supervisorBackoff: params.supervisorBackoff } : {}),
     modelProbe: ({ signal }) => modelEndpointCheck({ config, profile, clock, signal }),
   };

@@ -23,6 +23,8 @@ export interface ReloadPlan {
  */
 const liveKeys: ReadonlySet<string> = new Set([
   'model',
+  'timezone',
+  'memory',
   'agent',
   'tools',
   'stream.cursor',

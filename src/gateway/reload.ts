@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { buildSystemPrompt } from '../agent/soul.js';
+import { identityLayer } from '../agent/prompt/identity.js';
 import { ConfigError } from '../config/errors.js';
 import { loadConfig } from '../config/load.js';
 import type { GatewayConfig, PlatformName } from '../config/schema.js';
@@ -53,17 +53,36 @@ export interface ReloaderParams {
   readonly factories?: Partial<Record<PlatformName, PlatformFactory>>;
 }
 
+/**
+ * Changed keys (or sections) that go into a session's system prompt: a new session's prompt is built with them,
+ * a running session keeps the prompt it was built with.
+ */
+const promptKeys: readonly string[] = [
+  'SOUL.md',
+  'model.name',
+  'timezone',
+  'memory',
+  'agent.system_prompt',
+  'agent.tool_use_enforcement',
+  'agent.current_time',
+  'agent.context_files',
+  'agent.context_file_max_chars',
+  'tools.workspace',
+];
+
 /** What a reload asked for while the gateway stops gets. */
 const stopping: ReloadOutcome = { ok: false, error: 'the gateway is stopping; it reads the config again when it starts' };
 
 /**
  * Re-reads config.yaml and .env (SIGHUP, `hermes gateway reload`) and applies the difference: adapters whose
  * platform section changed are replaced, newly enabled ones start, disabled ones stop, the rest keep running
- * untouched; model/agent/tool settings apply to the next turns. An invalid config changes nothing.
+ * untouched; model/agent/tool settings apply to the next turns, and what goes into the system prompt to sessions started
+ * after the reload (a session keeps the prompt it was built with). An invalid config changes nothing.
  */
 export class GatewayReloader {
   private config: GatewayConfig;
-  private systemPrompt: string;
+  /** The identity layer (SOUL.md) the running config's sessions are built with. */
+  private identity: string;
   private running: Promise<ReloadOutcome> | null = null;
   private again: Promise<ReloadOutcome> | null = null;
   private closed = false;
@@ -74,7 +93,7 @@ export class GatewayReloader {
     this.params = params;
     this.config = params.config;
     this.factories = params.factories;
-    this.systemPrompt = this.promptFor({ config: params.config });
+    this.identity = identityLayer({ profile: params.profile }).text;
   }
 
   /**
@@ -125,10 +144,17 @@ export class GatewayReloader {
     const started = plan.start.filter((name) => !failed.includes(name));
     await this.params.runner.replaceAdapters({ stop: [...restarted, ...plan.stop], start: entries });
     for (const name of plan.stop) await this.params.http?.webhooks.unmount({ name });
-    const prompt = this.promptFor({ config: next });
-    const live = prompt === this.systemPrompt ? [...plan.live] : [...plan.live, 'SOUL.md'];
+    const identity = identityLayer({ profile }).text;
+    const live = identity === this.identity ? [...plan.live] : [...plan.live, 'SOUL.md'];
     this.applyLive({ config: next });
-    this.systemPrompt = prompt;
+    this.identity = identity;
+    const promptChanges = live.filter((key) => promptKeys.some((k) => key === k || key.startsWith(`${k}.`)));
+    if (promptChanges.length > 0) {
+      logger.info(
+        { changed: promptChanges },
+        `config reload: the system prompt changes (${promptChanges.join(', ')}); sessions started from now on get the new one, running sessions keep theirs until /new`,
+      );
+    }
     this.config = appliedConfig({ current: this.config, next, keepFromCurrent: [...plan.restartNeeded, ...failed.map((name) => `platforms.${name}`)] });
     const outcome: ReloadOutcome = { ok: true, restarted, started, stopped: [...plan.stop], kept: [...plan.keep], live, restartNeeded: [...plan.restartNeeded], failed };
     for (const key of plan.restartNeeded) logger.warn({ key }, `config reload: restart needed for ${key} (the running gateway keeps the old value)`);
@@ -166,15 +192,10 @@ export class GatewayReloader {
     const { profile, clock, logger, registry, redactor } = this.params;
     const scrub = (text: string): string => redactor.scrub(text);
     const agent = buildAgent({ profile, config, registry, clock, logger, scrub });
-    const options = runnerOptionsFrom({ profile, config, clock, scrub, secrets: redactor, supervisorBackoff: this.params.supervisorBackoff });
+    const options = runnerOptionsFrom({ profile, config, clock, logger, scrub, secrets: redactor, supervisorBackoff: this.params.supervisorBackoff });
     // The edit interval lives in the adapters' pacers: it changes with a restart.
     this.params.runner.reconfigure({ agent, options: { ...options, editIntervalMs: this.config.stream.edit_interval } });
     logger.level = config.logging.level;
-  }
-
-  private promptFor(params: { config: GatewayConfig }): string {
-    const { profile } = this.params;
-    return buildSystemPrompt({ profile, extra: params.config.agent.system_prompt, workspace: params.config.tools.workspace ?? profile.workspaceDir });
   }
 
   /** An unusable config: logged like `config validate` shows it, nothing changes. */

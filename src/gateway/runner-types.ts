@@ -1,3 +1,4 @@
+import type { PromptSource } from '../agent/prompt/source.js';
 import type { ModelProbe } from './model-watch.js';
 import type { ToolContext } from '../tools/tool.js';
 import type { AllowList } from './authorize.js';
@@ -46,6 +47,8 @@ export interface RunnerOptions {
   /** How much of a streaming reply may be shown yet (the rest could be the start of a secret). */
   readonly safeLength: (params: { text: string }) => number;
   readonly toolContext: Omit<ToolContext, 'signal'>;
+  /** Builds each new session's system prompt (stored with the session) and the per-call block, if any. */
+  readonly prompts: PromptSource;
   /** The profile's media cache, pruned by the maintenance loop. */
   readonly cacheDir?: string;
   /** Restart backoff for adapters (tests shorten it). */

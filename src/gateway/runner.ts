@@ -377,6 +377,7 @@ export class GatewayRunner {
         cursor: this.options.cursor,
         typingIntervalMs: this.options.typingIntervalMs,
         toolContext: this.options.toolContext,
+        prompts: this.options.prompts,
         maxAttempts: maxTurnAttempts,
         historyMaxChars: this.options.historyMaxChars,
         ...(slot.entry.reactions ? { reactions: slot.entry.reactions } : {}),

@@ -1,10 +1,11 @@
 import type { Logger } from 'pino';
 import { storeDiskErrorOf } from '../store/errors.js';
-import type { Store, InboxRow } from '../store/types.js';
+import type { Store, InboxRow, SessionPrompt, SessionRow } from '../store/types.js';
 import { backoffDelay } from '../util/backoff.js';
 import type { Clock } from '../util/clock.js';
 import type { AIAgent } from '../agent/agent.js';
 import { windowHistory } from '../agent/history-window.js';
+import type { PromptSource } from '../agent/prompt/source.js';
 import type { ToolContext } from '../tools/tool.js';
 import type { PlatformAdapter } from './contracts.js';
 import type { ChatPacer } from './delivery/pacer.js';
@@ -31,6 +32,8 @@ export interface TurnDeps {
   readonly typingIntervalMs: number;
   /** Tool context without the per-turn signal. */
   readonly toolContext: Omit<ToolContext, 'signal'>;
+  /** Builds the system prompt of a session that has none yet (then stored with it), and the per-call block. */
+  readonly prompts: PromptSource;
   /** Turns started on one message before it is given up (a message that keeps crashing the gateway). */
   readonly maxAttempts: number;
   /** Most characters of earlier conversation sent to the model. */
@@ -45,6 +48,17 @@ export interface TurnDeps {
   readonly safeLength: (params: { text: string }) => number;
   /** Reactions on the message being answered, when enabled for the adapter. */
   readonly reactions?: TurnReactions;
+}
+
+/** The session's stored system prompt; built (from the session's start and platform) and stored when it has none. */
+function sessionPromptFor(params: { store: Store; session: SessionRow; platform: string; prompts: PromptSource; logger: Logger }): SessionPrompt {
+  const { store, session } = params;
+  const stored = store.sessionPrompt({ sessionId: session.id });
+  if (stored !== undefined) return stored;
+  const prompt = params.prompts.build({ platform: params.platform, startedAt: session.startedAt });
+  store.setSessionPrompt({ sessionId: session.id, prompt });
+  params.logger.info({ sessionId: session.id, chars: prompt.text.length, layers: prompt.layers }, 'built the system prompt of a new session');
+  return prompt;
 }
 
 /** Further tries to deliver a finished reply the platform refused (not counting the delivery's own retries). */
@@ -112,6 +126,8 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
     store.completeTurn({ inboxId: row.id, merged: mergedIds });
     return;
   }
+  // Built once per session and stored with it, so every model call of the session sends the same system prompt.
+  const prompt = sessionPromptFor({ store, session, platform: event.platform, prompts: deps.prompts, logger });
   // Bounded read: a long-lived chat costs the same per turn as a new one.
   const recent = store.history({ sessionId: session.id, limit: historyReadLimit });
   const history = windowHistory({ messages: toChatHistory({ messages: recent }), maxChars: deps.historyMaxChars });
@@ -134,6 +150,8 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
   let streamed = '';
   try {
     const result = await deps.agent.run({
+      systemPrompt: prompt.text,
+      ...(deps.prompts.perCall ? { ephemeral: deps.prompts.perCall } : {}),
       history,
       userText: [row, ...merged].map((part) => userTextFor({ event: part.event })).filter((t) => t !== '').join('\n\n'),
       signal,
@@ -142,7 +160,7 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
         delivery.push(delta);
       },
       onMessage: (message) => store.appendMessage(scrubStoredMessage({ message: toStoredMessage({ message, sessionId: session.id, inboxId: row.id }), scrub: deps.scrub })),
-      toolContext: { ...deps.toolContext, signal },
+      toolContext: { ...deps.toolContext, signal, sessionId: session.id },
     });
     text = result.text;
     note = result.note;

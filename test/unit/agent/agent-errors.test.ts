@@ -123,6 +123,7 @@ describe('AIAgent model errors', () => {
     const controller = new AbortController();
     const seen: string[] = [];
     const turn = rig.agent.run({
+      systemPrompt: 'You are a test agent.',
       history: [],
       userText: 'hi',
       signal: controller.signal,

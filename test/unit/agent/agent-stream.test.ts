@@ -25,6 +25,7 @@ describe('AIAgent streaming', () => {
     const times: number[] = [];
     const deltas: string[] = [];
     const result = await rig.agent.run({
+      systemPrompt: 'You are a test agent.',
       history: [],
       userText: 'hi',
       signal: new AbortController().signal,

@@ -54,7 +54,6 @@ export async function startRig(params: {
   const agent = new AIAgent({
     client,
     model: 'fake-model',
-    systemPrompt: 'You are a test agent.',
     registry: new ToolRegistry({ tools: params.tools ?? [] }),
     maxIterations: params.maxIterations ?? 10,
     maxRetries: params.maxRetries ?? 0,
@@ -92,10 +91,14 @@ export async function runTurn(params: {
   history?: ChatMessage[];
   signal?: AbortSignal;
   clock?: Clock;
+  systemPrompt?: string;
+  ephemeral?: () => string;
 }): Promise<RunCapture> {
   const deltas: string[] = [];
   const messages: ChatMessage[] = [];
   const result = await params.rig.agent.run({
+    systemPrompt: params.systemPrompt ?? 'You are a test agent.',
+    ...(params.ephemeral ? { ephemeral: params.ephemeral } : {}),
     history: params.history ?? [],
     userText: params.userText,
     signal: params.signal ?? new AbortController().signal,

@@ -70,3 +70,38 @@ test('a reload that would put this profile on another profile\'s bot account is 
     await h.stop();
   }
 });
+
+test('a prompt change on reload applies to sessions started after it (logged); a running session keeps its prompt', async () => {
+  const { h, reloader, messages } = await setup();
+  try {
+    const systemOf = (i: number): string => String(h.fake.requests[i]?.body.messages?.[0]?.['content']);
+    h.fake.enqueue({ text: 'one' }, { text: 'two' }, { text: 'three' });
+    await h.adapter.inject({ text: 'before the reload' });
+    await h.runner.waitIdle();
+    const mine = parse(readFileSync(h.profile.configPath, 'utf8')) as Record<string, unknown>;
+    writeFileSync(h.profile.configPath, stringify({ ...mine, timezone: 'Asia/Tokyo', agent: { system_prompt: 'RELOADED-INSTRUCTION' } }));
+    writeFileSync(h.profile.soulPath, 'You are the RELOADED soul.');
+    const outcome = await reloader.request();
+    assert.ok(outcome.ok, JSON.stringify(outcome));
+    assert.ok(outcome.live.includes('timezone') && outcome.live.includes('agent.system_prompt') && outcome.live.includes('SOUL.md'), JSON.stringify(outcome.live));
+    assert.deepEqual(outcome.restartNeeded, []);
+    const line = messages.find((m) => m.startsWith('config reload: the system prompt changes'));
+    assert.ok(line, messages.join('\n'));
+    assert.match(line, /\(agent\.system_prompt, timezone, SOUL\.md\); sessions started from now on get the new one, running sessions keep theirs until \/new/);
+
+    await h.adapter.inject({ text: 'same session after the reload' });
+    await h.runner.waitIdle();
+    assert.equal(systemOf(1), systemOf(0), 'the running session kept its prompt');
+    assert.doesNotMatch(systemOf(1), /RELOADED/);
+
+    await h.adapter.inject({ text: '/new' });
+    await h.runner.waitIdle();
+    await h.adapter.inject({ text: 'a new session' });
+    await h.runner.waitIdle();
+    assert.match(systemOf(2), /^You are the RELOADED soul\./);
+    assert.match(systemOf(2), /RELOADED-INSTRUCTION/);
+    assert.match(systemOf(2), /Asia\/Tokyo/);
+  } finally {
+    await h.stop();
+  }
+});

@@ -1,0 +1,115 @@
+// The fixed part of the first model request (system prompt + tool schemas) for a fresh default profile.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { pino } from 'pino';
+import { profileCreate } from '../src/cli/profile-cmd.js';
+import { loadConfig } from '../src/config/load.js';
+import { buildGateway } from '../src/gateway/bootstrap.js';
+import { resolveProfile } from '../src/home/index.js';
+import { Redactor } from '../src/log/redact.js';
+import { openStore } from '../src/store/sqlite-store.js';
+import type { PromptLayerSize } from '../src/store/types.js';
+import { systemClock } from '../src/util/clock.js';
+import { isMain } from '../src/util/is-main.js';
+import { FakeOpenAI } from '../test/fakes/openai/server.js';
+import { TestAdapter } from '../test/helpers/test-adapter.js';
+
+/** The goal for system prompt + tools JSON, in bytes. */
+export const promptSizeGoalBytes = 15 * 1024;
+
+/** What the first request of a fresh default profile carries. */
+export interface PromptSizeFigures {
+  /** The default model name (it decides the tool-use enforcement block). */
+  readonly model: string;
+  /** The platform the session was on (its formatting rules are in the prompt). */
+  readonly platform: string;
+  /** UTF-8 bytes of the system message's text. */
+  readonly systemBytes: number;
+  /** UTF-8 bytes of the `tools` array as JSON, as sent. */
+  readonly toolsBytes: number;
+  readonly toolCount: number;
+  /** UTF-8 bytes of the whole request body as JSON (with the one short user message). */
+  readonly requestBytes: number;
+  /** The stored session prompt's layer sizes in characters. */
+  readonly layers: readonly PromptLayerSize[];
+}
+
+/**
+ * Makes a profile the way `hermes profile create` does (bundled SOUL.md and config template) in a temp HERMES_HOME,
+ * points its model at a local fake, sends one message through the real gateway (built-in tools, real openai SDK)
+ * and measures the first request the fake received.
+ */
+export async function runPromptSize(params: { platform?: string } = {}): Promise<PromptSizeFigures> {
+  const platform = params.platform ?? 'terminal';
+  const home = mkdtempSync(path.join(os.tmpdir(), 'hermes-bench-prompt-'));
+  const fake = new FakeOpenAI();
+  await fake.start();
+  try {
+    const env = { HERMES_HOME: home, HOME: home };
+    const sink = new PassThrough().resume();
+    profileCreate({ io: { stdout: sink, stderr: sink, stdin: new PassThrough(), env, isTTY: false }, name: 'default-bench' });
+    const profile = resolveProfile({ hermesHome: home, name: 'default-bench' });
+    const loaded = await loadConfig({ profile, env });
+    const config = { ...loaded.config, model: { ...loaded.config.model, base_url: fake.baseURL } };
+    const redactor = new Redactor({ secrets: loaded.secrets });
+    const adapter = new TestAdapter({ clock: systemClock, name: platform });
+    const { runner } = buildGateway({
+      profile,
+      config,
+      clock: systemClock,
+      logger: pino({ level: 'silent' }),
+      adapters: [{ adapter, allow: 'all' }],
+      withHttp: false,
+      scrub: (text) => redactor.scrub(text),
+      secrets: redactor,
+    });
+    fake.enqueue({ text: 'ok' });
+    await runner.start();
+    await adapter.ready();
+    await adapter.inject({ text: 'hello' });
+    await runner.waitIdle();
+    await runner.stop();
+    const body = fake.requests[0]?.body;
+    if (body === undefined) throw new Error('the gateway sent no model request');
+    const system = body.messages?.[0];
+    const systemText = system?.['role'] === 'system' ? String(system['content']) : '';
+    const store = openStore({ path: profile.dbPath, clock: systemClock });
+    let layers: readonly PromptLayerSize[] = [];
+    try {
+      const [session] = store.listSessions({ limit: 1 });
+      layers = session ? (store.sessionPrompt({ sessionId: session.id })?.layers ?? []) : [];
+    } finally {
+      store.close();
+    }
+    return {
+      model: config.model.name,
+      platform,
+      systemBytes: Buffer.byteLength(systemText, 'utf8'),
+      toolsBytes: Buffer.byteLength(JSON.stringify(body.tools ?? []), 'utf8'),
+      toolCount: body.tools?.length ?? 0,
+      requestBytes: Buffer.byteLength(JSON.stringify(body), 'utf8'),
+      layers,
+    };
+  } finally {
+    await fake.close();
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+/** The lines `npm run bench` prints for it. */
+export function promptSizeLines(params: { figures: PromptSizeFigures }): string[] {
+  const f = params.figures;
+  const fixed = f.systemBytes + f.toolsBytes;
+  const kb = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KB`;
+  return [
+    `first model request, fresh default profile (model ${f.model}, platform ${f.platform}): system prompt + tools JSON = ${fixed} bytes (${kb(fixed)}); goal ≤ ${kb(promptSizeGoalBytes)} — ${fixed <= promptSizeGoalBytes ? 'within' : 'OVER'}`,
+    `  system prompt ${f.systemBytes} bytes; tools JSON ${f.toolsBytes} bytes (${f.toolCount} tools); whole request body ${f.requestBytes} bytes`,
+    `  layers (chars): ${f.layers.map((l) => `${l.name} ${l.chars}`).join(', ')}`,
+  ];
+}
+
+if (isMain({ moduleUrl: import.meta.url })) {
+  for (const line of promptSizeLines({ figures: await runPromptSize() })) console.log(line);
+}

@@ -1,0 +1,57 @@
+import type { GatewayConfig } from '../../config/schema.js';
+import { hostTimeZone } from '../../config/time-zone.js';
+import type { Profile } from '../../home/profile.js';
+import type { SessionPrompt } from '../../store/types.js';
+import { contextFilesLayer } from './context-files.js';
+import { identityLayer } from './identity.js';
+import { memoryLayer } from './memory.js';
+import { runtimeLayer } from './runtime.js';
+import { skillsLayer } from './skills.js';
+import { toolGuidanceLayer } from './tool-guidance.js';
+import type { PromptLayer, PromptLogger } from './types.js';
+
+/** What a session's prompt is built from. */
+export interface BuildPromptParams {
+  /** The profile (its SOUL.md, memories/, name). */
+  readonly profile: Profile;
+  /** The config the session starts under. */
+  readonly config: GatewayConfig;
+  /** The platform the session is on (an adapter name: telegram, slack, sms, ...). */
+  readonly platform: string;
+  /** When the session started (ms since the epoch). */
+  readonly startedAt: number;
+  /** Redacts the profile's secrets; applied to the whole text before it is stored or sent. */
+  readonly scrub: (text: string) => string;
+  /** Told about context files left out (unreadable) or blocked (threat scan). */
+  readonly logger: PromptLogger;
+}
+
+/** The time zone the agent is told about: config's `timezone`, else the host's. */
+export function promptTimeZone(params: { config: GatewayConfig }): string {
+  return params.config.timezone ?? hostTimeZone();
+}
+
+/** The layers in prompt order, most stable first (so a provider's prefix cache keeps hitting). */
+export function promptLayers(params: BuildPromptParams): PromptLayer[] {
+  const { profile, config } = params;
+  const extra = config.agent.system_prompt?.trim() ?? '';
+  return [
+    identityLayer({ profile }),
+    toolGuidanceLayer({ model: config.model.name, setting: config.agent.tool_use_enforcement }),
+    { name: 'system_prompt', text: extra },
+    memoryLayer({ profile, config }),
+    skillsLayer(),
+    contextFilesLayer({ workspace: config.tools.workspace, enabled: config.agent.context_files, maxChars: config.agent.context_file_max_chars, logger: params.logger }),
+    runtimeLayer({ profileName: profile.name, workspace: config.tools.workspace, platform: params.platform, startedAt: params.startedAt, timeZone: promptTimeZone({ config }) }),
+  ];
+}
+
+/**
+ * Builds a session's system prompt: the layers' texts (empty ones left out) separated by blank lines, scrubbed of
+ * the profile's secrets, with each layer's size in characters (empty layers listed with 0).
+ */
+export function buildSessionPrompt(params: BuildPromptParams): SessionPrompt {
+  const layers = promptLayers(params).map((layer) => ({ name: layer.name, text: params.scrub(layer.text) }));
+  const text = params.scrub(layers.map((layer) => layer.text).filter((t) => t !== '').join('\n\n'));
+  return { text, layers: layers.map((layer) => ({ name: layer.name, chars: layer.text.length })) };
+}

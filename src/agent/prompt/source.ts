@@ -1,0 +1,25 @@
+import type { GatewayConfig } from '../../config/schema.js';
+import type { Profile } from '../../home/profile.js';
+import type { SessionPrompt } from '../../store/types.js';
+import type { Clock } from '../../util/clock.js';
+import { buildSessionPrompt, promptTimeZone } from './builder.js';
+import { currentTimeBlock } from './time-text.js';
+import type { PromptLogger } from './types.js';
+
+/** How the gateway gets system prompts: one built per session, plus an optional block on each model call. */
+export interface PromptSource {
+  /** Builds the prompt of a session that has none yet. */
+  build(params: { platform: string; startedAt: number }): SessionPrompt;
+  /** The ephemeral block sent after the history on each model call (`agent.current_time: call`); never stored. */
+  readonly perCall?: () => string;
+}
+
+/** The prompt source for a profile's config (a reloaded config gets a new one, used by sessions started after it). */
+export function promptSource(params: { profile: Profile; config: GatewayConfig; clock: Clock; scrub: (text: string) => string; logger: PromptLogger }): PromptSource {
+  const { profile, config, clock, scrub, logger } = params;
+  const timeZone = promptTimeZone({ config });
+  return {
+    build: ({ platform, startedAt }) => buildSessionPrompt({ profile, config, platform, startedAt, scrub, logger }),
+    ...(config.agent.current_time === 'call' ? { perCall: () => currentTimeBlock({ now: clock.now(), timeZone }) } : {}),
+  };
+}

@@ -1,0 +1,86 @@
+import { buildSessionPrompt } from '../agent/prompt/builder.js';
+import { isPromptPlatform, promptPlatforms } from '../agent/prompt/platform-rules.js';
+import type { PromptLogger } from '../agent/prompt/types.js';
+import { UserFacingError } from '../gateway/errors.js';
+import { shortSessionId } from '../store/session-id.js';
+import type { SessionPrompt, SessionRow, Store } from '../store/types.js';
+import { systemClock } from '../util/clock.js';
+import { loadProfile, type GlobalOptions } from './context.js';
+import { println, type CliIO } from './output.js';
+import { withProfileStore } from './profile-store.js';
+
+/** Most sessions looked through for a short id. */
+const shortIdScan = 100_000;
+
+/**
+ * `hermes prompt show [--session ID] [--platform NAME]`: the stored system prompt of a session (full or short id),
+ * or the one a new session on the platform (default terminal) would get now; each layer's size first, then the text.
+ */
+export async function promptShow(params: { options: GlobalOptions; io: CliIO; session?: string; platform?: string }): Promise<number> {
+  const { io } = params;
+  const loaded = await loadProfile({ options: params.options, io });
+  const { profile, config, redactor } = loaded;
+  const scrub = (text: string): string => redactor.scrub(text);
+  let prompt: SessionPrompt;
+  let heading: string;
+  if (params.session !== undefined) {
+    const wanted = params.session.trim();
+    const found = withProfileStore({
+      profile,
+      clock: systemClock,
+      missing: 'sessions',
+      hint: 'Talk to the agent first: `hermes chat` or `hermes gateway run`.',
+      use: (store) => {
+        const session = findSession({ store, id: wanted });
+        return { session, prompt: store.sessionPrompt({ sessionId: session.id }) };
+      },
+    });
+    if (found.prompt === undefined) {
+      throw new UserFacingError({
+        message: `session ${shortSessionId({ id: found.session.id })} has no stored system prompt yet`,
+        hint: 'A session gets its prompt at its first turn; `hermes prompt show` without --session shows what a new one gets.',
+      });
+    }
+    prompt = found.prompt;
+    heading = `session ${shortSessionId({ id: found.session.id })} (${found.session.key}), started ${new Date(found.session.startedAt).toISOString()}`;
+  } else {
+    const platform = params.platform ?? 'terminal';
+    if (!isPromptPlatform(platform)) {
+      throw new UserFacingError({ message: `unknown platform "${platform}"`, hint: `Use one of: ${promptPlatforms.join(', ')}.`, exitCode: 64 });
+    }
+    const logger: PromptLogger = { warn: (_obj, msg) => println({ stream: io.stderr, text: `warning: ${scrub(msg ?? 'prompt warning')}` }) };
+    prompt = buildSessionPrompt({ profile, config, platform, startedAt: systemClock.now(), scrub, logger });
+    heading = `a new ${platform} session of profile ${profile.name} now`;
+  }
+  println({ stream: io.stdout, text: `system prompt of ${heading}` });
+  for (const line of layerLines({ prompt })) println({ stream: io.stdout, text: line });
+  println({ stream: io.stdout, text: '' });
+  println({ stream: io.stdout, text: scrub(prompt.text) });
+  return 0;
+}
+
+/** One line per layer with its size in characters, then the total. */
+export function layerLines(params: { prompt: SessionPrompt }): string[] {
+  const { prompt } = params;
+  const width = Math.max(5, ...prompt.layers.map((l) => l.name.length));
+  const size = (n: number): string => `${n.toLocaleString('en-US').padStart(8)} chars`;
+  return [...prompt.layers.map((l) => `  ${l.name.padEnd(width)} ${size(l.chars)}`), `  ${'total'.padEnd(width)} ${size(prompt.text.length)}`];
+}
+
+/** A session by full id or by the short id `hermes sessions list` shows; a clear error when none or several match. */
+function findSession(params: { store: Store; id: string }): SessionRow {
+  const { store, id } = params;
+  const exact = store.getSession({ sessionId: id });
+  if (exact !== undefined) return exact;
+  const short = id.toLowerCase().replace(/-/g, '');
+  const matches = /^[0-9a-f]{4,}$/.test(short) ? store.listSessions({ limit: shortIdScan }).filter((s) => s.id.replace(/-/g, '').endsWith(short)) : [];
+  const [only, ...more] = matches;
+  if (only !== undefined && more.length === 0) return only;
+  if (only === undefined) {
+    throw new UserFacingError({ message: `no session "${id}"`, hint: '`hermes sessions list` shows the sessions and their short ids.' });
+  }
+  throw new UserFacingError({
+    message: `"${id}" matches ${matches.length} sessions (${matches.slice(0, 5).map((s) => shortSessionId({ id: s.id })).join(', ')})`,
+    hint: 'Give more of the id (the full id is unique).',
+  });
+}
