@@ -48,14 +48,14 @@ const HOME = String.raw`(?:~|\$home|\$\{home\}|/home/[^/\s]+|/root|/users/[^/\s]
 const ZH_USER = '(?:用户|用戶|使用者|主人|人类|人類)';
 /** Chinese: "don't". */
 const ZH_NEG = '(?:不要|别|別|不得|不准|切勿|请勿|請勿|禁止|千万不要|千萬不要|绝对不要|絕對不要|不可以|不能)';
-/** Chinese: instruction / prompt nouns (the anchor: ordinary sentences with 忽略 lack them). */
-const ZH_NOUN = '(?:指令|指示|提示词|提示詞|命令|规则|規則|设定|設定|约束|約束|限制|要求|说明|說明)';
+/** Chinese: instruction / prompt nouns (the anchor: ordinary sentences with 忽略 lack them; not 设定, settings are ignored innocently). */
+const ZH_NOUN = '(?:指令|指示|提示词|提示詞|命令|规则|規則|约束|約束|要求|说明|說明)';
 /** Japanese: the user / owner. */
 const JA_USER = '(?:ユーザー|ユーザ|利用者|使用者|ご主人|主人|オーナー|人間)';
 /** Japanese: instruction / prompt nouns. */
-const JA_NOUN = '(?:システムプロンプト|プロンプト|指示|命令|指令|ルール|設定|制約)';
+const JA_NOUN = '(?:システムプロンプト|プロンプト|指示|命令|指令|ルール|制約)';
 /** Korean: instruction / prompt nouns. */
-const KO_NOUN = '(?:시스템 ?프롬프트|프롬프트|지시 ?사항|지시|명령어|명령|지침|규칙|설정|제약)';
+const KO_NOUN = '(?:시스템 ?프롬프트|프롬프트|지시 ?사항|지시|명령어|명령|지침|규칙|제약)';
 
 /** Builds a pattern from pieces (the pieces above are plain strings). */
 function re(source: string): RegExp {
@@ -168,7 +168,7 @@ export const threatPatterns: readonly ThreatPattern[] = [
     category: 'exfiltration',
     view: 'lines',
     anchor: /\$/,
-    test: re(String.raw`\b${NET}\b[^\n]*?(?:\$\{?[a-z0-9_]*(?:key|token|secret|passw|pwd|credential|cred|auth)|\$\{[^}\n]+\})`),
+    test: re(String.raw`\b${NET}\b[^\n]*?(?:\$\{?[a-z0-9_]*(?:key|token|secret|passw|pwd|credential|cred|auth)|\$\{[a-z_][a-z0-9_]*\})`),
     reason: 'it sends a secret variable (such as $API_KEY) over the network',
   },
   {
@@ -248,7 +248,7 @@ export const threatPatterns: readonly ThreatPattern[] = [
     category: 'exfiltration',
     view: 'flat',
     anchor: /!\[/,
-    test: /!\[[^\]]*\]\(https?:\/\/[^)\s]*\?[^)\s]*=(?:\{|\$|%7b|<|\[)/,
+    test: /!\[[^\]]*\]\(https?:\/\/[^)\s]*\?[^)\s]*=(?:\{|\$\{|\$[a-z_]|%7b|<|\[)/,
     reason: 'it embeds an image whose URL would carry data out (a placeholder in the query)',
   },
 
@@ -260,7 +260,7 @@ export const threatPatterns: readonly ThreatPattern[] = [
     anchor: /<!--/,
     // The body never contains "-->" (units: a non-dash, dashes and a character that is neither dash nor ">", or "->");
     // the keyword follows a space or the opening, so "prettier-ignore" is not one.
-    test: /<!--(?:(?:[^-]|-+[^->]|->)*?(?: |-+ ))?(?:ignore|disregard|override|forget|instructions?|system prompt|system message|prompt|you are|you must|you should|you will|assistant|ai agent|do not tell|don't tell|secret)\b/,
+    test: /<!--(?:(?:[^-]|-+[^->]|->)*?(?: |-+ ))?(?:(?:ignore|disregard|forget)(?: all| any| the| your| my)? (?:previous|prior|above|earlier|everything|instructions|rules|the user|your|system|safety)|override|instructions?|system prompt|system message|prompt|you are now|you must|assistant|ai agent|do not tell|don't tell)\b/,
     reason: 'it hides instructions in an HTML comment',
   },
   {
@@ -279,7 +279,7 @@ export const threatPatterns: readonly ThreatPattern[] = [
     view: 'flat',
     anchor: re(ZH_NOUN),
     test: re(
-      `(?:忽略|忽视|忽視|无视|無視|不要理会|不要理會|别管|別管|忘记|忘記|忘掉|抛开|拋開|抛弃|拋棄|放弃|放棄|跳过|跳過|覆盖|覆蓋|无需遵守|無需遵守|不再遵守)掉?(?:你|您)?的?` +
+      `(?:忽略|忽视|忽視|无视|無視|不要理会|不要理會|别管|別管|忘记|忘記|忘掉|抛开|拋開|抛弃|拋棄|放弃|放棄|无需遵守|無需遵守|不再遵守)掉?(?:你|您)?的?` +
         `(?:(?:之前|以前|先前|此前|上面|上述|以上|前面|早先|原来|原來|原有|原先|最初|所有|全部|一切|系统|系統|收到|给你|給你)(?:的|之|所有|全部)?){1,3}${ZH_NOUN}`,
     ),
     reason: 'it asks to ignore earlier instructions (Chinese)',
@@ -325,7 +325,7 @@ export const threatPatterns: readonly ThreatPattern[] = [
     anchor: re(JA_NOUN),
     test: re(
       `(?:前|以前|上記|上|これまで|今まで|先ほど|先程|最初|元|既存|全て|すべて|全部|システム)の(?:すべての|全ての|全部の)?${JA_NOUN}` +
-        `(?:は|を|も)?(?:すべて|全て|全部|一切|完全に)?(?:無視|忘れ|破棄|放棄|取り消|無効に|リセット)`,
+        `(?:は|を|も)?(?:すべて|全て|全部|一切|完全に)?(?:無視|忘れ|破棄|放棄|無効に)`,
     ),
     reason: 'it asks to ignore earlier instructions (Japanese)',
   },
@@ -362,10 +362,10 @@ export const threatPatterns: readonly ThreatPattern[] = [
     id: 'ko-ignore-previous',
     category: 'injection',
     view: 'flat',
-    anchor: /프롬프트|지시|명령|지침|규칙|설정|제약/,
+    anchor: /프롬프트|지시|명령|지침|규칙|제약/,
     test: re(
       `(?:이전|앞|위|앞서|기존|지금까지|원래|모든)(?:의|에)? ?(?:받은 |주어진 |내린 )?(?:모든 )?${KO_NOUN}` +
-        `(?:을|를|은|는|도|들을|들은|들)? ?(?:모두 |전부 |다 |완전히 )?(?:무시|잊어|잊고|잊으|버려|버리|취소|폐기|무효)`,
+        `(?:을|를|은|는|도|들을|들은|들)? ?(?:모두 |전부 |다 |완전히 )?(?:무시|잊어|잊고|잊으|버려|버리|폐기)`,
     ),
     reason: 'it asks to ignore earlier instructions (Korean)',
   },
