@@ -22,6 +22,12 @@ export interface ThreatPattern {
    */
   readonly anchor: RegExp;
   /**
+   * For `flat` rows whose matches are short: the test runs only within this many characters around each anchor
+   * occurrence (much faster on long texts). A match reaching further from its anchor is not found, so rows whose
+   * match can be long (a comment's body, a tag's attributes, a URL) leave it unset.
+   */
+  readonly window?: number;
+  /**
    * Written for V8's linear-time engine (scan.ts compiles it with the `l` flag, so no text can make it
    * backtrack): no lookaround, no backreferences, no counted repetition, no `i`/`u` flags (the views are
    * lower-cased; astral characters are written as surrogate pairs).
@@ -69,6 +75,7 @@ export const threatPatterns: readonly ThreatPattern[] = [
     id: 'ignore-previous',
     category: 'injection',
     view: 'flat',
+    window: 200,
     anchor: /ignore|disregard|forget|skip|abandon|drop|override/,
     test: /\b(?:ignore|disregard|forget|skip|abandon|drop|override) (?:all |any |every )?(?:of )?(?:the |your |my |these |those )?(?:previous|prior|above|earlier|preceding|former|foregoing|original|initial|system|old)(?: \w+)? (?:instructions?|prompts?|rules|directions|directives|guidelines|commands|guidance|constraints)\b/,
     reason: 'it asks to ignore earlier instructions',
@@ -77,6 +84,7 @@ export const threatPatterns: readonly ThreatPattern[] = [
     id: 'ignore-everything',
     category: 'injection',
     view: 'flat',
+    window: 200,
     anchor: /ignore|disregard|forget/,
     test: /\b(?:ignore|disregard|forget) (?:everything|anything|all(?: of)? that|all of this|whatever) (?:(?:you (?:were|have been|'ve been) |that was |i )?(?:told|said|written|instructed|given) )?(?:before|above|previously|earlier|so far|until now|up to now)\b/,
     reason: 'it asks to forget everything said before',
@@ -85,6 +93,7 @@ export const threatPatterns: readonly ThreatPattern[] = [
     id: 'new-instructions',
     category: 'injection',
     view: 'flat',
+    window: 200,
     anchor: /instructions|directives|orders|prompt|rules/,
     test: /\b(?:new|updated|revised|real|actual|true|override|secret|hidden) (?:system )?(?:instructions|directives|orders|prompt|rules) ?:/,
     reason: 'it announces new instructions for the assistant',
@@ -93,6 +102,7 @@ export const threatPatterns: readonly ThreatPattern[] = [
     id: 'you-are-now',
     category: 'injection',
     view: 'flat',
+    window: 200,
     anchor: /you are n/,
     test: /\byou are now (?:a |an |the |my |in |called |named )?(?:\w+ ){0,2}?(?:ai|assistant|chatbot|bot|model|llm|agent|persona|character|mode|dan|jailbroken|unrestricted|unfiltered|uncensored|unchained|evil|hacker|free from|no longer)\b|\byou are no longer (?:an? )?(?:ai|assistant|bound|restricted|limited|chatgpt|claude|required to)\b/,
     reason: 'it tries to give the assistant a new identity ("you are now ...")',
@@ -101,6 +111,7 @@ export const threatPatterns: readonly ThreatPattern[] = [
     id: 'from-now-on',
     category: 'injection',
     view: 'flat',
+    window: 200,
     anchor: /from now on/,
     test: /\bfrom now on,? (?:you (?:are|will be|shall be|are going to be|will act as|will behave as|act as|will pretend to be|must act as)|(?:act|behave|respond|pretend to be) as) (?:a |an |the |my )?(?:\w+ ){0,2}?(?:ai|assistant|chatbot|bot|model|llm|agent|persona|character|dan|jailbroken|unrestricted|unfiltered|uncensored|evil|hacker|different|new)\b/,
     reason: 'it tries to give the assistant a new identity ("from now on you are ...")',
@@ -109,6 +120,7 @@ export const threatPatterns: readonly ThreatPattern[] = [
     id: 'act-without-restrictions',
     category: 'injection',
     view: 'flat',
+    window: 200,
     anchor: /without|with no|free of|free from|ignoring|unbound|have no/,
     test: /\b(?:act|behave|respond|answer|operate|pretend|roleplay|role-play|reply)(?: as| like| to be)? (?:\w+ ){0,5}?(?:without|with no|free of|free from|ignoring|unbound by) (?:any |all |your |the |its )?(?:restrictions|limits|limitations|filters|filtering|rules|guidelines|censorship|safeguards|guardrails|boundaries|ethics|morals|policies|content polic(?:y|ies))\b|\byou (?:now )?have no (?:restrictions|rules|limits|limitations|filters|guidelines|ethics|morals)\b/,
     reason: 'it asks the assistant to act without its restrictions',
@@ -117,6 +129,7 @@ export const threatPatterns: readonly ThreatPattern[] = [
     id: 'jailbreak',
     category: 'injection',
     view: 'flat',
+    window: 200,
     anchor: /\bdan\b|do anything now|developer mode|jailbreak|stay in character/,
     test: /\b(?:dan mode|do anything now|developer mode (?:enabled|on|activated)|enable (?:dan|developer mode|jailbreak mode)|jailbreak(?:ed)? (?:mode|prompt|enabled|activated)|you are (?:dan|jailbroken)|stay in character (?:as dan|no matter what))\b/,
     reason: 'it is a jailbreak prompt (DAN, developer mode)',
@@ -125,6 +138,7 @@ export const threatPatterns: readonly ThreatPattern[] = [
     id: 'conceal-from-user',
     category: 'injection',
     view: 'flat',
+    window: 200,
     anchor: /user|owner|human|operator/,
     test: /\b(?:do not|don't|dont|never|must not|mustn't|should not|shouldn't) (?:tell|inform|notify|alert|mention|reveal|disclose|show|explain|let on) (?:(?:this|that|it|anything|any of this|these instructions|this instruction|this message|about this|about it) )?(?:to )?(?:the |your )?(?:user|owner|human|operator)\b|\bwithout (?:telling|informing|notifying|alerting|asking) (?:the |your )?(?:user|owner|human|operator)\b/,
     reason: 'it asks to hide something from the user',
@@ -133,6 +147,7 @@ export const threatPatterns: readonly ThreatPattern[] = [
     id: 'keep-secret-from-user',
     category: 'injection',
     view: 'flat',
+    window: 200,
     anchor: /user|owner|human|operator/,
     test: /\b(?:keep|hide) (?:this|that|it|these instructions|this instruction|this message|this note|the following) (?:a secret |secret |hidden |confidential )?from (?:the |your )?(?:user|owner|human|operator)\b|\bthe (?:user|owner) (?:must|should|need|needs to)(?: not|n't) (?:know|find out|learn|be told|see) (?:about )?(?:this|these instructions|that you)\b/,
     reason: 'it asks to keep something secret from the user',
@@ -141,6 +156,7 @@ export const threatPatterns: readonly ThreatPattern[] = [
     id: 'system-prompt-override',
     category: 'injection',
     view: 'flat',
+    window: 200,
     anchor: /system|developer|original|initial|safety/,
     test: /\b(?:override|overwrite|replace|bypass|disable|ignore|discard|reset|circumvent|change) (?:the |your |this |any |all )?(?:system|developer|original|initial|safety) (?:prompt|message|instructions|rules|guidelines|polic(?:y|ies))\b/,
     reason: 'it tries to override the system prompt',
@@ -149,6 +165,7 @@ export const threatPatterns: readonly ThreatPattern[] = [
     id: 'system-prompt-reveal',
     category: 'injection',
     view: 'flat',
+    window: 200,
     anchor: /prompt|message|instructions/,
     test: /\b(?:print|show|reveal|display|output|repeat|dump|leak|disclose|tell me|give me|send|echo|share|write out|recite|paste) (?:me |us )?(?:back )?(?:(?:the|your|all|full|entire|exact|complete|original|hidden|initial|secret|whole|of) )*(?:system|developer|initial|hidden|original|secret) (?:prompt|message|instructions)\b/,
     reason: 'it asks the assistant to reveal its system prompt',
@@ -157,7 +174,8 @@ export const threatPatterns: readonly ThreatPattern[] = [
     id: 'chat-template-tokens',
     category: 'injection',
     view: 'flat',
-    anchor: /<\||<<\/?sys>>|\[inst\]|\[\/inst\]/,
+    window: 200,
+    anchor: /<\||<<sys>>|<<\/sys>>|\[inst\]|\[\/inst\]/,
     test: /<\|(?:im_start|im_end|system|endoftext|start_header_id|end_header_id|eot_id)\|>|<<\/?sys>>|\[\/?inst\]/,
     reason: "it contains a chat template's control tokens (a forged system or user turn)",
   },
@@ -231,6 +249,7 @@ export const threatPatterns: readonly ThreatPattern[] = [
     id: 'send-secrets',
     category: 'exfiltration',
     view: 'flat',
+    window: 200,
     anchor: /credentials|passwords|api key|secrets|tokens|private key|environment|env vars/,
     test: /\b(?:send|upload|post|exfiltrate|leak|email|forward|paste|transmit|report) (?:me |us )?(?:the |your |all |any |my )?(?:user's |users' |stored |saved |aws |api |ssh |login |private )?(?:credentials|passwords|api keys?|secrets|tokens|private keys?|environment variables|env vars) (?:to|into|at|via) (?:https?:\/\/|ftp:\/\/|[a-z0-9._-]+@|me\b|us\b|this (?:url|address|server|endpoint)|the following)/,
     reason: 'it asks to send secrets somewhere',
@@ -239,6 +258,7 @@ export const threatPatterns: readonly ThreatPattern[] = [
     id: 'send-file-to-url',
     category: 'exfiltration',
     view: 'flat',
+    window: 300,
     anchor: /:\/\//,
     test: /\b(?:send|upload|post|exfiltrate|transmit|forward|copy|pipe|leak|sync) (?:the )?(?:contents? of )?(?:the |this |that |all |every |these |your |my )?(?:files?|directory|folder|repo|repository|workspace|codebase|home directory|(?:~|\.|\/)[^\s]*) (?:[^\s]+ ){0,3}?to (?:https?|ftp):\/\//,
     reason: 'it asks to send files to a URL',
@@ -277,6 +297,7 @@ export const threatPatterns: readonly ThreatPattern[] = [
     id: 'zh-ignore-previous',
     category: 'injection',
     view: 'flat',
+    window: 120,
     anchor: re(ZH_NOUN),
     test: re(
       `(?:忽略|忽视|忽視|无视|無視|不要理会|不要理會|别管|別管|忘记|忘記|忘掉|抛开|拋開|抛弃|拋棄|放弃|放棄|无需遵守|無需遵守|不再遵守)掉?(?:你|您)?的?` +
@@ -288,6 +309,7 @@ export const threatPatterns: readonly ThreatPattern[] = [
     id: 'zh-role-hijack',
     category: 'injection',
     view: 'flat',
+    window: 120,
     anchor: /现在|現在|从今以后|從今以後|今后|今後/,
     test: re(
       `(?:(?:你|您)(?:现在|現在|从现在开始|從現在開始|从现在起|從現在起|从今以后|從今以後|今后|今後)|(?:现在|現在|从现在开始|從現在開始|从现在起|從現在起|从今以后|從今以後)[,]?(?:你|您))` +
@@ -300,6 +322,7 @@ export const threatPatterns: readonly ThreatPattern[] = [
     id: 'zh-conceal',
     category: 'injection',
     view: 'flat',
+    window: 120,
     anchor: re(ZH_USER),
     test: re(
       `${ZH_NEG}(?:告诉|告訴|透露给|透露給|泄露给|洩露給|通知|提醒)${ZH_USER}|` +
@@ -312,6 +335,7 @@ export const threatPatterns: readonly ThreatPattern[] = [
     id: 'zh-system-prompt',
     category: 'injection',
     view: 'flat',
+    window: 120,
     anchor: /系统|系統/,
     test: /(?:输出|輸出|打印|显示|顯示|告诉我|告訴我|透露|泄露|洩露|重复|重複|给我看|給我看|覆盖|覆蓋|忽略|无视|無視|修改|替换|替換|绕过|繞過)(?:你的|您的|一下)?(?:系统|系統)(?:提示词|提示詞|指令|设定|設定|提示(?:[^音框栏欄]|$))/,
     reason: 'it asks to reveal or override the system prompt (Chinese)',
@@ -322,6 +346,7 @@ export const threatPatterns: readonly ThreatPattern[] = [
     id: 'ja-ignore-previous',
     category: 'injection',
     view: 'flat',
+    window: 120,
     anchor: re(JA_NOUN),
     test: re(
       `(?:前|以前|上記|上|これまで|今まで|先ほど|先程|最初|元|既存|全て|すべて|全部|システム)の(?:すべての|全ての|全部の)?${JA_NOUN}` +
@@ -333,6 +358,7 @@ export const threatPatterns: readonly ThreatPattern[] = [
     id: 'ja-role-hijack',
     category: 'injection',
     view: 'flat',
+    window: 120,
     anchor: /今から|これから|今後|今日から|今や|もう/,
     test: /(?:(?:あなた|君|きみ|お前|おまえ)は(?:今から|これから|今後|今日から|今や|もう)|(?:今から|これから|今後)(?:あなた|君|きみ|お前|おまえ)は)[^.!?。！？]*?(?:ai|アシスタント|ボット|キャラクター|人格|dan|制限のない|制限なし|無制限|脱獄|ハッカー|悪意|として振る舞|として振舞|として行動|になりきっ|を演じ)/,
     reason: 'it tries to give the assistant a new identity (Japanese "あなたは今から...")',
@@ -341,6 +367,7 @@ export const threatPatterns: readonly ThreatPattern[] = [
     id: 'ja-conceal',
     category: 'injection',
     view: 'flat',
+    window: 120,
     anchor: re(JA_USER),
     test: re(
       `${JA_USER}(?:に|には|へ|へは)(?:絶対に|決して|くれぐれも)?(?:言わない|言うな|伝えない|伝えるな|教えない|教えるな|知らせない|知らせるな|話さない|話すな|明かさない|明かすな|漏らさない|漏らすな|バレない)|` +
@@ -352,6 +379,7 @@ export const threatPatterns: readonly ThreatPattern[] = [
     id: 'ja-system-prompt',
     category: 'injection',
     view: 'flat',
+    window: 120,
     anchor: /システムプロンプト/,
     test: /システムプロンプト(?:を|は)?(?:すべて|全て|そのまま)?(?:表示|出力|教え|見せ|開示|無視|上書き|変更|繰り返|公開|書き出)/,
     reason: 'it asks to reveal or override the system prompt (Japanese)',
@@ -362,6 +390,7 @@ export const threatPatterns: readonly ThreatPattern[] = [
     id: 'ko-ignore-previous',
     category: 'injection',
     view: 'flat',
+    window: 120,
     anchor: /프롬프트|지시|명령|지침|규칙|제약/,
     test: re(
       `(?:이전|앞|위|앞서|기존|지금까지|원래|모든)(?:의|에)? ?(?:받은 |주어진 |내린 )?(?:모든 )?${KO_NOUN}` +
@@ -373,6 +402,7 @@ export const threatPatterns: readonly ThreatPattern[] = [
     id: 'ko-role-hijack',
     category: 'injection',
     view: 'flat',
+    window: 120,
     anchor: /이제|지금부터|앞으로|오늘부터/,
     test: /(?:너는|넌|너|당신은|당신|그대는|네가|니가) ?(?:이제|지금부터|이제부터|앞으로|오늘부터)(?:부터)? [^.!?。]*?(?:ai|어시스턴트|비서|봇|모델|캐릭터|인격|역할|dan|제한 없는|제한없는|무제한|탈옥|해커|악당|사악)/,
     reason: 'it tries to give the assistant a new identity (Korean "너는 이제...")',
@@ -381,6 +411,7 @@ export const threatPatterns: readonly ThreatPattern[] = [
     id: 'ko-conceal',
     category: 'injection',
     view: 'flat',
+    window: 120,
     anchor: /에게|한테|께/,
     test: /(?:사용자|유저|이용자|주인|오너)(?:에게|한테|께)(?:는)? ?(?:절대 |절대로 |결코 )?(?:이 ?(?:것|사실|내용)을? )?(?:말하지|알리지|알려주지|얘기하지|이야기하지|전하지|보여주지|공개하지|누설하지|밝히지) ?(?:마|말[고아라])|(?:사용자|유저|이용자)(?:에게|한테)(?:는)? ?(?:비밀로|숨겨)/,
     reason: 'it asks to hide something from the user (Korean)',
@@ -389,6 +420,7 @@ export const threatPatterns: readonly ThreatPattern[] = [
     id: 'ko-system-prompt',
     category: 'injection',
     view: 'flat',
+    window: 120,
     anchor: /프롬프트/,
     test: /시스템 ?프롬프트(?:를|을|는)? ?(?:그대로 |전부 |모두 )?(?:출력|보여|알려|공개|무시|덮어|변경|반복|표시)/,
     reason: 'it asks to reveal or override the system prompt (Korean)',
@@ -399,6 +431,7 @@ export const threatPatterns: readonly ThreatPattern[] = [
     id: 'cjk-new-instructions',
     category: 'injection',
     view: 'flat',
+    window: 120,
     anchor: /指令|指示|命令|规则|規則|ルール|지시|명령|규칙/,
     test: /(?:新的?|最新的?|真正的|更新后的|更新後的|新しい|本当の|새로운|새|진짜) ?(?:系统|系統|システム|시스템)? ?(?:指令|指示|命令|规则|規則|ルール|지시 ?사항|지시|명령|규칙) ?:/,
     reason: 'it announces new instructions for the assistant (Chinese, Japanese, Korean)',

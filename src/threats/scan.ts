@@ -23,6 +23,8 @@ export interface ThreatFinding {
 interface CompiledPattern {
   readonly row: ThreatPattern;
   readonly anchor: RegExp;
+  /** The anchor with the `g` flag, for finding every occurrence. */
+  readonly anchorAll: RegExp;
   readonly regex: RegExp;
   /** True when compiled for the linear-time engine. */
   readonly linear: boolean;
@@ -31,10 +33,11 @@ interface CompiledPattern {
 /** Compiles a row with the linear-time engine when this V8 has it (every row is written for it; a test checks). */
 function compile(row: ThreatPattern): CompiledPattern {
   const anchor = new RegExp(row.anchor.source);
+  const anchorAll = new RegExp(row.anchor.source, 'g');
   try {
-    return { row, anchor, regex: new RegExp(row.test.source, 'lm'), linear: true };
+    return { row, anchor, anchorAll, regex: new RegExp(row.test.source, 'lm'), linear: true };
   } catch {
-    return { row, anchor, regex: new RegExp(row.test.source, 'm'), linear: false };
+    return { row, anchor, anchorAll, regex: new RegExp(row.test.source, 'm'), linear: false };
   }
 }
 
@@ -55,7 +58,8 @@ function scan(params: { text: string; all: boolean }): ThreatFinding[] {
   const views = scanViews({ text: params.text });
   let lines: readonly string[] | undefined;
   const findings: ThreatFinding[] = [];
-  for (const { row, anchor, regex } of compiled) {
+  for (const pattern of compiled) {
+    const { row, anchor, regex } = pattern;
     const view = views[row.view];
     if (!anchor.test(view)) continue;
     let found: RegExpExecArray | null = null;
@@ -64,6 +68,11 @@ function scan(params: { text: string; all: boolean }): ThreatFinding[] {
       lines ??= view.split('\n');
       for (const line of lines) {
         found = anchor.test(line) ? regex.exec(line) : null;
+        if (found !== null) break;
+      }
+    } else if (row.window !== undefined) {
+      for (const slice of anchorWindows({ pattern, view, window: row.window })) {
+        found = regex.exec(slice);
         if (found !== null) break;
       }
     } else {
@@ -84,6 +93,28 @@ function scan(params: { text: string; all: boolean }): ThreatFinding[] {
  */
 export function scanForThreats(params: { text: string; source: ThreatSource }): ThreatFinding | undefined {
   return scan({ text: params.text, all: false })[0];
+}
+
+/** The stretches of `view` within `window` characters of an anchor occurrence, overlapping ones merged. */
+function* anchorWindows(params: { pattern: CompiledPattern; view: string; window: number }): Generator<string> {
+  const { view, window } = params;
+  const anchorAll = params.pattern.anchorAll;
+  anchorAll.lastIndex = 0;
+  let start = -1;
+  let end = -1;
+  for (let hit = anchorAll.exec(view); hit !== null; hit = anchorAll.exec(view)) {
+    if (hit[0] === '') anchorAll.lastIndex += 1;
+    const from = Math.max(0, hit.index - window);
+    const to = Math.min(view.length, hit.index + hit[0].length + window);
+    if (start >= 0 && from <= end) {
+      end = Math.max(end, to);
+      continue;
+    }
+    if (start >= 0) yield view.slice(start, end);
+    start = from;
+    end = to;
+  }
+  if (start >= 0) yield view.slice(start, end);
 }
 
 /** A short printable form of a match. */

@@ -21,6 +21,14 @@ describe('threat table', () => {
   test('every row runs on the linear-time engine (no input can make it backtrack)', () => {
     assert.deepEqual(nonLinearPatternIds(), []);
   });
+
+  test('anchors, run on the ordinary engine, have no quantifiers (so they cannot backtrack either)', () => {
+    for (const row of threatPatterns) {
+      const unescaped = row.anchor.source.replace(/\\./g, '').replace(/\(\?:/g, '(');
+      assert.doesNotMatch(unescaped, /[*+?{}]/, `${row.id}: anchor ${row.anchor.source}`);
+      assert.equal(row.anchor.flags, '', `${row.id}: anchor flags`);
+    }
+  });
 });
 
 for (const c of threatCases) {
