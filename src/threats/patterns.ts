@@ -437,6 +437,21 @@ export const threatPatterns: readonly ThreatPattern[] = [
     reason: 'it announces new instructions for the assistant (Chinese, Japanese, Korean)',
   },
 
+  {
+    id: 'cjk-send-secrets',
+    category: 'exfiltration',
+    view: 'flat',
+    anchor: /key|token|密钥|密鑰|令牌|密码|密碼|凭证|憑證|凭据|憑據|环境变量|環境變數|私钥|私鑰|キー|トークン|パスワード|秘密鍵|認証情報|環境変数|シークレット|키|토큰|비밀번호|암호|자격|환경/,
+    window: 200,
+    // A destination (a URL, an address, "this URL") is required: "不要把密码发给任何人" is advice, not exfiltration.
+    test: re(
+      `(?:api ?key|api ?密钥|密钥|密鑰|令牌|密码|密碼|凭证|憑證|凭据|憑據|token|环境变量|環境變數|私钥|私鑰)(?:都|全部)?(?:发送|發送|发|發|上传|上傳|转发|轉發|泄露|洩露|贴|貼)(?:到|给|給|至) ?(?:https?://|[a-z0-9._-]+@|这个|這個|以下|下面)|` +
+        `(?:api ?キー|api ?key|トークン|パスワード|秘密鍵|認証情報|環境変数|シークレット)(?:を|は)?(?:すべて|全て)? ?(?:https?://[^\s]+|[a-z0-9._-]+@[^\s]+|このurl|次のurl|以下のurl) ?(?:に|へ)(?:送|アップロード|転送|ポスト)|` +
+        `(?:api ?키|api ?key|토큰|비밀번호|암호|비밀 ?키|개인 ?키|자격 ?증명|환경 ?변수)(?:를|을|는)? ?(?:모두 |전부 )?(?:https?://[^\s]+|[a-z0-9._-]+@[^\s]+|이 ?url|다음 ?url) ?(?:로|으로|에|에게) ?(?:보내|전송|업로드|전달)`,
+    ),
+    reason: 'it asks to send secrets somewhere (Chinese, Japanese, Korean)',
+  },
+
   // --- invisible Unicode (run on the raw text; last, so a phrase they hide is the reason given) ---
   {
     id: 'zero-width',
