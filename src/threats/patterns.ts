@@ -50,6 +50,8 @@ const NEAR = String.raw`(?:me |us )?(?:the |your |my |this |that |all )?(?:conte
 const END = String.raw`(?:[\s'"\x60)|;&,>]|$)`;
 /** A home directory. */
 const HOME = String.raw`(?:~|\$home|\$\{home\}|/home/[^/\s]+|/root|/users/[^/\s]+|%userprofile%)`;
+/** The user, ending a clause or followed by what is hidden from them ("... the user.", "... the user about this"). */
+const USER_TAIL = String.raw`(?:user|owner|human|operator)(?:[.,;:!)"]|$| (?:about|of) (?:this|it|that|these|the (?:above|following|instructions|change|changes))\b| that (?:you|i|this|these|we|it)\b)`;
 /** Chinese: the user / owner. */
 const ZH_USER = '(?:用户|用戶|使用者|主人|人类|人類)';
 /** Chinese: "don't". */
@@ -94,8 +96,8 @@ export const threatPatterns: readonly ThreatPattern[] = [
     category: 'injection',
     view: 'flat',
     window: 200,
-    anchor: /instructions|directives|orders|prompt|rules/,
-    test: /\b(?:new|updated|revised|real|actual|true|override|secret|hidden) (?:system )?(?:instructions|directives|orders|prompt|rules) ?:/,
+    anchor: /instructions|directives/,
+    test: /\b(?:new|updated|revised|real|actual|true|override|secret|hidden) (?:system )?(?:instructions|directives) ?:/,
     reason: 'it announces new instructions for the assistant',
   },
   {
@@ -140,7 +142,13 @@ export const threatPatterns: readonly ThreatPattern[] = [
     view: 'flat',
     window: 200,
     anchor: /user|owner|human|operator/,
-    test: /\b(?:do not|don't|dont|never|must not|mustn't|should not|shouldn't) (?:tell|inform|notify|alert|mention|reveal|disclose|show|explain|let on) (?:(?:this|that|it|anything|any of this|these instructions|this instruction|this message|about this|about it) )?(?:to )?(?:the |your )?(?:user|owner|human|operator)\b|\bwithout (?:telling|informing|notifying|alerting|asking) (?:the |your )?(?:user|owner|human|operator)\b/,
+    // The user must end the clause or be followed by "about this" / "that you ...": "do not show the user raw JSON"
+    // and "never mention the user's ex" are preferences, not concealment.
+    test: re(
+      String.raw`\b(?:(?:do not|don't|dont|never|must not|mustn't|should not|shouldn't) (?:tell|inform|notify|alert|mention|reveal|disclose|show|explain|let on)` +
+        String.raw`(?: this| that| it| anything| any of this| these instructions| this instruction| this message| about this| about it)?(?: to)?` +
+        String.raw`|without (?:telling|informing|notifying|alerting)) (?:the |your )?${USER_TAIL}`,
+    ),
     reason: 'it asks to hide something from the user',
   },
   {
@@ -149,7 +157,7 @@ export const threatPatterns: readonly ThreatPattern[] = [
     view: 'flat',
     window: 200,
     anchor: /user|owner|human|operator/,
-    test: /\b(?:keep|hide) (?:this|that|it|these instructions|this instruction|this message|this note|the following) (?:a secret |secret |hidden |confidential )?from (?:the |your )?(?:user|owner|human|operator)\b|\bthe (?:user|owner) (?:must|should|need|needs to)(?: not|n't) (?:know|find out|learn|be told|see) (?:about )?(?:this|these instructions|that you)\b/,
+    test: /\b(?:keep|hide) (?:this|that|it|these instructions|this instruction|this message|this note|the following) (?:a secret |secret |hidden |confidential )?from (?:the |your )?(?:user|owner|human|operator)(?:[^'a-z]|$)|\bthe (?:user|owner) (?:must|should|need|needs to)(?: not|n't) (?:know|find out|learn|be told|see) (?:about )?(?:this|these instructions|that you)\b/,
     reason: 'it asks to keep something secret from the user',
   },
   {
@@ -167,7 +175,8 @@ export const threatPatterns: readonly ThreatPattern[] = [
     view: 'flat',
     window: 200,
     anchor: /prompt|message|instructions/,
-    test: /\b(?:print|show|reveal|display|output|repeat|dump|leak|disclose|tell me|give me|send|echo|share|write out|recite|paste) (?:me |us )?(?:back )?(?:(?:the|your|all|full|entire|exact|complete|original|hidden|initial|secret|whole|of) )*(?:system|developer|initial|hidden|original|secret) (?:prompt|message|instructions)\b/,
+    // Addressed to the model ("your", "me", "the full/hidden ..."): "show the system prompt with hermes prompt show" is documentation.
+    test: /\b(?:print|show|reveal|display|output|repeat|dump|leak|disclose|tell|give|send|echo|share|write out|recite|paste) (?:(?:me|us) (?:back )?(?:the |your |all )?|(?:back )?your |(?:back )?(?:the |all )?(?:full|entire|exact|complete|original|hidden|initial|secret|whole|verbatim) )(?:(?:full|entire|exact|complete|original|hidden|initial|secret|whole|verbatim|of|your) )*(?:system|developer|initial|hidden|original|secret) (?:prompt|message|instructions)\b/,
     reason: 'it asks the assistant to reveal its system prompt',
   },
   {
