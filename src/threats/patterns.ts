@@ -72,14 +72,34 @@ function re(source: string): RegExp {
 
 /** The threat table, checked in order (the first match is the finding); every row has a positive and a benign test. */
 export const threatPatterns: readonly ThreatPattern[] = [
+  // --- hidden HTML (first: where an instruction hides is the most useful reason) ---
+  {
+    id: 'html-comment-instruction',
+    category: 'hidden-html',
+    view: 'flat',
+    anchor: /<!--/,
+    // The body never contains "-->" (units: a non-dash, dashes and a character that is neither dash nor ">", or "->");
+    // the keyword follows a space or the opening, so "prettier-ignore" is not one.
+    test: /<!--(?:(?:[^-]|-+[^->]|->)*?(?: |-+ ))?(?:(?:ignore|disregard|forget)(?: all| any| the| your| my)? (?:previous|prior|above|earlier|everything|instructions|rules|the user|your|system|safety)|override|instructions?|system prompt|system message|prompt|you are now|you must|assistant|ai agent|do not tell|don't tell)\b/,
+    reason: 'it hides instructions in an HTML comment',
+  },
+  {
+    id: 'html-hidden-text',
+    category: 'hidden-html',
+    view: 'flat',
+    anchor: /style/,
+    test: /<[a-z][a-z0-9]*\b[^>]*? style ?= ?[^>]*?(?:display ?: ?none|visibility ?: ?hidden|font-size ?: ?0(?:\.0+)?(?:px|pt|em|rem|%)?[ ;"']|opacity ?: ?0(?:\.0+)?[ ;"']|color ?: ?transparent)[^>]*>(?: |<[^>]*>)*[^<> ]/,
+    reason: 'it hides text with CSS (display:none, visibility:hidden, font-size:0)',
+  },
+
   // --- prompt injection (English) ---
   {
     id: 'ignore-previous',
     category: 'injection',
     view: 'flat',
     window: 200,
-    anchor: /ignore|disregard|forget|skip|abandon|drop|override/,
-    test: /\b(?:ignore|disregard|forget|skip|abandon|drop|override) (?:all |any |every )?(?:of )?(?:the |your |my |these |those )?(?:previous|prior|above|earlier|preceding|former|foregoing|original|initial|system|old)(?: \w+)? (?:instructions?|prompts?|rules|directions|directives|guidelines|commands|guidance|constraints)\b/,
+    anchor: /ignore|disregard|forget|skip|abandon|drop/,
+    test: /\b(?:ignore|disregard|forget|skip|abandon|drop) (?:all |any |every )?(?:of )?(?:the |your |my |these |those )?(?:previous|prior|above|earlier|preceding|former|foregoing|original|initial|old)(?: \w+)? (?:instructions?|prompts?|rules|directions|directives|guidelines|commands|guidance|constraints)\b/,
     reason: 'it asks to ignore earlier instructions',
   },
   {
@@ -279,26 +299,6 @@ export const threatPatterns: readonly ThreatPattern[] = [
     anchor: /!\[/,
     test: /!\[[^\]]*\]\(https?:\/\/[^)\s]*\?[^)\s]*=(?:\{|\$\{|\$[a-z_]|%7b|<|\[)/,
     reason: 'it embeds an image whose URL would carry data out (a placeholder in the query)',
-  },
-
-  // --- hidden HTML ---
-  {
-    id: 'html-comment-instruction',
-    category: 'hidden-html',
-    view: 'flat',
-    anchor: /<!--/,
-    // The body never contains "-->" (units: a non-dash, dashes and a character that is neither dash nor ">", or "->");
-    // the keyword follows a space or the opening, so "prettier-ignore" is not one.
-    test: /<!--(?:(?:[^-]|-+[^->]|->)*?(?: |-+ ))?(?:(?:ignore|disregard|forget)(?: all| any| the| your| my)? (?:previous|prior|above|earlier|everything|instructions|rules|the user|your|system|safety)|override|instructions?|system prompt|system message|prompt|you are now|you must|assistant|ai agent|do not tell|don't tell)\b/,
-    reason: 'it hides instructions in an HTML comment',
-  },
-  {
-    id: 'html-hidden-text',
-    category: 'hidden-html',
-    view: 'flat',
-    anchor: /style/,
-    test: /<[a-z][a-z0-9]*\b[^>]*? style ?= ?[^>]*?(?:display ?: ?none|visibility ?: ?hidden|font-size ?: ?0(?:\.0+)?(?:px|pt|em|rem|%)?[ ;"']|opacity ?: ?0(?:\.0+)?[ ;"']|color ?: ?transparent)[^>]*>(?: |<[^>]*>)*[^<> ]/,
-    reason: 'it hides text with CSS (display:none, visibility:hidden, font-size:0)',
   },
 
   // --- Chinese (simplified and traditional) ---

@@ -34,8 +34,11 @@ describe('threat table', () => {
 for (const c of threatCases) {
   const row = threatPatterns.find((r) => r.id === c.id);
   describe(`pattern ${c.id}`, () => {
-    test('finds its positives', () => {
-      for (const text of c.positive) assert.ok(ids(text).includes(c.id), `${c.id} should find ${JSON.stringify(text)}; found ${JSON.stringify(ids(text))}`);
+    test('finds its positives (and the first finding, the reason given, is of its category)', () => {
+      for (const text of c.positive) {
+        assert.ok(ids(text).includes(c.id), `${c.id} should find ${JSON.stringify(text)}; found ${JSON.stringify(ids(text))}`);
+        assert.equal(scanForThreats({ text, source: 'memory' })?.category, row?.category, JSON.stringify(text));
+      }
     });
     test('passes its benign near-misses (no row finds them)', () => {
       for (const text of c.benign) assert.deepEqual(ids(text), [], `${JSON.stringify(text)} should be clean`);
