@@ -76,6 +76,7 @@ export class AIAgent {
       return { done: { outcome: 'error', text: turn.text, note, modelCalls: turn.modelCalls } };
     }
     const { reply } = outcome;
+    turn.params.onUsage?.({ model: this.options.model, ...reply.usage });
     if (reply.toolCalls.length === 0) {
       this.add({ turn, message: { role: 'assistant', content: reply.content } });
       const note = finalNote({ turn, finishReason: reply.finishReason });

@@ -1,4 +1,4 @@
-import type OpenAI from 'openai';
+import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import type { Clock } from '../util/clock.js';
 import { classifyError } from './classify.js';
@@ -6,6 +6,7 @@ import type { ClassifiedError } from './errors.js';
 import { sleepBeforeRetry } from './retry.js';
 import { collectStream, type StreamedReply } from './stream.js';
 import type { AgentLogger } from './types.js';
+import { isStreamOptionsRefusal, streamUsageSupport, type StreamUsageSupport } from './usage.js';
 
 /** Longest Retry-After we wait out inside a turn; longer ones end the turn with a message. */
 export const MAX_RETRY_AFTER_MS = 120_000;
@@ -30,6 +31,8 @@ export async function callModel(params: {
   idleTimeoutMs: number;
   onText: (delta: string) => void;
   logger?: AgentLogger;
+  /** Which endpoints refuse `stream_options` (default: the process-wide memory). */
+  usageSupport?: StreamUsageSupport;
 }): Promise<ModelCallOutcome> {
   const { client, signal, request } = params;
   for (let attempt = 0; ; attempt++) {
@@ -39,7 +42,7 @@ export async function callModel(params: {
       'model request',
     );
     try {
-      const reply = await streamAttempt({
+      const reply = await streamWithUsage({
         client,
         request,
         signal,
@@ -49,6 +52,8 @@ export async function callModel(params: {
           emitted += delta;
           params.onText(delta);
         },
+        usageSupport: params.usageSupport ?? streamUsageSupport,
+        ...(params.logger ? { logger: params.logger } : {}),
       });
       if (signal.aborted) return { kind: 'aborted', partialText: emitted };
       return { kind: 'ok', reply };
@@ -79,22 +84,47 @@ export async function callModel(params: {
   }
 }
 
-/** One request and its stream, on its own AbortController so an idle stream can be cut off. */
-async function streamAttempt(params: {
+/** What one streamed request needs. */
+interface AttemptParams {
   client: OpenAI;
   request: Omit<ChatCompletionCreateParamsStreaming, 'stream'>;
   signal: AbortSignal;
   clock: Clock;
   idleTimeoutMs: number;
   onText: (delta: string) => void;
-}): Promise<StreamedReply> {
+}
+
+/**
+ * One attempt asking for the usage chunk (`stream_options.include_usage`) where the endpoint allows it. An endpoint
+ * that refuses the parameter (400/422 naming it) gets the same request once more without it, and is remembered
+ * so later calls leave it out; that is not an error (one info line).
+ */
+async function streamWithUsage(params: AttemptParams & { usageSupport: StreamUsageSupport; logger?: AgentLogger }): Promise<StreamedReply> {
+  const { usageSupport, logger, ...attempt } = params;
+  const { client } = params;
+  if (!usageSupport.supported({ client })) return streamAttempt({ ...attempt, includeUsage: false });
+  try {
+    return await streamAttempt({ ...attempt, includeUsage: true });
+  } catch (error) {
+    if (params.signal.aborted || !isStreamOptionsRefusal({ error })) throw error;
+    usageSupport.markRefused({ client });
+    const line = { baseURL: client.baseURL, status: error instanceof OpenAI.APIError ? error.status : undefined };
+    const message = 'the model endpoint refuses stream_options; asking again without it (token usage will not be reported)';
+    if (logger?.info) logger.info(line, message);
+    else logger?.debug(line, message);
+    return streamAttempt({ ...attempt, includeUsage: false });
+  }
+}
+
+/** One request and its stream, on its own AbortController so an idle stream can be cut off. */
+async function streamAttempt(params: AttemptParams & { includeUsage: boolean }): Promise<StreamedReply> {
   const attempt = new AbortController();
   const forward = (): void => attempt.abort(params.signal.reason);
   params.signal.addEventListener('abort', forward, { once: true });
   if (params.signal.aborted) forward();
   try {
     const stream = await params.client.chat.completions.create(
-      { ...params.request, stream: true },
+      { ...params.request, stream: true, ...(params.includeUsage ? { stream_options: { include_usage: true } } : {}) },
       { signal: attempt.signal, maxRetries: 0 },
     );
     return await collectStream({

@@ -3,6 +3,7 @@ import OpenAI from 'openai';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { Clock } from '../util/clock.js';
 import type { ChatToolCall } from './messages.js';
+import { NO_USAGE, parseUsage, type ModelUsage } from './usage.js';
 
 /** The stream sent nothing for the idle timeout; classified like the SDK's own request timeout. */
 export class StreamIdleTimeoutError extends OpenAI.APIConnectionTimeoutError {
@@ -19,6 +20,8 @@ export interface StreamedReply {
   toolCalls: ChatToolCall[];
   /** finish_reason of the reply, if the server sent one. */
   finishReason: string | null;
+  /** Token counts from the stream's usage chunk (all null when the endpoint sent none). */
+  usage: ModelUsage;
 }
 
 /** Partial state of one tool call while its deltas arrive. */
@@ -42,12 +45,15 @@ export async function collectStream(params: {
 }): Promise<StreamedReply> {
   let content = '';
   let finishReason: string | null = null;
+  let usage: ModelUsage = NO_USAGE;
   const calls = new Map<number, PendingCall>();
   const iterator = params.stream[Symbol.asyncIterator]();
   for (;;) {
     const next = await nextWithin({ iterator, idleTimeoutMs: params.idleTimeoutMs, clock: params.clock });
     if (next.done) break;
     const chunk = next.value;
+    // With include_usage the last chunk carries `usage` and an empty `choices`; others may carry `usage: null`.
+    usage = parseUsage({ usage: chunk.usage }) ?? usage;
     const choice = chunk.choices?.find((c) => c.index === 0) ?? chunk.choices?.[0];
     if (!choice) continue;
     const delta = choice.delta;
@@ -73,7 +79,7 @@ export async function collectStream(params: {
       type: 'function',
       function: { name: call.name, arguments: call.args },
     }));
-  return { content, toolCalls, finishReason };
+  return { content, toolCalls, finishReason, usage };
 }
 
 /** Marks the idle timer winning the race against the next chunk. */

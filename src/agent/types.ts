@@ -3,6 +3,7 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolContext } from '../tools/tool.js';
 import type { Clock } from '../util/clock.js';
 import type { ChatMessage } from './messages.js';
+import type { ModelCallReport } from './usage.js';
 
 export type { ChatMessage } from './messages.js';
 
@@ -10,6 +11,8 @@ export type { ChatMessage } from './messages.js';
 export interface AgentLogger {
   /** Detail for debugging. */
   debug(obj: object, msg?: string): void;
+  /** Something worth knowing that is not a problem (falls back to debug when absent). */
+  info?(obj: object, msg?: string): void;
   /** Something went wrong but was handled. */
   warn(obj: object, msg?: string): void;
 }
@@ -60,6 +63,8 @@ export interface AgentRunParams {
   onMessage: (message: ChatMessage) => void;
   /** Where and how tools run; tools always get the turn's `signal`, whatever this carries. */
   toolContext: ToolContext | Omit<ToolContext, 'signal'>;
+  /** Called once per completed model call with its token counts (null fields when the endpoint reported none). */
+  onUsage?: (report: ModelCallReport) => void;
 }
 
 /** How a turn ended. */

@@ -20,7 +20,7 @@ const aliases: Readonly<Record<string, GatewayCommandName>> = {
 export const commandHelp: readonly string[] = [
   '/new (or /reset) — end this conversation and start a fresh one',
   '/stop — stop the answer being written now',
-  '/status — what the gateway is doing for this chat',
+  '/status — what the gateway is doing for this chat, and the token usage of the conversation',
   '/help — this list',
 ];
 

@@ -1,4 +1,4 @@
-import type { Store } from '../store/types.js';
+import type { SessionUsage, Store } from '../store/types.js';
 import type { MessageEvent } from './contracts.js';
 import { commandHelp, type GatewayCommandName } from './commands.js';
 import type { SessionMailbox } from './mailbox.js';
@@ -50,7 +50,21 @@ function statusText(params: { ctx: ControlContext }): string {
     session ? `Session: ${shortSessionId({ id: session.id })}, ${session.messageCount} messages, since ${new Date(session.startedAt).toISOString()}` : 'Session: none yet',
     `Now: ${busy}`,
     `Model: ${ctx.modelLabel}`,
+    ...(session ? [usageLine({ usage: ctx.store.sessionUsage({ sessionId: session.id }) })] : []),
     `Gateway up ${uptime}s; platforms: ${ctx.adapters().map((a) => `${a.name} ${a.state}`).join(', ') || 'none'}`,
   ];
   return lines.join('\n');
+}
+
+/** The session's token usage, e.g. "Usage: 3 model calls, 1,234 prompt / 56 completion tokens (1,000 cached)". */
+function usageLine(params: { usage: SessionUsage }): string {
+  const { usage } = params;
+  if (usage.calls === 0) return 'Usage: no model calls yet';
+  const n = (value: number): string => value.toLocaleString('en-US');
+  const calls = `${n(usage.calls)} model call${usage.calls === 1 ? '' : 's'}`;
+  const reported = usage.calls - usage.unreported;
+  const tokens = reported > 0 ? `, ${n(usage.promptTokens)} prompt / ${n(usage.completionTokens)} completion tokens (${n(usage.cachedTokens)} cached)` : '';
+  const unreported =
+    usage.unreported === 0 ? '' : usage.unreported === usage.calls ? '; usage not reported by the endpoint' : `; ${n(usage.unreported)} without usage (not reported by the endpoint)`;
+  return `Usage: ${calls}${tokens}${unreported}`;
 }

@@ -161,6 +161,14 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
       },
       onMessage: (message) => store.appendMessage(scrubStoredMessage({ message: toStoredMessage({ message, sessionId: session.id, inboxId: row.id }), scrub: deps.scrub })),
       toolContext: { ...deps.toolContext, signal, sessionId: session.id },
+      onUsage: (report) => {
+        // Usage is bookkeeping: a store that refuses it (disk full) must not cost the user the reply.
+        try {
+          store.recordModelCall({ sessionId: session.id, inboxId: row.id, ...report });
+        } catch (error) {
+          logger.warn({ err: error }, 'could not record the model call usage');
+        }
+      },
     });
     text = result.text;
     note = result.note;

@@ -35,6 +35,8 @@ export interface ScriptedReply {
   hangAfterChunks?: number;
   /** Send this many chunks after the opening role-only chunk, then destroy the connection (a broken stream). */
   breakAfterChunks?: number;
+  /** Token counts of the usage chunk (sent when the request set `stream_options.include_usage`); default: estimated. */
+  usage?: { prompt_tokens?: number; completion_tokens?: number; cached_tokens?: number };
   /** finish_reason of the last chunk; default "tool_calls" when there are tool calls, else "stop". */
   finishReason?: 'stop' | 'length' | 'tool_calls' | 'content_filter';
 }
@@ -130,5 +132,37 @@ export function errorBody(params: { status: number; message?: string; code?: str
       param: null,
       code: params.code ?? null,
     },
+  };
+}
+
+/** Characters shared at the start of two strings. */
+function commonPrefix(a: string, b: string): number {
+  const max = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < max && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
+}
+
+/**
+ * The `usage` object of a reply, shaped like OpenAI's: about 4 characters a token; `cached_tokens` counts the
+ * prompt prefix shared with the previous request (a prefix cache), unless the reply scripts its own numbers.
+ */
+export function usageBody(params: {
+  reply: ScriptedReply;
+  prompt: string;
+  previousPrompt: string | undefined;
+  toolCalls: ResolvedToolCall[];
+}): Record<string, unknown> {
+  const { reply } = params;
+  const completionChars = (reply.chunks?.join('') ?? reply.text ?? '').length + params.toolCalls.reduce((n, c) => n + c.name.length + c.arguments.length, 0);
+  const prompt = reply.usage?.prompt_tokens ?? Math.ceil(params.prompt.length / 4);
+  const completion = reply.usage?.completion_tokens ?? Math.ceil(completionChars / 4);
+  const cached = reply.usage?.cached_tokens ?? (params.previousPrompt === undefined ? 0 : Math.floor(commonPrefix(params.prompt, params.previousPrompt) / 4));
+  return {
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: prompt + completion,
+    prompt_tokens_details: { cached_tokens: Math.min(cached, prompt), audio_tokens: 0 },
+    completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
   };
 }

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { completionBody, errorBody, resolveToolCalls, streamDeltas, type ScriptedReply } from './chunks.js';
+import { completionBody, errorBody, resolveToolCalls, streamDeltas, usageBody, type ScriptedReply } from './chunks.js';
 
 export type { ScriptedReply, ScriptedToolCall } from './chunks.js';
 
@@ -49,6 +49,15 @@ export class FakeOpenAI {
   models: string[] = ['fake-model'];
   /** GET /v1/models requests (kept apart from `requests`, the chat completions). */
   readonly modelListings: CapturedRequest[] = [];
+  /**
+   * Answer requests that carry `stream_options` with a 400, as a strict OpenAI-compatible server does for a
+   * parameter it does not know (the request is recorded; no scripted reply is used up).
+   */
+  refuseStreamOptions = false;
+  /** Send the usage chunk when a stream asks for it (`stream_options.include_usage`); false: accept but never report. */
+  reportUsage = true;
+  /** The serialized messages of the last streamed request (for the simulated prefix cache). */
+  private lastPrompt: string | undefined;
   private readonly queue: ScriptedReply[] = [];
   private responder: Responder | undefined;
   private readonly sockets = new Set<Socket>();
@@ -129,6 +138,11 @@ export class FakeOpenAI {
       sendJson(res, 404, errorBody({ status: 404, message: `FakeOpenAI: no route ${captured.method} ${captured.path}` }));
       return;
     }
+    if (this.refuseStreamOptions && body['stream_options'] !== undefined) {
+      const message = 'Unrecognized request argument supplied: stream_options';
+      sendJson(res, 400, errorBody({ status: 400, message }));
+      return;
+    }
     let reply: ScriptedReply | undefined;
     try {
       reply = this.queue.shift() ?? this.responder?.(captured);
@@ -155,7 +169,10 @@ export class FakeOpenAI {
       sendJson(res, 200, completionBody({ id, model, reply, toolCalls }));
       return;
     }
-    await this.stream({ res, id, model, reply, deltas: streamDeltas({ reply, toolCalls }), usage: wantsUsage(body) });
+    const prompt = JSON.stringify(body.messages ?? []);
+    const usage = wantsUsage(body) && this.reportUsage ? usageBody({ reply, prompt, previousPrompt: this.lastPrompt, toolCalls }) : undefined;
+    this.lastPrompt = prompt;
+    await this.stream({ res, id, model, reply, deltas: streamDeltas({ reply, toolCalls }), usage });
   }
 
   private async stream(params: {
@@ -164,13 +181,15 @@ export class FakeOpenAI {
     model: string;
     reply: ScriptedReply;
     deltas: { delta: Record<string, unknown>; finishReason: string | null }[];
-    usage: boolean;
+    /** The usage chunk's `usage`, sent after the finish chunk with empty `choices` (as OpenAI does). */
+    usage: Record<string, unknown> | undefined;
   }): Promise<void> {
     const { res, reply } = params;
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-request-id': params.id });
     res.flushHeaders();
     const created = Math.floor(Date.now() / 1000);
-    const base = { id: params.id, object: 'chat.completion.chunk', created, model: params.model };
+    // With include_usage, OpenAI sends `usage: null` on every chunk but the last.
+    const base = { id: params.id, object: 'chat.completion.chunk', created, model: params.model, ...(params.usage ? { usage: null } : {}) };
     // The opening role-only chunk does not count towards hangAfterChunks / breakAfterChunks.
     let sent = -1;
     for (const { delta, finishReason } of params.deltas) {
@@ -187,10 +206,7 @@ export class FakeOpenAI {
       res.write(`data: ${JSON.stringify({ ...base, choices: [choice] })}\n\n`);
       sent += 1;
     }
-    if (params.usage) {
-      const usage = { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 };
-      res.write(`data: ${JSON.stringify({ ...base, choices: [], usage })}\n\n`);
-    }
+    if (params.usage) res.write(`data: ${JSON.stringify({ ...base, choices: [], usage: params.usage })}\n\n`);
     res.end('data: [DONE]\n\n');
   }
 
