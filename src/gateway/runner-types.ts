@@ -46,6 +46,8 @@ export interface RunnerOptions {
   /** How much of a streaming reply may be shown yet (the rest could be the start of a secret). */
   readonly safeLength: (params: { text: string }) => number;
   readonly toolContext: Omit<ToolContext, 'signal'>;
+  /** The profile's memory files, numbered with their usage (what `/memory` answers); absent when memory is off. */
+  readonly memoryReport?: () => string;
   /** The profile's media cache, pruned by the maintenance loop. */
   readonly cacheDir?: string;
   /** Restart backoff for adapters (tests shorten it). */
