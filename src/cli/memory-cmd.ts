@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { TEMP_PREFIX } from '../memory/atomic-write.js';
 import { contentProblem } from '../memory/checks.js';
@@ -79,32 +79,11 @@ export async function memoryEdit(params: { options: GlobalOptions; io: CliIO; ta
           if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
         }
         writeFileSync(copy, before, { mode: 0o600 });
-        const code = await runEditor({ io, file: copy });
-        if (code !== 0) {
-          println({ stream: io.stderr, text: `error: the editor exited with code ${code}; ${info.fileName} is unchanged` });
-          return 1;
+        try {
+          return await editCopy({ io, copy, before, file, files, target, containsSecret: (text) => loaded.redactor.contains(text) });
+        } finally {
+          rmSync(copy, { force: true });
         }
-        const after = readFileSync(copy, 'utf8');
-        if (after === before) {
-          println({ stream: io.stdout, text: `${info.fileName}: no changes` });
-          return 0;
-        }
-        const entries = [...new Set(parseEntries({ text: after }))];
-        const problems = editProblems({ entries, files, target, containsSecret: (text) => loaded.redactor.contains(text) });
-        if (problems.length > 0) {
-          const rejected = `${file}.rejected`;
-          writeFileSync(rejected, after, { mode: 0o600 });
-          println({ stream: io.stderr, text: `error: ${info.fileName} was not changed; the edit has problems:` });
-          for (const problem of problems) println({ stream: io.stderr, text: `  - ${problem}` });
-          println({ stream: io.stderr, text: `hint: your edited text is kept in ${rejected}; fix it and run \`hermes memory edit${target === 'user' ? ' --target user' : ''}\` again.` });
-          return 1;
-        }
-        files.save({ file, entries });
-        println({
-          stream: io.stdout,
-          text: `${info.fileName} saved: ${entries.length} entries, ${usageText({ used: entriesChars({ entries }), limit: info.limit })}. The agent sees it from its next session on.`,
-        });
-        return 0;
       },
     });
   } catch (error) {
@@ -112,4 +91,36 @@ export async function memoryEdit(params: { options: GlobalOptions; io: CliIO; ta
     println({ stream: io.stderr, text: `error: ${error.message}` });
     return 1;
   }
+}
+
+/** Runs the editor on the copy, checks the result and saves it (or keeps it aside); resolves to the exit code. */
+async function editCopy(params: { io: CliIO; copy: string; before: string; file: string; files: MemoryFiles; target: MemoryTarget; containsSecret: (text: string) => boolean }): Promise<number> {
+  const { io, copy, before, file, files, target } = params;
+  const info = files.info({ target });
+  const code = await runEditor({ io, file: copy });
+  if (code !== 0) {
+    println({ stream: io.stderr, text: `error: the editor exited with code ${code}; ${info.fileName} is unchanged` });
+    return 1;
+  }
+  const after = readFileSync(copy, 'utf8');
+  if (after === before) {
+    println({ stream: io.stdout, text: `${info.fileName}: no changes` });
+    return 0;
+  }
+  const entries = [...new Set(parseEntries({ text: after }))];
+  const problems = editProblems({ entries, files, target, containsSecret: params.containsSecret });
+  if (problems.length > 0) {
+    const rejected = `${file}.rejected`;
+    writeFileSync(rejected, after, { mode: 0o600 });
+    println({ stream: io.stderr, text: `error: ${info.fileName} was not changed; the edit has problems:` });
+    for (const problem of problems) println({ stream: io.stderr, text: `  - ${problem}` });
+    println({ stream: io.stderr, text: `hint: your edited text is kept in ${rejected}; fix it and run \`hermes memory edit${target === 'user' ? ' --target user' : ''}\` again.` });
+    return 1;
+  }
+  files.save({ file, entries });
+  println({
+    stream: io.stdout,
+    text: `${info.fileName} saved: ${entries.length} entries, ${usageText({ used: entriesChars({ entries }), limit: info.limit })}. The agent sees it from its next session on.`,
+  });
+  return 0;
 }
