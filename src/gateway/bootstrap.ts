@@ -73,7 +73,7 @@ export function buildGateway(params: {
     logger,
     disk,
     ...(http ? { http } : {}),
-    options: runnerOptionsFrom({ profile, config, clock, scrub: params.scrub, secrets: params.secrets, supervisorBackoff: params.supervisorBackoff }),
+    options: runnerOptionsFrom({ profile, config, clock, scrub: params.scrub, secrets: params.secrets, supervisorBackoff: params.supervisorBackoff, logger }),
   });
   return { runner, http, registry };
 }
@@ -119,10 +119,12 @@ export function runnerOptionsFrom(params: {
   scrub: (text: string) => string;
   secrets: SecretGuard;
   supervisorBackoff?: { baseMs?: number; maxMs?: number } | undefined;
+  /** Where the memory files log refused writes (one line each). */
+  logger?: Logger;
 }): RunnerOptions {
   const { profile, config, clock } = params;
   const workspace = config.tools.workspace ?? profile.workspaceDir;
-  const memory = memoryFilesFor({ profile, config, clock, secrets: params.secrets });
+  const memory = memoryFilesFor({ profile, config, clock, secrets: params.secrets, logger: params.logger });
   return {
     profileName: profile.name,
     busyPolicy: config.gateway.busy_policy,
@@ -152,12 +154,18 @@ export function runnerOptionsFrom(params: {
 }
 
 /** The profile's memory files for the `memory` tool and `/memory`; undefined when both are off. */
-function memoryFilesFor(params: { profile: Profile; config: GatewayConfig; clock: Clock; secrets: SecretGuard }): MemoryFiles | undefined {
+function memoryFilesFor(params: { profile: Profile; config: GatewayConfig; clock: Clock; secrets: SecretGuard; logger: Logger | undefined }): MemoryFiles | undefined {
   const settings = memorySettingsFrom({ config: params.config });
   if (!anyMemoryEnabled({ settings })) return undefined;
   const { secrets } = params;
   // An entry holding a secret would go into every future prompt: the guard's scrub changing the text means it holds one.
-  return new MemoryFiles({ memoriesDir: params.profile.memoriesDir, settings, clock: params.clock, containsSecret: (text) => secrets.scrub(text) !== text });
+  return new MemoryFiles({
+    memoriesDir: params.profile.memoriesDir,
+    settings,
+    clock: params.clock,
+    containsSecret: (text) => secrets.scrub(text) !== text,
+    ...(params.logger ? { logger: params.logger.child({ component: 'memory' }) } : {}),
+  });
 }
 
 /**

@@ -166,7 +166,7 @@ export class GatewayReloader {
     const { profile, clock, logger, registry, redactor } = this.params;
     const scrub = (text: string): string => redactor.scrub(text);
     const agent = buildAgent({ profile, config, registry, clock, logger, scrub });
-    const options = runnerOptionsFrom({ profile, config, clock, scrub, secrets: redactor, supervisorBackoff: this.params.supervisorBackoff });
+    const options = runnerOptionsFrom({ profile, config, clock, scrub, secrets: redactor, supervisorBackoff: this.params.supervisorBackoff, logger });
     // The edit interval lives in the adapters' pacers: it changes with a restart.
     this.params.runner.reconfigure({ agent, options: { ...options, editIntervalMs: this.config.stream.edit_interval } });
     logger.level = config.logging.level;

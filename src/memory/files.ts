@@ -99,7 +99,10 @@ export class MemoryFiles implements MemoryCapability {
         const file = this.fileOf(params);
         const entries = readEntriesOf({ file });
         const outcome = applyWrite({ entries, write: params, limit: info.limit, fileName: info.fileName });
-        if (!outcome.ok) throw new ToolError(outcome.reason);
+        if (!outcome.ok) {
+          this.logger?.info({ target: info.target, action: params.action }, 'memory write refused (limit, or old_text matched no or several entries)');
+          throw new ToolError(outcome.reason);
+        }
         if (outcome.changed) this.save({ file, entries: outcome.entries });
         const usage = `${info.fileName} now holds ${outcome.entries.length} entr${outcome.entries.length === 1 ? 'y' : 'ies'}, ${usageText({ used: entriesChars({ entries: outcome.entries }), limit: info.limit })}.`;
         this.logger?.info({ target: info.target, action: params.action, changed: outcome.changed, entries: outcome.entries.length }, 'memory write');
@@ -138,6 +141,7 @@ export class MemoryFiles implements MemoryCapability {
       } catch (error) {
         if (!(error instanceof LockBusyError)) throw error;
         const who = error.holderPid === undefined ? 'another process' : `process ${error.holderPid}`;
+        this.logger?.warn({ holderPid: error.holderPid }, 'memory write lock busy; write refused');
         throw new ToolError(`The memory files are being changed by ${who} (perhaps \`hermes memory edit\`); nothing was saved. Try again in a moment.`);
       }
       try {
