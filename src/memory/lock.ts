@@ -195,6 +195,10 @@ function breakStale(params: { file: string; seen: SeenLock; now: number }): bool
     return true;
   } finally {
     closeSync(fd);
-    unlinkSync(breaker);
+    try {
+      unlinkSync(breaker);
+    } catch {
+      // taken for a leftover by another process (only after BREAKER_STALE_MS)
+    }
   }
 }
