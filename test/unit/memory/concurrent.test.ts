@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { MemoryFiles } from '../../../src/memory/files.js';
+import { LOCK_FILE_NAME, MemoryFiles } from '../../../src/memory/files.js';
 import { systemClock } from '../../../src/util/clock.js';
 
 const settings = { memoryEnabled: true, userEnabled: true, memoryCharLimit: 100_000, userCharLimit: 100_000 };
@@ -17,7 +17,7 @@ function addsChild(params: { dir: string; tag: string; count: number }): { ready
   return { ready, go: () => child.stdin?.end('go\n'), exit };
 }
 
-test('two processes and concurrent writes in this one, all adding to MEMORY.md, lose no entry', { timeout: 120_000 }, async () => {
+test('two processes and concurrent writes in this one, all adding to MEMORY.md after a dead writer\'s lock, lose no entry', { timeout: 120_000 }, async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'hermes-memory-concurrent-'));
   try {
     const count = 40;
@@ -27,6 +27,9 @@ test('two processes and concurrent writes in this one, all adding to MEMORY.md, 
     const signal = new AbortController().signal;
     const children = [addsChild({ dir, tag: 'A', count }), addsChild({ dir, tag: 'B', count })];
     await Promise.all(children.map((child) => child.ready));
+    // A lock left by a killed writer: all three race to take it over, and still only one writes at a time.
+    const dead = spawnSync(process.execPath, ['-e', '']).pid;
+    writeFileSync(path.join(dir, LOCK_FILE_NAME), JSON.stringify({ pid: dead, token: 'killed', at: Date.now() }));
     for (const child of children) child.go();
     const local = Array.from({ length: count }, (_, i) => (i % 2 === 0 ? files : other).write({ action: 'add', target: 'memory', content: `C-${i + 1}`, signal }));
     await Promise.all(local);
