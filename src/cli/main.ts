@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { packageVersion } from '../util/package-root.js';
 import { profileFrom, type GlobalOptions } from './context.js';
 import { addGatewayCommands } from './gateway-commands.js';
@@ -56,6 +56,17 @@ export function buildProgram(params: { io: CliIO; setExit: (code: number) => voi
     .action(async (opts: { session?: string; platform: string }) =>
       setExit(await (await import('./prompt-cmd.js')).promptShow({ options: globals(), io, platform: opts.platform, ...(opts.session !== undefined ? { session: opts.session } : {}) })),
     );
+  const memory = program.command('memory').description("the agent's memory: memories/MEMORY.md (its notes) and USER.md (about you)");
+  memory
+    .command('show')
+    .description('print the entries, numbered, with how full each file is')
+    .addOption(new Option('--target <target>', 'only one file: memory (MEMORY.md) or user (USER.md)').choices(['memory', 'user']))
+    .action(async (opts: { target?: string }) => setExit(await (await import('./memory-cmd.js')).memoryShow({ options: globals(), io, ...memoryTarget(opts.target) })));
+  memory
+    .command('edit')
+    .description('open a memory file in $VISUAL/$EDITOR; the result is checked (format, limit, threat scan) before it is saved')
+    .addOption(new Option('--target <target>', 'memory (MEMORY.md, the default) or user (USER.md)').choices(['memory', 'user']))
+    .action(async (opts: { target?: string }) => setExit(await (await import('./memory-cmd.js')).memoryEdit({ options: globals(), io, ...memoryTarget(opts.target) })));
 
   const pairing = program.command('pairing').description('let in people who message the bot (pairing codes)');
   pairing
@@ -125,6 +136,11 @@ export function buildProgram(params: { io: CliIO; setExit: (code: number) => voi
 
   program.command('chat').description('talk to your agent in the terminal (no platform needed)').action(run(async () => (await import('./chat.js')).chat({ options: globals(), io })));
   return program;
+}
+
+/** The --target option of `hermes memory` (commander already refused anything but memory or user). */
+function memoryTarget(text: string | undefined): { target?: 'memory' | 'user' } {
+  return text === 'memory' || text === 'user' ? { target: text } : {};
 }
 
 function positive(text: string, fallback = 20, max = 1000): number {

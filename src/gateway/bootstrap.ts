@@ -11,6 +11,9 @@ import { ToolRegistry } from '../tools/registry.js';
 import type { SecretGuard } from '../secrets/guard.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import type { Clock } from '../util/clock.js';
+import { MemoryFiles } from '../memory/files.js';
+import { memoryReport } from '../memory/report.js';
+import { anyMemoryEnabled, memorySettingsFrom } from '../memory/settings.js';
 import { DiskHealth } from './disk-health.js';
 import { mediaPolicy } from './media-policy.js';
 import { mediaStager } from './media-stage.js';
@@ -43,7 +46,8 @@ export function buildGateway(params: {
   const disk = params.disk ?? new DiskHealth({ clock });
   const store = openStore({ path: profile.dbPath, clock, logger, disk, ...(params.configureStore ? { configure: params.configureStore } : {}) });
   const registry = new ToolRegistry();
-  for (const tool of [...builtinTools(), ...(params.extraTools ?? [])]) registry.register(tool);
+  const memory = anyMemoryEnabled({ settings: memorySettingsFrom({ config }) });
+  for (const tool of [...builtinTools({ memory }), ...(params.extraTools ?? [])]) registry.register(tool);
   const agent = buildAgent({ profile, config, registry, clock, logger, scrub: params.scrub });
   let runner: GatewayRunner | undefined;
   const http = params.withHttp && config.gateway.http.enabled
@@ -118,6 +122,7 @@ export function runnerOptionsFrom(params: {
 }): RunnerOptions {
   const { profile, config, clock } = params;
   const workspace = config.tools.workspace ?? profile.workspaceDir;
+  const memory = memoryFilesFor({ profile, config, clock, secrets: params.secrets, logger: params.logger });
   return {
     profileName: profile.name,
     busyPolicy: config.gateway.busy_policy,
@@ -138,11 +143,28 @@ export function runnerOptionsFrom(params: {
       confineToWorkspace: config.tools.confine_to_workspace,
       clock,
       terminal: { timeoutMs: config.tools.terminal.timeout, maxOutputBytes: config.tools.terminal.max_output_bytes },
+      ...(memory ? { memory } : {}),
     },
     prompts: promptSource({ profile, config, clock, scrub: params.scrub, logger: params.logger.child({ component: 'prompt' }) }),
+    ...(memory ? { memoryReport: () => memoryReport({ read: (target) => memory.read(target) }) } : {}),
     ...(params.supervisorBackoff ? { supervisorBackoff: params.supervisorBackoff } : {}),
     modelProbe: ({ signal }) => modelEndpointCheck({ config, profile, clock, signal }),
   };
+}
+
+/** The profile's memory files for the `memory` tool and `/memory`; undefined when both are off. */
+function memoryFilesFor(params: { profile: Profile; config: GatewayConfig; clock: Clock; secrets: SecretGuard; logger: Logger | undefined }): MemoryFiles | undefined {
+  const settings = memorySettingsFrom({ config: params.config });
+  if (!anyMemoryEnabled({ settings })) return undefined;
+  const { secrets } = params;
+  // An entry holding a secret would go into every future prompt: the guard's scrub changing the text means it holds one.
+  return new MemoryFiles({
+    memoriesDir: params.profile.memoriesDir,
+    settings,
+    clock: params.clock,
+    containsSecret: (text) => secrets.scrub(text) !== text,
+    ...(params.logger ? { logger: params.logger.child({ component: 'memory' }) } : {}),
+  });
 }
 
 /**

@@ -1,5 +1,5 @@
 /** Commands the gateway itself answers, on the control lane (never behind a running turn). */
-export type GatewayCommandName = 'stop' | 'new' | 'status' | 'help';
+export type GatewayCommandName = 'stop' | 'new' | 'status' | 'memory' | 'help';
 
 /** What a message's text means to the gateway. */
 export type ParsedCommand =
@@ -12,6 +12,7 @@ const aliases: Readonly<Record<string, GatewayCommandName>> = {
   new: 'new',
   reset: 'new',
   status: 'status',
+  memory: 'memory',
   help: 'help',
   start: 'help',
 };
@@ -21,6 +22,7 @@ export const commandHelp: readonly string[] = [
   '/new (or /reset) — end this conversation and start a fresh one',
   '/stop — stop the answer being written now',
   '/status — what the gateway is doing for this chat, and the token usage of the conversation',
+  '/memory — what the agent remembers (its notes and what it knows about you)',
   '/help — this list',
 ];
 

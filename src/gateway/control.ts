@@ -14,6 +14,8 @@ export interface ControlContext {
   readonly adapters: () => readonly AdapterStatus[];
   readonly startedAt: number;
   readonly now: number;
+  /** The memory files' listing (see memory/report.ts); absent when memory is off. */
+  readonly memoryReport?: (() => string) | undefined;
 }
 
 /** Runs one control command immediately (never behind a turn) and returns the reply text. */
@@ -36,8 +38,21 @@ export function runControlCommand(params: { name: GatewayCommandName; event: Mes
     }
     case 'status':
       return statusText({ ctx });
+    case 'memory':
+      return memoryText({ ctx });
     case 'help':
       return ['Commands:', ...commandHelp, '', 'Anything else you write goes to the agent.'].join('\n');
+  }
+}
+
+function memoryText(params: { ctx: ControlContext }): string {
+  const report = params.ctx.memoryReport;
+  if (report === undefined) return 'Memory is off for this profile (memory.memory_enabled and memory.user_profile_enabled are false).';
+  try {
+    return `${report()}\n\nNew entries show in the agent's prompt from the next conversation (/new) on.`;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    return `The memory files could not be read (${code}).`;
   }
 }
 

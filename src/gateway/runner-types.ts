@@ -49,6 +49,8 @@ export interface RunnerOptions {
   readonly toolContext: Omit<ToolContext, 'signal'>;
   /** Builds each new session's system prompt (stored with the session) and the per-call block, if any. */
   readonly prompts: PromptSource;
+  /** The profile's memory files, numbered with their usage (what `/memory` answers); absent when memory is off. */
+  readonly memoryReport?: () => string;
   /** The profile's media cache, pruned by the maintenance loop. */
   readonly cacheDir?: string;
   /** Restart backoff for adapters (tests shorten it). */

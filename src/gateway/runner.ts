@@ -334,6 +334,7 @@ export class GatewayRunner {
             adapters: () => this.adapterStatuses(),
             startedAt: this.startedAt,
             now: this.clock.now(),
+            memoryReport: this.options.memoryReport,
           },
         })
       : command.kind === 'unknown' ? unknownCommandReply({ name: command.name }) : '';

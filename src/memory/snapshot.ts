@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { scanForThreats } from '../threats/scan.js';
+import { ENTRY_DELIMITER, ENTRY_SEPARATOR, entriesChars, parseEntries } from './format.js';
 
-/** The line that separates two entries of a memory file (Hermes's format). */
-export const ENTRY_SEPARATOR = '§';
+export { ENTRY_SEPARATOR, parseEntries };
 
 /** What the memory layer of the system prompt shows. */
 export interface MemorySnapshotParams {
@@ -14,29 +15,31 @@ export interface MemorySnapshotParams {
   readonly userCharLimit: number;
 }
 
-/** Entries of a memory file's text: blocks between lines holding only `§`, trimmed, empty ones dropped. */
-export function parseEntries(params: { text: string }): string[] {
-  return params.text
-    .split(/^[ \t]*§[ \t]*$/m)
-    .map((entry) => entry.trim())
-    .filter((entry) => entry !== '');
-}
-
-/** The entries of one file, or none when it is missing or unreadable. */
+/** The entries of one file, or none when it is missing or unreadable; exact duplicates dropped. */
 function readEntries(params: { file: string }): string[] {
   try {
-    return parseEntries({ text: readFileSync(params.file, 'utf8') });
+    return [...new Set(parseEntries({ text: readFileSync(params.file, 'utf8') }))];
   } catch {
     return [];
   }
 }
 
+/**
+ * Entries as the prompt shows them: one that the threat scan flags (a hand edit or another program wrote it; the
+ * memory tool refuses such writes) is replaced by a `[BLOCKED: ...]` line, so it never reaches the model.
+ */
+function screened(params: { entries: readonly string[]; fileName: string }): string[] {
+  return params.entries.map((entry) => {
+    const finding = scanForThreats({ text: entry, source: 'memory' });
+    return finding === undefined ? entry : `[BLOCKED: ${params.fileName} entry: ${finding.reason} (${finding.id}); remove it with the memory tool or \`hermes memory edit\`]`;
+  });
+}
+
 /** One file's block: a header with its usage, then its entries separated by `§` lines. */
 function block(params: { title: string; entries: readonly string[]; limit: number }): string {
-  const body = params.entries.join(`\n${ENTRY_SEPARATOR}\n`);
-  const used = body.length;
+  const used = entriesChars({ entries: params.entries });
   const percent = Math.round((used / params.limit) * 100);
-  return `${params.title} [${percent}% — ${used}/${params.limit} chars]\n${body}`;
+  return `${params.title} [${percent}% — ${used}/${params.limit} chars]\n${params.entries.join(ENTRY_DELIMITER)}`;
 }
 
 /**
@@ -47,11 +50,11 @@ export function memorySnapshot(params: MemorySnapshotParams): string {
   const parts: string[] = [];
   if (params.memoryEnabled) {
     const entries = readEntries({ file: path.join(params.memoriesDir, 'MEMORY.md') });
-    if (entries.length > 0) parts.push(block({ title: 'MEMORY (your personal notes)', entries, limit: params.memoryCharLimit }));
+    if (entries.length > 0) parts.push(block({ title: 'MEMORY (your personal notes)', entries: screened({ entries, fileName: 'MEMORY.md' }), limit: params.memoryCharLimit }));
   }
   if (params.userEnabled) {
     const entries = readEntries({ file: path.join(params.memoriesDir, 'USER.md') });
-    if (entries.length > 0) parts.push(block({ title: 'USER PROFILE (who the user is)', entries, limit: params.userCharLimit }));
+    if (entries.length > 0) parts.push(block({ title: 'USER PROFILE (who the user is)', entries: screened({ entries, fileName: 'USER.md' }), limit: params.userCharLimit }));
   }
   return parts.join('\n\n');
 }

@@ -1,11 +1,12 @@
 import type { ToolDefinition } from '../tool.js';
+import { memoryTool } from './memory.js';
 import { patchTool } from './patch.js';
 import { readFileTool } from './read-file.js';
 import { searchFilesTool } from './search-files.js';
 import { terminalTool } from './terminal.js';
 import { writeFileTool } from './write-file.js';
 
-/** The tools every agent gets: read_file, write_file, patch, search_files, terminal. */
-export function builtinTools(): ToolDefinition[] {
-  return [readFileTool, writeFileTool, patchTool, searchFilesTool, terminalTool];
+/** The tools every agent gets: read_file, write_file, patch, search_files, terminal; and `memory` when it is on. */
+export function builtinTools(params: { memory?: boolean } = {}): ToolDefinition[] {
+  return [readFileTool, writeFileTool, patchTool, searchFilesTool, terminalTool, ...(params.memory === true ? [memoryTool] : [])];
 }

@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { startHarness } from '../helpers/harness.js';
+
+const toolResults = (messages: readonly Record<string, unknown>[] | undefined): string[] =>
+  (messages ?? []).filter((m) => m['role'] === 'tool').map((m) => String(m['content']));
+
+test('the model saves a memory through the real openai SDK: the file has the entry and the result says "next session"', async () => {
+  const h = await startHarness();
+  try {
+    h.fake.enqueue(
+      { toolCalls: [{ name: 'memory', arguments: { action: 'add', target: 'user', content: 'Prefers answers in German' } }] },
+      { toolCalls: [{ name: 'memory', arguments: { action: 'add', target: 'memory', content: 'Workspace repo builds with `make all`' } }] },
+      { text: 'Noted.' },
+    );
+    await h.adapter.inject({ text: 'Please answer in German from now on.' });
+    await h.runner.waitIdle();
+    assert.equal(h.adapter.shown().at(-1)?.text, 'Noted.');
+    const tools = (h.fake.requests[0]?.body.tools ?? []).map((t) => (t['function'] as { name: string }).name);
+    assert.ok(tools.includes('memory'), `memory is not offered: ${tools.join(', ')}`);
+    assert.equal(readFileSync(path.join(h.profile.memoriesDir, 'USER.md'), 'utf8'), 'Prefers answers in German');
+    assert.equal(readFileSync(path.join(h.profile.memoriesDir, 'MEMORY.md'), 'utf8'), 'Workspace repo builds with `make all`');
+    const [first] = toolResults(h.fake.requests[1]?.body.messages);
+    assert.match(first ?? '', /Entry added to USER\.md/);
+    assert.match(first ?? '', /next session/);
+  } finally {
+    await h.stop();
+  }
+});
+
+test("a memory write holding one of the profile's secrets is refused through the gateway's SecretGuard", async () => {
+  const h = await startHarness();
+  try {
+    h.fake.enqueue({ toolCalls: [{ name: 'memory', arguments: { action: 'add', target: 'memory', content: 'The API key is sk-test-harness' } }] }, { text: 'ok' });
+    await h.adapter.inject({ text: 'remember the key' });
+    await h.runner.waitIdle();
+    const [result] = toolResults(h.fake.requests[1]?.body.messages);
+    assert.match(result ?? '', /^Error: Refused, nothing was saved: it contains one of the profile's secrets/);
+    assert.equal(existsSync(path.join(h.profile.memoriesDir, 'MEMORY.md')), false);
+  } finally {
+    await h.stop();
+  }
+});
+
+test('/memory answers on the control lane with both files, entries numbered, and their usage', async () => {
+  const h = await startHarness();
+  try {
+    writeFileSync(path.join(h.profile.memoriesDir, 'MEMORY.md'), 'Build with make\n§\nDeploys need a tag\nand a changelog line');
+    await h.adapter.inject({ text: '/memory' });
+    await h.runner.waitIdle();
+    const reply = h.adapter.shown().at(-1)?.text ?? '';
+    assert.match(reply, /MEMORY\.md — the agent's notes: 2 entries, 57\/2,200 chars \(3%\)/);
+    assert.match(reply, /  1\. Build with make\n  2\. Deploys need a tag\n     and a changelog line/);
+    assert.match(reply, /USER\.md — what it knows about you: 0 entries, 0\/1,375 chars \(0%\)\n  \(empty\)/);
+    assert.match(reply, /next conversation/);
+    assert.equal(h.fake.requests.length, 0, 'the model was called');
+    await h.adapter.inject({ text: '/help' });
+    await h.runner.waitIdle();
+    assert.match(h.adapter.shown().at(-1)?.text ?? '', /\/memory — what the agent remembers/);
+  } finally {
+    await h.stop();
+  }
+});
+
+test('with both memory files off, the memory tool is not offered and /memory says so', async () => {
+  const h = await startHarness({ config: { memory: { memory_enabled: false, user_profile_enabled: false } } });
+  try {
+    h.fake.enqueue({ text: 'hi' });
+    await h.adapter.inject({ text: 'hello' });
+    await h.runner.waitIdle();
+    const tools = (h.fake.requests[0]?.body.tools ?? []).map((t) => (t['function'] as { name: string }).name);
+    assert.ok(!tools.includes('memory'));
+    await h.adapter.inject({ text: '/memory' });
+    await h.runner.waitIdle();
+    assert.match(h.adapter.shown().at(-1)?.text ?? '', /Memory is off for this profile/);
+  } finally {
+    await h.stop();
+  }
+});
