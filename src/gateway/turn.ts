@@ -142,7 +142,7 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
         delivery.push(delta);
       },
       onMessage: (message) => store.appendMessage(scrubStoredMessage({ message: toStoredMessage({ message, sessionId: session.id, inboxId: row.id }), scrub: deps.scrub })),
-      toolContext: { ...deps.toolContext, signal },
+      toolContext: { ...deps.toolContext, signal, sessionId: session.id },
     });
     text = result.text;
     note = result.note;
