@@ -10,6 +10,11 @@ import type { MessageRole, SearchedMessage, SessionRow, SessionSearchGroup, Sess
  * matches is what made common words slow: it reads every matching row).
  */
 export const SEARCH_CANDIDATES = 500;
+/**
+ * Further pages of older candidates read while the ones so far come from fewer sessions than asked for (one long
+ * session can hold all of the newest matches); each page is bounded like the first.
+ */
+const MORE_PAGES = 4;
 /** Characters of each candidate whose words are counted for its score. */
 const HEAD_CHARS = 2000;
 
@@ -66,11 +71,11 @@ const toSession = (record: SessionRecord): SessionRow => ({
 export function createSessionSearchQueries(params: { db: Database.Database }): SessionSearchQueries {
   const { db } = params;
   // ORDER BY the FTS rowid DESC is consumed by FTS5 itself (no sort); messages is joined by primary key.
-  const candidates = db.prepare<{ query: string; exclude: string; limit: number }, CandidateRecord>(
+  const candidates = db.prepare<{ query: string; exclude: string; below: number; limit: number }, CandidateRecord>(
     `SELECT m.id, m.session_id, substr(m.content, 1, ${HEAD_CHARS}) AS head, length(m.content) AS chars
      FROM messages_fts f
      JOIN messages m ON m.id = f.rowid
-     WHERE messages_fts MATCH @query AND m.session_id <> @exclude
+     WHERE messages_fts MATCH @query AND f.rowid < @below AND m.session_id <> @exclude
      ORDER BY f.rowid DESC
      LIMIT @limit`,
   );
@@ -87,25 +92,44 @@ export function createSessionSearchQueries(params: { db: Database.Database }): S
      FROM sessions s WHERE s.id = ?`,
   );
 
-  /** Runs the query as FTS5 syntax; on a syntax error, runs it again as plain words. */
-  const find = (query: string, exclude: string): CandidateRecord[] => {
-    const args = { exclude, limit: SEARCH_CANDIDATES + 1 };
+  /** One page of candidates below a rowid; the query as FTS5 syntax, or (after a syntax error) as plain words. */
+  const page = (query: string, exclude: string, below: number): { rows: CandidateRecord[]; query: string } => {
+    const args = { exclude, below, limit: SEARCH_CANDIDATES + 1 };
     try {
-      return candidates.all({ query, ...args });
+      return { rows: candidates.all({ query, ...args }), query };
     } catch (error) {
       if (!(error instanceof Database.SqliteError) || error.code !== 'SQLITE_ERROR') throw error;
       const quoted = quoteTerms({ query });
-      return quoted === '' ? [] : candidates.all({ query: quoted, ...args });
+      return { rows: quoted === '' ? [] : candidates.all({ query: quoted, ...args }), query: quoted };
     }
+  };
+
+  /** The newest candidates, a page at a time while they come from fewer than `sessions` sessions. */
+  const find = (query: string, exclude: string, sessions: number): { rows: CandidateRecord[]; truncated: boolean } => {
+    const rows: CandidateRecord[] = [];
+    const seen = new Set<string>();
+    let below = Number.MAX_SAFE_INTEGER;
+    let current = query;
+    for (let n = 0; n <= MORE_PAGES; n += 1) {
+      const found = page(current, exclude, below);
+      current = found.query;
+      const kept = found.rows.slice(0, SEARCH_CANDIDATES);
+      rows.push(...kept);
+      for (const row of kept) seen.add(row.session_id);
+      const last = kept.at(-1);
+      if (found.rows.length <= SEARCH_CANDIDATES || last === undefined) return { rows, truncated: false };
+      if (seen.size >= sessions) break;
+      below = last.id;
+    }
+    return { rows, truncated: true };
   };
 
   const searchSessions = db.transaction((params: Parameters<Store['searchSessions']>[0]): SessionSearchResult => {
     const sessions = Math.max(0, Math.floor(params.sessions));
     const perSession = Math.max(1, Math.floor(params.matchesPerSession));
     if (params.query.trim() === '' || sessions === 0) return { groups: [], candidates: 0, truncated: false };
-    const found = find(params.query, params.excludeSessionId ?? '');
-    const truncated = found.length > SEARCH_CANDIDATES;
-    const pool: RankCandidate[] = found.slice(0, SEARCH_CANDIDATES).map((r) => ({ id: r.id, sessionId: r.session_id, head: r.head, chars: r.chars }));
+    const { rows, truncated } = find(params.query, params.excludeSessionId ?? '', sessions);
+    const pool: RankCandidate[] = rows.map((r) => ({ id: r.id, sessionId: r.session_id, head: r.head, chars: r.chars }));
     const ranked = rankSessions({ scored: scoreCandidates({ candidates: pool, terms: queryTerms({ query: params.query }) }) });
     const groups: SessionSearchGroup[] = [];
     for (const entry of ranked) {
