@@ -27,7 +27,9 @@ export interface RankedSession {
 const k1 = 1.2;
 const b = 0.75;
 /** What a candidate whose counted text holds none of the words scores (the match is past the counted part). */
-const floorScore = 0.01;
+const floorScore = 1e-9;
+/** Least weight of a word, so a word in every candidate still counts its occurrences. */
+const minIdf = 0.05;
 
 /**
  * BM25 over the candidates alone: term frequencies counted in each candidate's head, document frequencies and
@@ -47,7 +49,7 @@ export function scoreCandidates(params: { candidates: readonly RankCandidate[]; 
   const n = candidates.length;
   const idf = terms.map((_, i) => {
     const df = counts.filter((c) => (c.tf[i] ?? 0) > 0).length;
-    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    return Math.max(minIdf, Math.log(1 + (n - df + 0.5) / (df + 0.5)));
   });
   return candidates.map((candidate, index) => {
     const c = counts[index];
