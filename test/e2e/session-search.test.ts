@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { pino } from 'pino';
+import { GatewayReloader } from '../../src/gateway/reload.js';
+import { Redactor } from '../../src/log/redact.js';
+import { builtinTools } from '../../src/tools/builtin/index.js';
+import { ToolRegistry } from '../../src/tools/registry.js';
+import { systemClock } from '../../src/util/clock.js';
 import { FakeOpenAI } from '../fakes/openai/server.js';
 import type { CapturedRequest } from '../fakes/openai/server.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
@@ -127,5 +132,24 @@ test('with auxiliary.model the passages are condensed by it (one non-streaming c
   } finally {
     await h.stop();
     await aux.close();
+  }
+});
+
+test('after a config reload (SIGHUP) the tool context still has session_search', async () => {
+  const h = await startHarness();
+  const store = h.readStore();
+  try {
+    await threeSessions(h);
+    const registry = new ToolRegistry({ tools: builtinTools() });
+    const reloader = new GatewayReloader({ profile: h.profile, env: {}, config: h.config, runner: h.runner, http: undefined, registry, store, redactor: new Redactor({ secrets: [] }), logger: h.logger, clock: systemClock });
+    assert.equal((await reloader.request()).ok, true);
+    await reloader.close();
+    const before = h.fake.requests.length;
+    h.fake.enqueue({ toolCalls: [{ name: 'session_search', arguments: { query: 'walrus' } }] }, { text: 'ok' });
+    await turn(h, 'the walrus thing?');
+    assert.match(toolResults(h.fake.requests[before + 1]).at(-1) ?? '', /> user: My gym locker code is 4417-walrus/);
+  } finally {
+    await h.stop();
+    store.close();
   }
 });
