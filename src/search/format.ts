@@ -6,8 +6,9 @@ import { matchWindow, type WindowSizes } from './windows.js';
 /** Most characters of a session_search result, fence included (stated in the tool's description). */
 export const RECALL_MAX_CHARS = 7000;
 
-/** The fence around recalled text. */
+/** Opens the fence around recalled text. */
 export const FENCE_OPEN = '<memory-context>';
+/** Closes the fence around recalled text. */
 export const FENCE_CLOSE = '</memory-context>';
 
 /** The fence's first line: what the text is, so the model does not take it as a new request. */

@@ -4,8 +4,9 @@ import type { Store } from '../store/types.js';
 import type { SessionSearchCapability } from '../tools/capabilities.js';
 import { defuse, fenced, formatPassages, RECALL_MAX_CHARS } from './format.js';
 
-/** Sessions returned when the model gives no limit, and the most it may ask for. */
+/** Sessions returned when the model gives no limit. */
 export const DEFAULT_SESSIONS = 3;
+/** The most sessions the model may ask for (a larger limit is held to it). */
 export const MAX_SESSIONS = 5;
 /** Matching messages shown per session. */
 const MATCHES_PER_SESSION = 3;
@@ -16,6 +17,7 @@ const CONDENSE_MAX_TOKENS = 1200;
 
 /** Where one line about an auxiliary failure goes. */
 export interface RecallLogger {
+  /** One line about a handled failure. */
   warn(obj: object, msg?: string): void;
 }
 
