@@ -37,7 +37,7 @@ export interface AuxiliaryRoute {
 }
 
 /** The auxiliary route of a config, or undefined when `auxiliary.model` is not set. */
-export function auxiliaryRoute(params: { config: GatewayConfig }): AuxiliaryRoute | undefined {
+export function auxiliaryRoute(params: { config: Pick<GatewayConfig, 'model' | 'auxiliary'> }): AuxiliaryRoute | undefined {
   const aux = params.config.auxiliary.model;
   if (aux === undefined) return undefined;
   return {
@@ -55,7 +55,7 @@ export function auxiliaryRoute(params: { config: GatewayConfig }): AuxiliaryRout
  * and background reviews later), or undefined when none is configured. One non-streaming chat.completions call per
  * request through the openai SDK, no SDK retries (a caller falls back instead), the route's request timeout.
  */
-export function auxiliaryClient(params: { config: GatewayConfig }): AuxiliaryComplete | undefined {
+export function auxiliaryClient(params: { config: Pick<GatewayConfig, 'model' | 'auxiliary'> }): AuxiliaryComplete | undefined {
   const route = auxiliaryRoute(params);
   if (route === undefined) return undefined;
   const client = new OpenAI({ apiKey: route.apiKey ?? 'not-needed', baseURL: route.baseURL, maxRetries: 0, timeout: route.requestTimeoutMs });
