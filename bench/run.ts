@@ -2,6 +2,7 @@
 import { runBaseline } from './baseline.js';
 import { runGateway } from './gateway.js';
 import { promptSizeLines, runPromptSize } from './prompt-size.js';
+import { runSessionSearchBench } from './session-search.js';
 import { runStartup } from './startup.js';
 import { percentile, row } from './stats.js';
 
@@ -37,3 +38,11 @@ for (const only of [undefined, ['telegram'] as const]) {
   );
   console.log(`  idle RSS (one gateway process, ${startup.idleMs / 1000} s after ready): ${startup.idleRssMb.map((mb) => `${mb.toFixed(0)} MB`).join(', ')}`);
 }
+
+// session_search over a store of 1,000,000 messages (built here, in a temp dir): p50/p95/max per query class.
+await runSessionSearchBench({
+  messages: Number.parseInt(process.env['BENCH_SEARCH_MESSAGES'] ?? '1000000', 10),
+  sessions: Number.parseInt(process.env['BENCH_SEARCH_SESSIONS'] ?? '10000', 10),
+  samples: 60,
+  beforeSamples: 10,
+});

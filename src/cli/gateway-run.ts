@@ -45,7 +45,7 @@ async function runGateway(params: { options: GlobalOptions; io: CliIO; extraAdap
     if (adapters.length === 0) {
       log.logger.warn('no platform is enabled; set platforms.<name>.enabled: true in config.yaml, or use `hermes chat`');
     }
-    const { runner, http, registry } = buildGateway({
+    const { runner, http, registry, store } = buildGateway({
       profile,
       config,
       clock: systemClock,
@@ -72,7 +72,7 @@ async function runGateway(params: { options: GlobalOptions; io: CliIO; extraAdap
     };
     disk.setProbe({ part: 'state', probe: () => save(current) });
     save(state);
-    const reloader = new GatewayReloader({ profile, env: io.env, config, runner, http, registry, redactor: loaded.redactor, logger: log.logger, clock: systemClock });
+    const reloader = new GatewayReloader({ profile, env: io.env, config, runner, http, registry, store, redactor: loaded.redactor, logger: log.logger, clock: systemClock });
     let running = true;
     const recordReload = (outcome: ReloadOutcome): void => {
       if (!running) return;

@@ -10,6 +10,11 @@ import { builtinTools } from '../tools/builtin/index.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { SecretGuard } from '../secrets/guard.js';
 import type { ToolDefinition } from '../tools/tool.js';
+import { auxiliaryClient } from '../agent/auxiliary/client.js';
+import { hostTimeZone } from '../config/time-zone.js';
+import { sessionRecall } from '../search/session-recall.js';
+import type { Store } from '../store/types.js';
+import type { SessionSearchCapability } from '../tools/capabilities.js';
 import type { Clock } from '../util/clock.js';
 import { MemoryFiles } from '../memory/files.js';
 import { memoryReport } from '../memory/report.js';
@@ -41,7 +46,7 @@ export function buildGateway(params: {
   disk?: DiskHealth;
   /** Runs on the store's connection once it is open (tests make the store small enough to fill). */
   configureStore?: OpenStoreParams['configure'];
-}): { runner: GatewayRunner; http: GatewayHttp | undefined; registry: ToolRegistry } {
+}): { runner: GatewayRunner; http: GatewayHttp | undefined; registry: ToolRegistry; store: Store } {
   const { profile, config, clock, logger } = params;
   const disk = params.disk ?? new DiskHealth({ clock });
   const store = openStore({ path: profile.dbPath, clock, logger, disk, ...(params.configureStore ? { configure: params.configureStore } : {}) });
@@ -73,9 +78,9 @@ export function buildGateway(params: {
     logger,
     disk,
     ...(http ? { http } : {}),
-    options: runnerOptionsFrom({ profile, config, clock, logger, scrub: params.scrub, secrets: params.secrets, supervisorBackoff: params.supervisorBackoff }),
+    options: runnerOptionsFrom({ profile, config, clock, logger, scrub: params.scrub, secrets: params.secrets, supervisorBackoff: params.supervisorBackoff, store }),
   });
-  return { runner, http, registry };
+  return { runner, http, registry, store };
 }
 
 /** The agent for a config: model client, tools, budgets (the system prompt comes per session, see runnerOptionsFrom). */
@@ -119,6 +124,8 @@ export function runnerOptionsFrom(params: {
   scrub: (text: string) => string;
   secrets: SecretGuard;
   supervisorBackoff?: { baseMs?: number; maxMs?: number } | undefined;
+  /** The profile's store: the `session_search` tool searches it (no tool context slot without it). */
+  store?: Store | undefined;
 }): RunnerOptions {
   const { profile, config, clock } = params;
   const workspace = config.tools.workspace ?? profile.workspaceDir;
@@ -144,6 +151,7 @@ export function runnerOptionsFrom(params: {
       clock,
       terminal: { timeoutMs: config.tools.terminal.timeout, maxOutputBytes: config.tools.terminal.max_output_bytes },
       ...(memory ? { memory } : {}),
+      ...(params.store ? { sessionSearch: sessionSearchFor({ config, store: params.store, scrub: params.scrub, logger: params.logger }) } : {}),
     },
     prompts: promptSource({ profile, config, clock, scrub: params.scrub, logger: params.logger.child({ component: 'prompt' }) }),
     ...(memory ? { memoryReport: () => memoryReport({ read: (target) => memory.read(target) }) } : {}),
@@ -164,6 +172,19 @@ function memoryFilesFor(params: { profile: Profile; config: GatewayConfig; clock
     clock: params.clock,
     containsSecret: (text) => secrets.scrub(text) !== text,
     ...(params.logger ? { logger: params.logger.child({ component: 'memory' }) } : {}),
+  });
+}
+
+/** The `session_search` capability for a config: the store, dates in the config's time zone, the auxiliary model when set. */
+function sessionSearchFor(params: { config: GatewayConfig; store: Store; scrub: (text: string) => string; logger: Logger | undefined }): SessionSearchCapability {
+  const complete = auxiliaryClient({ config: params.config });
+  const logger = params.logger?.child({ component: 'session-search' });
+  return sessionRecall({
+    store: params.store,
+    scrub: params.scrub,
+    timeZone: params.config.timezone ?? hostTimeZone(),
+    ...(complete ? { complete } : {}),
+    logger: logger ?? { warn: () => undefined },
   });
 }
 

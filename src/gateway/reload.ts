@@ -8,6 +8,7 @@ import type { Profile } from '../home/profile.js';
 import type { GatewayHttp } from '../http/server.js';
 import type { Redactor } from '../log/redact.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import type { Store } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
 import { buildAgent, mountWebhooks, runnerOptionsFrom } from './bootstrap.js';
 import { UserFacingError } from './errors.js';
@@ -49,6 +50,8 @@ export interface ReloaderParams {
   readonly logger: Logger;
   readonly clock: Clock;
   readonly supervisorBackoff?: { baseMs?: number; maxMs?: number };
+  /** The gateway's store (buildGateway returns it): the reloaded tool context's session search reads it. */
+  readonly store?: Store;
   /** Platform factories (default: the built-in ones, loaded on first use). */
   readonly factories?: Partial<Record<PlatformName, PlatformFactory>>;
 }
@@ -192,7 +195,7 @@ export class GatewayReloader {
     const { profile, clock, logger, registry, redactor } = this.params;
     const scrub = (text: string): string => redactor.scrub(text);
     const agent = buildAgent({ profile, config, registry, clock, logger, scrub });
-    const options = runnerOptionsFrom({ profile, config, clock, logger, scrub, secrets: redactor, supervisorBackoff: this.params.supervisorBackoff });
+    const options = runnerOptionsFrom({ profile, config, clock, logger, scrub, secrets: redactor, supervisorBackoff: this.params.supervisorBackoff, store: this.params.store });
     // The edit interval lives in the adapters' pacers: it changes with a restart.
     this.params.runner.reconfigure({ agent, options: { ...options, editIntervalMs: this.config.stream.edit_interval } });
     logger.level = config.logging.level;

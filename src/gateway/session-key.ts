@@ -16,3 +16,9 @@ export function sessionKeyFor(params: { profile: string; event: Pick<MessageEven
 function escapePart(part: string): string {
   return part.replace(/%/g, '%25').replace(/:/g, '%3A');
 }
+
+/** The platform a session key names (its second part, after the profile), e.g. "telegram"; "" for a key without one. */
+export function platformOfSessionKey(params: { key: string }): string {
+  const part = params.key.split(':')[1] ?? '';
+  return part.replace(/%3A/g, ':').replace(/%25/g, '%');
+}

@@ -15,6 +15,7 @@ import { createPairingQueries } from './pairing.js';
 import { createScrubQueries } from './scrub-rows.js';
 import { createSearchQueries } from './search.js';
 import { createSendIntentQueries } from './send-intents.js';
+import { createSessionSearchQueries } from './session-search.js';
 import { createSessionPromptQueries } from './session-prompts.js';
 import { createSessionQueries } from './sessions.js';
 import { silentStoreLogger, type StoreLogger } from './store-logger.js';
@@ -68,6 +69,7 @@ export function openStore(params: OpenStoreParams): Store {
   const usage = createModelCallQueries({ db, clock });
   const messages = createMessageQueries({ db, clock });
   const search = createSearchQueries({ db });
+  const sessionSearch = createSessionSearchQueries({ db });
   const scrubbing = createScrubQueries({ db });
   const cursors = createCursorQueries({ db, clock });
   const pairing = createPairingQueries({ db, clock });
@@ -121,6 +123,7 @@ export function openStore(params: OpenStoreParams): Store {
     history: live('history', messages.history),
     deleteTurnMessages: live('deleteTurnMessages', messages.deleteTurnMessages),
     search: live('search', search.search),
+    searchSessions: live('searchSessions', sessionSearch.searchSessions),
     scrubStoredBatch: live('scrubStoredBatch', scrubbing.scrubStoredBatch),
     compactAfterScrub: live('compactAfterScrub', scrubbing.compactAfterScrub),
     getCursor: live('getCursor', cursors.getCursor),

@@ -145,6 +145,52 @@ export interface SearchHit {
   readonly createdAt: number;
 }
 
+/** What `searchSessions` takes. */
+export interface SessionSearchParams {
+  /** FTS5 query syntax; plain words work (invalid syntax falls back to the words as phrases). */
+  readonly query: string;
+  /** Most sessions returned, best first. */
+  readonly sessions: number;
+  /** Most matching messages kept per session (its best ones, returned in conversation order). */
+  readonly matchesPerSession: number;
+  /** A session left out of the results (the conversation asking). */
+  readonly excludeSessionId?: string;
+}
+
+/** A message as a session search returns it. */
+export interface SearchedMessage {
+  readonly id: number;
+  readonly role: MessageRole;
+  readonly content: string;
+  readonly toolName: string | null;
+  readonly createdAt: number;
+}
+
+/** One matching message with the messages right before and after it in its session. */
+export interface SessionSearchMatch {
+  readonly message: SearchedMessage;
+  readonly before: SearchedMessage | null;
+  readonly after: SearchedMessage | null;
+}
+
+/** One session a search found, with its best matches. */
+export interface SessionSearchGroup {
+  readonly session: SessionRow;
+  readonly matches: readonly SessionSearchMatch[];
+  /** Its matching messages among the candidates ranked. */
+  readonly hits: number;
+}
+
+/** What `searchSessions` found. */
+export interface SessionSearchResult {
+  /** Best session first. */
+  readonly groups: readonly SessionSearchGroup[];
+  /** Matching messages ranked (at most the candidate bound). */
+  readonly candidates: number;
+  /** True when more messages matched than the bound: only the newest ones were ranked. */
+  readonly truncated: boolean;
+}
+
 /** The stored parts a secret scrub rewrites: message texts and tool-call arguments, session titles, answered inbox rows. */
 export type ScrubbedPart = 'messages' | 'sessions' | 'inbox';
 
@@ -245,6 +291,11 @@ export interface Store {
   deleteTurnMessages(params: { inboxId: number }): number;
   /** Full-text search over message content (FTS5 query syntax; plain words work). */
   search(params: { query: string; limit: number }): SearchHit[];
+  /**
+   * Past conversations matching a query, grouped by session, best first. The work is bounded for any query: only the
+   * newest matching messages (a fixed number) are ranked, so a word in every message costs what a rare one does.
+   */
+  searchSessions(params: SessionSearchParams): SessionSearchResult;
 
   /**
    * Rewrites up to `limit` rows of `part` after `afterRowId` (by rowid) with `scrub` applied, in one transaction

@@ -1,0 +1,81 @@
+import OpenAI from 'openai';
+import type { GatewayConfig } from '../../config/schema.js';
+
+/** One request to the auxiliary model: a system and a user message, answered once (no streaming, no tools). */
+export interface AuxiliaryRequest {
+  readonly system: string;
+  readonly user: string;
+  /** The turn's signal: an interrupted turn cancels the call. */
+  readonly signal: AbortSignal;
+  /** Most tokens of answer (the config's `max_tokens` when not given). */
+  readonly maxTokens?: number;
+}
+
+/** Answers one request with the auxiliary model's text; throws AuxiliaryError (or the SDK's error) when it cannot. */
+export type AuxiliaryComplete = (request: AuxiliaryRequest) => Promise<string>;
+
+/** The auxiliary model answered, but with nothing usable. */
+export class AuxiliaryError extends Error {
+  override readonly name = 'AuxiliaryError';
+  /** The model asked. */
+  readonly model: string;
+
+  constructor(params: { model: string; detail: string }) {
+    super(`auxiliary model ${params.model}: ${params.detail}`);
+    this.model = params.model;
+  }
+}
+
+/** Which endpoint and model side work uses, with `model`'s base_url and api_key where auxiliary.model leaves them out. */
+export interface AuxiliaryRoute {
+  readonly name: string;
+  readonly baseURL: string;
+  readonly apiKey: string | undefined;
+  readonly requestTimeoutMs: number;
+  readonly temperature: number | undefined;
+  readonly maxTokens: number | undefined;
+}
+
+/** The auxiliary route of a config, or undefined when `auxiliary.model` is not set. */
+export function auxiliaryRoute(params: { config: Pick<GatewayConfig, 'model' | 'auxiliary'> }): AuxiliaryRoute | undefined {
+  const aux = params.config.auxiliary.model;
+  if (aux === undefined) return undefined;
+  return {
+    name: aux.name,
+    baseURL: aux.base_url ?? params.config.model.base_url,
+    apiKey: aux.api_key ?? params.config.model.api_key,
+    requestTimeoutMs: aux.request_timeout,
+    temperature: aux.temperature,
+    maxTokens: aux.max_tokens,
+  };
+}
+
+/**
+ * A `complete` function for the configured auxiliary model (condensing search results now; compression summaries
+ * and background reviews later), or undefined when none is configured. One non-streaming chat.completions call per
+ * request through the openai SDK, no SDK retries (a caller falls back instead), the route's request timeout.
+ */
+export function auxiliaryClient(params: { config: Pick<GatewayConfig, 'model' | 'auxiliary'> }): AuxiliaryComplete | undefined {
+  const route = auxiliaryRoute(params);
+  if (route === undefined) return undefined;
+  const client = new OpenAI({ apiKey: route.apiKey ?? 'not-needed', baseURL: route.baseURL, maxRetries: 0, timeout: route.requestTimeoutMs });
+  return async (request) => {
+    const maxTokens = request.maxTokens ?? route.maxTokens;
+    const completion = await client.chat.completions.create(
+      {
+        model: route.name,
+        messages: [
+          { role: 'system', content: request.system },
+          { role: 'user', content: request.user },
+        ],
+        stream: false,
+        ...(maxTokens !== undefined ? { max_tokens: maxTokens } : {}),
+        ...(route.temperature !== undefined ? { temperature: route.temperature } : {}),
+      },
+      { signal: request.signal, timeout: route.requestTimeoutMs },
+    );
+    const text = completion.choices[0]?.message.content?.trim() ?? '';
+    if (text === '') throw new AuxiliaryError({ model: route.name, detail: 'the answer was empty' });
+    return text;
+  };
+}
