@@ -71,7 +71,9 @@ export function createCandidateFinder(params: { db: Database.Database }): Candid
     }
   };
 
-  return ({ query, sessions, excludeSessionId }) => {
+  return ({ query: given, sessions, excludeSessionId }) => {
+    // A NUL ends an FTS5 string early, so even the quoted fallback would be "unterminated": it counts as a space.
+    const query = given.replaceAll('\u0000', ' ');
     const rows: CandidateRecord[] = [];
     const seen = new Set<string>();
     let below = Number.MAX_SAFE_INTEGER;
