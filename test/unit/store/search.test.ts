@@ -88,6 +88,17 @@ describe('store search', () => {
     store.close();
   });
 
+  test('snippets: a window of words around the first match, every match marked, … where cut', () => {
+    const store = openStore({ path: ':memory:', clock: new FakeClock() });
+    const id = store.createSession({ key: 'work:slack:C1' }).id;
+    const filler = Array.from({ length: 600 }, (_, i) => `word${i}`).join(' ');
+    store.appendMessage({ sessionId: id, role: 'tool', content: `${filler} the Needle, then needles and a needle. ${filler}` });
+    const [hit] = store.search({ query: 'needle', limit: 1 });
+    assert.equal(hit?.snippet, '…word597 word598 word599 the [Needle], then needles and a [needle]. word0 word1 word2 word3 word4 word5…');
+    assert.match(store.search({ query: 'needle*', limit: 1 })[0]?.snippet ?? '', /\[Needle\], then \[needles\] and a \[needle\]/);
+    store.close();
+  });
+
   test('quoteTerms makes each term a phrase and escapes quotes', () => {
     assert.equal(quoteTerms({ query: ' foo"  AND\tbar ' }), '"foo""" "AND" "bar"');
     assert.equal(quoteTerms({ query: '' }), '');
