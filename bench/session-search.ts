@@ -1,7 +1,8 @@
 // `npm run bench:search` (and the end of `npm run bench`): session_search over a store of 1,000,000 messages.
 // Builds the store (Zipf-like vocabulary, ~10k sessions) in a temp dir, then times the session_search path
 // (store query + formatting, no auxiliary model) for rare, mid and very common words and multi-word queries, next to
-// the store's older `search` (bm25 over every match) on the same data. Goal: p95 ≤ 50 ms for any word.
+// the store's `search` (what `hermes sessions search` runs: the same bounded candidates, single messages) on the same
+// data. Goal: p95 ≤ 50 ms for any word.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -65,12 +66,6 @@ export async function runSessionSearchBench(params: { messages: number; sessions
       const results: SearchFigures[] = [];
       for (const c of classes) {
         const queries = Array.from({ length: params.samples }, () => c.make());
-        const before: number[] = [];
-        for (const query of queries.slice(0, params.beforeSamples)) {
-          const start = performance.now();
-          store.search({ query, limit: 50 });
-          before.push(performance.now() - start);
-        }
         const after: number[] = [];
         let longest = 0;
         for (const query of queries) {
@@ -79,13 +74,20 @@ export async function runSessionSearchBench(params: { messages: number; sessions
           after.push(performance.now() - start);
           longest = Math.max(longest, text.length);
         }
+        // store.search second: both paths then read the same query's pages from a warm cache.
+        const before: number[] = [];
+        for (const query of queries.slice(0, params.beforeSamples)) {
+          const start = performance.now();
+          store.search({ query, limit: 50 });
+          before.push(performance.now() - start);
+        }
         const f = figures({ name: c.name, ms: after });
         results.push(f);
-        console.log(line({ label: 'before', f: figures({ name: c.name, ms: before }) }));
+        console.log(line({ label: 'cli', f: figures({ name: c.name, ms: before }) }));
         console.log(`${line({ label: 'after', f })}  longest result ${longest} chars`);
       }
       const worst = Math.max(...results.map((r) => r.p95));
-      console.log(`session_search: worst p95 ${worst.toFixed(1)} ms over every class (goal ≤ ${GOAL_P95_MS} ms); "before" is store.search (bm25 over every match, 50 hits), "after" the session_search path (bounded candidates, grouped, formatted)`);
+      console.log(`session_search: worst p95 ${worst.toFixed(1)} ms over every class (goal ≤ ${GOAL_P95_MS} ms); "cli" is store.search (hermes sessions search: bounded candidates, 50 single messages with snippets), "after" the session_search path (bounded candidates, grouped, formatted)`);
       return results;
     } finally {
       store.close();

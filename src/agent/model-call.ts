@@ -107,12 +107,15 @@ async function streamWithUsage(params: AttemptParams & { usageSupport: StreamUsa
     return await streamAttempt({ ...attempt, includeUsage: true });
   } catch (error) {
     if (params.signal.aborted || !isStreamOptionsRefusal({ error })) throw error;
-    usageSupport.markRefused({ client });
     const line = { baseURL: client.baseURL, status: error instanceof OpenAI.APIError ? error.status : undefined };
     const message = 'the model endpoint refuses stream_options; asking again without it (token usage will not be reported)';
     if (logger?.info) logger.info(line, message);
     else logger?.debug(line, message);
-    return streamAttempt({ ...attempt, includeUsage: false });
+    const reply = await streamAttempt({ ...attempt, includeUsage: false });
+    // Remembered only once the request without it was answered: a 400 about something else that merely echoes the
+    // request (pydantic-style errors quote the whole body, stream_options included) fails again and is not a refusal.
+    usageSupport.markRefused({ client });
+    return reply;
   }
 }
 

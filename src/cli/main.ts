@@ -40,7 +40,7 @@ export function buildProgram(params: { io: CliIO; setExit: (code: number) => voi
     .action(async (opts: { limit: string }) => setExit(await (await import('./sessions-cmd.js')).sessionsList({ options: globals(), io, limit: positive(opts.limit) })));
   sessions
     .command('search')
-    .description('full-text search over all messages')
+    .description('full-text search: the best of the newest 500 matching messages')
     .argument('<query...>', 'words to find')
     .option('-n, --limit <n>', 'how many hits', '20')
     .action(async (query: string[], opts: { limit: string }) =>

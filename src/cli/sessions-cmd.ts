@@ -54,7 +54,7 @@ export function sessionsList(params: { options: GlobalOptions; io: CliIO; limit:
   });
 }
 
-/** `hermes sessions search QUERY`: full-text search over every message (FTS5). */
+/** `hermes sessions search QUERY`: single messages best first, ranked among the newest matches (FTS5, bounded). */
 export function sessionsSearch(params: { options: GlobalOptions; io: CliIO; query: string; limit: number }): Promise<number> {
   return withStore({
     ...params,

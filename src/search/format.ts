@@ -21,7 +21,8 @@ export function fenceNotice(params: { query: string }): string {
 
 /** Recalled text can never close or open the fence itself. */
 export function defuse(params: { text: string }): string {
-  return params.text.replace(/<\s*\/?\s*memory-context\s*>/gi, '[memory-context]');
+  // Attributes, invisible characters, `_` or a space for the hyphen, full-width brackets: all read as the tag.
+  return params.text.replace(/[<\uFF1C][\s\u200B-\u200F\u2060\uFEFF]*[/\uFF0F]?[\s\u200B-\u200F\u2060\uFEFF]*memory[\s\u200B-\u200F\u2060\uFEFF_-]*context\b[^<>\uFF1C\uFF1E]{0,200}[>\uFF1E]/gi, '[memory-context]');
 }
 
 /** A date and time in a time zone, e.g. "2025-03-04 14:05 Europe/Berlin". */

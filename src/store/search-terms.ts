@@ -44,3 +44,12 @@ export function textTokens(params: { text: string }): string[] {
 export function tokenMatches(params: { token: string; term: QueryTerm }): boolean {
   return params.term.prefix ? params.token.startsWith(params.term.text) : params.token === params.term.text;
 }
+
+/** Turns free text into an FTS5 query that cannot be a syntax error: each term becomes a quoted phrase. */
+export function quoteTerms(params: { query: string }): string {
+  return params.query
+    .split(/\s+/)
+    .filter((term) => term.length > 0)
+    .map((term) => `"${term.replaceAll('"', '""')}"`)
+    .join(' ');
+}

@@ -1,65 +1,55 @@
-import Database from 'better-sqlite3';
-import type { MessageRole, SearchHit, Store } from './types.js';
+import type Database from 'better-sqlite3';
+import type { CandidateFinder } from './search-candidates.js';
+import { markedSnippet } from './search-snippet.js';
+import { queryTerms } from './search-terms.js';
+import type { SearchHit, Store } from './types.js';
 
-/** A search result as SQLite returns it. */
+export { quoteTerms } from './search-terms.js';
+
+/** What the hit statement returns for one chosen message. */
 interface HitRecord {
-  message_id: number;
-  session_id: string;
+  content: string;
   session_key: string;
-  role: MessageRole;
-  snippet: string;
+  role: SearchHit['role'];
   created_at: number;
-}
-
-/** Turns free text into an FTS5 query that cannot be a syntax error: each term becomes a quoted phrase. */
-export function quoteTerms(params: { query: string }): string {
-  return params.query
-    .split(/\s+/)
-    .filter((term) => term.length > 0)
-    .map((term) => `"${term.replaceAll('"', '""')}"`)
-    .join(' ');
 }
 
 /** The full-text search part of the Store. */
 export type SearchQueries = Pick<Store, 'search'>;
 
-/** Prepares the search statement once and returns the method that uses it. */
-export function createSearchQueries(params: { db: Database.Database }): SearchQueries {
-  const match = params.db.prepare<[string, number], HitRecord>(
-    `SELECT m.id AS message_id, m.session_id, s.key AS session_key, m.role, m.created_at,
-            snippet(messages_fts, 0, '[', ']', '…', 16) AS snippet
-     FROM messages_fts
-     JOIN messages m ON m.id = messages_fts.rowid
-     JOIN sessions s ON s.id = m.session_id
-     WHERE messages_fts MATCH ?
-     ORDER BY bm25(messages_fts), m.id DESC
-     LIMIT ?`,
+/**
+ * Prepares the hit statement once and returns the method that uses it. The messages ranked are the bounded
+ * candidates `searchSessions` ranks too (the newest matches, scored against each other), so a word in every message
+ * costs what a rare one does; only the `limit` best are read whole, for their snippets.
+ */
+export function createSearchQueries(params: { db: Database.Database; find: CandidateFinder }): SearchQueries {
+  const message = params.db.prepare<[number], HitRecord>(
+    `SELECT m.content, s.key AS session_key, m.role, m.created_at
+     FROM messages m JOIN sessions s ON s.id = m.session_id WHERE m.id = ?`,
   );
 
-  /** Runs the query as FTS5 syntax; on a syntax error, runs it again as plain words. */
-  const run = (query: string, limit: number): HitRecord[] => {
-    try {
-      return match.all(query, limit);
-    } catch (error) {
-      if (!(error instanceof Database.SqliteError) || error.code !== 'SQLITE_ERROR') throw error;
-      return match.all(quoteTerms({ query }), limit);
-    }
-  };
+  // One read transaction: the candidates and their snippets come from the same state of the index.
+  const search = params.db.transaction(({ query, limit }: Parameters<Store['search']>[0]): SearchHit[] => {
+    const n = Math.max(0, Math.floor(limit));
+    if (query.trim() === '' || n === 0) return [];
+    const found = params.find({ query, sessions: 1 });
+    const best = [...found.scored].sort((x, y) => y.score - x.score || y.id - x.id).slice(0, n);
+    const terms = queryTerms({ query });
+    return best.flatMap((candidate): SearchHit[] => {
+      const row = message.get(candidate.id);
+      if (row === undefined) return [];
+      return [
+        {
+          sessionId: candidate.sessionId,
+          sessionKey: row.session_key,
+          messageId: candidate.id,
+          role: row.role,
+          snippet: markedSnippet({ text: row.content, terms }),
+          createdAt: row.created_at,
+        },
+      ];
+    });
+  });
 
-  return {
-    search: ({ query, limit }) => {
-      const n = Math.max(0, Math.floor(limit));
-      if (query.trim() === '' || n === 0) return [];
-      return run(query, n).map(
-        (hit): SearchHit => ({
-          sessionId: hit.session_id,
-          sessionKey: hit.session_key,
-          messageId: hit.message_id,
-          role: hit.role,
-          snippet: hit.snippet,
-          createdAt: hit.created_at,
-        }),
-      );
-    },
-  };
+  return { search: (args) => search(args) };
 }

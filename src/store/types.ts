@@ -289,7 +289,10 @@ export interface Store {
   history(params: { sessionId: string; limit?: number }): StoredMessage[];
   /** Removes a turn's history entries (used when a crashed turn is replayed). */
   deleteTurnMessages(params: { inboxId: number }): number;
-  /** Full-text search over message content (FTS5 query syntax; plain words work). */
+  /**
+   * Single messages matching a query, best first, each with a marked snippet (FTS5 query syntax; plain words work).
+   * Bounded like `searchSessions`: only the newest matching messages (the same fixed number) are ranked.
+   */
   search(params: { query: string; limit: number }): SearchHit[];
   /**
    * Past conversations matching a query, grouped by session, best first. The work is bounded for any query: only the

@@ -37,6 +37,11 @@ export interface ThreatPattern {
   readonly test: RegExp;
   /** Why a match is refused, written as "it ...". */
   readonly reason: string;
+  /**
+   * For `lines` rows: a line the test matches is excused when this (written like `test`, anchored with ^ and $)
+   * matches the whole line.
+   */
+  readonly allow?: RegExp;
 }
 
 // Shared pieces, in the lower-cased views.
@@ -54,6 +59,20 @@ const END = String.raw`(?:[\s'"\x60)|;&,>]|$)`;
 const HOME = String.raw`(?:~|\$home|\$\{home\}|/home/[^/\s]+|/root|/users/[^/\s]+|%userprofile%)`;
 /** The user, ending a clause or followed by what is hidden from them ("... the user.", "... the user about this"). */
 const USER_TAIL = String.raw`(?:user|owner|human|operator)(?:[.,;:!)"]|$| (?:about|of) (?:this|it|that|these|the (?:above|following|instructions|change|changes))\b| that (?:you|i|this|these|we|it)\b)`;
+/**
+ * Hosts nobody else can receive at: the IANA documentation domains (RFC 2606/6761: example.com/.net/.org and their
+ * subdomains, the .example, .test, .invalid and .localhost names) and loopback.
+ */
+const RESERVED_HOST = String.raw`(?:(?:[a-z0-9-]+\.)*example\.(?:com|net|org)|(?:[a-z0-9-]+\.)+(?:example|test|invalid|localhost)|localhost|127\.0\.0\.1|\[::1\])`;
+/** A quoted argument that cannot run a command (no `$(`, no backtick, no nested quote). */
+const QUOTED_ARG = String.raw`(?:"[^"\x60(\n]*"|'[^'\n]*')`;
+/**
+ * One curl command alone on its line (a Markdown bullet, `$ ` prompt or backticks around it at most) whose every
+ * argument is known and whose every URL goes to a reserved host: a documented API call with a placeholder. No bare
+ * word (curl takes one as a host, and `134744072` as an address), no proxy, --resolve, --connect-to or config file,
+ * no userinfo trick (`https://api.example.com@evil.com` is evil.com), no second command.
+ */
+const DOC_CURL = String.raw`^(?:[-*>] |\$ |\x60+)*curl(?: (?:-[sfklliv]+|--(?:silent|show-error|fail|location|include|insecure|compressed|verbose)|(?:-h|--header|-d|--data|--data-raw|--json|-u|--user|-a|--user-agent|-o|--output) ${QUOTED_ARG}|(?:-x|--request) (?:get|post|put|patch|delete|head|options)|(?:-o|--output) [a-z0-9_.-]+|["']?https?://${RESERVED_HOST}(?::[0-9]+)?(?:[/?#][^\s"'\x60@]*)?["']?))+\x60*$`;
 /** Builds a pattern from pieces (the pieces above are plain strings). */
 function re(source: string): RegExp {
   return new RegExp(source);
@@ -206,6 +225,7 @@ export const threatPatterns: readonly ThreatPattern[] = [
     anchor: /\$/,
     test: re(String.raw`\b${NET}\b[^\n]*?(?:\$\{?[a-z0-9_]*(?:key|token|secret|passw|pwd|credential|cred|auth)|\$\{[a-z_][a-z0-9_]*\})`),
     reason: 'it sends a secret variable (such as $API_KEY) over the network',
+    allow: re(DOC_CURL),
   },
   {
     id: 'env-piped-out',

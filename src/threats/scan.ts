@@ -26,6 +26,8 @@ interface CompiledPattern {
   /** The anchor with the `g` flag, for finding every occurrence. */
   readonly anchorAll: RegExp;
   readonly regex: RegExp;
+  /** The row's `allow`, compiled like `regex`. */
+  readonly allow: RegExp | undefined;
   /** True when compiled for the linear-time engine. */
   readonly linear: boolean;
 }
@@ -35,9 +37,11 @@ function compile(row: ThreatPattern): CompiledPattern {
   const anchor = new RegExp(row.anchor.source);
   const anchorAll = new RegExp(row.anchor.source, 'g');
   try {
-    return { row, anchor, anchorAll, regex: new RegExp(row.test.source, 'lm'), linear: true };
+    const allow = row.allow === undefined ? undefined : new RegExp(row.allow.source, 'l');
+    return { row, anchor, anchorAll, regex: new RegExp(row.test.source, 'lm'), allow, linear: true };
   } catch {
-    return { row, anchor, anchorAll, regex: new RegExp(row.test.source, 'm'), linear: false };
+    const allow = row.allow === undefined ? undefined : new RegExp(row.allow.source);
+    return { row, anchor, anchorAll, regex: new RegExp(row.test.source, 'm'), allow, linear: false };
   }
 }
 
@@ -59,7 +63,7 @@ function scan(params: { text: string; all: boolean }): ThreatFinding[] {
   let lines: readonly string[] | undefined;
   const findings: ThreatFinding[] = [];
   for (const pattern of compiled) {
-    const { row, anchor, regex } = pattern;
+    const { row, anchor, regex, allow } = pattern;
     const view = views[row.view];
     if (!anchor.test(view)) continue;
     let found: RegExpExecArray | null = null;
@@ -68,6 +72,7 @@ function scan(params: { text: string; all: boolean }): ThreatFinding[] {
       lines ??= view.split('\n');
       for (const line of lines) {
         found = anchor.test(line) ? regex.exec(line) : null;
+        if (found !== null && allow?.test(line) === true) found = null;
         if (found !== null) break;
       }
     } else if (row.window !== undefined) {

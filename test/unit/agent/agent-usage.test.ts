@@ -102,4 +102,20 @@ describe('usage per model call', () => {
     assert.deepEqual(reports, []);
     assert.equal(rig.fake.requests.length, 1);
   });
+
+  test('a 400 about something else that quotes stream_options fails as itself and is not remembered as a refusal', async () => {
+    rig = await startRig({});
+    // A pydantic-style validation error echoing the request body (stream_options included).
+    const echoed = "1 validation error: messages.0.content: Input should be a valid string [input={'stream_options': {'include_usage': True}}]";
+    rig.fake.enqueue({ status: 400, errorMessage: echoed }, { status: 400, errorMessage: echoed }, { text: 'later answer' });
+    const first = await turnWithUsage({ rig, userText: 'go' });
+    assert.equal(first.text, '');
+    assert.ok(first.note !== undefined && first.note !== '', 'the error reaches the user');
+    const later = await turnWithUsage({ rig, userText: 'again' });
+    assert.equal(later.text, 'later answer');
+    const sent = rig.fake.requests.map((r) => r.body['stream_options']);
+    assert.deepEqual(sent, [{ include_usage: true }, undefined, { include_usage: true }], 'asked once without it, then usage is asked for again');
+    assert.equal(later.reports.length, 1);
+    assert.notEqual(later.reports[0]?.promptTokens, null, 'usage is still reported');
+  });
 });

@@ -3,6 +3,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
+import { openStore } from '../../../src/store/sqlite-store.js';
+import { systemClock } from '../../../src/util/clock.js';
 import { cli } from '../../helpers/cli.js';
 
 const home = mkdtempSync(path.join(os.tmpdir(), 'hermes-cli-'));
@@ -107,6 +109,26 @@ describe('hermes CLI', () => {
     assert.equal(res.code, 1);
     assert.match(res.stderr, /no sessions yet/);
     assert.match(res.stderr, /hermes chat/);
+  });
+
+  test('sessions search: single messages, best first, snippets marked, secrets scrubbed', async () => {
+    const dir = profileDir('searched', { config: '', env: `OPENAI_API_KEY=${canary}\n` });
+    const store = openStore({ path: path.join(dir, 'state.db'), clock: systemClock });
+    const session = store.createSession({ key: 'searched:telegram:42' }).id;
+    store.appendMessage({ sessionId: session, role: 'user', content: 'the parcel locker code changed' });
+    store.appendMessage({ sessionId: session, role: 'assistant', content: `locker, locker: the locker key is ${canary}` });
+    store.appendMessage({ sessionId: session, role: 'user', content: 'nothing to see here' });
+    store.close();
+    const res = await cli({ argv: ['-p', 'searched', 'sessions', 'search', 'locker'], env });
+    assert.equal(res.code, 0, res.stderr);
+    const lines = res.stdout.trim().split('\n');
+    assert.equal(lines.length, 2, res.stdout);
+    assert.match(lines[0] ?? '', /assistant\s+\[locker\], \[locker\]: the \[locker\] key is \*\*\*/);
+    assert.match(lines[1] ?? '', /user\s+the parcel \[locker\] code changed/);
+    assert.ok(!res.stdout.includes(canary));
+    const none = await cli({ argv: ['-p', 'searched', 'sessions', 'search', 'NEAR(('], env });
+    assert.equal(none.code, 0, none.stderr);
+    assert.match(none.stdout, /^no messages match/);
   });
 
   test('the default profile lives in HERMES_HOME itself', async () => {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { SEARCH_CANDIDATES } from '../../../src/store/search-candidates.js';
 import { quoteTerms } from '../../../src/store/search.js';
 import { openStore } from '../../../src/store/sqlite-store.js';
 import type { Store } from '../../../src/store/types.js';
@@ -65,6 +66,36 @@ describe('store search', () => {
     store.deleteTurnMessages({ inboxId: turn });
     assert.deepEqual(store.search({ query: 'Friday', limit: 10 }), []);
     assert.equal(store.search({ query: 'budget', limit: 10 }).length, 2);
+    store.close();
+  });
+
+  test('bounded like session_search: only the newest matches are ranked, best of them first', () => {
+    const store = openStore({ path: ':memory:', clock: new FakeClock() });
+    const old = store.createSession({ key: 'work:slack:C1' }).id;
+    const recent = store.createSession({ key: 'work:slack:C2' }).id;
+    // The best bm25 match over everything, but older than the newest SEARCH_CANDIDATES matches.
+    store.appendMessage({ sessionId: old, role: 'user', content: 'invoice invoice invoice invoice' });
+    for (let i = 0; i < SEARCH_CANDIDATES; i += 1) {
+      store.appendMessage({ sessionId: recent, role: 'user', content: `note ${i}: the invoice went out with a long tail of other words ${i}` });
+    }
+    const best = store.appendMessage({ sessionId: recent, role: 'assistant', content: 'invoice and invoice again' });
+    const hits = store.search({ query: 'invoice', limit: 5 });
+    assert.equal(hits.length, 5);
+    assert.equal(hits[0]?.messageId, best.id, 'the best of the newest matches comes first');
+    assert.match(hits[0]?.snippet ?? '', /^\[invoice\] and \[invoice\] again$/);
+    assert.ok(hits.every((hit) => hit.sessionId === recent), 'the old match beyond the bound is not ranked');
+    assert.equal(store.search({ query: 'invoice"', limit: 1 })[0]?.messageId, best.id, 'a syntax error falls back to the words, snippets too');
+    store.close();
+  });
+
+  test('snippets: a window of words around the first match, every match marked, … where cut', () => {
+    const store = openStore({ path: ':memory:', clock: new FakeClock() });
+    const id = store.createSession({ key: 'work:slack:C1' }).id;
+    const filler = Array.from({ length: 600 }, (_, i) => `word${i}`).join(' ');
+    store.appendMessage({ sessionId: id, role: 'tool', content: `${filler} the Needle, then needles and a needle. ${filler}` });
+    const [hit] = store.search({ query: 'needle', limit: 1 });
+    assert.equal(hit?.snippet, '…word597 word598 word599 the [Needle], then needles and a [needle]. word0 word1 word2 word3 word4 word5…');
+    assert.match(store.search({ query: 'needle*', limit: 1 })[0]?.snippet ?? '', /\[Needle\], then \[needles\] and a \[needle\]/);
     store.close();
   });
 

@@ -74,6 +74,12 @@ describe('store searchSessions', () => {
       assert.doesNotThrow(() => store.searchSessions({ query, sessions: 3, matchesPerSession: 3 }), query);
     }
     assert.equal(store.searchSessions({ query: 'budget"', sessions: 5, matchesPerSession: 1 }).groups.length, 3);
+    // A NUL ends an FTS5 string early ("unterminated string" even for the quoted fallback): it is a word break.
+    for (const query of ['\u0000', 'budget\u0000', '"budget\u0000"', 'NEAR(budget\u0000 report)']) {
+      assert.doesNotThrow(() => store.searchSessions({ query, sessions: 3, matchesPerSession: 3 }), JSON.stringify(query));
+      assert.doesNotThrow(() => store.search({ query, limit: 3 }), JSON.stringify(query));
+    }
+    assert.equal(store.searchSessions({ query: 'budget\u0000', sessions: 5, matchesPerSession: 1 }).groups.length, 3);
     assert.deepEqual(store.searchSessions({ query: '  ', sessions: 3, matchesPerSession: 3 }).groups, []);
     assert.deepEqual(store.searchSessions({ query: 'submarine', sessions: 3, matchesPerSession: 3 }).groups, []);
     store.close();
