@@ -195,7 +195,7 @@ export class GatewayReloader {
     const { profile, clock, logger, registry, redactor } = this.params;
     const scrub = (text: string): string => redactor.scrub(text);
     const agent = buildAgent({ profile, config, registry, clock, logger, scrub });
-    const options = runnerOptionsFrom({ profile, config, clock, logger, scrub, secrets: redactor, supervisorBackoff: this.params.supervisorBackoff, store: this.params.store });
+    const options = runnerOptionsFrom({ profile, config, clock, logger, scrub, secrets: redactor, supervisorBackoff: this.params.supervisorBackoff, store: this.params.store, toolNames: registry.list().map((tool) => tool.name) });
     // The edit interval lives in the adapters' pacers: it changes with a restart.
     this.params.runner.reconfigure({ agent, options: { ...options, editIntervalMs: this.config.stream.edit_interval } });
     logger.level = config.logging.level;

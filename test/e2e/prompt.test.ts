@@ -1,39 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { z } from 'zod';
-import { defineTool, type ToolDefinition } from '../../src/tools/tool.js';
 import type { CapturedRequest } from '../fakes/openai/server.js';
 import { startHarness } from '../helpers/harness.js';
-
-/**
- * Stands in for the `memory` tool (built in parallel): appends an entry to MEMORY.md atomically (temp file +
- * rename), in Hermes's format. `dir` is read when the tool runs (the harness makes the profile).
- */
-function memoryAppendTool(params: { dir: () => string }): ToolDefinition {
-  return defineTool({
-    name: 'test_memory_add',
-    description: 'test: add a memory entry',
-    input: z.object({ content: z.string() }),
-    parallel: 'never',
-    handler: async (args) => {
-      const dir = params.dir();
-      mkdirSync(dir, { recursive: true });
-      const file = path.join(dir, 'MEMORY.md');
-      let before = '';
-      try {
-        before = readFileSync(file, 'utf8').trim();
-      } catch {
-        // no file yet
-      }
-      const tmp = `${file}.tmp-${process.pid}`;
-      writeFileSync(tmp, before === '' ? `${args.content}\n` : `${before}\n§\n${args.content}\n`);
-      renameSync(tmp, file);
-      return 'saved; it shows in the system prompt from the next session on';
-    },
-  });
-}
 
 /** The system message (first message) of a captured request. */
 function systemOf(request: CapturedRequest | undefined): string {
@@ -42,27 +12,31 @@ function systemOf(request: CapturedRequest | undefined): string {
   return String(first?.['content']);
 }
 
-test('within a session the system message is byte-identical across turns, even after a memory write; /new gets the new entry', async () => {
-  let memoriesDir = '';
-  const h = await startHarness({ extraTools: [memoryAppendTool({ dir: () => memoriesDir })] });
+test('within a session the system message is byte-identical across 3 turns, even after a `memory` add in turn 1; /new gets the new entry', async () => {
+  const h = await startHarness();
   try {
-    memoriesDir = h.profile.memoriesDir;
-    mkdirSync(memoriesDir, { recursive: true });
-    writeFileSync(path.join(memoriesDir, 'MEMORY.md'), 'The owner is called Ada.\n');
-    h.fake.enqueue({ toolCalls: [{ name: 'test_memory_add', arguments: { content: 'Ada drinks green tea.' } }] }, { text: 'Noted.' });
+    const memoryFile = path.join(h.profile.memoriesDir, 'MEMORY.md');
+    writeFileSync(memoryFile, 'The owner is called Ada.');
+    // Turn 1: the scripted model calls the real memory tool (through the real openai SDK), then answers.
+    h.fake.enqueue({ toolCalls: [{ name: 'memory', arguments: { action: 'add', target: 'memory', content: 'Ada drinks green tea.' } }] }, { text: 'Noted.' });
     await h.adapter.inject({ text: 'remember that I drink green tea' });
     await h.runner.waitIdle();
-    assert.match(readFileSync(path.join(memoriesDir, 'MEMORY.md'), 'utf8'), /§\nAda drinks green tea\./);
+    assert.equal(readFileSync(memoryFile, 'utf8'), 'The owner is called Ada.\n§\nAda drinks green tea.');
+    const toolResult = (h.fake.requests[1]?.body.messages ?? []).find((m) => m['role'] === 'tool');
+    assert.match(String(toolResult?.['content']), /next session/);
     for (const reply of ['second', 'third']) {
       h.fake.enqueue({ text: reply });
       await h.adapter.inject({ text: `turn ${reply}` });
       await h.runner.waitIdle();
     }
-    assert.equal(h.fake.requests.length, 4);
+    assert.equal(h.fake.requests.length, 4, 'three turns: two model calls in the first, one in each other');
     const first = systemOf(h.fake.requests[0]);
     for (const request of h.fake.requests) assert.equal(systemOf(request), first, 'the system message changed within the session');
     assert.match(first, /The owner is called Ada\./);
     assert.doesNotMatch(first, /green tea/);
+    // The agent is told when to use its memory and session_search tools (both are offered).
+    assert.match(first, /# Memory\n/);
+    assert.match(first, /# Earlier conversations\n/);
     const store = h.readStore();
     try {
       const [session] = store.listSessions({ limit: 1 });
