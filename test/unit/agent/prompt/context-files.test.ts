@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { buildSessionPrompt } from '../../../../src/agent/prompt/builder.js';
@@ -119,6 +120,35 @@ test('a context "file" that is a folder is skipped with a log line', () => {
     const layer = contextFilesLayer({ workspace: rig.workspace, enabled: true, maxChars: 20_000, logger: rig.logger });
     assert.match(layer.text, /## \.cursorrules\nrules/);
     assert.match(rig.warnings.join('\n'), /AGENTS\.md could not be read/);
+  } finally {
+    rig.close();
+  }
+});
+
+test('a huge context file costs only its start: read up to 4 bytes per allowed character, the note gives its size', () => {
+  const rig = promptRig();
+  try {
+    const file = path.join(rig.workspace, 'AGENTS.md');
+    writeFileSync(file, `Use tabs.\n${'x'.repeat(1000)}`);
+    truncateSync(file, 512 * 1024 * 1024); // a sparse 512 MB file: read whole, it would cost seconds and the memory
+    const started = Date.now();
+    const layer = contextFilesLayer({ workspace: rig.workspace, enabled: true, maxChars: 200, logger: rig.logger });
+    assert.ok(Date.now() - started < 2000, 'the whole file was read');
+    assert.ok(layer.text.includes(`## AGENTS.md\nUse tabs.\n${'x'.repeat(190)}\n[… AGENTS.md was cut here: it has ${512 * 1024 * 1024} bytes, the first 200 are shown]`), layer.text);
+  } finally {
+    rig.close();
+  }
+});
+
+test('a context "file" that is a FIFO is skipped with a log line, never waited on', () => {
+  const rig = promptRig();
+  try {
+    execFileSync('mkfifo', [path.join(rig.workspace, 'CLAUDE.md')]);
+    writeFileSync(path.join(rig.workspace, 'AGENTS.md'), 'agents notes');
+    const layer = contextFilesLayer({ workspace: rig.workspace, enabled: true, maxChars: 20_000, logger: rig.logger });
+    assert.match(layer.text, /## AGENTS\.md\nagents notes/);
+    assert.doesNotMatch(layer.text, /CLAUDE/);
+    assert.match(rig.warnings.join('\n'), /CLAUDE\.md could not be read/);
   } finally {
     rig.close();
   }
