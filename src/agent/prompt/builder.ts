@@ -38,7 +38,7 @@ export function promptLayers(params: BuildPromptParams): PromptLayer[] {
   const { profile, config } = params;
   const extra = config.agent.system_prompt?.trim() ?? '';
   return [
-    identityLayer({ profile }),
+    identityLayer({ profile, logger: params.logger }),
     toolGuidanceLayer({ model: config.model.name, setting: config.agent.tool_use_enforcement, toolNames: params.toolNames }),
     { name: 'system_prompt', text: extra },
     memoryLayer({ profile, config }),
