@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import Database from 'better-sqlite3';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -85,6 +86,76 @@ test('agent.current_time: call adds a "Current time" system message after the hi
       assert.doesNotMatch(store.sessionPrompt({ sessionId: session.id })?.text ?? '', /Current time:/);
     } finally {
       store.close();
+    }
+  } finally {
+    await h.stop();
+  }
+});
+
+test('a turn cut short by a shutdown is replayed with the same stored system prompt, though SOUL.md and MEMORY.md changed meanwhile', { timeout: 30_000 }, async () => {
+  const h = await startHarness({ config: { gateway: { drain_timeout: '300ms' } } });
+  try {
+    writeFileSync(path.join(h.profile.memoriesDir, 'MEMORY.md'), 'Old fact.');
+    const words = Array.from({ length: 60 }, (_, i) => `w${i}`);
+    // The first attempt streams slowly and is interrupted by the stop; the replay answers at once.
+    h.fake.enqueue({ chunks: words.map((w, i) => (i ? ` ${w}` : w)), chunkDelayMs: 50 }, { text: words.join(' ') });
+    await h.adapter.inject({ text: 'count' });
+    const deadline = Date.now() + 10_000;
+    while (h.fake.requests.length === 0) {
+      assert.ok(Date.now() < deadline, 'the model was never called');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    writeFileSync(h.profile.soulPath, 'You are a different assistant now.');
+    writeFileSync(path.join(h.profile.memoriesDir, 'MEMORY.md'), 'New fact.');
+    await h.restart();
+    await h.runner.waitIdle();
+    assert.equal(h.fake.requests.length, 2, 'the cut-short turn was not replayed');
+    const first = systemOf(h.fake.requests[0]);
+    assert.equal(systemOf(h.fake.requests[1]), first);
+    assert.match(first, /Old fact\./);
+    assert.doesNotMatch(first, /New fact|different assistant/);
+  } finally {
+    await h.stop();
+  }
+});
+
+test('a session from before the upgrade (no stored prompt) gets one at its next turn, stored and reused', async () => {
+  const h = await startHarness();
+  try {
+    h.fake.enqueue({ text: 'one' });
+    await h.adapter.inject({ text: 'hello' });
+    await h.runner.waitIdle();
+    const store = h.readStore();
+    let sessionId = '';
+    try {
+      const [session] = store.listSessions({ limit: 1 });
+      assert.ok(session);
+      sessionId = session.id;
+    } finally {
+      store.close();
+    }
+    // What a database migrated from before prompts were stored holds: the session without its prompt.
+    const db = new Database(h.profile.dbPath);
+    try {
+      db.prepare('UPDATE sessions SET system_prompt = NULL, prompt_layers_json = NULL WHERE id = ?').run(sessionId);
+    } finally {
+      db.close();
+    }
+    writeFileSync(path.join(h.profile.memoriesDir, 'MEMORY.md'), 'Fact written before the next turn.');
+    for (const reply of ['two', 'three']) {
+      h.fake.enqueue({ text: reply });
+      await h.adapter.inject({ text: reply });
+      await h.runner.waitIdle();
+    }
+    const rebuilt = systemOf(h.fake.requests[1]);
+    assert.match(rebuilt, /Fact written before the next turn\./);
+    assert.equal(systemOf(h.fake.requests[2]), rebuilt);
+    const again = h.readStore();
+    try {
+      assert.equal(again.sessionPrompt({ sessionId })?.text, rebuilt);
+      assert.equal(again.listSessions({ limit: 5 }).length, 1, 'the old session went on');
+    } finally {
+      again.close();
     }
   } finally {
     await h.stop();
