@@ -7,7 +7,7 @@ import type { SessionPrompt, SessionRow, Store } from '../store/types.js';
 import { anyMemoryEnabled, memorySettingsFrom } from '../memory/settings.js';
 import { builtinTools } from '../tools/builtin/index.js';
 import { systemClock } from '../util/clock.js';
-import { loadProfile, type GlobalOptions } from './context.js';
+import { loadExistingProfile, type GlobalOptions } from './context.js';
 import { println, type CliIO } from './output.js';
 import { withProfileStore } from './profile-store.js';
 
@@ -20,7 +20,7 @@ const shortIdScan = 100_000;
  */
 export async function promptShow(params: { options: GlobalOptions; io: CliIO; session?: string; platform?: string }): Promise<number> {
   const { io } = params;
-  const loaded = await loadProfile({ options: params.options, io });
+  const loaded = await loadExistingProfile({ options: params.options, io });
   const { profile, config, redactor } = loaded;
   const scrub = (text: string): string => redactor.scrub(text);
   let prompt: SessionPrompt;
