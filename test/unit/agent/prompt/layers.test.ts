@@ -6,7 +6,7 @@ import { buildSessionPrompt, promptLayers } from '../../../../src/agent/prompt/b
 import { bundledSoulPath } from '../../../../src/agent/prompt/identity.js';
 import { toolGuidanceLayer, wantsEnforcement } from '../../../../src/agent/prompt/tool-guidance.js';
 import { platformRules } from '../../../../src/agent/prompt/platform-rules.js';
-import { currentTimeBlock } from '../../../../src/agent/prompt/time-text.js';
+import { currentTimeBlock, timeText } from '../../../../src/agent/prompt/time-text.js';
 import { promptSource } from '../../../../src/agent/prompt/source.js';
 import { FakeClock } from '../../../helpers/fake-clock.js';
 import { promptRig } from './support.js';
@@ -194,4 +194,13 @@ test("a SOUL.md with an injection is blocked like a context file: the bundled id
   } finally {
     rig.close();
   }
+});
+
+test('times are told with the offset in force at that moment (daylight saving switches in Berlin and New York)', () => {
+  assert.match(timeText({ at: Date.UTC(2026, 2, 29, 0, 59), timeZone: 'Europe/Berlin' }), /^Sunday, 29 March 2026\D+01:59 \(Europe\/Berlin, GMT\+01:00\)$/);
+  assert.match(timeText({ at: Date.UTC(2026, 2, 29, 1, 0), timeZone: 'Europe/Berlin' }), /^Sunday, 29 March 2026\D+03:00 \(Europe\/Berlin, GMT\+02:00\)$/);
+  // The repeated hour in the autumn: the offset tells the two 01:xx apart.
+  assert.match(timeText({ at: Date.UTC(2026, 10, 1, 5, 30), timeZone: 'America/New_York' }), /^Sunday, 1 November 2026\D+01:30 \(America\/New_York, GMT-04:00\)$/);
+  assert.match(timeText({ at: Date.UTC(2026, 10, 1, 6, 30), timeZone: 'America/New_York' }), /^Sunday, 1 November 2026\D+01:30 \(America\/New_York, GMT-05:00\)$/);
+  assert.match(timeText({ at: Date.UTC(2026, 0, 1, 0, 0), timeZone: 'Asia/Kolkata' }), /^Thursday, 1 January 2026\D+05:30 \(Asia\/Kolkata, GMT\+05:30\)$/);
 });
