@@ -120,3 +120,27 @@ test('memory turned off by a config reload: the still-registered tool refuses cl
     store.close();
   }
 });
+
+test('memory turned on by a config reload: the tool is offered from the next turn on and new sessions get its guidance', async () => {
+  const h = await startHarness({ config: { memory: { memory_enabled: false, user_profile_enabled: false } } });
+  const store = h.readStore();
+  try {
+    const raw = parse(readFileSync(h.profile.configPath, 'utf8')) as Record<string, unknown>;
+    writeFileSync(h.profile.configPath, stringify({ ...raw, memory: { memory_enabled: true, user_profile_enabled: true } }));
+    // The gateway's registry as it was built: without the memory tool.
+    const registry = new ToolRegistry({ tools: builtinTools({ memory: false }) });
+    const reloader = new GatewayReloader({ profile: h.profile, env: {}, config: h.config, runner: h.runner, http: undefined, registry, store, redactor: new Redactor({ secrets: [] }), logger: h.logger, clock: systemClock });
+    assert.equal((await reloader.request()).ok, true);
+    await reloader.close();
+    h.fake.enqueue({ toolCalls: [{ name: 'memory', arguments: { action: 'add', target: 'user', content: 'Likes tea' } }] }, { text: 'ok' });
+    await h.adapter.inject({ text: 'remember I like tea' });
+    await h.runner.waitIdle();
+    const tools = (h.fake.requests[0]?.body.tools ?? []).map((t) => (t['function'] as { name: string }).name);
+    assert.ok(tools.includes('memory'), tools.join(', '));
+    assert.equal(readFileSync(path.join(h.profile.memoriesDir, 'USER.md'), 'utf8'), 'Likes tea');
+    assert.match(String(h.fake.requests[0]?.body.messages?.[0]?.['content']), /# Memory\n/);
+  } finally {
+    await h.stop();
+    store.close();
+  }
+});
