@@ -144,3 +144,26 @@ test('memory turned on by a config reload: the tool is offered from the next tur
     store.close();
   }
 });
+
+test("a /memory reply longer than the platform's message limit is sent in parts, in order, each within the limit", async () => {
+  const h = await startHarness({ capabilities: { maxMessageLength: 300 } });
+  try {
+    const entries = Array.from({ length: 12 }, (_, i) => `Fact number ${i + 1}: the owner keeps note ${i + 1} in the blue notebook.`);
+    writeFileSync(path.join(h.profile.memoriesDir, 'MEMORY.md'), entries.join('\n§\n'));
+    await h.adapter.inject({ text: '/memory' });
+    await h.runner.waitIdle();
+    const parts = h.adapter.shown().map((m) => m.text);
+    assert.ok(parts.length > 1, `one message of ${parts[0]?.length} chars`);
+    for (const part of parts) assert.ok(part.length <= 300, `${part.length} chars`);
+    const joined = parts.join('\n');
+    let at = -1;
+    for (const entry of entries) {
+      const next = joined.indexOf(entry);
+      assert.ok(next > at, `${entry} missing or out of order`);
+      at = next;
+    }
+    assert.match(parts.at(-1) ?? '', /next conversation/);
+  } finally {
+    await h.stop();
+  }
+});
