@@ -167,3 +167,22 @@ test("a /memory reply longer than the platform's message limit is sent in parts,
     await h.stop();
   }
 });
+
+test('/memory in a group or channel does not list the files (others read along); in a DM it does', async () => {
+  const h = await startHarness();
+  try {
+    writeFileSync(path.join(h.profile.memoriesDir, 'USER.md'), 'Lives at 12 Elm Street');
+    for (const kind of ['group', 'channel'] as const) {
+      await h.adapter.inject({ text: '/memory', chatId: `room-${kind}`, kind });
+      await h.runner.waitIdle();
+      const reply = h.adapter.shown({ chatId: `room-${kind}` }).at(-1)?.text ?? '';
+      assert.match(reply, /Send \/memory in a direct message/);
+      assert.doesNotMatch(reply, /Elm Street/);
+    }
+    await h.adapter.inject({ text: '/memory' });
+    await h.runner.waitIdle();
+    assert.match(h.adapter.shown().at(-1)?.text ?? '', /Lives at 12 Elm Street/);
+  } finally {
+    await h.stop();
+  }
+});
