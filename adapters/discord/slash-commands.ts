@@ -7,6 +7,7 @@ export const slashCommands: readonly { readonly name: string; readonly descripti
   { name: 'new', description: 'Start a fresh conversation' },
   { name: 'stop', description: 'Stop the answer being written' },
   { name: 'status', description: 'What the gateway is doing for this chat' },
+  { name: 'memory', description: 'What the agent remembers about you' },
   { name: 'help', description: 'List the commands' },
 ];
 

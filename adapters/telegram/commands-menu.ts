@@ -8,6 +8,7 @@ export const menuCommands: readonly { command: string; description: string }[] =
   { command: 'new', description: 'Start a fresh conversation' },
   { command: 'stop', description: 'Stop the answer being written' },
   { command: 'status', description: 'What the gateway is doing for this chat' },
+  { command: 'memory', description: 'What the agent remembers about you' },
   { command: 'help', description: 'List the commands' },
 ];
 

@@ -1,7 +1,9 @@
+import { existsSync } from 'node:fs';
 import os from 'node:os';
 import type { Logger } from 'pino';
 import { loadConfig } from '../config/load.js';
 import type { GatewayConfig } from '../config/schema.js';
+import { UserFacingError } from '../gateway/errors.js';
 import { chooseProfileName } from '../home/active-profile.js';
 import { ensureProfileDirs, resolveHermesHome, resolveProfile, type Profile } from '../home/index.js';
 import { createLogger, type LoggerHandle } from '../log/logger.js';
@@ -33,6 +35,18 @@ export async function loadProfile(params: { options: GlobalOptions; io: CliIO })
   const loaded = await loadConfig({ profile, env: params.io.env });
   for (const warning of loaded.warnings) println({ stream: params.io.stderr, text: `warning: ${warning.message}` });
   return { profile, config: loaded.config, redactor: new Redactor({ secrets: loaded.secrets }) };
+}
+
+/**
+ * Like loadProfile, for commands that only read or change an existing profile: a profile whose folder does not exist
+ * (a typo in --profile) is a clear error (exit 66) instead of a result for an empty, made-up profile.
+ */
+export async function loadExistingProfile(params: { options: GlobalOptions; io: CliIO }): Promise<LoadedProfile> {
+  const profile = profileFrom(params);
+  if (!existsSync(profile.dir)) {
+    throw new UserFacingError({ message: `profile "${profile.name}" does not exist`, hint: '`hermes profile list` shows the profiles.', exitCode: 66 });
+  }
+  return loadProfile(params);
 }
 
 /** Opens the profile's log (creating its folders); a log file that refuses writes is reported to `disk`. */

@@ -10,18 +10,9 @@ import { memorySettingsFrom } from '../memory/settings.js';
 import type { MemoryTarget } from '../tools/capabilities.js';
 import { ToolError } from '../tools/tool.js';
 import { systemClock } from '../util/clock.js';
-import { loadProfile, profileFrom, type GlobalOptions, type LoadedProfile } from './context.js';
+import { loadExistingProfile, type GlobalOptions, type LoadedProfile } from './context.js';
 import { UserFacingError } from '../gateway/errors.js';
 import { println, type CliIO } from './output.js';
-
-/** The profile (which must exist: an edit would otherwise create a stray profile folder) with its config. */
-async function existingProfile(params: { options: GlobalOptions; io: CliIO }): Promise<LoadedProfile> {
-  const profile = profileFrom(params);
-  if (!existsSync(profile.dir)) {
-    throw new UserFacingError({ message: `profile "${profile.name}" does not exist`, hint: '`hermes profile list` shows the profiles.', exitCode: 66 });
-  }
-  return loadProfile(params);
-}
 
 /** The profile's memory files with its config's limits and its secrets. */
 function filesOf(params: { loaded: LoadedProfile }): MemoryFiles {
@@ -31,7 +22,7 @@ function filesOf(params: { loaded: LoadedProfile }): MemoryFiles {
 
 /** `hermes memory show [--target memory|user]`: the entries of both files (or one), numbered, with their usage. */
 export async function memoryShow(params: { options: GlobalOptions; io: CliIO; target?: MemoryTarget }): Promise<number> {
-  const loaded = await existingProfile(params);
+  const loaded = await loadExistingProfile(params);
   const files = filesOf({ loaded });
   const report = memoryReport({ read: (target) => files.read(target), ...(params.target !== undefined ? { target: params.target } : {}) });
   println({ stream: params.io.stdout, text: loaded.redactor.scrub(report) });
@@ -69,7 +60,7 @@ function runEditor(params: { io: CliIO; file: string }): Promise<number> {
 export async function memoryEdit(params: { options: GlobalOptions; io: CliIO; target?: MemoryTarget }): Promise<number> {
   const { io } = params;
   const target = params.target ?? 'memory';
-  const loaded = await existingProfile(params);
+  const loaded = await loadExistingProfile(params);
   const files = filesOf({ loaded });
   const info = files.info({ target });
   if (!info.enabled) {

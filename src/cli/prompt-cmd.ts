@@ -4,8 +4,10 @@ import type { PromptLogger } from '../agent/prompt/types.js';
 import { UserFacingError } from '../gateway/errors.js';
 import { shortSessionId } from '../store/session-id.js';
 import type { SessionPrompt, SessionRow, Store } from '../store/types.js';
+import { anyMemoryEnabled, memorySettingsFrom } from '../memory/settings.js';
+import { builtinTools } from '../tools/builtin/index.js';
 import { systemClock } from '../util/clock.js';
-import { loadProfile, type GlobalOptions } from './context.js';
+import { loadExistingProfile, type GlobalOptions } from './context.js';
 import { println, type CliIO } from './output.js';
 import { withProfileStore } from './profile-store.js';
 
@@ -18,7 +20,7 @@ const shortIdScan = 100_000;
  */
 export async function promptShow(params: { options: GlobalOptions; io: CliIO; session?: string; platform?: string }): Promise<number> {
   const { io } = params;
-  const loaded = await loadProfile({ options: params.options, io });
+  const loaded = await loadExistingProfile({ options: params.options, io });
   const { profile, config, redactor } = loaded;
   const scrub = (text: string): string => redactor.scrub(text);
   let prompt: SessionPrompt;
@@ -49,7 +51,9 @@ export async function promptShow(params: { options: GlobalOptions; io: CliIO; se
       throw new UserFacingError({ message: `unknown platform "${platform}"`, hint: `Use one of: ${promptPlatforms.join(', ')}.`, exitCode: 64 });
     }
     const logger: PromptLogger = { warn: (_obj, msg) => println({ stream: io.stderr, text: `warning: ${scrub(msg ?? 'prompt warning')}` }) };
-    prompt = buildSessionPrompt({ profile, config, platform, startedAt: systemClock.now(), scrub, logger });
+    // The tools a gateway of this config offers (the built-in ones; a host program's own are not known here).
+    const toolNames = builtinTools({ memory: anyMemoryEnabled({ settings: memorySettingsFrom({ config }) }) }).map((tool) => tool.name);
+    prompt = buildSessionPrompt({ profile, config, platform, startedAt: systemClock.now(), scrub, logger, toolNames });
     heading = `a new ${platform} session of profile ${profile.name} now`;
   }
   println({ stream: io.stdout, text: `system prompt of ${heading}` });

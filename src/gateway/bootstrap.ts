@@ -78,7 +78,7 @@ export function buildGateway(params: {
     logger,
     disk,
     ...(http ? { http } : {}),
-    options: runnerOptionsFrom({ profile, config, clock, logger, scrub: params.scrub, secrets: params.secrets, supervisorBackoff: params.supervisorBackoff, store }),
+    options: runnerOptionsFrom({ profile, config, clock, logger, scrub: params.scrub, secrets: params.secrets, supervisorBackoff: params.supervisorBackoff, store, toolNames: registry.list().map((tool) => tool.name) }),
   });
   return { runner, http, registry, store };
 }
@@ -126,10 +126,14 @@ export function runnerOptionsFrom(params: {
   supervisorBackoff?: { baseMs?: number; maxMs?: number } | undefined;
   /** The profile's store: the `session_search` tool searches it (no tool context slot without it). */
   store?: Store | undefined;
+  /** The names of the registered tools (the prompt's tool guidance covers memory and session_search when they work). */
+  toolNames: readonly string[];
 }): RunnerOptions {
   const { profile, config, clock } = params;
   const workspace = config.tools.workspace ?? profile.workspaceDir;
   const memory = memoryFilesFor({ profile, config, clock, secrets: params.secrets, logger: params.logger });
+  // A registered tool whose capability is off (memory turned off by a reload) gets no guidance in new prompts.
+  const toolNames = params.toolNames.filter((name) => (name !== 'memory' || memory !== undefined) && (name !== 'session_search' || params.store !== undefined));
   return {
     profileName: profile.name,
     busyPolicy: config.gateway.busy_policy,
@@ -153,7 +157,7 @@ export function runnerOptionsFrom(params: {
       ...(memory ? { memory } : {}),
       ...(params.store ? { sessionSearch: sessionSearchFor({ config, store: params.store, scrub: params.scrub, logger: params.logger }) } : {}),
     },
-    prompts: promptSource({ profile, config, clock, scrub: params.scrub, logger: params.logger.child({ component: 'prompt' }) }),
+    prompts: promptSource({ profile, config, clock, scrub: params.scrub, logger: params.logger.child({ component: 'prompt' }), toolNames }),
     ...(memory ? { memoryReport: () => memoryReport({ read: (target) => memory.read(target) }) } : {}),
     ...(params.supervisorBackoff ? { supervisorBackoff: params.supervisorBackoff } : {}),
     modelProbe: ({ signal }) => modelEndpointCheck({ config, profile, clock, signal }),

@@ -1,6 +1,9 @@
 /** Commands the gateway itself answers, on the control lane (never behind a running turn). */
 export type GatewayCommandName = 'stop' | 'new' | 'status' | 'memory' | 'help';
 
+/** Every command the gateway answers (what the platforms' command menus list). */
+export const gatewayCommandNames: readonly GatewayCommandName[] = ['new', 'stop', 'status', 'memory', 'help'];
+
 /** What a message's text means to the gateway. */
 export type ParsedCommand =
   | { readonly kind: 'command'; readonly name: GatewayCommandName; readonly args: string }

@@ -39,14 +39,16 @@ export function runControlCommand(params: { name: GatewayCommandName; event: Mes
     case 'status':
       return statusText({ ctx });
     case 'memory':
-      return memoryText({ ctx });
+      return memoryText({ ctx, event: params.event });
     case 'help':
       return ['Commands:', ...commandHelp, '', 'Anything else you write goes to the agent.'].join('\n');
   }
 }
 
-function memoryText(params: { ctx: ControlContext }): string {
+function memoryText(params: { ctx: ControlContext; event: MessageEvent }): string {
   const report = params.ctx.memoryReport;
+  // USER.md is about the owner: a group or channel (other people read along) is not where it is listed.
+  if (params.event.chat.kind !== 'dm') return 'Send /memory in a direct message: it lists what the agent knows about its owner, which others in this chat would see.';
   if (report === undefined) return 'Memory is off for this profile (memory.memory_enabled and memory.user_profile_enabled are false).';
   try {
     return `${report()}\n\nNew entries show in the agent's prompt from the next conversation (/new) on.`;

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { AdapterSlots } from './adapter-slots.js';
 import type { ChatRef, MessageEvent } from './contracts.js';
+import { splitMessage } from './delivery/split.js';
 
 /**
  * The gateway's own replies (command answers, pairing codes): sent through the chat's pacer on the platform's
@@ -39,11 +40,16 @@ export class GatewayReplies {
     const reply = this.slots
       .use({
         name: platform,
-        fn: (slot) =>
-          slot.pacer.run({
-            chatKey: chat.id,
-            op: () => slot.entry.adapter.send({ chat, text: this.scrub()(params.text), ...(replyToId !== undefined ? { replyToId } : {}) }),
-          }),
+        fn: async (slot) => {
+          // A long reply (e.g. /memory with full files) is cut at the platform's message limit, parts in order.
+          const text = this.scrub()(params.text);
+          const limit = slot.entry.adapter.capabilities.maxMessageLength;
+          const parts = text.length <= limit ? [text] : splitMessage({ text, limit });
+          for (const [i, part] of parts.entries()) {
+            const first = i === 0 && replyToId !== undefined;
+            await slot.pacer.run({ chatKey: chat.id, op: () => slot.entry.adapter.send({ chat, text: part, ...(first ? { replyToId } : {}) }) });
+          }
+        },
       })
       .then(
         (used) => {

@@ -1,5 +1,7 @@
 import type { Logger } from 'pino';
 import { identityLayer } from '../agent/prompt/identity.js';
+import { anyMemoryEnabled, memorySettingsFrom } from '../memory/settings.js';
+import { memoryTool } from '../tools/builtin/memory.js';
 import { ConfigError } from '../config/errors.js';
 import { loadConfig } from '../config/load.js';
 import type { GatewayConfig, PlatformName } from '../config/schema.js';
@@ -194,8 +196,10 @@ export class GatewayReloader {
     const { config } = params;
     const { profile, clock, logger, registry, redactor } = this.params;
     const scrub = (text: string): string => redactor.scrub(text);
+    // Memory turned on by this reload: the tool is offered from the next model call on (turned off, it stays and refuses).
+    if (anyMemoryEnabled({ settings: memorySettingsFrom({ config }) }) && registry.get(memoryTool.name) === undefined) registry.register(memoryTool);
     const agent = buildAgent({ profile, config, registry, clock, logger, scrub });
-    const options = runnerOptionsFrom({ profile, config, clock, logger, scrub, secrets: redactor, supervisorBackoff: this.params.supervisorBackoff, store: this.params.store });
+    const options = runnerOptionsFrom({ profile, config, clock, logger, scrub, secrets: redactor, supervisorBackoff: this.params.supervisorBackoff, store: this.params.store, toolNames: registry.list().map((tool) => tool.name) });
     // The edit interval lives in the adapters' pacers: it changes with a restart.
     this.params.runner.reconfigure({ agent, options: { ...options, editIntervalMs: this.config.stream.edit_interval } });
     logger.level = config.logging.level;

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { pino } from 'pino';
 import { discordFactory } from '../../adapters/discord/factory.js';
+import { slashCommands } from '../../adapters/discord/slash-commands.js';
 import { configSchema, type GatewayConfig } from '../../src/config/schema.js';
 import type { AdapterEntry } from '../../src/gateway/runner.js';
 import { systemClock } from '../../src/util/clock.js';
@@ -71,7 +72,7 @@ test('discord slash commands: registered once across two starts (hash in storage
   try {
     await run();
     assert.equal(fake.commandOverwrites, 1);
-    assert.deepEqual(fake.commands.map((command) => command['name']).sort(), ['help', 'new', 'status', 'stop']);
+    assert.deepEqual(fake.commands.map((command) => command['name']).sort(), ['help', 'memory', 'new', 'status', 'stop']);
     await run();
     assert.equal(fake.commandOverwrites, 1, 'the unchanged definitions are not registered again');
     assert.equal(fake.calls.filter((call) => call.method === 'PUT').length, 1);
@@ -84,7 +85,7 @@ test('discord slash commands: registered once across two starts (hash in storage
 test('discord /status through an interaction: answered at once (ephemeral), then the gateway replies in the channel', { timeout: 20_000 }, async () => {
   const { h, fake, dm } = await start();
   try {
-    await fake.waitFor({ predicate: () => fake.commands.length === 4, what: 'the slash commands' });
+    await fake.waitFor({ predicate: () => fake.commands.length === slashCommands.length, what: 'the slash commands' });
     const used = fake.slashCommand({ channelId: dm, user: owner, name: 'status' });
     const answered = await fake.waitFor({ predicate: () => fake.interaction({ id: used.id })?.callback, what: 'the interaction callback' });
     assert.equal(answered.type, 4);

@@ -24,6 +24,8 @@ export interface BuildPromptParams {
   readonly scrub: (text: string) => string;
   /** Told about context files left out (unreadable) or blocked (threat scan). */
   readonly logger: PromptLogger;
+  /** The names of the tools the agent is offered (the guidance layer covers memory and session_search only when present). */
+  readonly toolNames: readonly string[];
 }
 
 /** The time zone the agent is told about: config's `timezone`, else the host's. */
@@ -36,8 +38,8 @@ export function promptLayers(params: BuildPromptParams): PromptLayer[] {
   const { profile, config } = params;
   const extra = config.agent.system_prompt?.trim() ?? '';
   return [
-    identityLayer({ profile }),
-    toolGuidanceLayer({ model: config.model.name, setting: config.agent.tool_use_enforcement }),
+    identityLayer({ profile, logger: params.logger }),
+    toolGuidanceLayer({ model: config.model.name, setting: config.agent.tool_use_enforcement, toolNames: params.toolNames }),
     { name: 'system_prompt', text: extra },
     memoryLayer({ profile, config }),
     skillsLayer(),

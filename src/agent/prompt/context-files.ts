@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { scanForThreats } from '../../threats/scan.js';
 import type { PromptLayer, PromptLogger } from './types.js';
@@ -60,25 +60,59 @@ function findUp(params: { from: string; to: string; names: readonly string[] }):
   }
 }
 
-/** A file's text capped at `maxChars`, with a note saying it was cut. */
-export function capText(params: { text: string; maxChars: number; label: string }): string {
+/** A file's text capped at `maxChars`, with a note saying it was cut (`totalBytes`: the file's size when only its start was read). */
+export function capText(params: { text: string; maxChars: number; label: string; totalBytes?: number }): string {
   const { text, maxChars } = params;
-  if (text.length <= maxChars) return text;
-  return `${text.slice(0, maxChars)}\n[… ${params.label} was cut here: it has ${text.length} characters, the first ${maxChars} are shown]`;
+  if (text.length <= maxChars && params.totalBytes === undefined) return text;
+  const size = params.totalBytes === undefined ? `${text.length} characters` : `${params.totalBytes} bytes`;
+  return `${text.slice(0, maxChars)}\n[… ${params.label} was cut here: it has ${size}, the first ${maxChars} are shown]`;
+}
+
+/** What reading a context file gave: its text (only the start of a big one), or why it was left out. */
+type ReadOutcome = { readonly ok: true; readonly text: string; readonly totalBytes?: number } | { readonly ok: false; readonly code: string };
+
+/**
+ * Reads at most what `maxChars` characters can take in UTF-8 (4 bytes each), so a huge file costs no more than a
+ * capped one. Only regular files: a FIFO or device (opened without blocking) is left out, never waited on.
+ */
+function readStart(params: { file: string; maxChars: number }): ReadOutcome {
+  let fd: number;
+  try {
+    fd = openSync(params.file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    return { ok: false, code: (error as NodeJS.ErrnoException).code ?? 'error' };
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) return { ok: false, code: stat.isDirectory() ? 'EISDIR' : 'not a regular file' };
+    const limit = Math.min(stat.size, params.maxChars * 4);
+    const buffer = Buffer.alloc(limit);
+    let read = 0;
+    while (read < limit) {
+      const n = readSync(fd, buffer, read, limit - read, read);
+      if (n === 0) break;
+      read += n;
+    }
+    const text = buffer.subarray(0, read).toString('utf8');
+    return stat.size > read ? { ok: true, text, totalBytes: stat.size } : { ok: true, text };
+  } catch (error) {
+    return { ok: false, code: (error as NodeJS.ErrnoException).code ?? 'error' };
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** One file's section: read, capped, scanned (a threat replaces the content); undefined when it cannot be read. */
 function section(params: { file: ContextFile; maxChars: number; logger: PromptLogger }): string | undefined {
   const { file, logger } = params;
-  let text: string;
-  try {
-    text = readFileSync(file.path, 'utf8');
-  } catch (error) {
-    logger.warn({ file: file.path, code: (error as NodeJS.ErrnoException).code }, `context file ${file.label} could not be read; it is left out of the system prompt`);
+  const read = readStart({ file: file.path, maxChars: params.maxChars });
+  if (!read.ok) {
+    logger.warn({ file: file.path, code: read.code }, `context file ${file.label} could not be read; it is left out of the system prompt`);
     return undefined;
   }
-  if (text.trim() === '') return undefined;
-  const capped = capText({ text: text.trim(), maxChars: params.maxChars, label: file.label });
+  const text = read.text.trim();
+  if (text === '') return undefined;
+  const capped = capText({ text, maxChars: params.maxChars, label: file.label, ...(read.totalBytes !== undefined ? { totalBytes: read.totalBytes } : {}) });
   const finding = scanForThreats({ text: capped, source: 'context-file' });
   if (finding !== undefined) {
     logger.warn({ file: file.path, threat: finding.id, category: finding.category }, `context file ${file.label} blocked: ${finding.reason}`);

@@ -15,11 +15,19 @@ export interface PromptSource {
 }
 
 /** The prompt source for a profile's config (a reloaded config gets a new one, used by sessions started after it). */
-export function promptSource(params: { profile: Profile; config: GatewayConfig; clock: Clock; scrub: (text: string) => string; logger: PromptLogger }): PromptSource {
-  const { profile, config, clock, scrub, logger } = params;
+export function promptSource(params: {
+  profile: Profile;
+  config: GatewayConfig;
+  clock: Clock;
+  scrub: (text: string) => string;
+  logger: PromptLogger;
+  /** The names of the tools the agent is offered (see BuildPromptParams.toolNames). */
+  toolNames: readonly string[];
+}): PromptSource {
+  const { profile, config, clock, scrub, logger, toolNames } = params;
   const timeZone = promptTimeZone({ config });
   return {
-    build: ({ platform, startedAt }) => buildSessionPrompt({ profile, config, platform, startedAt, scrub, logger }),
+    build: ({ platform, startedAt }) => buildSessionPrompt({ profile, config, platform, startedAt, scrub, logger, toolNames }),
     ...(config.agent.current_time === 'call' ? { perCall: () => currentTimeBlock({ now: clock.now(), timeZone }) } : {}),
   };
 }

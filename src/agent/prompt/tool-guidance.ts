@@ -32,8 +32,34 @@ export function wantsEnforcement(params: { model: string; setting: ToolUseEnforc
   return substrings.some((s) => s.trim() !== '' && model.includes(s.trim().toLowerCase()));
 }
 
-/** The tool-use guidance layer, with the "act, don't just say you will" block when the model needs it. */
-export function toolGuidanceLayer(params: { model: string; setting: ToolUseEnforcement }): PromptLayer {
-  const text = wantsEnforcement(params) ? `${guidance}\n\n${enforcement}` : guidance;
-  return { name: 'tool_guidance', text };
+/** When to use the `memory` tool (only sent when the agent has it). */
+const memoryGuidance = [
+  '# Memory',
+  'You have a small persistent memory (the `memory` tool); it is shown at the start of every future conversation. ' +
+    'Save durable facts only: the user\'s preferences and corrections, their environment, conventions and stable facts about them or their projects. ' +
+    'Not task progress, not what this conversation already holds, not what is easy to look up again.',
+  'target "user" (USER.md) is about the user; target "memory" (MEMORY.md) holds your own notes (environment, conventions, lessons learned). ' +
+    'Save at once, without being asked, when the user corrects you or tells you something lasting about themselves.',
+].join('\n');
+
+/** When to use the `session_search` tool (only sent when the agent has it). */
+const sessionSearchGuidance = [
+  '# Earlier conversations',
+  'When the user refers to something from before ("as we discussed", "last week", "like the other time"), ' +
+    'search the earlier conversations with `session_search` instead of guessing or asking them to repeat it.',
+].join('\n');
+
+/**
+ * The tool-use guidance layer: general guidance, the "act, don't just say you will" block when the model needs it,
+ * and guidance for the `memory` and `session_search` tools when `toolNames` (the tools the agent is offered) has them.
+ */
+export function toolGuidanceLayer(params: { model: string; setting: ToolUseEnforcement; toolNames: readonly string[] }): PromptLayer {
+  const has = (name: string): boolean => params.toolNames.includes(name);
+  const blocks = [
+    guidance,
+    ...(wantsEnforcement(params) ? [enforcement] : []),
+    ...(has('memory') ? [memoryGuidance] : []),
+    ...(has('session_search') ? [sessionSearchGuidance] : []),
+  ];
+  return { name: 'tool_guidance', text: blocks.join('\n\n') };
 }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
@@ -64,4 +64,14 @@ test('hermes prompt show --session prints the stored prompt (by short or full id
   assert.notEqual(missing.code, 0);
   assert.match(missing.stderr, /no session "deadbeef"/);
   assert.equal(missing.stdout, '');
+});
+
+test('hermes prompt show on a profile that does not exist is an error (exit 66), not the prompt of a made-up profile', async () => {
+  for (const argv of [['-p', 'nosuch', 'prompt', 'show'], ['-p', 'nosuch', 'prompt', 'show', '--session', 'abcd1234']]) {
+    const shown = await cli({ argv, env });
+    assert.equal(shown.code, 66, shown.stdout);
+    assert.match(shown.stderr, /profile "nosuch" does not exist/);
+    assert.equal(shown.stdout, '');
+  }
+  assert.equal(existsSync(path.join(home, 'profiles', 'nosuch')), false);
 });

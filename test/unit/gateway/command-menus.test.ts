@@ -1,0 +1,18 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { slashCommands } from '../../../adapters/discord/slash-commands.js';
+import { menuCommands } from '../../../adapters/telegram/commands-menu.js';
+import { gatewayCommandNames, parseCommand } from '../../../src/gateway/commands.js';
+
+test("the Telegram and Discord command menus list every command the gateway answers (incl. /memory), and only those", () => {
+  const menus: Record<string, readonly string[]> = {
+    telegram: menuCommands.map((c) => c.command),
+    discord: slashCommands.map((c) => c.name),
+  };
+  for (const [platform, names] of Object.entries(menus)) {
+    assert.deepEqual([...names].sort(), [...gatewayCommandNames].sort(), platform);
+    for (const name of names) assert.deepEqual(parseCommand({ text: `/${name}` }), { kind: 'command', name, args: '' }, `${platform} /${name}`);
+  }
+  // Every name of the command type is listed (a new command must be added to the menus too).
+  for (const name of ['new', 'stop', 'status', 'memory', 'help']) assert.ok(gatewayCommandNames.includes(name as never), name);
+});
