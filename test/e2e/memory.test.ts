@@ -98,7 +98,7 @@ test('memory turned off by a config reload: the still-registered tool refuses cl
     await h.runner.waitIdle();
     assert.match(String(h.fake.requests[0]?.body.messages?.[0]?.['content']), /# Memory\n/);
     const raw = parse(readFileSync(h.profile.configPath, 'utf8')) as Record<string, unknown>;
-    writeFileSync(h.profile.configPath, stringify({ ...raw, memory: { memory_enabled: false, user_profile_enabled: false } }));
+    writeFileSync(h.profile.configPath, stringify({ ...raw, logging: { level: 'error' }, memory: { memory_enabled: false, user_profile_enabled: false } }));
     const registry = new ToolRegistry({ tools: builtinTools({ memory: true }) });
     const reloader = new GatewayReloader({ profile: h.profile, env: {}, config: h.config, runner: h.runner, http: undefined, registry, store, redactor: new Redactor({ secrets: [] }), logger: h.logger, clock: systemClock });
     assert.equal((await reloader.request()).ok, true);
@@ -126,7 +126,7 @@ test('memory turned on by a config reload: the tool is offered from the next tur
   const store = h.readStore();
   try {
     const raw = parse(readFileSync(h.profile.configPath, 'utf8')) as Record<string, unknown>;
-    writeFileSync(h.profile.configPath, stringify({ ...raw, memory: { memory_enabled: true, user_profile_enabled: true } }));
+    writeFileSync(h.profile.configPath, stringify({ ...raw, logging: { level: 'error' }, memory: { memory_enabled: true, user_profile_enabled: true } }));
     // The gateway's registry as it was built: without the memory tool.
     const registry = new ToolRegistry({ tools: builtinTools({ memory: false }) });
     const reloader = new GatewayReloader({ profile: h.profile, env: {}, config: h.config, runner: h.runner, http: undefined, registry, store, redactor: new Redactor({ secrets: [] }), logger: h.logger, clock: systemClock });

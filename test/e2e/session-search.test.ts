@@ -136,7 +136,8 @@ test('with auxiliary.model the passages are condensed by it (one non-streaming c
 });
 
 test('after a config reload (SIGHUP) the tool context still has session_search', async () => {
-  const h = await startHarness();
+  // The reload applies logging.level to the shared logger: keep the test's output quiet.
+  const h = await startHarness({ config: { logging: { level: 'error' } } });
   const store = h.readStore();
   try {
     await threeSessions(h);
