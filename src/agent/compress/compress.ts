@@ -48,7 +48,10 @@ export async function compressHistory(params: CompressParams): Promise<CompressR
   if (!params.force && before <= threshold) return unchanged('under_threshold');
 
   // Step 1: clear old tool output outside the protected tail.
-  const tail = tailStart({ messages: original, tokens: originalTokens, maxTokens: tailBudget, minStart: headEnd({ messages: original, tokens: originalTokens, maxTokens: tailBudget }) });
+  // The tail never holds an earlier summary: that summary is middle, so it gets updated instead of kept twice.
+  const firstHead = headEnd({ messages: original, tokens: originalTokens, maxTokens: tailBudget });
+  const lastSummary = original.findLastIndex((m, i) => i >= firstHead && isSummaryMessage(m));
+  const tail = tailStart({ messages: original, tokens: originalTokens, maxTokens: tailBudget, minStart: Math.max(firstHead, lastSummary + 1) });
   const cleared = clearOldToolResults({ messages: original, before: tail });
   const tokens = [...originalTokens];
   for (const i of cleared.changed) {
@@ -68,9 +71,10 @@ export async function compressHistory(params: CompressParams): Promise<CompressR
   // Step 2: the protected head (re-measured after clearing) and tail; the middle between them.
   const head = Math.min(headEnd({ messages: cleared.messages, tokens, maxTokens: tailBudget }), tail);
   if (head >= tail) return stepOne('nothing_to_summarise');
-  const first = original[head];
-  const previous = first !== undefined && isSummaryMessage(first) ? summaryText(first) : undefined;
-  const middle = original.slice(previous === undefined ? head : head + 1, tail);
+  const between = original.slice(head, tail);
+  const earlier = between.find((m) => isSummaryMessage(m));
+  const previous = earlier !== undefined && isSummaryMessage(earlier) ? summaryText(earlier) : undefined;
+  const middle = between.filter((m) => m !== earlier);
   if (middle.length === 0) return stepOne('nothing_to_summarise');
 
   // Step 3: summarise (or update the earlier summary), capped to what the budget leaves.

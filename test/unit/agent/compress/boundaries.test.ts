@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { clearedToolOutput, compressHistory, headEnd, isSummaryMessage, tailStart, toolPairingProblems } from '../../../../src/agent/compress/index.js';
+import { clearedToolOutput, compressHistory, headEnd, isSummaryMessage, summaryMessage, tailStart, toolPairingProblems } from '../../../../src/agent/compress/index.js';
 import { unansweredToolCalls, type ChatMessage } from '../../../../src/agent/messages.js';
 import { historyProblems } from '../support.js';
 import { charTokens, fakeSummariser, generateHistory, rng, total } from './support.js';
@@ -17,7 +17,11 @@ test('generated histories: no orphan tool results, no cut tool groups, head and 
   let summarisedRuns = 0;
   for (let seed = 1; seed <= 400; seed++) {
     const random = rng(seed * 7919);
-    const messages = generateHistory({ seed, turns: 2 + Math.floor(random() * 30) });
+    const generated = generateHistory({ seed, turns: 2 + Math.floor(random() * 30) });
+    // Every third history was compressed before: an earlier summary right after the first exchange.
+    const firstReply = generated.findIndex((m, i) => i > 0 && m.role === 'assistant' && (m.tool_calls ?? []).length === 0);
+    const earlier = seed % 3 === 0 ? [summaryMessage({ text: `EARLIER NOTE ${seed}` })] : [];
+    const messages = [...generated.slice(0, firstReply + 1), ...earlier, ...generated.slice(firstReply + 1)];
     const full = total(messages);
     const threshold = Math.max(300, Math.floor(full * (0.05 + random() * 0.6)));
     const fake = fakeSummariser();
@@ -30,18 +34,19 @@ test('generated histories: no orphan tool results, no cut tool groups, head and 
     assert.equal(result.stats.after, total(result.messages), label);
     const at = result.messages.findIndex((m) => isSummaryMessage(m));
     if (result.outcome !== 'summarised') {
-      assert.equal(at, -1, label);
+      assert.equal(at, messages.findIndex((m) => isSummaryMessage(m)), label);
       assert.equal(result.messages.length, messages.length, label);
       result.messages.forEach((m, i) => assert.ok(sameButCleared(m, messages[i] as ChatMessage), `${label}: message ${i}`));
       continue;
     }
     summarisedRuns++;
+    assert.equal(result.messages.filter((m) => isSummaryMessage(m)).length, 1, `${label}: one summary`);
+    if (earlier.length > 0) assert.match(fake.requests[0]?.user ?? '', new RegExp(`<previous-summary>\\nEARLIER NOTE ${seed}\\n`), `${label}: update`);
     const head = result.messages.slice(0, at);
     const tail = result.messages.slice(at + 1);
     // The head is the first exchange: the first user message and the assistant's reply (with its tool rounds).
     assert.deepEqual(head[0], messages[0], label);
     head.forEach((m, i) => assert.ok(sameButCleared(m, messages[i] as ChatMessage), `${label}: head ${i}`));
-    const firstReply = messages.findIndex((m, i) => i > 0 && m.role === 'assistant' && (m.tool_calls ?? []).length === 0);
     if (total(messages.slice(0, firstReply + 1)) <= Math.floor(0.2 * threshold)) assert.equal(head.length, firstReply + 1, `${label}: whole first exchange`);
     // The tail is the input's end, verbatim, starting at a safe cut.
     assert.ok(tail.length > 0, label);
