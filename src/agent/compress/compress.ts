@@ -80,7 +80,7 @@ export async function compressHistory(params: CompressParams): Promise<CompressR
   // Step 3: summarise (or update the earlier summary), capped to what the budget leaves.
   const available = threshold - overhead - sum(tokens, 0, head) - sum(tokens, tail);
   const cap = Math.min(summaryMax, Math.max(minSummaryTokens, Math.floor(available * 0.5)));
-  const request = summaryRequest({ previous, middle, maxTokens: cap });
+  const request = summaryRequest({ previous, middle, maxTokens: cap, ...(params.transcriptMaxChars !== undefined ? { transcriptMaxChars: params.transcriptMaxChars } : {}) });
   let text: string;
   let error: string | undefined;
   try {

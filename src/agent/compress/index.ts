@@ -2,7 +2,7 @@
 export { compressHistory, defaultSummaryMaxTokens, defaultTailRatio, minSummaryTokens } from './compress.js';
 export { clearedToolOutput, clearOldToolResults } from './clear-tool-results.js';
 export { headEnd, isSafeCut, tailStart } from './boundaries.js';
-export { renderTranscript, summaryRequest, summarySystemPrompt } from './prompt.js';
+export { defaultTranscriptMaxChars, renderTranscript, summaryRequest, summarySystemPrompt, transcriptMessageMaxChars } from './prompt.js';
 export { fallbackNote, isSummaryMessage, summaryFraming, summaryHeader, summaryMessage, summaryText } from './summary-message.js';
 export { textMeasure, trimToTokens, trimmedMarker } from './trim.js';
 export { toolPairingProblems } from './validate.js';

@@ -44,17 +44,38 @@ function renderMessage(message: ChatMessage): string {
   }
 }
 
-/** The messages as a plain transcript for the summariser. */
-export function renderTranscript(params: { messages: readonly ChatMessage[] }): string {
-  return params.messages.map(renderMessage).filter((line) => line !== '').join('\n\n');
+/** Default cap of the whole transcript sent to the summariser, in characters (about 50k tokens). */
+export const defaultTranscriptMaxChars = 200_000;
+
+/**
+ * The messages as a plain transcript for the summariser, at most `maxChars` (default 200,000): when longer, the
+ * oldest and newest messages are kept (half the room each) and a marker says how many between were left out.
+ */
+export function renderTranscript(params: { messages: readonly ChatMessage[]; maxChars?: number }): string {
+  const maxChars = params.maxChars ?? defaultTranscriptMaxChars;
+  const parts = params.messages.map(renderMessage).filter((line) => line !== '');
+  const whole = parts.reduce((sum, part) => sum + part.length + 2, 0);
+  if (whole <= maxChars) return parts.join('\n\n');
+  const half = maxChars / 2;
+  let front = 0;
+  let used = 0;
+  while (front < parts.length && used + (parts[front]?.length ?? 0) + 2 <= half) used += (parts[front++]?.length ?? 0) + 2;
+  let back = parts.length;
+  used = 0;
+  while (back > front && used + (parts[back - 1]?.length ?? 0) + 2 <= half) used += (parts[--back]?.length ?? 0) + 2;
+  const omitted = back - front;
+  return [...parts.slice(0, front), `[… ${omitted} messages omitted here to fit the request …]`, ...parts.slice(back)].join('\n\n');
 }
 
 /**
  * The summary request: a fresh note from the middle, or, when an earlier summary exists, an UPDATE of that note with
  * the messages that came after it (so later compressions do not summarise a summary).
  */
-export function summaryRequest(params: { previous: string | undefined; middle: readonly ChatMessage[]; maxTokens: number }): { system: string; user: string } {
-  const transcript = renderTranscript({ messages: params.middle });
+export function summaryRequest(params: { previous: string | undefined; middle: readonly ChatMessage[]; maxTokens: number; transcriptMaxChars?: number }): {
+  system: string;
+  user: string;
+} {
+  const transcript = renderTranscript({ messages: params.middle, ...(params.transcriptMaxChars !== undefined ? { maxChars: params.transcriptMaxChars } : {}) });
   const limit = `Keep the note under ${params.maxTokens} tokens.`;
   if (params.previous === undefined) {
     return {

@@ -21,6 +21,8 @@ export interface CompressParams {
   readonly tailRatio?: number;
   /** Most tokens a summary may have (default 12,000). */
   readonly summaryMaxTokens?: number;
+  /** Most characters of transcript in the summary request (default 200,000; oldest and newest kept when longer). */
+  readonly transcriptMaxChars?: number;
   /** Writes the summary (the auxiliary model, or the main model when none is set). */
   readonly summarise: Summarise;
   /** The turn's signal; an abort keeps the middle (step 1 only) rather than dropping it. */

@@ -165,3 +165,19 @@ test('the summary is capped: maxTokens is the cap (12,000 at most) and a longer 
   assert.ok((tight.requests[0]?.maxTokens ?? Infinity) < 3000);
   assert.ok(small.stats.after <= 3000, `after ${small.stats.after}`);
 });
+
+test('the summary request stays bounded: long messages are clipped and a long middle keeps its oldest and newest parts', async () => {
+  const messages = chatty(200).map((m, i) => (i === 40 ? { role: 'user' as const, content: `HUGE ${'h'.repeat(50_000)} END` } : m));
+  const fake = fakeSummariser();
+  const result = await compressHistory({ messages, countTokens: charTokens, threshold: 5000, transcriptMaxChars: 20_000, summarise: fake.summarise, signal });
+  assert.equal(result.outcome, 'summarised');
+  const user = fake.requests[0]?.user ?? '';
+  assert.ok(user.length < 21_000, `request of ${user.length} chars`);
+  assert.match(user, /question 2 /, 'the oldest middle messages are kept');
+  assert.match(user, /messages omitted here to fit the request/);
+  const lastMiddle = messages[messages.length - 1 - (result.messages.length - 3)]?.content ?? 'missing';
+  assert.ok(user.includes(lastMiddle), 'the newest middle message is kept');
+  const unbounded = fakeSummariser();
+  await compressHistory({ messages: [...chatty(10), ...messages.slice(40, 42), ...chatty(10, 10)], countTokens: charTokens, threshold: 2000, force: true, summarise: unbounded.summarise, signal });
+  assert.match(unbounded.requests[0]?.user ?? '', /characters omitted/, 'a 50k-character message is clipped');
+});
