@@ -93,8 +93,9 @@ export async function compressHistory(params: CompressParams): Promise<CompressR
   }
   if (error !== undefined) text = previous === undefined ? fallbackNote : `${previous}\n\n${laterRemovedNote}`;
   const trimmed = trimToTokens({ text, maxTokens: cap, measure: (t) => countTokens(summaryMessage({ text: t })) });
-  const messages: ChatMessage[] = [...cleared.messages.slice(0, head), summaryMessage({ text: trimmed }), ...original.slice(tail)];
-  const after = overhead + sum(tokens, 0, head) + countTokens(messages[head] as ChatMessage) + sum(tokens, tail);
+  const note = summaryMessage({ text: trimmed });
+  const messages: ChatMessage[] = [...cleared.messages.slice(0, head), note, ...original.slice(tail)];
+  const after = overhead + sum(tokens, 0, head) + countTokens(note) + sum(tokens, tail);
   return {
     messages,
     summary: trimmed,
