@@ -1,5 +1,6 @@
 // `npm run bench`: the first model request's size, then gateway throughput and latency next to a bare fastify+SQLite baseline, in one run.
 import { runBaseline } from './baseline.js';
+import { compressLines, runCompressBench } from './compress.js';
 import { runGateway } from './gateway.js';
 import { promptSizeLines, runPromptSize } from './prompt-size.js';
 import { runSessionSearchBench } from './session-search.js';
@@ -8,6 +9,9 @@ import { percentile, row } from './stats.js';
 
 // The fixed part of every model request (system prompt + tool schemas), measured first: it is quick.
 for (const line of promptSizeLines({ figures: await runPromptSize() })) console.log(line);
+
+// Compression of a 200-message, ~150k-token history without the model call (quick too).
+for (const line of compressLines({ figures: await runCompressBench({ runs: 20 }) })) console.log(line);
 
 const messages = Number.parseInt(process.env['BENCH_MESSAGES'] ?? '2000', 10);
 const concurrency = 50;
