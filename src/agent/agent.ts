@@ -55,9 +55,10 @@ export class AIAgent {
     const { turn } = params;
     const { signal } = turn.params;
     let roundHasText = false;
+    const request = this.request({ turn });
     const outcome = await callModel({
       client: this.options.client,
-      request: this.request({ turn }),
+      request,
       signal,
       clock: this.options.clock,
       maxRetries: this.options.maxRetries,
@@ -77,6 +78,7 @@ export class AIAgent {
     }
     const { reply } = outcome;
     turn.params.onUsage?.({ model: this.options.model, ...reply.usage });
+    this.options.tokenMeter?.observe({ request, reportedPromptTokens: reply.usage.promptTokens });
     if (reply.toolCalls.length === 0) {
       this.add({ turn, message: { role: 'assistant', content: reply.content } });
       const note = finalNote({ turn, finishReason: reply.finishReason });
