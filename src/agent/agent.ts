@@ -114,15 +114,29 @@ export class AIAgent {
     });
   }
 
+  /**
+   * Estimated prompt tokens of a model call with this system prompt and history (tools included), corrected by
+   * the usage reported so far; undefined when the agent has no token meter.
+   */
+  estimatePromptTokens(params: { systemPrompt: string; history: readonly ChatMessage[] }): number | undefined {
+    const meter = this.options.tokenMeter;
+    if (meter === undefined) return undefined;
+    return meter.estimate({ request: this.buildRequest({ systemPrompt: params.systemPrompt, messages: params.history, perCall: '' }) }).tokens;
+  }
+
   private request(params: { turn: Turn }): Omit<ChatCompletionCreateParamsStreaming, 'stream'> {
-    const { options } = this;
     const { systemPrompt, ephemeral } = params.turn.params;
+    return this.buildRequest({ systemPrompt, messages: params.turn.messages, perCall: ephemeral?.() ?? '' });
+  }
+
+  private buildRequest(params: { systemPrompt: string; messages: readonly ChatMessage[]; perCall: string }): Omit<ChatCompletionCreateParamsStreaming, 'stream'> {
+    const { options } = this;
+    const { systemPrompt, perCall } = params;
     const tools = options.registry.toOpenAITools();
-    const perCall = ephemeral?.() ?? '';
     const messages = toOpenAIMessages({
       messages: [
         { role: 'system', content: systemPrompt },
-        ...params.turn.messages,
+        ...params.messages,
         ...(perCall !== '' ? [{ role: 'system', content: perCall } as const] : []),
       ],
     });

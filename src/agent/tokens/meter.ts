@@ -40,3 +40,6 @@ export class TokenMeter {
     return this.corrections.factor(params);
   }
 }
+
+/** The process-wide meter: the gateway's agents (rebuilt on each reload) keep what reported usage taught it. */
+export const sharedTokenMeter = new TokenMeter();
