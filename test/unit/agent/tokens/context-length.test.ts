@@ -3,6 +3,7 @@ import { afterEach, describe, test } from 'node:test';
 import { describeContextLength, resolveContextLength } from '../../../../src/agent/tokens/context-length.js';
 import { DEFAULT_CONTEXT_LENGTH, knownContextLength } from '../../../../src/agent/tokens/known-models.js';
 import { contextLengthFromModels } from '../../../../src/agent/tokens/models-metadata.js';
+import { ModelContext } from '../../../../src/agent/tokens/model-context.js';
 import { systemClock } from '../../../../src/util/clock.js';
 import { FakeClock } from '../../../helpers/fake-clock.js';
 import { FakeOpenAI } from '../../../fakes/openai/server.js';
@@ -85,5 +86,27 @@ describe('context length', () => {
     assert.equal(knownContextLength({ model: 'gpt-4-turbo-preview' }), 128_000);
     assert.equal(knownContextLength({ model: 'anthropic/claude-3.5-sonnet' }), 200_000);
     assert.equal(knownContextLength({ model: 'qwen2.5-7b' }), undefined);
+  });
+
+  test('ModelContext: the default at once, the endpoint\'s figure once resolved; asked once however often resolve is called', async () => {
+    const server = await started();
+    server.modelMetadata = { 'fake-model': { context_window: 65_536 } };
+    const context = new ModelContext({ model: { name: 'fake-model', base_url: server.baseURL }, clock: systemClock });
+    assert.deepEqual(context.current(), { tokens: DEFAULT_CONTEXT_LENGTH, source: 'default' });
+    const [a, b] = await Promise.all([context.resolve(), context.resolve()]);
+    assert.deepEqual(a, { tokens: 65_536, source: 'endpoint' });
+    assert.deepEqual(b, a);
+    assert.deepEqual(context.current(), { tokens: 65_536, source: 'endpoint' });
+    assert.equal(server.modelListings.length, 1);
+  });
+
+  test('ModelContext: an aborted signal (gateway stopping) keeps the default and sends nothing', async () => {
+    const server = await started();
+    server.modelMetadata = { 'fake-model': { context_length: 4000 } };
+    const controller = new AbortController();
+    controller.abort();
+    const context = new ModelContext({ model: { name: 'fake-model', base_url: server.baseURL }, clock: systemClock });
+    assert.deepEqual(await context.resolve({ signal: controller.signal }), { tokens: DEFAULT_CONTEXT_LENGTH, source: 'default' });
+    assert.equal(server.modelListings.length, 0);
   });
 });
