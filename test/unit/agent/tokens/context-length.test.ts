@@ -73,11 +73,16 @@ describe('context length', () => {
     assert.equal(contextLengthFromModels({ body: body({ max_model_len: 32768 }), model: 'm' }), 32768);
     assert.equal(contextLengthFromModels({ body: body({ context_window: 131072 }), model: 'm' }), 131072);
     assert.equal(contextLengthFromModels({ body: body({ max_context_length: 8192 }), model: 'm' }), 8192);
-    assert.equal(contextLengthFromModels({ body: body({ meta: { n_ctx_train: 4096 } }), model: 'm' }), 4096);
+    assert.equal(contextLengthFromModels({ body: body({ meta: { n_ctx: 32768, n_ctx_train: 262144 } }), model: 'm' }), 32768);
+    // The training context alone says nothing about what the server runs with.
+    assert.equal(contextLengthFromModels({ body: body({ meta: { n_ctx_train: 262144 } }), model: 'm' }), undefined);
     assert.equal(contextLengthFromModels({ body: body({ context_length: 'lots' }), model: 'm' }), undefined);
     assert.equal(contextLengthFromModels({ body: body({ context_length: -5 }), model: 'm' }), undefined);
     assert.equal(contextLengthFromModels({ body: { error: 'nope' }, model: 'm' }), undefined);
     assert.equal(contextLengthFromModels({ body: body({ context_length: 8192 }), model: 'absent' }), undefined);
+    const llamaCpp = { data: [{ id: 'unsloth/Qwen3-GGUF', aliases: ['qwen3'], meta: { n_ctx: 16384 } }, { id: 'other', meta: { n_ctx: 4096 } }] };
+    assert.equal(contextLengthFromModels({ body: llamaCpp, model: 'qwen3' }), 16384, 'an alias names the model');
+    assert.equal(contextLengthFromModels({ body: { data: [{ id: 'served', max_model_len: 8192 }] }, model: 'anything' }), 8192, 'the only model of a single-model server');
   });
 
   test('known models: longest prefix wins, provider prefix ignored', () => {
