@@ -5,10 +5,13 @@ import { runGateway } from './gateway.js';
 import { promptSizeLines, runPromptSize } from './prompt-size.js';
 import { runSessionSearchBench } from './session-search.js';
 import { runStartup } from './startup.js';
+import { runTokenBenches, tokenBenchLines } from './tokens.js';
 import { percentile, row } from './stats.js';
 
 // The fixed part of every model request (system prompt + tool schemas), measured first: it is quick.
 for (const line of promptSizeLines({ figures: await runPromptSize() })) console.log(line);
+// The prompt-token estimate of a 200-message, ~150k-token history (before each model call): first, again, next call.
+for (const line of tokenBenchLines({ figures: runTokenBenches() })) console.log(line);
 
 // Compression of a 200-message, ~150k-token history without the model call (quick too).
 for (const line of compressLines({ figures: await runCompressBench({ runs: 20 }) })) console.log(line);

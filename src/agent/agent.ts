@@ -55,9 +55,10 @@ export class AIAgent {
     const { turn } = params;
     const { signal } = turn.params;
     let roundHasText = false;
+    const request = this.request({ turn });
     const outcome = await callModel({
       client: this.options.client,
-      request: this.request({ turn }),
+      request,
       signal,
       clock: this.options.clock,
       maxRetries: this.options.maxRetries,
@@ -77,6 +78,7 @@ export class AIAgent {
     }
     const { reply } = outcome;
     turn.params.onUsage?.({ model: this.options.model, ...reply.usage });
+    this.options.tokenMeter?.observe({ request, reportedPromptTokens: reply.usage.promptTokens });
     if (reply.toolCalls.length === 0) {
       this.add({ turn, message: { role: 'assistant', content: reply.content } });
       const note = finalNote({ turn, finishReason: reply.finishReason });
@@ -112,15 +114,29 @@ export class AIAgent {
     });
   }
 
+  /**
+   * Estimated prompt tokens of a model call with this system prompt and history (tools included), corrected by
+   * the usage reported so far; undefined when the agent has no token meter.
+   */
+  estimatePromptTokens(params: { systemPrompt: string; history: readonly ChatMessage[] }): number | undefined {
+    const meter = this.options.tokenMeter;
+    if (meter === undefined) return undefined;
+    return meter.estimate({ request: this.buildRequest({ systemPrompt: params.systemPrompt, messages: params.history, perCall: '' }) }).tokens;
+  }
+
   private request(params: { turn: Turn }): Omit<ChatCompletionCreateParamsStreaming, 'stream'> {
-    const { options } = this;
     const { systemPrompt, ephemeral } = params.turn.params;
+    return this.buildRequest({ systemPrompt, messages: params.turn.messages, perCall: ephemeral?.() ?? '' });
+  }
+
+  private buildRequest(params: { systemPrompt: string; messages: readonly ChatMessage[]; perCall: string }): Omit<ChatCompletionCreateParamsStreaming, 'stream'> {
+    const { options } = this;
+    const { systemPrompt, perCall } = params;
     const tools = options.registry.toOpenAITools();
-    const perCall = ephemeral?.() ?? '';
     const messages = toOpenAIMessages({
       messages: [
         { role: 'system', content: systemPrompt },
-        ...params.turn.messages,
+        ...params.messages,
         ...(perCall !== '' ? [{ role: 'system', content: perCall } as const] : []),
       ],
     });

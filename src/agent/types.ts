@@ -1,3 +1,4 @@
+import type { TokenMeter } from './tokens/meter.js';
 import type OpenAI from 'openai';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolContext } from '../tools/tool.js';
@@ -39,6 +40,8 @@ export interface AgentOptions {
   logger?: AgentLogger;
   /** Redacts secrets from tool results before the model (and the history) sees them. */
   scrub?: (text: string) => string;
+  /** Token accounting: each request's estimate is corrected by the prompt tokens the endpoint reports for it. */
+  tokenMeter?: TokenMeter;
   /** Sampling temperature, when set. */
   temperature?: number;
   /** max_tokens for each reply, when set. */

@@ -11,6 +11,7 @@ const modelSchema = z
     name: z.string().min(1).default('gpt-4o-mini'),
     temperature: num({ min: 0, max: 2 }).optional(),
     max_tokens: int({ min: 1 }).optional(),
+    context_length: int({ min: 256 }).optional(),
     request_timeout: duration({ defaultValue: '120s', minMs: 1 }),
     max_retries: int({ min: 0, max: 20 }).default(4),
   })

@@ -5,6 +5,7 @@ import type { Profile } from '../home/profile.js';
 import type { Clock } from '../util/clock.js';
 import { clashLines } from './clashes.js';
 import { configCheck } from './config.js';
+import { contextLengthCheck } from './context-length.js';
 import { envFileCheck, folderChecks } from './files.js';
 import { gatewayRunningCheck, portCheck } from './gateway.js';
 import { modelEndpointCheck } from './model.js';
@@ -54,7 +55,10 @@ export async function runDoctor(params: DoctorParams): Promise<CheckLine[]> {
     add(line.warn('model, platforms, http port', 'not checked: they need a valid config (see above)'));
   } else {
     const loaded = config.loaded.config;
-    add(await modelEndpointCheck({ config: loaded, profile, clock, ...(params.modelTimeoutMs ? { timeoutMs: params.modelTimeoutMs } : {}) }));
+    const timeout = params.modelTimeoutMs ? { timeoutMs: params.modelTimeoutMs } : {};
+    const endpoint = await modelEndpointCheck({ config: loaded, profile, clock, ...timeout });
+    add(endpoint);
+    add(await contextLengthCheck({ config: loaded, clock, ask: endpoint.status !== 'fail', ...timeout }));
     add(...(await credentialLines({ config: loaded, clock, checks: params.checks })));
     add(...(await clashLines({ profile, config: loaded, env: params.env })));
   }

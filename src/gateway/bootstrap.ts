@@ -1,3 +1,5 @@
+import { sharedTokenMeter } from '../agent/tokens/meter.js';
+import { ModelContext } from '../agent/tokens/model-context.js';
 import OpenAI from 'openai';
 import type { Logger } from 'pino';
 import { AIAgent } from '../agent/agent.js';
@@ -110,6 +112,7 @@ export function buildAgent(params: {
     requestTimeoutMs: config.model.request_timeout,
     logger: params.logger.child({ component: 'agent' }),
     scrub: params.scrub,
+    tokenMeter: sharedTokenMeter,
     ...(config.model.temperature !== undefined ? { temperature: config.model.temperature } : {}),
     ...(config.model.max_tokens !== undefined ? { maxTokens: config.model.max_tokens } : {}),
   });
@@ -161,6 +164,7 @@ export function runnerOptionsFrom(params: {
     ...(memory ? { memoryReport: () => memoryReport({ read: (target) => memory.read(target) }) } : {}),
     ...(params.supervisorBackoff ? { supervisorBackoff: params.supervisorBackoff } : {}),
     modelProbe: ({ signal }) => modelEndpointCheck({ config, profile, clock, signal }),
+    modelContext: new ModelContext({ model: config.model, clock }),
   };
 }
 

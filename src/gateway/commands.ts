@@ -24,7 +24,7 @@ const aliases: Readonly<Record<string, GatewayCommandName>> = {
 export const commandHelp: readonly string[] = [
   '/new (or /reset) — end this conversation and start a fresh one',
   '/stop — stop the answer being written now',
-  '/status — what the gateway is doing for this chat, and the token usage of the conversation',
+  '/status — what the gateway is doing for this chat, the token usage of the conversation, and how full its context is',
   '/memory — what the agent remembers (its notes and what it knows about you)',
   '/help — this list',
 ];

@@ -4,6 +4,7 @@ import { commandHelp, type GatewayCommandName } from './commands.js';
 import type { SessionMailbox } from './mailbox.js';
 import type { AdapterStatus } from './supervisor.js';
 import { shortSessionId } from '../store/session-id.js';
+import { contextLine, type ContextUsage } from './context-status.js';
 
 /** What a control command can see and change. */
 export interface ControlContext {
@@ -16,6 +17,8 @@ export interface ControlContext {
   readonly now: number;
   /** The memory files' listing (see memory/report.ts); absent when memory is off. */
   readonly memoryReport?: (() => string) | undefined;
+  /** The session's tokens used vs the model's context length; absent when unknown. */
+  readonly contextUsage?: ((params: { sessionId: string }) => ContextUsage | undefined) | undefined;
 }
 
 /** Runs one control command immediately (never behind a turn) and returns the reply text. */
@@ -68,9 +71,18 @@ function statusText(params: { ctx: ControlContext }): string {
     `Now: ${busy}`,
     `Model: ${ctx.modelLabel}`,
     ...(session ? [usageLine({ usage: ctx.store.sessionUsage({ sessionId: session.id }) })] : []),
+    ...contextLines({ ctx, sessionId: session?.id }),
     `Gateway up ${uptime}s; platforms: ${ctx.adapters().map((a) => `${a.name} ${a.state}`).join(', ') || 'none'}`,
   ];
   return lines.join('\n');
+}
+
+/** The "Context: ~12,400 / 128,000 tokens (10%)" line, when the session and the figures are known. */
+function contextLines(params: { ctx: ControlContext; sessionId: string | undefined }): string[] {
+  const { ctx, sessionId } = params;
+  if (sessionId === undefined || ctx.contextUsage === undefined) return [];
+  const usage = ctx.contextUsage({ sessionId });
+  return usage === undefined ? [] : [contextLine({ usage })];
 }
 
 /** The session's token usage, e.g. "Usage: 3 model calls, 1,234 prompt / 56 completion tokens (1,000 cached)". */

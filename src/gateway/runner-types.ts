@@ -1,4 +1,5 @@
 import type { PromptSource } from '../agent/prompt/source.js';
+import type { ModelContext } from '../agent/tokens/model-context.js';
 import type { ModelProbe } from './model-watch.js';
 import type { ToolContext } from '../tools/tool.js';
 import type { AllowList } from './authorize.js';
@@ -57,4 +58,6 @@ export interface RunnerOptions {
   readonly supervisorBackoff?: { baseMs?: number; maxMs?: number };
   /** Checks the model endpoint (GET /models); the gateway keeps its result fresh for /healthz. */
   readonly modelProbe?: ModelProbe;
+  /** The model's context length (resolved from the endpoint at start and after each reload); /status shows it. */
+  readonly modelContext?: ModelContext;
 }

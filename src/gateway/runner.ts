@@ -25,6 +25,7 @@ import { SessionMailboxes } from './session-mailboxes.js';
 import { StalledTurns } from './stalled-turns.js';
 import { runTurn } from './turn.js';
 import type { AdapterEntry, RunnerOptions } from './runner-types.js';
+import { sessionContextUsage, type ContextUsage } from './context-status.js';
 
 export type { AdapterEntry, RunnerOptions } from './runner-types.js';
 
@@ -155,6 +156,7 @@ export class GatewayRunner {
       this.modelWatch = watch;
       this.modelWatchRun = watch.run({ signal: this.maintenanceController.signal });
     }
+    this.resolveContextLength();
     this.replay();
     this.scrubHistory();
     this.logger.info({ adapters: this.slots.names() }, 'gateway started');
@@ -189,7 +191,24 @@ export class GatewayRunner {
   reconfigure(params: { agent: AIAgent; options: RunnerOptions }): void {
     this.agent = params.agent;
     this.options = params.options;
-    if (this.phase === 'running') this.scrubHistory();
+    if (this.phase === 'running') {
+      this.scrubHistory();
+      this.resolveContextLength();
+    }
+  }
+
+  /** Asks the endpoint for the model's context length in the background (never blocks a turn; never rejects). */
+  private resolveContextLength(): void {
+    void this.options.modelContext?.resolve({ signal: this.maintenanceController.signal });
+  }
+
+  /** What /status reads for the session's context use, when the context length is known. */
+  private contextUsage(): ((params: { sessionId: string }) => ContextUsage | undefined) | undefined {
+    const modelContext = this.options.modelContext;
+    if (modelContext === undefined) return undefined;
+    const { agent, store } = this;
+    const historyMaxChars = this.options.historyMaxChars;
+    return ({ sessionId }) => sessionContextUsage({ store, sessionId, agent, historyMaxChars, length: modelContext.current() });
   }
 
   /** Queues a scrub of stored history with the secrets now known (a no-op when they are the ones last applied). */
@@ -335,6 +354,7 @@ export class GatewayRunner {
             startedAt: this.startedAt,
             now: this.clock.now(),
             memoryReport: this.options.memoryReport,
+            contextUsage: this.contextUsage(),
           },
         })
       : command.kind === 'unknown' ? unknownCommandReply({ name: command.name }) : '';

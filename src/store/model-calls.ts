@@ -12,7 +12,7 @@ interface UsageRecord {
 }
 
 /** The model-usage part of the Store. */
-export type ModelCallQueries = Pick<Store, 'recordModelCall' | 'sessionUsage'>;
+export type ModelCallQueries = Pick<Store, 'recordModelCall' | 'sessionUsage' | 'lastPromptTokens'>;
 
 /** Prepares the model-usage statements once and returns the methods that use them. */
 export function createModelCallQueries(params: { db: Database.Database; clock: Clock }): ModelCallQueries {
@@ -37,7 +37,11 @@ export function createModelCallQueries(params: { db: Database.Database; clock: C
             coalesce(sum(cached_tokens), 0) AS cached_tokens
      FROM model_calls WHERE session_id = ?`,
   );
+  const last = db.prepare<[string], { prompt_tokens: number }>(
+    `SELECT prompt_tokens FROM model_calls WHERE session_id = ? AND prompt_tokens IS NOT NULL ORDER BY id DESC LIMIT 1`,
+  );
   return {
+    lastPromptTokens: ({ sessionId }) => last.get(sessionId)?.prompt_tokens ?? null,
     recordModelCall: (call) => {
       insert.run({
         sessionId: call.sessionId,

@@ -121,6 +121,7 @@ export function openStore(params: OpenStoreParams): Store {
     setSessionPrompt: live('setSessionPrompt', prompts.setSessionPrompt),
     recordModelCall: live('recordModelCall', usage.recordModelCall),
     sessionUsage: live('sessionUsage', usage.sessionUsage),
+    lastPromptTokens: live('lastPromptTokens', usage.lastPromptTokens),
     appendMessage: live('appendMessage', messages.appendMessage),
     history: live('history', messages.history),
     deleteTurnMessages: live('deleteTurnMessages', messages.deleteTurnMessages),

@@ -281,6 +281,8 @@ export interface Store {
   recordModelCall(params: NewModelCall): void;
   /** A session's model calls added up (zeros when it has none). */
   sessionUsage(params: { sessionId: string }): SessionUsage;
+  /** The prompt tokens the endpoint reported for the session's latest model call that reported them (null: none). */
+  lastPromptTokens(params: { sessionId: string }): number | null;
 
   // --- messages ---
   /** Appends a history entry and indexes its text. */

@@ -72,6 +72,7 @@ test('a healthy profile with its gateway running: every check ✓, exit 0', asyn
     assert.match(res.stdout, new RegExp(`✓ gateway: running \\(pid ${child.pid}, up 1m \\d+s\\)`), "uptime from gateway.json (the check itself may take a few seconds on a loaded machine)");
     assert.match(res.stdout, /✓ http port: 127\.0\.0\.1:45678 is this gateway's/);
     assert.match(res.stdout, /✓ model endpoint: .* answers \(1 model, "fake-model" among them\)/);
+    assert.match(res.stdout, /^✓ context length: 32,768 tokens \(a default: set model\.context_length to change it\)$/m);
     assert.match(res.stdout, /^all good$/m);
     assert.ok(!res.stdout.includes(testToken) && !res.stdout.includes('sk-doctor'), 'no secret is printed');
     assert.equal(model.modelListings.at(-1)?.headers.authorization, 'Bearer sk-doctor', 'the model check sends the API key');

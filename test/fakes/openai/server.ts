@@ -47,6 +47,8 @@ export class FakeOpenAI {
   readonly requests: CapturedRequest[] = [];
   /** The model ids GET /v1/models lists (tests may change it). */
   models: string[] = ['fake-model'];
+  /** Extra fields of each listed model in GET /v1/models, by id (e.g. `{ context_length: 4000 }`, vLLM's `max_model_len`). */
+  modelMetadata: Record<string, Record<string, unknown>> = {};
   /** GET /v1/models requests (kept apart from `requests`, the chat completions). */
   readonly modelListings: CapturedRequest[] = [];
   /**
@@ -129,7 +131,7 @@ export class FakeOpenAI {
     if (captured.method === 'GET' && captured.path === '/v1/models') {
       // The gateway's model watch and `hermes doctor` list models; that is not a chat request.
       this.modelListings.push(captured);
-      sendJson(res, 200, { object: 'list', data: this.models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake' })) });
+      sendJson(res, 200, { object: 'list', data: this.models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake', ...this.modelMetadata[id] })) });
       return;
     }
     this.requests.push(captured);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import OpenAI from 'openai';
 import { AIAgent } from '../../../src/agent/agent.js';
 import type { ChatMessage } from '../../../src/agent/messages.js';
+import type { TokenMeter } from '../../../src/agent/tokens/meter.js';
 import type { AgentLogger, AgentResult } from '../../../src/agent/types.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
 import type { ToolContext, ToolDefinition } from '../../../src/tools/tool.js';
@@ -36,6 +37,8 @@ export async function startRig(params: {
   apiKey?: string;
   requestTimeoutMs?: number;
   logger?: AgentLogger;
+  /** Token accounting handed to the agent. */
+  tokenMeter?: TokenMeter;
   /** Sees every HTTP request's abort signal. */
   onRequestSignal?: (signal: AbortSignal) => void;
 }): Promise<Rig> {
@@ -61,6 +64,7 @@ export async function startRig(params: {
     clock: params.clock ?? systemClock,
     requestTimeoutMs: params.requestTimeoutMs ?? 60_000,
     ...(params.logger ? { logger: params.logger } : {}),
+    ...(params.tokenMeter ? { tokenMeter: params.tokenMeter } : {}),
   });
   return {
     fake,

@@ -1,0 +1,34 @@
+/** Bounds of a correction factor: a report outside them is a broken report, not a tokenizer difference. */
+export const CORRECTION_MIN = 0.5;
+/** Upper bound (the 3.5 characters-per-token ratio can undercount e.g. CJK text by about 3×). */
+export const CORRECTION_MAX = 4;
+/** Weight of the newest observation in the smoothed factor. */
+export const CORRECTION_WEIGHT = 0.3;
+/** Estimates below this many tokens say too little about the ratio to move the factor. */
+const MIN_ESTIMATE = 16;
+
+/**
+ * Per-model correction of token estimates: the smoothed ratio of the prompt tokens the endpoint reported to the
+ * estimate of the same request, bounded to [CORRECTION_MIN, CORRECTION_MAX]. 1 until a report arrives.
+ */
+export class CorrectionFactors {
+  private readonly factors = new Map<string, number>();
+
+  /** Folds one call's report into the model's factor (ignored when either count is unusable). */
+  observe(params: { model: string; estimate: number; reported: number | null }): void {
+    const { model, estimate, reported } = params;
+    if (reported === null || !Number.isFinite(reported) || reported <= 0 || !Number.isFinite(estimate) || estimate < MIN_ESTIMATE) return;
+    const ratio = clamp(reported / estimate);
+    const previous = this.factors.get(model);
+    this.factors.set(model, previous === undefined ? ratio : clamp(previous + CORRECTION_WEIGHT * (ratio - previous)));
+  }
+
+  /** The model's current factor (1 when nothing was reported yet). */
+  factor(params: { model: string }): number {
+    return this.factors.get(params.model) ?? 1;
+  }
+}
+
+function clamp(value: number): number {
+  return Math.min(CORRECTION_MAX, Math.max(CORRECTION_MIN, value));
+}

@@ -1,0 +1,71 @@
+import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import { TokenCountCache } from './cache.js';
+import { encodingFor, type TokenEncoding } from './encoding.js';
+
+/** The parts of a chat.completions request that count toward its prompt tokens. */
+export interface PromptRequest {
+  readonly model: string;
+  readonly messages: readonly ChatCompletionMessageParam[];
+  readonly tools?: readonly ChatCompletionTool[] | undefined;
+}
+
+/** Tokens around each message in OpenAI's chat format (`<|start|>role<|message|>…<|end|>`). */
+export const TOKENS_PER_MESSAGE = 3;
+/** Tokens that prime the reply (`<|start|>assistant<|message|>`). */
+export const REPLY_PRIMING_TOKENS = 3;
+/** Tokens around each tool call of an assistant message (its id, type and framing). */
+export const TOKENS_PER_TOOL_CALL = 8;
+/** Tokens around the tools block of a request. */
+export const TOOLS_OVERHEAD_TOKENS = 12;
+
+/** The process-wide cache, shared by every estimate that is not given its own. */
+const sharedCache = new TokenCountCache();
+
+/** The text of a message's content (text parts joined; an image part counts as a fixed-size placeholder). */
+function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  const parts: string[] = [];
+  for (const part of content as unknown[]) {
+    if (typeof part !== 'object' || part === null) continue;
+    const record = part as Record<string, unknown>;
+    if (typeof record['text'] === 'string') parts.push(record['text']);
+    else if (typeof record['refusal'] === 'string') parts.push(record['refusal']);
+  }
+  return parts.join('\n');
+}
+
+/** Tokens of one message: framing, role, name, content, and each tool call's name and arguments. */
+function messageTokens(params: { message: ChatCompletionMessageParam; encoding: TokenEncoding; cache: TokenCountCache }): number {
+  const { message, encoding, cache } = params;
+  const count = (text: string): number => cache.count({ text, encoding });
+  let total = TOKENS_PER_MESSAGE + count(message.role) + count(contentText(message.content));
+  if ('name' in message && typeof message.name === 'string') total += count(message.name) + 1;
+  if (message.role === 'tool') total += count(message.tool_call_id);
+  if (message.role === 'assistant' && message.tool_calls) {
+    for (const call of message.tool_calls) {
+      if (call.type !== 'function') continue;
+      total += TOKENS_PER_TOOL_CALL + count(call.function.name) + count(call.function.arguments);
+    }
+  }
+  return total;
+}
+
+/**
+ * Estimated prompt tokens of a chat.completions request before it is sent: the messages (roles, content, tool
+ * calls and their arguments, tool results) plus the tools' JSON. Exact tokenizer for OpenAI model names (see
+ * encodingFor), a conservative characters-per-token ratio for the rest. Raw: not corrected by reported usage
+ * (TokenMeter does that).
+ */
+export function estimatePromptTokens(params: { request: PromptRequest; cache?: TokenCountCache }): number {
+  const { request } = params;
+  const cache = params.cache ?? sharedCache;
+  const encoding = encodingFor({ model: request.model });
+  let total = REPLY_PRIMING_TOKENS;
+  for (const message of request.messages) total += messageTokens({ message, encoding, cache });
+  if (request.tools !== undefined && request.tools.length > 0) {
+    // The tool schemas barely change between calls: one cached count of their JSON.
+    total += TOOLS_OVERHEAD_TOKENS + cache.count({ text: JSON.stringify(request.tools), encoding });
+  }
+  return total;
+}

@@ -1,0 +1,117 @@
+import assert from 'node:assert/strict';
+import { afterEach, describe, test } from 'node:test';
+import { describeContextLength, resolveContextLength } from '../../../../src/agent/tokens/context-length.js';
+import { DEFAULT_CONTEXT_LENGTH, knownContextLength } from '../../../../src/agent/tokens/known-models.js';
+import { contextLengthFromModels } from '../../../../src/agent/tokens/models-metadata.js';
+import { ModelContext } from '../../../../src/agent/tokens/model-context.js';
+import { systemClock } from '../../../../src/util/clock.js';
+import { FakeClock } from '../../../helpers/fake-clock.js';
+import { FakeOpenAI } from '../../../fakes/openai/server.js';
+
+describe('context length', () => {
+  let fake: FakeOpenAI | undefined;
+  afterEach(async () => {
+    await fake?.close();
+    fake = undefined;
+  });
+
+  const started = async (): Promise<FakeOpenAI> => {
+    fake = new FakeOpenAI();
+    await fake.start();
+    return fake;
+  };
+
+  test('model.context_length from the config wins, without asking the endpoint', async () => {
+    const server = await started();
+    server.modelMetadata = { 'fake-model': { context_length: 4000 } };
+    const length = await resolveContextLength({ model: { name: 'fake-model', base_url: server.baseURL, context_length: 9000 }, clock: systemClock });
+    assert.deepEqual(length, { tokens: 9000, source: 'config' });
+    assert.equal(server.modelListings.length, 0);
+  });
+
+  test("from the endpoint's GET /models metadata (with the API key)", async () => {
+    const server = await started();
+    server.modelMetadata = { 'fake-model': { context_length: 4000 } };
+    const length = await resolveContextLength({ model: { name: 'fake-model', base_url: server.baseURL, api_key: 'sk-test' }, clock: systemClock });
+    assert.deepEqual(length, { tokens: 4000, source: 'endpoint' });
+    assert.equal(server.modelListings[0]?.headers['authorization'], 'Bearer sk-test');
+    assert.equal(describeContextLength({ length }), "4,000 tokens (from the endpoint's /models)");
+  });
+
+  test('no metadata for the model: the known-models table, else 32,768', async () => {
+    const server = await started();
+    server.models = ['gpt-4o', 'my-local'];
+    server.modelMetadata = { other: { context_length: 4000 } };
+    assert.deepEqual(await resolveContextLength({ model: { name: 'gpt-4o', base_url: server.baseURL }, clock: systemClock }), { tokens: 128_000, source: 'default' });
+    assert.deepEqual(await resolveContextLength({ model: { name: 'my-local', base_url: server.baseURL }, clock: systemClock }), { tokens: DEFAULT_CONTEXT_LENGTH, source: 'default' });
+  });
+
+  test('an endpoint that is down or never answers gives the default (timeout on the injected clock)', async () => {
+    const down = await resolveContextLength({ model: { name: 'gpt-4o', base_url: 'http://127.0.0.1:9/v1' }, clock: systemClock });
+    assert.deepEqual(down, { tokens: 128_000, source: 'default' });
+    const clock = new FakeClock();
+    let asked = false;
+    const hanging = resolveContextLength({
+      model: { name: 'x', base_url: 'http://127.0.0.1:9/v1' },
+      clock,
+      timeoutMs: 5_000,
+      fetch: (_url, init) =>
+        new Promise<Response>((_resolve, reject) => {
+          asked = true;
+          init?.signal?.addEventListener('abort', () => reject(init.signal?.reason));
+        }),
+    });
+    while (!asked) await new Promise((resolve) => setTimeout(resolve, 1));
+    await clock.advance(5_000);
+    assert.deepEqual(await hanging, { tokens: DEFAULT_CONTEXT_LENGTH, source: 'default' });
+  });
+
+  test("the fields real servers use: OpenRouter, vLLM, Groq, Mistral/LM Studio, llama.cpp", () => {
+    const body = (entry: Record<string, unknown>): unknown => ({ object: 'list', data: [{ id: 'other', context_length: 1 }, { id: 'm', ...entry }] });
+    assert.equal(contextLengthFromModels({ body: body({ context_length: 131072, top_provider: { context_length: 65536 } }), model: 'm' }), 131072);
+    assert.equal(contextLengthFromModels({ body: body({ top_provider: { context_length: 65536 } }), model: 'm' }), 65536);
+    assert.equal(contextLengthFromModels({ body: body({ max_model_len: 32768 }), model: 'm' }), 32768);
+    assert.equal(contextLengthFromModels({ body: body({ context_window: 131072 }), model: 'm' }), 131072);
+    assert.equal(contextLengthFromModels({ body: body({ max_context_length: 8192 }), model: 'm' }), 8192);
+    assert.equal(contextLengthFromModels({ body: body({ meta: { n_ctx: 32768, n_ctx_train: 262144 } }), model: 'm' }), 32768);
+    // The training context alone says nothing about what the server runs with.
+    assert.equal(contextLengthFromModels({ body: body({ meta: { n_ctx_train: 262144 } }), model: 'm' }), undefined);
+    assert.equal(contextLengthFromModels({ body: body({ context_length: 'lots' }), model: 'm' }), undefined);
+    assert.equal(contextLengthFromModels({ body: body({ context_length: -5 }), model: 'm' }), undefined);
+    assert.equal(contextLengthFromModels({ body: { error: 'nope' }, model: 'm' }), undefined);
+    assert.equal(contextLengthFromModels({ body: body({ context_length: 8192 }), model: 'absent' }), undefined);
+    const llamaCpp = { data: [{ id: 'unsloth/Qwen3-GGUF', aliases: ['qwen3'], meta: { n_ctx: 16384 } }, { id: 'other', meta: { n_ctx: 4096 } }] };
+    assert.equal(contextLengthFromModels({ body: llamaCpp, model: 'qwen3' }), 16384, 'an alias names the model');
+    assert.equal(contextLengthFromModels({ body: { data: [{ id: 'served', max_model_len: 8192 }] }, model: 'anything' }), 8192, 'the only model of a single-model server');
+  });
+
+  test('known models: longest prefix wins, provider prefix ignored', () => {
+    assert.equal(knownContextLength({ model: 'gpt-4o-mini' }), 128_000);
+    assert.equal(knownContextLength({ model: 'gpt-4' }), 8_192);
+    assert.equal(knownContextLength({ model: 'gpt-4-turbo-preview' }), 128_000);
+    assert.equal(knownContextLength({ model: 'anthropic/claude-3.5-sonnet' }), 200_000);
+    assert.equal(knownContextLength({ model: 'qwen2.5-7b' }), undefined);
+  });
+
+  test('ModelContext: the default at once, the endpoint\'s figure once resolved; asked once however often resolve is called', async () => {
+    const server = await started();
+    server.modelMetadata = { 'fake-model': { context_window: 65_536 } };
+    const context = new ModelContext({ model: { name: 'fake-model', base_url: server.baseURL }, clock: systemClock });
+    assert.deepEqual(context.current(), { tokens: DEFAULT_CONTEXT_LENGTH, source: 'default' });
+    const [a, b] = await Promise.all([context.resolve(), context.resolve()]);
+    assert.deepEqual(a, { tokens: 65_536, source: 'endpoint' });
+    assert.deepEqual(b, a);
+    assert.deepEqual(context.current(), { tokens: 65_536, source: 'endpoint' });
+    assert.equal(server.modelListings.length, 1);
+  });
+
+  test('ModelContext: an aborted signal (gateway stopping) keeps the default and sends nothing', async () => {
+    const server = await started();
+    server.modelMetadata = { 'fake-model': { context_length: 4000 } };
+    const controller = new AbortController();
+    controller.abort();
+    const context = new ModelContext({ model: { name: 'fake-model', base_url: server.baseURL }, clock: systemClock });
+    assert.deepEqual(await context.resolve({ signal: controller.signal }), { tokens: DEFAULT_CONTEXT_LENGTH, source: 'default' });
+    assert.equal(server.modelListings.length, 0);
+  });
+});
