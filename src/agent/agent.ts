@@ -3,7 +3,7 @@ import type { ToolCallRequest } from '../tools/registry.js';
 import { INTERRUPTED_RESULT, planBatches, runBatches } from '../tools/scheduler.js';
 import { IterationBudget } from './budget.js';
 import { toOpenAIMessages, unansweredToolCalls, type ChatMessage } from './messages.js';
-import { callModel } from './model-call.js';
+import { ModelRoute, type RouteTurn } from './route/route.js';
 import type { AgentOptions, AgentResult, AgentRunParams } from './types.js';
 
 /** The tool whose rounds do not count against the iteration budget. */
@@ -18,19 +18,34 @@ interface Turn {
   messages: ChatMessage[];
   text: string;
   modelCalls: number;
+  /** Which model of the route answers this turn. */
+  route: RouteTurn;
 }
 
 /** The agent loop: call the model, run the tools it asks for, repeat until it answers or must stop. */
 export class AIAgent {
   private readonly options: AgentOptions;
+  /** The models and keys calls go to. */
+  readonly route: ModelRoute;
 
   constructor(options: AgentOptions) {
     this.options = options;
+    if (options.route) this.route = options.route;
+    else if (options.client) {
+      this.route = ModelRoute.fromClient({
+        client: options.client,
+        model: options.model,
+        clock: options.clock,
+        maxRetries: options.maxRetries,
+        idleTimeoutMs: options.requestTimeoutMs,
+        logger: options.logger,
+      });
+    } else throw new TypeError('AIAgent needs a client or a route');
   }
 
   /** Runs one turn; never throws for model or tool failures (they end the turn with an outcome). */
   async run(params: AgentRunParams): Promise<AgentResult> {
-    const turn: Turn = { params, messages: [...params.history], text: '', modelCalls: 0 };
+    const turn: Turn = { params, messages: [...params.history], text: '', modelCalls: 0, route: this.route.startTurn() };
     const budget = new IterationBudget({ max: this.options.maxIterations });
     this.answerAll({ turn, content: STALE_CALL_RESULT });
     this.add({ turn, message: { role: 'user', content: params.userText } });
@@ -55,14 +70,9 @@ export class AIAgent {
     const { turn } = params;
     const { signal } = turn.params;
     let roundHasText = false;
-    const outcome = await callModel({
-      client: this.options.client,
+    const outcome = await turn.route.call({
       request: this.request({ turn }),
       signal,
-      clock: this.options.clock,
-      maxRetries: this.options.maxRetries,
-      idleTimeoutMs: this.options.requestTimeoutMs,
-      logger: this.options.logger,
       onText: (delta) => {
         if (!roundHasText && turn.text !== '') this.emit({ turn, delta: '\n\n' });
         roundHasText = true;
@@ -72,14 +82,14 @@ export class AIAgent {
     if (outcome.kind !== 'ok') {
       if (outcome.partialText !== '') this.add({ turn, message: { role: 'assistant', content: outcome.partialText } });
       if (outcome.kind === 'aborted') return { done: this.interrupted({ turn }) };
-      const note = outcome.error.userMessage;
+      const note = joinNotes({ notes: [turn.route.note(), outcome.userMessage] });
       return { done: { outcome: 'error', text: turn.text, note, modelCalls: turn.modelCalls } };
     }
     const { reply } = outcome;
-    turn.params.onUsage?.({ model: this.options.model, ...reply.usage });
+    turn.params.onUsage?.({ model: outcome.model, ...reply.usage });
     if (reply.toolCalls.length === 0) {
       this.add({ turn, message: { role: 'assistant', content: reply.content } });
-      const note = finalNote({ turn, finishReason: reply.finishReason });
+      const note = joinNotes({ notes: [turn.route.note(), finalNote({ turn, finishReason: reply.finishReason })] });
       return { done: { outcome: 'final', text: turn.text, note, modelCalls: turn.modelCalls } };
     }
     const content = reply.content === '' ? null : reply.content;
@@ -112,7 +122,7 @@ export class AIAgent {
     });
   }
 
-  private request(params: { turn: Turn }): Omit<ChatCompletionCreateParamsStreaming, 'stream'> {
+  private request(params: { turn: Turn }): Omit<ChatCompletionCreateParamsStreaming, 'stream' | 'model'> {
     const { options } = this;
     const { systemPrompt, ephemeral } = params.turn.params;
     const tools = options.registry.toOpenAITools();
@@ -125,7 +135,6 @@ export class AIAgent {
       ],
     });
     return {
-      model: options.model,
       messages,
       ...(tools.length > 0 ? { tools } : {}),
       ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
@@ -157,6 +166,12 @@ export class AIAgent {
     params.turn.text += params.delta;
     params.turn.params.onTextDelta(params.delta);
   }
+}
+
+/** Notes on one line each, or undefined when there are none. */
+function joinNotes(params: { notes: readonly (string | undefined)[] }): string | undefined {
+  const kept = params.notes.filter((n): n is string => n !== undefined && n !== '');
+  return kept.length > 0 ? kept.join('\n') : undefined;
 }
 
 /** A note for replies that ended oddly: cut off at max_tokens, or empty. */
