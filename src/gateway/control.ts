@@ -16,6 +16,8 @@ export interface ControlContext {
   readonly now: number;
   /** The memory files' listing (see memory/report.ts); absent when memory is off. */
   readonly memoryReport?: (() => string) | undefined;
+  /** The model route's keys, one line per model with keys, masked (see agent/route/status.ts). */
+  readonly keyLines?: (() => string[]) | undefined;
 }
 
 /** Runs one control command immediately (never behind a turn) and returns the reply text. */
@@ -67,6 +69,7 @@ function statusText(params: { ctx: ControlContext }): string {
     session ? `Session: ${shortSessionId({ id: session.id })}, ${session.messageCount} messages, since ${new Date(session.startedAt).toISOString()}` : 'Session: none yet',
     `Now: ${busy}`,
     `Model: ${ctx.modelLabel}`,
+    ...(ctx.keyLines?.() ?? []),
     ...(session ? [usageLine({ usage: ctx.store.sessionUsage({ sessionId: session.id }) })] : []),
     `Gateway up ${uptime}s; platforms: ${ctx.adapters().map((a) => `${a.name} ${a.state}`).join(', ') || 'none'}`,
   ];

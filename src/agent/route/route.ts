@@ -64,6 +64,11 @@ export class ModelRoute {
     this.settings = settings;
   }
 
+  /** The time zone status lines and messages show times in (the host's when unset). */
+  get timeZone(): string | undefined {
+    return this.settings.timeZone;
+  }
+
   /** The primary model's name. */
   get primaryModel(): string {
     return (this.targets[0] as RouteTarget).name;
