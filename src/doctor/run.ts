@@ -7,6 +7,7 @@ import { clashLines } from './clashes.js';
 import { configCheck } from './config.js';
 import { envFileCheck, folderChecks } from './files.js';
 import { gatewayRunningCheck, portCheck } from './gateway.js';
+import { keyPoolLines } from './keys.js';
 import { modelEndpointCheck } from './model.js';
 import { credentialLines } from './platforms.js';
 import { nodeVersionCheck, sqliteCheck } from './runtime.js';
@@ -55,6 +56,7 @@ export async function runDoctor(params: DoctorParams): Promise<CheckLine[]> {
   } else {
     const loaded = config.loaded.config;
     add(await modelEndpointCheck({ config: loaded, profile, clock, ...(params.modelTimeoutMs ? { timeoutMs: params.modelTimeoutMs } : {}) }));
+    add(...keyPoolLines({ config: loaded, profile, clock }));
     add(...(await credentialLines({ config: loaded, clock, checks: params.checks })));
     add(...(await clashLines({ profile, config: loaded, env: params.env })));
   }

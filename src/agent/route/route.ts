@@ -30,6 +30,8 @@ export interface TargetStatus {
   readonly name: string;
   /** Its keys, masked (empty when keyless). */
   readonly keys: readonly KeyStatus[];
+  /** When the states were read. */
+  readonly now: number;
 }
 
 /** How one routed model call ended. */
@@ -92,6 +94,7 @@ export class ModelRoute {
       role: i === 0 ? 'primary' : `fallback ${i}`,
       name: t.name,
       keys: t.keyless ? [] : t.pool.status(),
+      now: this.settings.clock.now(),
     }));
   }
 }
@@ -158,7 +161,7 @@ export class RouteTurn {
       const pick = target.pool.pick({ tried });
       if (pick.kind === 'exhausted') {
         if (last) return { kind: 'next', error: last, userMessage: last.userMessage };
-        const userMessage = exhaustedMessage({ model: target.name, nextAt: pick.nextAt, reason: pick.reason, timeZone: this.settings.timeZone });
+        const userMessage = exhaustedMessage({ model: target.name, nextAt: pick.nextAt, reason: pick.reason, timeZone: this.settings.timeZone, now: clock.now() });
         logger?.warn({ model: target.name, until: pick.nextAt, reason: pick.reason }, 'every API key of the model is cooling down');
         return { kind: 'next', error: undefined, userMessage };
       }

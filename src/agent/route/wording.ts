@@ -26,15 +26,14 @@ const RESTING: Record<string, string> = {
   auth: 'rejected',
 };
 
-/** An epoch-ms time as HH:MM in a time zone (the host's when unset). */
-export function clockTime(params: { at: number; timeZone?: string | undefined }): string {
-  const format = new Intl.DateTimeFormat('en-GB', {
-    hour: '2-digit',
-    minute: '2-digit',
-    hour12: false,
-    ...(params.timeZone ? { timeZone: params.timeZone } : {}),
-  });
-  return format.format(new Date(params.at));
+/** An epoch-ms time as HH:MM in a time zone (the host's when unset), with the day ("6 Jan 14:05") when not the day of `now`. */
+export function clockTime(params: { at: number; now?: number | undefined; timeZone?: string | undefined }): string {
+  const zone = params.timeZone ? { timeZone: params.timeZone } : {};
+  const time = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', ...zone }).format(new Date(params.at));
+  if (params.now === undefined) return time;
+  const day = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', ...zone });
+  const atDay = day.format(new Date(params.at));
+  return atDay === day.format(new Date(params.now)) ? time : `${atDay} ${time}`;
 }
 
 /** Why a key rests, in words ("out of credit"). */
@@ -48,9 +47,10 @@ export function exhaustedMessage(params: {
   nextAt: number | undefined;
   reason: string | undefined;
   timeZone?: string | undefined;
+  now: number;
 }): string {
   const back = params.nextAt !== undefined
-    ? ` The first comes back at ${clockTime({ at: params.nextAt, timeZone: params.timeZone })} (it was ${restingWords({ reason: params.reason })}).`
+    ? ` The first comes back at ${clockTime({ at: params.nextAt, now: params.now, timeZone: params.timeZone })} (it was ${restingWords({ reason: params.reason })}).`
     : '';
   return `Every API key for model "${params.model}" is cooling down after failures.${back} Add a working key to model.api_keys, or wait.`;
 }

@@ -142,7 +142,7 @@ describe('model route: credential pool and fallback chain through the real SDK',
     const second = await run(agent, clock);
     assert.equal(fake.requests.length, 2, 'resting keys are not called');
     assert.equal(second.outcome, 'error');
-    assert.match(second.note ?? '', /Every API key for model "model-a" is cooling down.*first comes back at 13:05 \(it was rejected\).*model\.api_keys/);
+    assert.match(second.note ?? '', /Every API key for model "model-a" is cooling down.*first comes back at 6 Jan 13:05 \(it was rejected\).*model\.api_keys/);
   });
 
   test('primary 500 × retries: the fallback answers that turn with a one-line note; the next turn goes to the primary', async () => {
