@@ -55,7 +55,7 @@ export class AIAgent {
         const note =
           `I stopped after ${turn.modelCalls} model calls (the iteration budget). ` +
           'What I did so far is saved; send another message to continue.';
-        return { outcome: 'budget_exhausted', text: turn.text, note, modelCalls: turn.modelCalls };
+        return { outcome: 'budget_exhausted', text: turn.text, note: joinNotes({ notes: [turn.route.note(), note] }) ?? note, modelCalls: turn.modelCalls };
       }
       turn.modelCalls += 1;
       const step = await this.step({ turn });
