@@ -105,6 +105,8 @@ export class RouteTurn {
   private readonly settings: RouteSettings;
   private index = 0;
   private fallbackReason: FailureReason | 'keys_resting' | undefined;
+  /** True once a fallback model answered a call of this turn. */
+  private fallbackAnswered = false;
 
   constructor(params: { route: ModelRoute; settings: RouteSettings }) {
     this.route = params.route;
@@ -113,7 +115,7 @@ export class RouteTurn {
 
   /** The one-line note for the user when a fallback model answered this turn. */
   note(): string | undefined {
-    if (this.index === 0 || this.fallbackReason === undefined) return undefined;
+    if (!this.fallbackAnswered || this.fallbackReason === undefined) return undefined;
     const target = this.route.targets[this.index] as RouteTarget;
     return fallbackNote({ model: target.name, reason: this.fallbackReason });
   }
@@ -129,6 +131,7 @@ export class RouteTurn {
     for (; this.index < targets.length; this.index++) {
       const target = targets[this.index] as RouteTarget;
       const ended = await this.tryTarget({ ...params, target });
+      if (ended.kind === 'ok' && this.index > 0) this.fallbackAnswered = true;
       if (ended.kind !== 'next') return ended;
       first ??= { error: ended.error, userMessage: ended.userMessage };
       const next = targets[this.index + 1];

@@ -181,6 +181,17 @@ describe('model route: credential pool and fallback chain through the real SDK',
     assert.equal(result.note, '(answered by fallback model model-b: the primary was refused the API key)');
   });
 
+  test('primary and fallback both down: the primary\'s message, that the fallbacks failed too, and no "answered by" line', async () => {
+    const clock = new FakeClock();
+    fake.setResponder(() => ({ status: 401, errorMessage: 'bad key' }));
+    const { agent } = agentFor({ model: { api_key: KEY_A, max_retries: 2, fallbacks: [{ name: 'model-b', api_key: KEY_B }] }, clock });
+    const result = await run(agent, clock);
+    assert.equal(result.outcome, 'error');
+    assert.equal(fake.requests.length, 2);
+    assert.match(result.note ?? '', /^The model provider at .* rejected the API key \(HTTP 401\): bad key\..* The fallback models failed too\.$/);
+    assert.ok(!(result.note ?? '').includes('answered by'));
+  });
+
   test('a 404 model falls back; a plain 400 does not (it would fail on any model)', async () => {
     const clock = new FakeClock();
     fake.setResponder((req) => (req.body.model === 'model-a' ? { status: 404, errorMessage: 'The model does not exist' } : { text: 'b' }));
