@@ -3,7 +3,7 @@ import type { ToolCallRequest } from '../tools/registry.js';
 import { INTERRUPTED_RESULT, planBatches, runBatches } from '../tools/scheduler.js';
 import { IterationBudget } from './budget.js';
 import { toOpenAIMessages, unansweredToolCalls, type ChatMessage } from './messages.js';
-import { callModel } from './model-call.js';
+import { ModelRoute, type RouteTurn } from './route/route.js';
 import type { AgentOptions, AgentResult, AgentRunParams } from './types.js';
 
 /** The tool whose rounds do not count against the iteration budget. */
@@ -18,19 +18,34 @@ interface Turn {
   messages: ChatMessage[];
   text: string;
   modelCalls: number;
+  /** Which model of the route answers this turn. */
+  route: RouteTurn;
 }
 
 /** The agent loop: call the model, run the tools it asks for, repeat until it answers or must stop. */
 export class AIAgent {
   private readonly options: AgentOptions;
+  /** The models and keys calls go to. */
+  readonly route: ModelRoute;
 
   constructor(options: AgentOptions) {
     this.options = options;
+    if (options.route) this.route = options.route;
+    else if (options.client) {
+      this.route = ModelRoute.fromClient({
+        client: options.client,
+        model: options.model,
+        clock: options.clock,
+        maxRetries: options.maxRetries,
+        idleTimeoutMs: options.requestTimeoutMs,
+        logger: options.logger,
+      });
+    } else throw new TypeError('AIAgent needs a client or a route');
   }
 
   /** Runs one turn; never throws for model or tool failures (they end the turn with an outcome). */
   async run(params: AgentRunParams): Promise<AgentResult> {
-    const turn: Turn = { params, messages: [...params.history], text: '', modelCalls: 0 };
+    const turn: Turn = { params, messages: [...params.history], text: '', modelCalls: 0, route: this.route.startTurn() };
     const budget = new IterationBudget({ max: this.options.maxIterations });
     this.answerAll({ turn, content: STALE_CALL_RESULT });
     this.add({ turn, message: { role: 'user', content: params.userText } });
@@ -40,7 +55,7 @@ export class AIAgent {
         const note =
           `I stopped after ${turn.modelCalls} model calls (the iteration budget). ` +
           'What I did so far is saved; send another message to continue.';
-        return { outcome: 'budget_exhausted', text: turn.text, note, modelCalls: turn.modelCalls };
+        return { outcome: 'budget_exhausted', text: turn.text, note: joinNotes({ notes: [turn.route.note(), note] }) ?? note, modelCalls: turn.modelCalls };
       }
       turn.modelCalls += 1;
       const step = await this.step({ turn });
@@ -56,14 +71,9 @@ export class AIAgent {
     const { signal } = turn.params;
     let roundHasText = false;
     const request = this.request({ turn });
-    const outcome = await callModel({
-      client: this.options.client,
+    const outcome = await turn.route.call({
       request,
       signal,
-      clock: this.options.clock,
-      maxRetries: this.options.maxRetries,
-      idleTimeoutMs: this.options.requestTimeoutMs,
-      logger: this.options.logger,
       onText: (delta) => {
         if (!roundHasText && turn.text !== '') this.emit({ turn, delta: '\n\n' });
         roundHasText = true;
@@ -73,15 +83,15 @@ export class AIAgent {
     if (outcome.kind !== 'ok') {
       if (outcome.partialText !== '') this.add({ turn, message: { role: 'assistant', content: outcome.partialText } });
       if (outcome.kind === 'aborted') return { done: this.interrupted({ turn }) };
-      const note = outcome.error.userMessage;
+      const note = joinNotes({ notes: [turn.route.note(), outcome.userMessage] });
       return { done: { outcome: 'error', text: turn.text, note, modelCalls: turn.modelCalls } };
     }
     const { reply } = outcome;
-    turn.params.onUsage?.({ model: this.options.model, ...reply.usage });
-    this.options.tokenMeter?.observe({ request, reportedPromptTokens: reply.usage.promptTokens });
+    turn.params.onUsage?.({ model: outcome.model, ...reply.usage });
+    this.options.tokenMeter?.observe({ request: { ...request, model: outcome.model }, reportedPromptTokens: reply.usage.promptTokens });
     if (reply.toolCalls.length === 0) {
       this.add({ turn, message: { role: 'assistant', content: reply.content } });
-      const note = finalNote({ turn, finishReason: reply.finishReason });
+      const note = joinNotes({ notes: [turn.route.note(), finalNote({ turn, finishReason: reply.finishReason })] });
       return { done: { outcome: 'final', text: turn.text, note, modelCalls: turn.modelCalls } };
     }
     const content = reply.content === '' ? null : reply.content;
@@ -121,15 +131,16 @@ export class AIAgent {
   estimatePromptTokens(params: { systemPrompt: string; history: readonly ChatMessage[] }): number | undefined {
     const meter = this.options.tokenMeter;
     if (meter === undefined) return undefined;
-    return meter.estimate({ request: this.buildRequest({ systemPrompt: params.systemPrompt, messages: params.history, perCall: '' }) }).tokens;
+    const request = this.buildRequest({ systemPrompt: params.systemPrompt, messages: params.history, perCall: '' });
+    return meter.estimate({ request: { ...request, model: this.options.model } }).tokens;
   }
 
-  private request(params: { turn: Turn }): Omit<ChatCompletionCreateParamsStreaming, 'stream'> {
+  private request(params: { turn: Turn }): Omit<ChatCompletionCreateParamsStreaming, 'stream' | 'model'> {
     const { systemPrompt, ephemeral } = params.turn.params;
     return this.buildRequest({ systemPrompt, messages: params.turn.messages, perCall: ephemeral?.() ?? '' });
   }
 
-  private buildRequest(params: { systemPrompt: string; messages: readonly ChatMessage[]; perCall: string }): Omit<ChatCompletionCreateParamsStreaming, 'stream'> {
+  private buildRequest(params: { systemPrompt: string; messages: readonly ChatMessage[]; perCall: string }): Omit<ChatCompletionCreateParamsStreaming, 'stream' | 'model'> {
     const { options } = this;
     const { systemPrompt, perCall } = params;
     const tools = options.registry.toOpenAITools();
@@ -141,7 +152,6 @@ export class AIAgent {
       ],
     });
     return {
-      model: options.model,
       messages,
       ...(tools.length > 0 ? { tools } : {}),
       ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
@@ -173,6 +183,12 @@ export class AIAgent {
     params.turn.text += params.delta;
     params.turn.params.onTextDelta(params.delta);
   }
+}
+
+/** Notes on one line each, or undefined when there are none. */
+function joinNotes(params: { notes: readonly (string | undefined)[] }): string | undefined {
+  const kept = params.notes.filter((n): n is string => n !== undefined && n !== '');
+  return kept.length > 0 ? kept.join('\n') : undefined;
 }
 
 /** A note for replies that ended oddly: cut off at max_tokens, or empty. */

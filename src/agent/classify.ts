@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import { displayBaseURL, redactSecrets, type ClassifiedError } from './errors.js';
+import { displayBaseURL, redactSecrets, type ClassifiedError, type FailureFlags, type FailureReason } from './errors.js';
 
 /** Facts about the failed call that make messages precise. */
 export interface ClassifyParams {
@@ -15,42 +15,83 @@ export interface ClassifyParams {
   now: number;
 }
 
-/** Sorts an openai SDK error into retryable or not, with a message for the user. */
+/** The flags each reason carries: the loop reads only these. */
+const FLAGS: Readonly<Record<FailureReason, FailureFlags>> = {
+  auth: flags({ rotate: true, fallback: true }),
+  out_of_credit: flags({ rotate: true, fallback: true }),
+  // Backs off on the same key first; after its retries the key cools down and the next key (then model) is tried.
+  rate_limit: flags({ retry: true, rotate: true, fallback: true }),
+  context_overflow: flags({ compress: true }),
+  model_not_found: flags({ fallback: true }),
+  bad_request: flags({}),
+  server_error: flags({ retry: true, fallback: true }),
+  overloaded: flags({ retry: true, fallback: true }),
+  timeout: flags({ retry: true, fallback: true }),
+  connection: flags({ retry: true, fallback: true }),
+  content_filter: flags({}),
+  aborted: flags({}),
+  unknown: flags({}),
+};
+
+function flags(params: { retry?: boolean; compress?: boolean; rotate?: boolean; fallback?: boolean }): FailureFlags {
+  return {
+    retryable: params.retry ?? false,
+    shouldCompress: params.compress ?? false,
+    shouldRotateCredential: params.rotate ?? false,
+    shouldFallback: params.fallback ?? false,
+  };
+}
+
+/** A classification for a reason, with its flags. */
+function failure(params: { reason: FailureReason; userMessage: string; retryAfterMs?: number | undefined }): ClassifiedError {
+  return {
+    reason: params.reason,
+    ...FLAGS[params.reason],
+    ...(params.retryAfterMs !== undefined ? { retryAfterMs: params.retryAfterMs } : {}),
+    userMessage: params.userMessage,
+  };
+}
+
+/** Sorts an openai SDK error into one reason with its flags, and a message for the user. */
 export function classifyError(params: ClassifyParams): ClassifiedError {
   const { error } = params;
   const where = displayBaseURL({ baseURL: params.baseURL });
   const quote = (text: string): string => redactSecrets({ text, secrets: params.apiKey ? [params.apiKey] : [] });
   if (error instanceof OpenAI.APIUserAbortError || (error instanceof Error && error.name === 'AbortError')) {
-    return { kind: 'aborted', retryable: false, userMessage: 'The request to the model was cancelled.' };
+    return failure({ reason: 'aborted', userMessage: 'The request to the model was cancelled.' });
   }
   if (error instanceof OpenAI.APIConnectionTimeoutError) {
-    return {
-      kind: 'timeout',
-      retryable: true,
+    return failure({
+      reason: 'timeout',
       userMessage: `The model server at ${where} did not answer in time. Check that it is running and not overloaded.`,
-    };
+    });
   }
   if (error instanceof OpenAI.APIConnectionError) {
     const cause = error.cause instanceof Error ? ` (${quote(error.cause.message)})` : '';
-    return {
-      kind: 'connection',
-      retryable: true,
+    return failure({
+      reason: 'connection',
       userMessage:
         `Could not reach the model server at ${where}${cause}. ` +
         'Check model.base_url and that the server is running.',
-    };
+    });
   }
   if (error instanceof OpenAI.APIError) return classifyApiError({ ...params, error, where, quote });
   if (error instanceof TypeError && /terminated|socket|network|fetch failed/i.test(error.message)) {
-    return {
-      kind: 'connection',
-      retryable: true,
+    return failure({
+      reason: 'connection',
       userMessage: `The connection to the model server at ${where} broke off (${quote(error.message)}).`,
-    };
+    });
   }
   const text = error instanceof Error ? error.message : String(error);
-  return { kind: 'unknown', retryable: false, userMessage: `Unexpected error while talking to the model: ${quote(text)}` };
+  return failure({ reason: 'unknown', userMessage: `Unexpected error while talking to the model: ${quote(text)}` });
 }
+
+/** Provider wording for an exhausted account (OpenAI sends it as a 429 with code insufficient_quota). */
+const OUT_OF_CREDIT = /insufficient[_ ]quota|out of credit|credit balance|exceeded your current quota|billing|payment required/i;
+/** Provider wording for a prompt past the context window. */
+const OVERFLOW = /context[_ ](length|window)|too many tokens|maximum context|prompt is too long|reduce the length|input is too long/i;
+/** Provider wording for a refused prompt or reply. */
+const FILTERED = /content[_ ]filter|content management policy|safety system|flagged/i;
 
 function classifyApiError(params: ClassifyParams & {
   error: InstanceType<typeof OpenAI.APIError>;
@@ -62,64 +103,73 @@ function classifyApiError(params: ClassifyParams & {
   const detail = quote(providerMessage(error));
   const said = detail ? `: ${detail}` : '';
   const model = params.model ? `"${params.model}"` : 'the configured model';
+  const code = typeof error.code === 'string' ? error.code : '';
+  const retryAfter = (): number | undefined => retryAfterMs({ headers: error.headers, now: params.now });
   if (status === undefined) {
-    return { kind: 'server', retryable: true, userMessage: `The model provider reported an error mid-response${said}.` };
+    return failure({ reason: 'server_error', userMessage: `The model provider reported an error mid-response${said}.` });
   }
   if (status === 401 || status === 403) {
     const access = status === 403 ? `, and that the key may use ${model}` : '';
-    return {
-      kind: 'auth',
-      retryable: false,
+    return failure({
+      reason: 'auth',
       userMessage:
         `The model provider at ${where} rejected the API key (HTTP ${status})${said}. ` +
-        `Check model.api_key in config.yaml or OPENAI_API_KEY in the profile's .env${access}.`,
-    };
+        `Check model.api_key / model.api_keys in config.yaml or OPENAI_API_KEY in the profile's .env${access}.`,
+    });
+  }
+  if (status === 402 || (status === 429 && (code === 'insufficient_quota' || OUT_OF_CREDIT.test(detail)))) {
+    return failure({
+      reason: 'out_of_credit',
+      userMessage:
+        `The model provider says the account is out of credit (HTTP ${status})${said}. ` +
+        'Check the plan and billing for this API key, or add another key to model.api_keys.',
+    });
   }
   if (status === 404) {
-    return {
-      kind: 'not_found',
-      retryable: false,
+    return failure({
+      reason: 'model_not_found',
       userMessage:
         `The model provider answered 404 for model ${model} at ${where}${said}. ` +
         'The model name or model.base_url is wrong.',
-    };
+    });
   }
   if (status === 429) {
-    if (error.code === 'insufficient_quota') {
-      return {
-        kind: 'quota',
-        retryable: false,
-        userMessage: `The model provider says the account is out of quota${said}. Check the plan and billing for this API key.`,
-      };
-    }
-    return {
-      kind: 'rate_limit',
-      retryable: true,
-      retryAfterMs: retryAfterMs({ headers: error.headers, now: params.now }),
+    return failure({
+      reason: 'rate_limit',
+      retryAfterMs: retryAfter(),
       userMessage: `The model provider is rate limiting requests (HTTP 429)${said}. Wait a minute and try again.`,
-    };
+    });
+  }
+  if (status === 529 || (status >= 500 && /overloaded|over capacity/i.test(detail))) {
+    return failure({
+      reason: 'overloaded',
+      retryAfterMs: retryAfter(),
+      userMessage: `The model provider is overloaded (HTTP ${status})${said}. Try again in a moment.`,
+    });
   }
   if (status === 408 || status === 409 || status >= 500) {
-    return {
-      kind: 'server',
-      retryable: true,
-      retryAfterMs: retryAfterMs({ headers: error.headers, now: params.now }),
+    return failure({
+      reason: 'server_error',
+      retryAfterMs: retryAfter(),
       userMessage: `The model provider had a temporary problem (HTTP ${status})${said}. Try again in a moment.`,
-    };
+    });
   }
-  const overflow = /context (length|window)|too many tokens|maximum context/i;
-  if (error.code === 'context_length_exceeded' || overflow.test(detail)) {
-    return {
-      kind: 'context_too_long',
-      retryable: false,
+  if (code === 'context_length_exceeded' || OVERFLOW.test(detail)) {
+    return failure({
+      reason: 'context_overflow',
       userMessage: `The conversation is too long for ${model}'s context window${said}. Send /new to start a fresh conversation.`,
-    };
+    });
   }
-  return {
-    kind: 'bad_request',
-    retryable: false,
+  if (code === 'content_filter' || code === 'content_policy_violation' || FILTERED.test(detail)) {
+    return failure({
+      reason: 'content_filter',
+      userMessage: `The model provider's content filter refused the request (HTTP ${status})${said}. Rephrase the message and try again.`,
+    });
+  }
+  return failure({
+    reason: 'bad_request',
     userMessage: `The model provider rejected the request (HTTP ${status})${said}. Check the model settings in config.yaml.`,
-  };
+  });
 }
 
 /** The provider's own error message, without the SDK's status prefix. */

@@ -1,23 +1,35 @@
-/** What kind of failure a model call hit. */
-export type ModelErrorKind =
-  | 'aborted'
+/** Why a model call failed: one reason per failure. */
+export type FailureReason =
   | 'auth'
-  | 'not_found'
+  | 'out_of_credit'
   | 'rate_limit'
-  | 'quota'
-  | 'context_too_long'
+  | 'context_overflow'
+  | 'model_not_found'
   | 'bad_request'
-  | 'server'
+  | 'server_error'
+  | 'overloaded'
   | 'timeout'
   | 'connection'
+  | 'content_filter'
+  | 'aborted'
   | 'unknown';
 
-/** A model-call failure, classified so the loop knows whether to retry and what to tell the user. */
-export interface ClassifiedError {
-  /** The kind of failure. */
-  kind: ModelErrorKind;
-  /** True when the same request may succeed if sent again later. */
+/** What the loop should do about a failure; the loop reads only these. */
+export interface FailureFlags {
+  /** The same request on the same key may succeed if sent again later (after backoff). */
   retryable: boolean;
+  /** The conversation is too long: compress it and retry once. */
+  shouldCompress: boolean;
+  /** This key is unusable for now (out of credit, rejected, or rate-limited past its retries): switch key. */
+  shouldRotateCredential: boolean;
+  /** This endpoint or model cannot answer (after retries when retryable): try the next fallback model. */
+  shouldFallback: boolean;
+}
+
+/** A model-call failure, classified so the loop knows what to do and what to tell the user. */
+export interface ClassifiedError extends FailureFlags {
+  /** Why it failed. */
+  reason: FailureReason;
   /** How long the provider asked us to wait (Retry-After / retry-after-ms), if it said. */
   retryAfterMs?: number;
   /** What went wrong and what to do, safe to show in chat (never contains the API key). */

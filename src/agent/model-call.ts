@@ -66,15 +66,15 @@ export async function callModel(params: {
         apiKey: client.apiKey ?? undefined,
         now: params.clock.now(),
       });
-      if (classified.kind === 'aborted') return { kind: 'aborted', partialText: emitted };
+      if (classified.reason === 'aborted') return { kind: 'aborted', partialText: emitted };
       const giveUp = giveUpReason({ classified, attempt, maxRetries: params.maxRetries, emitted });
       const retryAfterMs = classified.retryAfterMs;
       if (giveUp !== undefined) {
-        params.logger?.warn({ err: error, kind: classified.kind, attempt }, 'model call failed');
+        params.logger?.warn({ err: error, reason: classified.reason, attempt }, 'model call failed');
         const userMessage = classified.userMessage + giveUp;
         return { kind: 'error', error: { ...classified, userMessage }, partialText: emitted };
       }
-      params.logger?.warn({ err: error, kind: classified.kind, attempt, retryAfterMs }, 'model call failed; retrying');
+      params.logger?.warn({ err: error, reason: classified.reason, attempt, retryAfterMs }, 'model call failed; retrying');
       try {
         await sleepBeforeRetry({ attempt, retryAfterMs, clock: params.clock, signal });
       } catch {

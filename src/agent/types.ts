@@ -5,6 +5,7 @@ import type { ToolContext } from '../tools/tool.js';
 import type { Clock } from '../util/clock.js';
 import type { ChatMessage } from './messages.js';
 import type { ModelCallReport } from './usage.js';
+import type { ModelRoute } from './route/route.js';
 
 export type { ChatMessage } from './messages.js';
 
@@ -20,9 +21,11 @@ export interface AgentLogger {
 
 /** How an AIAgent is set up (one per profile/model). */
 export interface AgentOptions {
-  /** OpenAI SDK client pointed at any OpenAI-compatible base URL. */
-  client: OpenAI;
-  /** Model name sent with every request. */
+  /** OpenAI SDK client pointed at any OpenAI-compatible base URL (used when no `route` is given). */
+  client?: OpenAI;
+  /** The model route (primary with its key pool, fallbacks); made from `client` and `model` when absent. */
+  route?: ModelRoute;
+  /** Model name sent with every request (the primary's, when a route is given). */
   model: string;
   /** Tools the model may call. */
   registry: ToolRegistry;

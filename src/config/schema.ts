@@ -3,11 +3,22 @@ import { bool, duration, int, num, optionalString, size } from './fields.js';
 import { platformsSchema } from './platforms-schema.js';
 import { timeZone } from './time-zone.js';
 
+/** model.fallbacks[]: another model tried for the rest of a turn when the primary fails. */
+const fallbackModelSchema = z.strictObject({
+  base_url: z.string().min(1).optional(),
+  name: z.string().min(1),
+  api_key: optionalString(),
+  api_keys: z.array(z.string().min(1)).default([]),
+});
+
 /** model: the OpenAI-compatible endpoint the agent talks to. */
 const modelSchema = z
   .strictObject({
     base_url: z.string().min(1).default('https://api.openai.com/v1'),
     api_key: optionalString(),
+    api_keys: z.array(z.string().min(1)).default([]),
+    key_strategy: z.enum(['least_used', 'fill_first', 'round_robin', 'random']).default('least_used'),
+    fallbacks: z.array(fallbackModelSchema).default([]),
     name: z.string().min(1).default('gpt-4o-mini'),
     temperature: num({ min: 0, max: 2 }).optional(),
     max_tokens: int({ min: 1 }).optional(),

@@ -2,7 +2,9 @@
 const SECRET_WORDS = new Set([
   'token',
   'key',
+  'keys',
   'apikey',
+  'apikeys',
   'secret',
   'password',
   'passwd',
@@ -13,13 +15,16 @@ const SECRET_WORDS = new Set([
   'cookie',
 ]);
 
+/** Names with a secret-looking word that hold no secret (how keys are chosen, not a key). */
+const NOT_SECRET = new Set(['key_strategy']);
+
 /**
  * True when a key name looks like it holds a secret (token, key, secret, password, auth...).
  * Matches whole words of snake_case, kebab-case and camelCase names, so `bot_token` and `apiKey`
  * are secret but `max_tokens` is not.
  */
 export function looksSecretKey(params: { key: string | number }): boolean {
-  if (typeof params.key === 'number') return false;
+  if (typeof params.key === 'number' || NOT_SECRET.has(params.key)) return false;
   const words = params.key
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
     .toLowerCase()

@@ -22,7 +22,7 @@ async function judge(params: { response: Response; config: GatewayConfig; profil
   const { response, config, profile } = params;
   const { model } = config;
   if (response.status === 401 || response.status === 403) {
-    const has = model.api_key !== undefined && model.api_key !== '';
+    const has = (model.api_key !== undefined && model.api_key !== '') || model.api_keys.length > 0;
     return line.fail(
       name,
       `${hostOf(params.url)} refused ${has ? 'the API key' : 'to answer without an API key'} (HTTP ${response.status})`,
@@ -52,7 +52,7 @@ export async function modelEndpointCheck(params: { config: GatewayConfig; profil
     return line.fail(name, first ?? problem, rest.join(' ') || undefined);
   }
   const url = `${config.model.base_url.replace(/\/+$/, '')}/models`;
-  const key = config.model.api_key;
+  const key = config.model.api_key ?? config.model.api_keys[0];
   const ms = params.timeoutMs ?? MODEL_CHECK_TIMEOUT_MS;
   return withTimeout({
     clock: params.clock,

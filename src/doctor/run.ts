@@ -8,6 +8,7 @@ import { configCheck } from './config.js';
 import { contextLengthCheck } from './context-length.js';
 import { envFileCheck, folderChecks } from './files.js';
 import { gatewayRunningCheck, portCheck } from './gateway.js';
+import { keyPoolLines } from './keys.js';
 import { modelEndpointCheck } from './model.js';
 import { credentialLines } from './platforms.js';
 import { nodeVersionCheck, sqliteCheck } from './runtime.js';
@@ -59,6 +60,7 @@ export async function runDoctor(params: DoctorParams): Promise<CheckLine[]> {
     const endpoint = await modelEndpointCheck({ config: loaded, profile, clock, ...timeout });
     add(endpoint);
     add(await contextLengthCheck({ config: loaded, clock, ask: endpoint.status !== 'fail', ...timeout }));
+    add(...keyPoolLines({ config: loaded, profile, clock }));
     add(...(await credentialLines({ config: loaded, clock, checks: params.checks })));
     add(...(await clashLines({ profile, config: loaded, env: params.env })));
   }

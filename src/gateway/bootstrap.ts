@@ -4,6 +4,8 @@ import OpenAI from 'openai';
 import type { Logger } from 'pino';
 import { AIAgent } from '../agent/agent.js';
 import { promptSource } from '../agent/prompt/source.js';
+import type { CredentialStateStore } from '../agent/route/pool.js';
+import { routeFromConfig } from '../agent/route/from-config.js';
 import type { GatewayConfig } from '../config/schema.js';
 import type { Profile } from '../home/profile.js';
 import { createHttpServer, type GatewayHttp } from '../http/server.js';
@@ -55,7 +57,7 @@ export function buildGateway(params: {
   const registry = new ToolRegistry();
   const memory = anyMemoryEnabled({ settings: memorySettingsFrom({ config }) });
   for (const tool of [...builtinTools({ memory }), ...(params.extraTools ?? [])]) registry.register(tool);
-  const agent = buildAgent({ profile, config, registry, clock, logger, scrub: params.scrub });
+  const agent = buildAgent({ profile, config, registry, clock, logger, scrub: params.scrub, store });
   let runner: GatewayRunner | undefined;
   const http = params.withHttp && config.gateway.http.enabled
     ? createHttpServer({
@@ -93,16 +95,14 @@ export function buildAgent(params: {
   clock: Clock;
   logger: Logger;
   scrub: (text: string) => string;
+  /** Where the credential pool keeps key counts and cooldowns (in memory when absent). */
+  store?: CredentialStateStore | undefined;
 }): AIAgent {
   const { config, clock } = params;
-  const client = new OpenAI({
-    apiKey: config.model.api_key ?? 'not-needed',
-    baseURL: config.model.base_url,
-    maxRetries: 0,
-    timeout: config.model.request_timeout,
-  });
+  const logger = params.logger.child({ component: 'agent' });
+  const route = routeFromConfig({ config, clock, store: params.store, logger });
   return new AIAgent({
-    client,
+    route,
     model: config.model.name,
     registry: params.registry,
     maxIterations: config.agent.max_iterations,
@@ -110,7 +110,7 @@ export function buildAgent(params: {
     maxParallel: config.agent.max_parallel_tools,
     clock,
     requestTimeoutMs: config.model.request_timeout,
-    logger: params.logger.child({ component: 'agent' }),
+    logger,
     scrub: params.scrub,
     tokenMeter: sharedTokenMeter,
     ...(config.model.temperature !== undefined ? { temperature: config.model.temperature } : {}),

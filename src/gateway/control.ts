@@ -19,6 +19,8 @@ export interface ControlContext {
   readonly memoryReport?: (() => string) | undefined;
   /** The session's tokens used vs the model's context length; absent when unknown. */
   readonly contextUsage?: ((params: { sessionId: string }) => ContextUsage | undefined) | undefined;
+  /** The model route's keys, one line per model with keys, masked (see agent/route/status.ts). */
+  readonly keyLines?: (() => string[]) | undefined;
 }
 
 /** Runs one control command immediately (never behind a turn) and returns the reply text. */
@@ -70,6 +72,7 @@ function statusText(params: { ctx: ControlContext }): string {
     session ? `Session: ${shortSessionId({ id: session.id })}, ${session.messageCount} messages, since ${new Date(session.startedAt).toISOString()}` : 'Session: none yet',
     `Now: ${busy}`,
     `Model: ${ctx.modelLabel}`,
+    ...(ctx.keyLines?.() ?? []),
     ...(session ? [usageLine({ usage: ctx.store.sessionUsage({ sessionId: session.id }) })] : []),
     ...contextLines({ ctx, sessionId: session?.id }),
     `Gateway up ${uptime}s; platforms: ${ctx.adapters().map((a) => `${a.name} ${a.state}`).join(', ') || 'none'}`,

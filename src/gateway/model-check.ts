@@ -8,7 +8,7 @@ const officialHost = 'api.openai.com';
  */
 export function modelProblem(params: { config: GatewayConfig; configPath: string; envPath: string }): string | null {
   const { model } = params.config;
-  if (model.api_key !== undefined && model.api_key !== '') return null;
+  if ((model.api_key !== undefined && model.api_key !== '') || model.api_keys.length > 0) return null;
   let host = '';
   try {
     host = new URL(model.base_url).host;

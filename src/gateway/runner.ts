@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { routeStatusLines } from '../agent/route/status.js';
 import type { AIAgent } from '../agent/agent.js';
 import { RejectionLog } from '../http/rejection-log.js';
 import type { GatewayHttp, HealthReport } from '../http/server.js';
@@ -355,6 +356,7 @@ export class GatewayRunner {
             now: this.clock.now(),
             memoryReport: this.options.memoryReport,
             contextUsage: this.contextUsage(),
+            keyLines: () => routeStatusLines({ targets: this.agent.route.status(), timeZone: this.agent.route.timeZone }),
           },
         })
       : command.kind === 'unknown' ? unknownCommandReply({ name: command.name }) : '';

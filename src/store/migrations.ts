@@ -149,10 +149,25 @@ CREATE TABLE model_calls (
 CREATE INDEX model_calls_by_session ON model_calls (session_id);
 `;
 
+/**
+ * The credential pool: per API key (by fingerprint, never the key itself) how often it was used and until when it
+ * cools down after a rate-limit exhaustion, an out-of-credit answer or an auth failure, so a restart keeps skipping it.
+ */
+const credentialSchema = `
+CREATE TABLE credential_state (
+  fingerprint     TEXT    PRIMARY KEY,
+  calls           INTEGER NOT NULL DEFAULT 0,
+  cooldown_until  INTEGER,
+  cooldown_reason TEXT,
+  updated_at      INTEGER NOT NULL
+) STRICT, WITHOUT ROWID;
+`;
+
 /** The store's schema history, oldest first. Append new migrations; never edit released ones. */
 export const migrations: readonly Migration[] = [
   { version: 1, name: 'initial schema', up: (db) => db.exec(initialSchema) },
   { version: 2, name: 'sender pairing', up: (db) => db.exec(pairingSchema) },
   { version: 3, name: 'send intents', up: (db) => db.exec(sendIntentSchema) },
   { version: 4, name: 'session prompts and model usage', up: (db) => db.exec(agentSessionSchema) },
+  { version: 5, name: 'credential pool state', up: (db) => db.exec(credentialSchema) },
 ];

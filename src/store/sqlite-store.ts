@@ -8,6 +8,7 @@ import { StoreClosedError, StoreDiskError } from './errors.js';
 import { createInboxQueries } from './inbox.js';
 import { createMessageQueries } from './messages.js';
 import { createModelCallQueries } from './model-calls.js';
+import { createCredentialQueries } from './credentials.js';
 import { migrate } from './migrate.js';
 import { migrations } from './migrations.js';
 import { createOutboxQueries } from './outbox.js';
@@ -68,6 +69,7 @@ export function openStore(params: OpenStoreParams): Store {
   const sessions = createSessionQueries({ db, clock });
   const prompts = createSessionPromptQueries({ db });
   const usage = createModelCallQueries({ db, clock });
+  const credentials = createCredentialQueries({ db, clock });
   const messages = createMessageQueries({ db, clock });
   const find = createCandidateFinder({ db });
   const search = createSearchQueries({ db, find });
@@ -122,6 +124,9 @@ export function openStore(params: OpenStoreParams): Store {
     recordModelCall: live('recordModelCall', usage.recordModelCall),
     sessionUsage: live('sessionUsage', usage.sessionUsage),
     lastPromptTokens: live('lastPromptTokens', usage.lastPromptTokens),
+    credentialStates: live('credentialStates', credentials.credentialStates),
+    recordCredentialUse: live('recordCredentialUse', credentials.recordCredentialUse),
+    setCredentialCooldown: live('setCredentialCooldown', credentials.setCredentialCooldown),
     appendMessage: live('appendMessage', messages.appendMessage),
     history: live('history', messages.history),
     deleteTurnMessages: live('deleteTurnMessages', messages.deleteTurnMessages),

@@ -88,6 +88,17 @@ export interface NewModelCall extends ModelCallUsage {
   readonly model: string;
 }
 
+/** One API key's pool state, by fingerprint (the store never holds a key). */
+export interface CredentialState {
+  readonly fingerprint: string;
+  /** Model calls made with the key. */
+  readonly calls: number;
+  /** Epoch ms until which the key is skipped, or null. */
+  readonly cooldownUntil: number | null;
+  /** Why it cools down (a failure reason such as out_of_credit), or null. */
+  readonly cooldownReason: string | null;
+}
+
 /** A session's model calls added up. */
 export interface SessionUsage {
   readonly calls: number;
@@ -283,6 +294,14 @@ export interface Store {
   sessionUsage(params: { sessionId: string }): SessionUsage;
   /** The prompt tokens the endpoint reported for the session's latest model call that reported them (null: none). */
   lastPromptTokens(params: { sessionId: string }): number | null;
+
+  // --- credential pool ---
+  /** The stored state of these key fingerprints (keys never seen have no row). */
+  credentialStates(params: { fingerprints: readonly string[] }): CredentialState[];
+  /** Counts one model call made with a key. */
+  recordCredentialUse(params: { fingerprint: string }): void;
+  /** Sets (or, with until null, clears) a key's cooldown. */
+  setCredentialCooldown(params: { fingerprint: string; until: number | null; reason: string | null }): void;
 
   // --- messages ---
   /** Appends a history entry and indexes its text. */

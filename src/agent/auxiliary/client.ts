@@ -43,7 +43,7 @@ export function auxiliaryRoute(params: { config: Pick<GatewayConfig, 'model' | '
   return {
     name: aux.name,
     baseURL: aux.base_url ?? params.config.model.base_url,
-    apiKey: aux.api_key ?? params.config.model.api_key,
+    apiKey: aux.api_key ?? params.config.model.api_key ?? params.config.model.api_keys[0],
     requestTimeoutMs: aux.request_timeout,
     temperature: aux.temperature,
     maxTokens: aux.max_tokens,

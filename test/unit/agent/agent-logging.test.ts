@@ -51,7 +51,7 @@ describe('AIAgent logging', () => {
 
     const failure = entries.find((e) => e.msg === 'model call failed; retrying');
     assert.equal(failure?.level, 'warn');
-    assert.equal(failure.obj['kind'], 'server');
+    assert.equal(failure.obj['reason'], 'overloaded');
     const err = failure.obj['err'];
     assert.ok(err instanceof OpenAI.APIError, 'the SDK error itself is logged');
     assert.equal(err.status, 503);
@@ -65,7 +65,7 @@ describe('AIAgent logging', () => {
     assert.equal((await runTurn({ rig, userText: 'hi' })).result.outcome, 'error');
     const failure = entries.find((e) => e.msg === 'model call failed');
     assert.equal(failure?.level, 'warn');
-    assert.equal(failure.obj['kind'], 'auth');
+    assert.equal(failure.obj['reason'], 'auth');
     const err = failure.obj['err'];
     assert.ok(err instanceof OpenAI.AuthenticationError);
     // The raw message reaches the logger; the gateway's logger redacts secrets.

@@ -5,6 +5,8 @@ import { classifyError, retryAfterMs } from '../../../src/agent/classify.js';
 import { redactSecrets } from '../../../src/agent/errors.js';
 
 const NOW = 1_700_000_000_000;
+/** The facts every classification gets in these tests. */
+const FACTS = { model: 'gpt-test', baseURL: 'https://api.example.com/v1', now: NOW };
 
 function apiError(status: number, body: object, headers: Record<string, string> = {}): InstanceType<typeof OpenAI.APIError> {
   return OpenAI.APIError.generate(status, body, undefined, new Headers(headers));
@@ -16,9 +18,9 @@ describe('classifyError', () => {
   test('401 and 403 are not retryable and point at the API key settings', () => {
     for (const status of [401, 403]) {
       const c = classifyError({ ...base, error: apiError(status, { error: { message: 'bad key sk-abcdefghijkl' } }), apiKey: 'sk-abcdefghijkl' });
-      assert.equal(c.kind, 'auth');
+      assert.equal(c.reason, 'auth');
       assert.equal(c.retryable, false);
-      assert.match(c.userMessage, /model\.api_key.*OPENAI_API_KEY/);
+      assert.match(c.userMessage, /model\.api_key.*model\.api_keys.*OPENAI_API_KEY/);
       assert.ok(!c.userMessage.includes('abcdefghijkl'), c.userMessage);
       assert.ok(!c.userMessage.includes('pw@'), 'credentials of the base URL leaked');
       assert.ok(!c.userMessage.includes('key=abc'), 'query of the base URL leaked');
@@ -27,44 +29,44 @@ describe('classifyError', () => {
 
   test('404 blames the model name or base_url', () => {
     const c = classifyError({ ...base, error: apiError(404, { error: { message: 'no such model' } }) });
-    assert.equal(c.kind, 'not_found');
+    assert.equal(c.reason, 'model_not_found');
     assert.equal(c.retryable, false);
     assert.match(c.userMessage, /"gpt-test".*https:\/\/api\.example\.com\/v1.*model name or model\.base_url is wrong/);
   });
 
   test('429, 5xx, 408 and connection failures are retryable; 429 carries Retry-After', () => {
     const limited = classifyError({ ...base, error: apiError(429, { error: { message: 'slow' } }, { 'retry-after': '3' }) });
-    assert.deepEqual([limited.kind, limited.retryable, limited.retryAfterMs], ['rate_limit', true, 3_000]);
+    assert.deepEqual([limited.reason, limited.retryable, limited.retryAfterMs], ['rate_limit', true, 3_000]);
     for (const status of [408, 500, 502, 503]) {
       assert.equal(classifyError({ ...base, error: apiError(status, {}) }).retryable, true, `status ${status}`);
     }
     const conn = classifyError({ ...base, error: new OpenAI.APIConnectionError({ cause: new Error('ECONNREFUSED') }) });
-    assert.deepEqual([conn.kind, conn.retryable], ['connection', true]);
+    assert.deepEqual([conn.reason, conn.retryable], ['connection', true]);
     assert.match(conn.userMessage, /Could not reach .*ECONNREFUSED.*model\.base_url/);
     const timeout = classifyError({ ...base, error: new OpenAI.APIConnectionTimeoutError() });
-    assert.deepEqual([timeout.kind, timeout.retryable], ['timeout', true]);
+    assert.deepEqual([timeout.reason, timeout.retryable], ['timeout', true]);
     const broken = classifyError({ ...base, error: new TypeError('terminated') });
-    assert.deepEqual([broken.kind, broken.retryable], ['connection', true]);
+    assert.deepEqual([broken.reason, broken.retryable], ['connection', true]);
   });
 
   test('quota exhaustion and bad requests are not retried; context overflow suggests /new', () => {
     const quota = classifyError({ ...base, error: apiError(429, { error: { message: 'quota', code: 'insufficient_quota' } }) });
-    assert.deepEqual([quota.kind, quota.retryable], ['quota', false]);
+    assert.deepEqual([quota.reason, quota.retryable], ['out_of_credit', false]);
     const ctx = classifyError({
       ...base,
       error: apiError(400, { error: { message: "This model's maximum context length is 8192 tokens", code: 'context_length_exceeded' } }),
     });
-    assert.deepEqual([ctx.kind, ctx.retryable], ['context_too_long', false]);
+    assert.deepEqual([ctx.reason, ctx.retryable], ['context_overflow', false]);
     assert.match(ctx.userMessage, /\/new/);
     const bad = classifyError({ ...base, error: apiError(400, { error: { message: 'temperature too high' } }) });
-    assert.deepEqual([bad.kind, bad.retryable], ['bad_request', false]);
+    assert.deepEqual([bad.reason, bad.retryable], ['bad_request', false]);
     assert.match(bad.userMessage, /temperature too high/);
   });
 
   test('aborts and unknown errors are not retryable', () => {
-    assert.equal(classifyError({ ...base, error: new OpenAI.APIUserAbortError() }).kind, 'aborted');
+    assert.equal(classifyError({ ...base, error: new OpenAI.APIUserAbortError() }).reason, 'aborted');
     const unknown = classifyError({ ...base, error: new RangeError('boom'), apiKey: 'sk-zzzzzzzzzz' });
-    assert.deepEqual([unknown.kind, unknown.retryable], ['unknown', false]);
+    assert.deepEqual([unknown.reason, unknown.retryable], ['unknown', false]);
     assert.match(unknown.userMessage, /boom/);
   });
 });
@@ -82,5 +84,45 @@ describe('retryAfterMs and redactSecrets', () => {
   test('redactSecrets removes the given key, sk- tokens and bearer tokens', () => {
     const text = redactSecrets({ text: 'key gsk_live_123456 and sk-proj-abcdef123 with Bearer abc.def', secrets: ['gsk_live_123456'] });
     assert.equal(text, 'key *** and sk-*** with Bearer ***');
+  });
+
+  test('every reason carries its four flags (the loop reads only these)', () => {
+    const flagsOf = (error: unknown): [string, boolean, boolean, boolean, boolean] => {
+      const c = classifyError({ ...FACTS, error });
+      return [c.reason, c.retryable, c.shouldCompress, c.shouldRotateCredential, c.shouldFallback];
+    };
+    const cases: [unknown, [string, boolean, boolean, boolean, boolean]][] = [
+      [apiError(401, {}), ['auth', false, false, true, true]],
+      [apiError(403, {}), ['auth', false, false, true, true]],
+      [apiError(402, { error: { message: 'Payment required' } }), ['out_of_credit', false, false, true, true]],
+      [apiError(429, { error: { message: 'You exceeded your current quota', code: 'insufficient_quota' } }), ['out_of_credit', false, false, true, true]],
+      [apiError(429, { error: { message: 'Rate limit reached' } }), ['rate_limit', true, false, true, true]],
+      [apiError(400, { error: { message: 'too long', code: 'context_length_exceeded' } }), ['context_overflow', false, true, false, false]],
+      [apiError(400, { error: { message: 'prompt is too long: 210000 tokens > 200000 maximum' } }), ['context_overflow', false, true, false, false]],
+      [apiError(404, { error: { message: 'The model does not exist' } }), ['model_not_found', false, false, false, true]],
+      [apiError(400, { error: { message: 'temperature too high' } }), ['bad_request', false, false, false, false]],
+      [apiError(500, {}), ['server_error', true, false, false, true]],
+      [apiError(502, {}), ['server_error', true, false, false, true]],
+      [apiError(503, {}), ['server_error', true, false, false, true]],
+      [apiError(503, { error: { message: 'upstream overloaded' } }), ['overloaded', true, false, false, true]],
+      [apiError(529, { error: { message: 'Overloaded' } }), ['overloaded', true, false, false, true]],
+      [new OpenAI.APIConnectionTimeoutError(), ['timeout', true, false, false, true]],
+      [new OpenAI.APIConnectionError({ cause: new Error('ECONNREFUSED') }), ['connection', true, false, false, true]],
+      [apiError(400, { error: { message: 'rejected by the content management policy', code: 'content_filter' } }), ['content_filter', false, false, false, false]],
+      [new OpenAI.APIUserAbortError(), ['aborted', false, false, false, false]],
+      [new RangeError('boom'), ['unknown', false, false, false, false]],
+    ];
+    for (const [error, expected] of cases) assert.deepEqual(flagsOf(error), expected, expected[0]);
+  });
+
+  test('429 and 402 differ: a rate limit backs off with Retry-After, out of credit asks for billing or another key', () => {
+    const limited = classifyError({ ...FACTS, error: apiError(429, { error: { message: 'slow down' } }, { 'retry-after': '7' }) });
+    assert.equal(limited.retryAfterMs, 7_000);
+    assert.match(limited.userMessage, /rate limiting.*Wait a minute/);
+    const broke = classifyError({ ...FACTS, error: apiError(402, { error: { message: 'no credit left' } }) });
+    assert.equal(broke.retryAfterMs, undefined);
+    assert.match(broke.userMessage, /out of credit \(HTTP 402\): no credit left.*billing.*model\.api_keys/);
+    const filtered = classifyError({ ...FACTS, error: apiError(400, { error: { message: 'flagged', code: 'content_filter' } }) });
+    assert.match(filtered.userMessage, /content filter.*Rephrase/);
   });
 });
