@@ -24,9 +24,15 @@ export interface PoolKey {
   readonly masked: string;
 }
 
-/** What `pick` found: a key, or none because every key not yet tried is cooling down. */
+/**
+ * When every key rests, the one whose rest ends first is still tried this often (one call): a topped-up account or a
+ * provider's passing auth glitch must not leave a one-key profile deaf for a day. A success ends its rest.
+ */
+export const PROBE_SPACING_MS = 60 * 1_000;
+
+/** What `pick` found: a key (`probe`: a resting one tried anyway), or none because every key not yet tried is cooling down. */
 export type PoolPick =
-  | { kind: 'key'; key: PoolKey }
+  | { kind: 'key'; key: PoolKey; probe?: boolean }
   | { kind: 'exhausted'; nextAt: number | undefined; reason: string | undefined };
 
 /** One key's state for doctor and /status. */
@@ -53,6 +59,8 @@ export class CredentialPool {
   private readonly random: () => number;
   private readonly state: CredentialStateStore;
   private cursor = 0;
+  /** When each resting key was last tried anyway (fingerprint → epoch ms); in memory: a restart may probe once more. */
+  private readonly probedAt = new Map<string, number>();
 
   constructor(params: {
     keys: readonly string[];
@@ -81,6 +89,11 @@ export class CredentialPool {
         .filter((s): s is CredentialState => s !== undefined && (s.cooldownUntil ?? 0) > now)
         .sort((a, b) => (a.cooldownUntil ?? 0) - (b.cooldownUntil ?? 0));
       const first = resting[0];
+      const probe = params.tried === undefined || params.tried.size === 0 ? this.keys.find((k) => k.fingerprint === first?.fingerprint) : undefined;
+      if (probe !== undefined && now - (this.probedAt.get(probe.fingerprint) ?? -Infinity) >= PROBE_SPACING_MS) {
+        this.probedAt.set(probe.fingerprint, now);
+        return { kind: 'key', key: probe, probe: true };
+      }
       return { kind: 'exhausted', nextAt: first?.cooldownUntil ?? undefined, reason: first?.cooldownReason ?? undefined };
     }
     return { kind: 'key', key: this.choose({ ready, states }) };
@@ -96,7 +109,15 @@ export class CredentialPool {
     const ms = params.reason === 'rate_limit' ? RATE_LIMIT_COOLDOWN_MS : EXHAUSTED_COOLDOWN_MS;
     const until = this.clock.now() + ms;
     this.state.setCredentialCooldown({ fingerprint: params.key.fingerprint, until, reason: params.reason });
+    // The failure itself counts as the last try: the next probe comes PROBE_SPACING_MS later.
+    this.probedAt.set(params.key.fingerprint, this.clock.now());
     return until;
+  }
+
+  /** Ends a key's rest (a probe of it was answered). */
+  clearCooldown(params: { key: PoolKey }): void {
+    this.state.setCredentialCooldown({ fingerprint: params.key.fingerprint, until: null, reason: null });
+    this.probedAt.delete(params.key.fingerprint);
   }
 
   /** Each key's state, masked, in configured order. */

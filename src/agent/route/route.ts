@@ -180,12 +180,19 @@ export class RouteTurn {
         onText: params.onText,
         ...(logger ? { logger } : {}),
       });
-      if (outcome.kind === 'ok') return { kind: 'ok', reply: outcome.reply, model: target.name };
+      if (outcome.kind === 'ok') {
+        if (pick.probe === true) {
+          target.pool.clearCooldown({ key });
+          logger?.info?.({ model: target.name, key: key.masked }, 'a resting API key answered again; its cooldown is over');
+        }
+        return { kind: 'ok', reply: outcome.reply, model: target.name };
+      }
       if (outcome.kind === 'aborted') return outcome;
       const { error } = outcome;
       // Text already shown cannot be taken back: the turn ends with it, whatever the flags say.
       if (outcome.partialText !== '') return { kind: 'error', error, userMessage: error.userMessage, partialText: outcome.partialText };
       last = error;
+      if (pick.probe === true) tried.add(key.fingerprint);
       if (error.shouldRotateCredential) {
         tried.add(key.fingerprint);
         if (!target.keyless) {

@@ -145,6 +145,26 @@ describe('model route: credential pool and fallback chain through the real SDK',
     assert.match(second.note ?? '', /Every API key for model "model-a" is cooling down.*first comes back at 6 Jan 13:05 \(it was rejected\).*model\.api_keys/);
   });
 
+  test('a one-key pool whose key rests is tried again once a minute, and an answer ends the rest (a topped-up account is not ignored for a day)', async () => {
+    const clock = new FakeClock();
+    fake.setResponder(() => ({ status: 402, errorMessage: 'Payment required: no credit left' }));
+    const { agent, route } = agentFor({ model: { api_key: KEY_A, max_retries: 3 }, clock });
+    assert.equal((await run(agent, clock)).outcome, 'error');
+    assert.equal(fake.requests.length, 1);
+    assert.match((await run(agent, clock)).note ?? '', /cooling down/);
+    assert.equal(fake.requests.length, 1, 'within the minute the resting key is not called');
+    await clock.advance(60_000);
+    assert.match((await run(agent, clock)).note ?? '', /credit/i, 'the probe still fails: the provider\'s own message');
+    assert.equal(fake.requests.length, 2, 'one probe after a minute');
+    await clock.advance(60_000);
+    fake.setResponder(() => ({ text: 'back' }));
+    const back = await run(agent, clock);
+    assert.equal(back.text, 'back');
+    assert.equal(route.status()[0]?.keys[0]?.coolingUntil, undefined, 'the answered probe ended the rest');
+    assert.equal((await run(agent, clock)).text, 'back');
+    assert.equal(fake.requests.length, 4);
+  });
+
   test('primary 500 × retries: the fallback answers that turn with a one-line note; the next turn goes to the primary', async () => {
     const clock = new FakeClock();
     let primaryUp = false;
