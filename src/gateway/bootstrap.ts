@@ -30,6 +30,9 @@ import { modelEndpointCheck } from '../doctor/model.js';
 import { modelLabel } from './model-check.js';
 import { GatewayRunner, type AdapterEntry, type RunnerOptions } from './runner.js';
 
+/** Most characters of earlier conversation sent per model call, until compression (issue 12) replaces the cut. */
+const HISTORY_MAX_CHARS = 200_000;
+
 /** Builds one profile's gateway from its config: store, agent, tools, HTTP server and runner. Nothing is started. */
 export function buildGateway(params: {
   profile: Profile;
@@ -145,7 +148,8 @@ export function runnerOptionsFrom(params: {
     cursor: config.stream.cursor,
     typingIntervalMs: config.stream.typing_interval,
     modelLabel: modelLabel({ config }),
-    historyMaxChars: config.agent.history_max_chars,
+    // agent.history_max_chars is deprecated and ignored; a fixed bound stays until compression replaces the cut.
+    historyMaxChars: HISTORY_MAX_CHARS,
     mediaPolicy: mediaPolicy({ profile, workspace, confine: config.tools.confine_to_workspace, secrets: params.secrets }),
     stageMedia: mediaStager({ cacheDir: profile.cacheDir, secrets: params.secrets }),
     scrub: params.scrub,
