@@ -1,3 +1,4 @@
+import type { CompressionDeps } from './compress-session.js';
 import type { Logger } from 'pino';
 import { routeStatusLines } from '../agent/route/status.js';
 import type { AIAgent } from '../agent/agent.js';
@@ -403,6 +404,7 @@ export class GatewayRunner {
         prompts: this.options.prompts,
         maxAttempts: maxTurnAttempts,
         historyMaxChars: this.options.historyMaxChars,
+        ...this.compressionDeps(),
         ...(slot.entry.reactions ? { reactions: slot.entry.reactions } : {}),
         mediaPolicy: this.options.mediaPolicy,
         ...(this.options.stageMedia === undefined ? {} : { stageMedia: this.options.stageMedia }),
@@ -410,6 +412,13 @@ export class GatewayRunner {
         safeLength: this.options.safeLength,
       },
     });
+  }
+
+  /** The turn's compression deps: the configured settings with the context length in force. */
+  private compressionDeps(): { compression?: CompressionDeps } {
+    const { compression, modelContext } = this.options;
+    if (compression === undefined || modelContext === undefined) return {};
+    return { compression: { ...compression, contextLength: () => modelContext.current().tokens } };
   }
 
   private onDiskChange(change: DiskChange): void {
