@@ -10,6 +10,7 @@ import type { Clock } from '../util/clock.js';
 import { diskReason } from '../util/disk-error.js';
 import { parseCommand, unknownCommandReply } from './commands.js';
 import { messageEventSchema, type MessageEvent } from './contracts.js';
+import { compressCommand } from './compress-command.js';
 import { runControlCommand } from './control.js';
 import { DiskHealth, diskHealthReport, type DiskChange } from './disk-health.js';
 import { probeStore } from './disk-probes.js';
@@ -343,7 +344,21 @@ export class GatewayRunner {
   private async control(params: { row: InboxRow; command: ReturnType<typeof parseCommand> }): Promise<void> {
     const { row, command } = params;
     const event = row.event;
-    const text = command.kind === 'command'
+    const compress = command.kind === 'command' && command.name === 'compress';
+    const text = compress
+      ? await compressCommand({
+          store: this.store,
+          sessionKey: row.sessionKey,
+          platform: event.platform,
+          agent: this.agent,
+          prompts: this.options.prompts,
+          compression: this.compressionDeps().compression,
+          busy: (this.mailboxes.get({ key: row.sessionKey })?.runningRow ?? null) !== null,
+          signal: this.maintenanceController.signal,
+          scrub: this.options.scrub,
+          logger: this.logger,
+        })
+      : command.kind === 'command' && command.name !== 'compress'
       ? runControlCommand({
           name: command.name,
           event,

@@ -84,3 +84,31 @@ test('a summary model answering 500 gives the fallback note and the conversation
     await h.stop();
   }
 });
+
+test('/compress compresses on demand: tokens before and after, the new session id; a short chat has nothing to compress', async () => {
+  const h = await smallContext();
+  try {
+    h.fake.setResponder((req) => (req.body.stream === true ? { text: 'ok.' } : { text: 'The user described ten items.' }));
+    const short = await say(h, '/compress');
+    assert.match(short, /^Nothing to compress: this chat has no conversation yet\.$/);
+    for (let i = 1; i <= 10; i += 1) await say(h, `item ${i}: ` + 'a fairly long description of the item. '.repeat(8));
+    const reply = await say(h, '/compress');
+    const match = /^Compressed: ~([\d,]+) → ~([\d,]+) tokens\. The conversation goes on in a new session \(([^)]+)\)/.exec(reply);
+    assert.ok(match, reply);
+    assert.ok(Number(match[2]?.replace(/,/g, '')) < Number(match[1]?.replace(/,/g, '')), 'fewer tokens after');
+    const store = h.readStore();
+    try {
+      const active = store.activeSession({ key: store.listSessions({ limit: 10 })[0]?.key ?? '' });
+      assert.ok(active && active.parentSessionId !== null, 'the chat goes on in a child session');
+      assert.ok(active.id.startsWith(match[3] ?? '?') || active.id.includes(match[3] ?? '?'), 'the reply names the new session');
+      assert.ok(store.history({ sessionId: active.id }).some((m) => m.content.includes('The user described ten items.')), 'the summary is in the new session');
+    } finally {
+      store.close();
+    }
+    const next = await say(h, 'go on');
+    assert.match(next, /ok\./);
+    assert.match(textOf(h.fake.requests.at(-1) as CapturedRequest), /The user described ten items\./, 'the next turn starts from the summary');
+  } finally {
+    await h.stop();
+  }
+});
