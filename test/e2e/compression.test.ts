@@ -32,11 +32,11 @@ function filler(turn: number): string {
   return `Turn ${turn}: ` + `please keep track of item ${turn} in the inventory list we are building together. `.repeat(8);
 }
 
-/** Chat turns: `count` user messages, each answered before the next. */
-async function converse(h: Harness, params: { from: number; to: number }): Promise<void> {
+/** Chat turns `from`..`to` (filler text unless `text` is given), each answered before the next. */
+async function converse(h: Harness, params: { from: number; to: number; text?: string }): Promise<void> {
   for (let turn = params.from; turn <= params.to; turn += 1) {
     const before = h.adapter.shown().length;
-    await h.adapter.inject({ text: turn === 1 ? 'Remember this: the code word is PELICAN-7. ' + filler(1) : filler(turn) });
+    await h.adapter.inject({ text: params.text ?? (turn === 1 ? 'Remember this: the code word is PELICAN-7. ' + filler(1) : filler(turn)) });
     await h.runner.waitIdle();
     await until(() => h.adapter.shown().length > before, `the reply to turn ${turn}`);
   }
@@ -51,6 +51,10 @@ test('a 40-turn conversation on a 4000-token model compresses into a chain of se
         const previous = /PELICAN-7/.test(textOf(req)) ? 'The user said the code word is PELICAN-7.' : '';
         return { text: `${previous} Summary ${h.fake.requests.filter((r) => r.body.stream !== true).length}: inventory items were discussed.` };
       }
+      const messages = req.body.messages ?? [];
+      const lastUser = [...messages].reverse().find((m) => m['role'] === 'user');
+      const asked = typeof lastUser?.['content'] === 'string' && lastUser['content'].includes('Look up the code word');
+      if (asked && messages.at(-1)?.['role'] !== 'tool') return { toolCalls: [{ name: 'session_search', arguments: { query: 'PELICAN code word' } }] };
       return { text: 'Noted. ' + 'I keep the inventory item in mind. '.repeat(4) };
     });
     await converse(h, { from: 1, to: 40 });
@@ -85,6 +89,16 @@ test('a 40-turn conversation on a 4000-token model compresses into a chain of se
         if (m['role'] === 'tool') assert.ok(called.has(String(m['tool_call_id'])), 'no tool result without its tool call');
       }
     }
+    // session_search still finds turn 1's raw text in the first session of the chain.
+    const searchFrom = h.fake.requests.length;
+    await converse(h, { from: 41, to: 41, text: 'Look up the code word I gave you in turn 1.' });
+    const toolResult = h.fake.requests
+      .slice(searchFrom)
+      .flatMap((r) => r.body.messages ?? [])
+      .find((m) => m['role'] === 'tool' && String(m['content']).includes('session'));
+    assert.ok(toolResult, 'the model got the session_search result');
+    assert.match(String(toolResult['content']), /Remember this: the code word is PELICAN-7/, "turn 1's raw text is found");
+
     const summaries = h.fake.requests.filter((r) => r.body.stream !== true);
     assert.ok(summaries.length >= 2, 'two summary requests');
     assert.match(textOf(summaries[1] as CapturedRequest), /Summary 1: inventory items were discussed/, 'the second summary request updates the first summary');
