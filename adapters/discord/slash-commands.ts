@@ -8,6 +8,7 @@ export const slashCommands: readonly { readonly name: string; readonly descripti
   { name: 'stop', description: 'Stop the answer being written' },
   { name: 'status', description: 'What the gateway is doing for this chat' },
   { name: 'memory', description: 'What the agent remembers about you' },
+  { name: 'compress', description: 'Compress this conversation now (summary, new session)' },
   { name: 'help', description: 'List the commands' },
 ];
 

@@ -9,6 +9,7 @@ export const menuCommands: readonly { command: string; description: string }[] =
   { command: 'stop', description: 'Stop the answer being written' },
   { command: 'status', description: 'What the gateway is doing for this chat' },
   { command: 'memory', description: 'What the agent remembers about you' },
+  { command: 'compress', description: 'Compress this conversation now (summary, new session)' },
   { command: 'help', description: 'List the commands' },
 ];
 

@@ -20,6 +20,10 @@ interface Turn {
   modelCalls: number;
   /** Which model of the route answers this turn. */
   route: RouteTurn;
+  /** The system prompt sent now (a compression into a new session rebuilds it). */
+  systemPrompt: string;
+  /** Whether a context-overflow error was already answered by compressing and retrying. */
+  overflowRetried: boolean;
 }
 
 /** The agent loop: call the model, run the tools it asks for, repeat until it answers or must stop. */
@@ -45,7 +49,7 @@ export class AIAgent {
 
   /** Runs one turn; never throws for model or tool failures (they end the turn with an outcome). */
   async run(params: AgentRunParams): Promise<AgentResult> {
-    const turn: Turn = { params, messages: [...params.history], text: '', modelCalls: 0, route: this.route.startTurn() };
+    const turn: Turn = { params, messages: [...params.history], text: '', modelCalls: 0, route: this.route.startTurn(), systemPrompt: params.systemPrompt, overflowRetried: false };
     const budget = new IterationBudget({ max: this.options.maxIterations });
     this.answerAll({ turn, content: STALE_CALL_RESULT });
     this.add({ turn, message: { role: 'user', content: params.userText } });
@@ -58,7 +62,15 @@ export class AIAgent {
         return { outcome: 'budget_exhausted', text: turn.text, note: joinNotes({ notes: [turn.route.note(), note] }) ?? note, modelCalls: turn.modelCalls };
       }
       turn.modelCalls += 1;
-      const step = await this.step({ turn });
+      await this.compressIfLarge({ turn });
+      let step = await this.step({ turn });
+      if ('overflow' in step) {
+        // The model said the context is too long: compress (forced) and retry this call once.
+        turn.overflowRetried = true;
+        await this.compressNow({ turn, force: true });
+        step = await this.step({ turn });
+      }
+      if ('overflow' in step) return step.overflow;
       if ('done' in step) return step.done;
       if (step.ranTools.length === 1 && step.ranTools[0]?.name === REFUNDED_TOOL) budget.refund();
       if (params.signal.aborted) return this.interrupted({ turn });
@@ -66,7 +78,28 @@ export class AIAgent {
   }
 
   /** One model call and its tools: either the turn ends here, or it lists the tool calls that ran. */
-  private async step(params: { turn: Turn }): Promise<{ done: AgentResult } | { ranTools: ToolCallRequest[] }> {
+  /** Compresses before a model call when the request's estimate passes the hook's threshold. */
+  private async compressIfLarge(params: { turn: Turn }): Promise<void> {
+    const { turn } = params;
+    const hook = turn.params.compress;
+    if (hook === undefined) return;
+    const estimate = this.estimatePromptTokens({ systemPrompt: turn.systemPrompt, history: turn.messages });
+    if (estimate === undefined || estimate <= hook.thresholdTokens) return;
+    await this.compressNow({ turn, force: false });
+  }
+
+  /** Runs the hook and goes on with what it gave back. */
+  private async compressNow(params: { turn: Turn; force: boolean }): Promise<void> {
+    const { turn } = params;
+    const hook = turn.params.compress;
+    if (hook === undefined) return;
+    const compressed = await hook.run({ messages: turn.messages, systemPrompt: turn.systemPrompt, force: params.force, signal: turn.params.signal });
+    if (compressed === undefined) return;
+    turn.messages = [...compressed.messages];
+    turn.systemPrompt = compressed.systemPrompt;
+  }
+
+  private async step(params: { turn: Turn }): Promise<{ done: AgentResult } | { ranTools: ToolCallRequest[] } | { overflow: AgentResult }> {
     const { turn } = params;
     const { signal } = turn.params;
     let roundHasText = false;
@@ -84,6 +117,8 @@ export class AIAgent {
       if (outcome.partialText !== '') this.add({ turn, message: { role: 'assistant', content: outcome.partialText } });
       if (outcome.kind === 'aborted') return { done: this.interrupted({ turn }) };
       const note = joinNotes({ notes: [turn.route.note(), outcome.userMessage] });
+      const canRetry = outcome.error?.shouldCompress === true && outcome.partialText === '' && !turn.overflowRetried && turn.params.compress !== undefined;
+      if (canRetry) return { overflow: { outcome: 'error', text: turn.text, note, modelCalls: turn.modelCalls } };
       return { done: { outcome: 'error', text: turn.text, note, modelCalls: turn.modelCalls } };
     }
     const { reply } = outcome;
@@ -135,9 +170,19 @@ export class AIAgent {
     return meter.estimate({ request: { ...request, model: this.options.model } }).tokens;
   }
 
+  /** Estimated prompt tokens one message adds to a request (corrected like the whole request); 0 without a meter. */
+  messageTokens(params: { message: ChatMessage }): number {
+    const meter = this.options.tokenMeter;
+    if (meter === undefined) return 0;
+    const { model } = this.options;
+    const one = meter.estimate({ request: { model, messages: toOpenAIMessages({ messages: [params.message] }) } }).tokens;
+    const none = meter.estimate({ request: { model, messages: [] } }).tokens;
+    return Math.max(0, one - none);
+  }
+
   private request(params: { turn: Turn }): Omit<ChatCompletionCreateParamsStreaming, 'stream' | 'model'> {
-    const { systemPrompt, ephemeral } = params.turn.params;
-    return this.buildRequest({ systemPrompt, messages: params.turn.messages, perCall: ephemeral?.() ?? '' });
+    const { ephemeral } = params.turn.params;
+    return this.buildRequest({ systemPrompt: params.turn.systemPrompt, messages: params.turn.messages, perCall: ephemeral?.() ?? '' });
   }
 
   private buildRequest(params: { systemPrompt: string; messages: readonly ChatMessage[]; perCall: string }): Omit<ChatCompletionCreateParamsStreaming, 'stream' | 'model'> {

@@ -51,6 +51,22 @@ export interface AgentOptions {
   maxTokens?: number;
 }
 
+/** What a compression gave back: the messages to go on with and the system prompt to send with them. */
+export interface CompressedContext {
+  /** The compressed conversation (no system prompt), valid for the next API call. */
+  readonly messages: ChatMessage[];
+  /** The system prompt from now on (rebuilt when the session was continued in a new one). */
+  readonly systemPrompt: string;
+}
+
+/** The compression capability a caller (the gateway) gives the agent; the agent never knows about sessions. */
+export interface CompressHook {
+  /** Estimated prompt tokens above which the agent compresses before a model call (threshold × context length). */
+  readonly thresholdTokens: number;
+  /** Compresses the conversation; undefined when nothing changed. `force` summarises even under the threshold. */
+  readonly run: (params: { messages: readonly ChatMessage[]; systemPrompt: string; force: boolean; signal: AbortSignal }) => Promise<CompressedContext | undefined>;
+}
+
 /** One turn: the user's new message on top of the stored history. */
 export interface AgentRunParams {
   /** The session's system prompt, put before the history unchanged on every model call of the turn. */
@@ -69,6 +85,8 @@ export interface AgentRunParams {
   onMessage: (message: ChatMessage) => void;
   /** Where and how tools run; tools always get the turn's `signal`, whatever this carries. */
   toolContext: ToolContext | Omit<ToolContext, 'signal'>;
+  /** Compresses the conversation when it grows past the threshold, or when the model says the context overflowed. */
+  compress?: CompressHook;
   /** Called once per completed model call with its token counts (null fields when the endpoint reported none). */
   onUsage?: (report: ModelCallReport) => void;
 }

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { EnvSnapshot } from '../home/hermes-home.js';
 import type { Profile } from '../home/profile.js';
+import { deprecatedKeyWarnings } from './deprecated.js';
 import { httpExposureWarnings } from './http-exposure.js';
 import { interpolateTree } from './interpolate.js';
 import { mergeEnv, readProfileEnv } from './profile-env.js';
@@ -47,7 +48,7 @@ export async function loadConfig(params: { profile: Profile; env: EnvSnapshot })
   const config = withEnvFallbacks({ config: resolvePaths({ parsed: validated.config, profile, home: env['HOME'] }), env });
   return {
     config,
-    warnings: [...validated.warnings, ...httpExposureWarnings({ config, file: profile.configPath })],
+    warnings: [...validated.warnings, ...httpExposureWarnings({ config, file: profile.configPath }), ...deprecatedKeyWarnings({ config, file: profile.configPath })],
     secrets: collectSecrets({ config, envFileValues: profileEnv.values }),
     env,
     sources: {

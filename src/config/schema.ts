@@ -35,7 +35,8 @@ const agentSchema = z
     delegate_max_iterations: int({ min: 1 }).default(50),
     system_prompt: optionalString(),
     max_parallel_tools: int({ min: 1, max: 32 }).default(8),
-    history_max_chars: int({ min: 1000 }).default(200_000),
+    /** Deprecated (issue 12): replaced by compression; still accepted, with a warning. */
+    history_max_chars: int({ min: 1000 }).optional(),
     tool_use_enforcement: z.union([z.enum(['auto']), bool(), z.array(z.string().min(1))]).default('auto'),
     current_time: z.enum(['session', 'call']).default('session'),
     context_files: bool().default(true),
@@ -67,6 +68,15 @@ const auxiliaryModelSchema = z.strictObject({
 const auxiliarySchema = z
   .strictObject({
     model: auxiliaryModelSchema.optional(),
+  })
+  .prefault({});
+
+/** compression: how a long conversation is compressed instead of cut (issue 12). */
+const compressionSchema = z
+  .strictObject({
+    threshold: num({ min: 0.05, max: 0.95 }).default(0.5),
+    tail_ratio: num({ min: 0.01, max: 0.9 }).default(0.2),
+    summary_max_tokens: int({ min: 256 }).default(12_000),
   })
   .prefault({});
 
@@ -129,6 +139,7 @@ export const configSchema = z
     agent: agentSchema,
     memory: memorySchema,
     auxiliary: auxiliarySchema,
+    compression: compressionSchema,
     gateway: gatewaySchema,
     stream: streamSchema,
     tools: toolsSchema,

@@ -15,6 +15,7 @@ import { ToolRegistry } from '../tools/registry.js';
 import type { SecretGuard } from '../secrets/guard.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import { auxiliaryClient } from '../agent/auxiliary/client.js';
+import type { Summarise } from '../agent/compress/index.js';
 import { hostTimeZone } from '../config/time-zone.js';
 import { sessionRecall } from '../search/session-recall.js';
 import type { Store } from '../store/types.js';
@@ -29,6 +30,9 @@ import { mediaStager } from './media-stage.js';
 import { modelEndpointCheck } from '../doctor/model.js';
 import { modelLabel } from './model-check.js';
 import { GatewayRunner, type AdapterEntry, type RunnerOptions } from './runner.js';
+
+/** Most characters of earlier conversation sent per model call when a runner has no compression (never, from a config). */
+const HISTORY_MAX_CHARS = 200_000;
 
 /** Builds one profile's gateway from its config: store, agent, tools, HTTP server and runner. Nothing is started. */
 export function buildGateway(params: {
@@ -145,7 +149,14 @@ export function runnerOptionsFrom(params: {
     cursor: config.stream.cursor,
     typingIntervalMs: config.stream.typing_interval,
     modelLabel: modelLabel({ config }),
-    historyMaxChars: config.agent.history_max_chars,
+    // agent.history_max_chars is deprecated and ignored: compression replaces the cut.
+    historyMaxChars: HISTORY_MAX_CHARS,
+    compression: {
+      threshold: config.compression.threshold,
+      tailRatio: config.compression.tail_ratio,
+      summaryMaxTokens: config.compression.summary_max_tokens,
+      summarise: summariserFor({ config }),
+    },
     mediaPolicy: mediaPolicy({ profile, workspace, confine: config.tools.confine_to_workspace, secrets: params.secrets }),
     stageMedia: mediaStager({ cacheDir: profile.cacheDir, secrets: params.secrets }),
     scrub: params.scrub,
@@ -166,6 +177,31 @@ export function runnerOptionsFrom(params: {
     modelProbe: ({ signal }) => modelEndpointCheck({ config, profile, clock, signal }),
     modelContext: new ModelContext({ model: config.model, clock }),
   };
+}
+
+/** The compression summariser: auxiliary.model when set, else the main model (one non-streaming call, no retries). */
+function summariserFor(params: { config: GatewayConfig }): Summarise {
+  const { config } = params;
+  const aux = auxiliaryClient({ config });
+  if (aux !== undefined) return aux;
+  const { model } = config;
+  const main = auxiliaryClient({
+    config: {
+      model,
+      auxiliary: {
+        model: {
+          name: model.name,
+          base_url: model.base_url,
+          api_key: model.api_key ?? model.api_keys[0],
+          request_timeout: model.request_timeout,
+          temperature: model.temperature,
+          max_tokens: undefined,
+        },
+      },
+    },
+  });
+  if (main === undefined) throw new Error('the main model gives no summariser');
+  return main;
 }
 
 /** The profile's memory files for the `memory` tool and `/memory`; undefined when both are off. */

@@ -1,8 +1,8 @@
 /** Commands the gateway itself answers, on the control lane (never behind a running turn). */
-export type GatewayCommandName = 'stop' | 'new' | 'status' | 'memory' | 'help';
+export type GatewayCommandName = 'stop' | 'new' | 'status' | 'memory' | 'compress' | 'help';
 
 /** Every command the gateway answers (what the platforms' command menus list). */
-export const gatewayCommandNames: readonly GatewayCommandName[] = ['new', 'stop', 'status', 'memory', 'help'];
+export const gatewayCommandNames: readonly GatewayCommandName[] = ['new', 'stop', 'status', 'memory', 'compress', 'help'];
 
 /** What a message's text means to the gateway. */
 export type ParsedCommand =
@@ -16,6 +16,7 @@ const aliases: Readonly<Record<string, GatewayCommandName>> = {
   reset: 'new',
   status: 'status',
   memory: 'memory',
+  compress: 'compress',
   help: 'help',
   start: 'help',
 };
@@ -26,6 +27,7 @@ export const commandHelp: readonly string[] = [
   '/stop — stop the answer being written now',
   '/status — what the gateway is doing for this chat, the token usage of the conversation, and how full its context is',
   '/memory — what the agent remembers (its notes and what it knows about you)',
+  '/compress — compress this conversation now: its middle becomes a summary and it goes on in a new session',
   '/help — this list',
 ];
 

@@ -23,8 +23,8 @@ export interface ControlContext {
   readonly keyLines?: (() => string[]) | undefined;
 }
 
-/** Runs one control command immediately (never behind a turn) and returns the reply text. */
-export function runControlCommand(params: { name: GatewayCommandName; event: MessageEvent; ctx: ControlContext }): string {
+/** Runs one control command immediately (never behind a turn) and returns the reply text (/compress: compress-command.ts). */
+export function runControlCommand(params: { name: Exclude<GatewayCommandName, 'compress'>; event: MessageEvent; ctx: ControlContext }): string {
   const { name, ctx } = params;
   switch (name) {
     case 'stop': {

@@ -1,5 +1,6 @@
 import type { PromptSource } from '../agent/prompt/source.js';
 import type { ModelContext } from '../agent/tokens/model-context.js';
+import type { CompressionDeps } from './compress-session.js';
 import type { ModelProbe } from './model-watch.js';
 import type { ToolContext } from '../tools/tool.js';
 import type { AllowList } from './authorize.js';
@@ -37,6 +38,8 @@ export interface RunnerOptions {
   readonly modelLabel: string;
   /** Most characters of earlier conversation sent with each model call. */
   readonly historyMaxChars: number;
+  /** Compression settings and summariser; with `modelContext` they replace the character cut. */
+  readonly compression?: Omit<CompressionDeps, 'contextLength'>;
   /** Which MEDIA files a reply may attach. */
   readonly mediaPolicy: MediaPolicy;
   /** Copies each file that passed the policy aside and checks the copy; the platform uploads only the copy. */

@@ -1,3 +1,4 @@
+import type { CompressionDeps } from './compress-session.js';
 import type { Logger } from 'pino';
 import { routeStatusLines } from '../agent/route/status.js';
 import type { AIAgent } from '../agent/agent.js';
@@ -9,6 +10,7 @@ import type { Clock } from '../util/clock.js';
 import { diskReason } from '../util/disk-error.js';
 import { parseCommand, unknownCommandReply } from './commands.js';
 import { messageEventSchema, type MessageEvent } from './contracts.js';
+import { compressCommand } from './compress-command.js';
 import { runControlCommand } from './control.js';
 import { DiskHealth, diskHealthReport, type DiskChange } from './disk-health.js';
 import { probeStore } from './disk-probes.js';
@@ -342,7 +344,21 @@ export class GatewayRunner {
   private async control(params: { row: InboxRow; command: ReturnType<typeof parseCommand> }): Promise<void> {
     const { row, command } = params;
     const event = row.event;
-    const text = command.kind === 'command'
+    const compress = command.kind === 'command' && command.name === 'compress';
+    const text = compress
+      ? await compressCommand({
+          store: this.store,
+          sessionKey: row.sessionKey,
+          platform: event.platform,
+          agent: this.agent,
+          prompts: this.options.prompts,
+          compression: this.compressionDeps().compression,
+          busy: (this.mailboxes.get({ key: row.sessionKey })?.runningRow ?? null) !== null,
+          signal: this.maintenanceController.signal,
+          scrub: this.options.scrub,
+          logger: this.logger,
+        })
+      : command.kind === 'command' && command.name !== 'compress'
       ? runControlCommand({
           name: command.name,
           event,
@@ -403,6 +419,7 @@ export class GatewayRunner {
         prompts: this.options.prompts,
         maxAttempts: maxTurnAttempts,
         historyMaxChars: this.options.historyMaxChars,
+        ...this.compressionDeps(),
         ...(slot.entry.reactions ? { reactions: slot.entry.reactions } : {}),
         mediaPolicy: this.options.mediaPolicy,
         ...(this.options.stageMedia === undefined ? {} : { stageMedia: this.options.stageMedia }),
@@ -410,6 +427,13 @@ export class GatewayRunner {
         safeLength: this.options.safeLength,
       },
     });
+  }
+
+  /** The turn's compression deps: the configured settings with the context length in force. */
+  private compressionDeps(): { compression?: CompressionDeps } {
+    const { compression, modelContext } = this.options;
+    if (compression === undefined || modelContext === undefined) return {};
+    return { compression: { ...compression, contextLength: () => modelContext.current().tokens } };
   }
 
   private onDiskChange(change: DiskChange): void {

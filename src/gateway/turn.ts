@@ -4,12 +4,15 @@ import type { Store, InboxRow, SessionPrompt, SessionRow } from '../store/types.
 import { backoffDelay } from '../util/backoff.js';
 import type { Clock } from '../util/clock.js';
 import type { AIAgent } from '../agent/agent.js';
+import type { ChatMessage } from '../agent/messages.js';
+import type { CompressedContext } from '../agent/types.js';
 import { windowHistory } from '../agent/history-window.js';
 import type { PromptSource } from '../agent/prompt/source.js';
 import type { ToolContext } from '../tools/tool.js';
 import type { PlatformAdapter } from './contracts.js';
 import type { ChatPacer } from './delivery/pacer.js';
 import { StreamDelivery } from './delivery/stream.js';
+import { compressSession, type CompressionDeps } from './compress-session.js';
 import { toChatHistory, toStoredMessage } from './history.js';
 import type { MediaPolicy } from './media-policy.js';
 import type { MediaStager } from './media-stage.js';
@@ -36,8 +39,10 @@ export interface TurnDeps {
   readonly prompts: PromptSource;
   /** Turns started on one message before it is given up (a message that keeps crashing the gateway). */
   readonly maxAttempts: number;
-  /** Most characters of earlier conversation sent to the model. */
+  /** Most characters of earlier conversation sent to the model when `compression` is not given (tests). */
   readonly historyMaxChars: number;
+  /** Compression of long conversations (threshold, tail, summariser, context length); replaces the character cut. */
+  readonly compression?: CompressionDeps;
   /** Which MEDIA files a reply may attach. */
   readonly mediaPolicy: MediaPolicy;
   /** Copies each file that passed the policy aside and checks the copy; the platform uploads only the copy. */
@@ -60,6 +65,9 @@ function sessionPromptFor(params: { store: Store; session: SessionRow; platform:
   params.logger.info({ sessionId: session.id, chars: prompt.text.length, layers: prompt.layers }, 'built the system prompt of a new session');
   return prompt;
 }
+
+/** Share of the context length past which the gateway compresses before a turn, whatever the agent's own check does. */
+export const SAFETY_SHARE = 0.85;
 
 /** Further tries to deliver a finished reply the platform refused (not counting the delivery's own retries). */
 const deliveryRetries = 4;
@@ -91,7 +99,7 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
 
   const untitled = titleFor({ text: event.text });
   const title = untitled === null ? null : deps.scrub(untitled);
-  const session = store.activeSession({ key: row.sessionKey }) ?? store.createSession({ key: row.sessionKey, title });
+  let session = store.activeSession({ key: row.sessionKey }) ?? store.createSession({ key: row.sessionKey, title });
   if (session.title === null && title !== null) store.setSessionTitle({ sessionId: session.id, title });
   const removed = store.deleteTurnMessages({ inboxId: row.id });
   const leftovers = turnLeftovers({ store, inboxId: row.id });
@@ -127,10 +135,47 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
     return;
   }
   // Built once per session and stored with it, so every model call of the session sends the same system prompt.
-  const prompt = sessionPromptFor({ store, session, platform: event.platform, prompts: deps.prompts, logger });
+  let systemPrompt = sessionPromptFor({ store, session, platform: event.platform, prompts: deps.prompts, logger }).text;
   // Bounded read: a long-lived chat costs the same per turn as a new one.
   const recent = store.history({ sessionId: session.id, limit: historyReadLimit });
-  const history = windowHistory({ messages: toChatHistory({ messages: recent }), maxChars: deps.historyMaxChars });
+  const stored = toChatHistory({ messages: recent });
+  let history = deps.compression === undefined ? windowHistory({ messages: stored, maxChars: deps.historyMaxChars }) : stored;
+  const compression = deps.compression;
+  // How many of the agent's messages came before this turn (this turn's are written with its inbox id).
+  let historyLength = history.length;
+  const compress = async (p: { messages: readonly ChatMessage[]; systemPrompt: string; force: boolean; signal: AbortSignal; turnMessages: number }): Promise<CompressedContext | undefined> => {
+    if (compression === undefined) return undefined;
+    const done = await compressSession({
+      store,
+      session,
+      platform: event.platform,
+      prompts: deps.prompts,
+      deps: compression,
+      messages: p.messages,
+      overheadTokens: deps.agent.estimatePromptTokens({ systemPrompt: p.systemPrompt, history: [] }) ?? 0,
+      countTokens: (message) => deps.agent.messageTokens({ message }),
+      force: p.force,
+      inboxId: row.id,
+      turnMessages: p.turnMessages,
+      signal: p.signal,
+      scrub: deps.scrub,
+      logger,
+    });
+    if (done.outcome === 'under_threshold') return undefined;
+    session = done.session;
+    systemPrompt = done.systemPrompt;
+    historyLength = done.turnStart;
+    return { messages: done.messages, systemPrompt: done.systemPrompt };
+  };
+  if (compression !== undefined && !signal.aborted) {
+    // The gateway's safety check: a request past 0.85 of the context is compressed before the agent runs.
+    const estimate = deps.agent.estimatePromptTokens({ systemPrompt, history }) ?? 0;
+    if (estimate > SAFETY_SHARE * compression.contextLength()) {
+      const done = await compress({ messages: history, systemPrompt, force: false, signal, turnMessages: 0 });
+      if (done !== undefined) history = done.messages;
+    }
+    historyLength = history.length;
+  }
   const typing = signal.aborted
     ? { stop: () => undefined }
     : startTyping({
@@ -150,7 +195,7 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
   let streamed = '';
   try {
     const result = await deps.agent.run({
-      systemPrompt: prompt.text,
+      systemPrompt,
       ...(deps.prompts.perCall ? { ephemeral: deps.prompts.perCall } : {}),
       history,
       userText: [row, ...merged].map((part) => userTextFor({ event: part.event })).filter((t) => t !== '').join('\n\n'),
@@ -160,6 +205,15 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
         delivery.push(delta);
       },
       onMessage: (message) => store.appendMessage(scrubStoredMessage({ message: toStoredMessage({ message, sessionId: session.id, inboxId: row.id }), scrub: deps.scrub })),
+      ...(compression === undefined
+        ? {}
+        : {
+            compress: {
+              thresholdTokens: Math.floor(compression.threshold * compression.contextLength()),
+              // Messages past the stored history are this turn's (the tail of a compression keeps them last).
+              run: (p) => compress({ ...p, turnMessages: Math.max(0, p.messages.length - historyLength) }),
+            },
+          }),
       toolContext: { ...deps.toolContext, signal, sessionId: session.id },
       onUsage: (report) => {
         // Usage is bookkeeping: a store that refuses it (disk full) must not cost the user the reply.
