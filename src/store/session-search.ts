@@ -1,8 +1,9 @@
 import type Database from 'better-sqlite3';
 import type { CandidateFinder } from './search-candidates.js';
+import { sessionColumns, toSessionRow, type SessionRecord } from './sessions.js';
 export { SEARCH_CANDIDATES } from './search-candidates.js';
 import { rankSessions } from './search-rank.js';
-import type { MessageRole, SearchedMessage, SessionRow, SessionSearchGroup, SessionSearchResult, Store } from './types.js';
+import type { MessageRole, SearchedMessage, SessionSearchGroup, SessionSearchResult, Store } from './types.js';
 
 /** A message row as the search reads it. */
 interface MessageRecord {
@@ -11,17 +12,6 @@ interface MessageRecord {
   content: string;
   tool_name: string | null;
   created_at: number;
-}
-
-/** A session row as the search reads it. */
-interface SessionRecord {
-  id: string;
-  key: string;
-  parent_session_id: string | null;
-  title: string | null;
-  started_at: number;
-  ended_at: number | null;
-  message_count: number;
 }
 
 /** The session search part of the Store. */
@@ -35,16 +25,6 @@ const toMessage = (record: MessageRecord): SearchedMessage => ({
   createdAt: record.created_at,
 });
 
-const toSession = (record: SessionRecord): SessionRow => ({
-  id: record.id,
-  key: record.key,
-  parentSessionId: record.parent_session_id,
-  title: record.title,
-  startedAt: record.started_at,
-  endedAt: record.ended_at,
-  messageCount: record.message_count,
-});
-
 /** Prepares the session search statements once and returns the method that uses them. */
 export function createSessionSearchQueries(params: { db: Database.Database; find: CandidateFinder }): SessionSearchQueries {
   const { db, find } = params;
@@ -56,9 +36,7 @@ export function createSessionSearchQueries(params: { db: Database.Database; find
     'SELECT id, role, content, tool_name, created_at FROM messages WHERE session_id = ? AND id > ? ORDER BY id LIMIT 1',
   );
   const session = db.prepare<[string], SessionRecord>(
-    `SELECT s.id, s.key, s.parent_session_id, s.title, s.started_at, s.ended_at,
-            (SELECT count(*) FROM messages m WHERE m.session_id = s.id) AS message_count
-     FROM sessions s WHERE s.id = ?`,
+`SELECT ${sessionColumns} FROM sessions s WHERE s.id = ?`,
   );
 
   const searchSessions = db.transaction((params: Parameters<Store['searchSessions']>[0]): SessionSearchResult => {
@@ -80,7 +58,7 @@ export function createSessionSearchQueries(params: { db: Database.Database; find
         const next = after.get(entry.sessionId, candidate.id);
         return [{ message: toMessage(hit), before: prev ? toMessage(prev) : null, after: next ? toMessage(next) : null }];
       });
-      groups.push({ session: toSession(row), matches, hits: entry.candidates.length });
+      groups.push({ session: toSessionRow(row), matches, hits: entry.candidates.length });
     }
     return { groups, candidates: found.scored.length, truncated: found.truncated };
   });

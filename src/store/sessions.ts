@@ -4,7 +4,7 @@ import { newSessionId } from './session-id.js';
 import type { SessionRow, Store } from './types.js';
 
 /** A session row with its message count, as SQLite returns it. */
-interface SessionRecord {
+export interface SessionRecord {
   id: string;
   key: string;
   parent_session_id: string | null;
@@ -15,7 +15,7 @@ interface SessionRecord {
 }
 
 /** Maps a stored row to the contract's camelCase shape. */
-function toSessionRow(record: SessionRecord): SessionRow {
+export function toSessionRow(record: SessionRecord): SessionRow {
   return {
     id: record.id,
     key: record.key,
@@ -28,7 +28,7 @@ function toSessionRow(record: SessionRecord): SessionRow {
 }
 
 /** Columns every session query selects (not the stored prompt: lists stay light). `rowid` breaks ties between sessions started in the same millisecond. */
-const columns = `s.id, s.key, s.parent_session_id, s.title, s.started_at, s.ended_at, (SELECT count(*) FROM messages m WHERE m.session_id = s.id) AS message_count`;
+export const sessionColumns = `s.id, s.key, s.parent_session_id, s.title, s.started_at, s.ended_at, (SELECT count(*) FROM messages m WHERE m.session_id = s.id) AS message_count`;
 const newestFirst = 'ORDER BY s.started_at DESC, s.rowid DESC';
 
 /** The sessions' part of the Store. */
@@ -41,12 +41,12 @@ export type SessionQueries = Pick<
 export function createSessionQueries(params: { db: Database.Database; clock: Clock }): SessionQueries {
   const { db, clock } = params;
   const active = db.prepare<[string], SessionRecord>(
-    `SELECT ${columns} FROM sessions s WHERE s.key = ? AND s.ended_at IS NULL ${newestFirst} LIMIT 1`,
+    `SELECT ${sessionColumns} FROM sessions s WHERE s.key = ? AND s.ended_at IS NULL ${newestFirst} LIMIT 1`,
   );
-  const byId = db.prepare<[string], SessionRecord>(`SELECT ${columns} FROM sessions s WHERE s.id = ?`);
-  const list = db.prepare<[number], SessionRecord>(`SELECT ${columns} FROM sessions s ${newestFirst} LIMIT ?`);
+  const byId = db.prepare<[string], SessionRecord>(`SELECT ${sessionColumns} FROM sessions s WHERE s.id = ?`);
+  const list = db.prepare<[number], SessionRecord>(`SELECT ${sessionColumns} FROM sessions s ${newestFirst} LIMIT ?`);
   const listByKey = db.prepare<[string, number], SessionRecord>(
-    `SELECT ${columns} FROM sessions s WHERE s.key = ? ${newestFirst} LIMIT ?`,
+    `SELECT ${sessionColumns} FROM sessions s WHERE s.key = ? ${newestFirst} LIMIT ?`,
   );
   const insert = db.prepare<{ id: string; key: string; parent: string | null; title: string | null; now: number }>(
     `INSERT INTO sessions (id, key, parent_session_id, title, started_at, ended_at)
