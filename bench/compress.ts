@@ -5,6 +5,7 @@ import { compressHistory, type CompressResult, type CountTokens } from '../src/a
 import type { ChatMessage, ChatToolCall } from '../src/agent/messages.js';
 import { isMain } from '../src/util/is-main.js';
 import { percentile } from './stats.js';
+import { Prng } from '../test/helpers/fuzz.js';
 
 /** The goal for one compression without the model call, in milliseconds. */
 export const compressGoalMs = 50;
@@ -24,16 +25,10 @@ export interface CompressBenchFigures {
   readonly forced: CompressResult;
 }
 
-/** A seeded PRNG (mulberry32). */
+/** A seeded PRNG (mulberry32, the tests' Prng). */
 function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const prng = new Prng({ seed });
+  return () => prng.next();
 }
 
 const words = ['const', 'return', 'await', 'function', 'import', 'export', 'interface', 'string', 'number', 'params', 'messages', 'session', 'config', 'error', 'result', 'value', 'index', 'token', 'store', 'agent', 'the', 'a', 'is', 'to', 'of', 'and', 'when', 'file', 'line', 'test'];

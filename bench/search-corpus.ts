@@ -3,6 +3,7 @@
 import Database from 'better-sqlite3';
 import { openStore } from '../src/store/sqlite-store.js';
 import { systemClock } from '../src/util/clock.js';
+import { Prng } from '../test/helpers/fuzz.js';
 
 /** What `buildSearchCorpus` made. */
 export interface SearchCorpus {
@@ -14,16 +15,10 @@ export interface SearchCorpus {
   readonly seconds: number;
 }
 
-/** A small deterministic PRNG (mulberry32), so every run builds the same corpus. */
+/** A small deterministic PRNG (mulberry32, the tests' Prng), so every run builds the same corpus. */
 export function seededRandom(params: { seed: number }): () => number {
-  let a = params.seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const prng = new Prng({ seed: params.seed });
+  return () => prng.next();
 }
 
 const syllables = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'ti', 'vo', 'ze', 'pa', 'qu', 'dor', 'len', 'gri', 'fas', 'hub', 'jet', 'wix', 'bel', 'cyn'];

@@ -1,5 +1,6 @@
 import type { AuxiliaryRequest } from '../../../../src/agent/auxiliary/client.js';
 import type { ChatMessage, ChatToolCall } from '../../../../src/agent/messages.js';
+import { Prng } from '../../../helpers/fuzz.js';
 
 /** A deterministic counter for tests: 4 tokens per message plus a token per 4 characters of text and call arguments. */
 export function charTokens(message: ChatMessage): number {
@@ -23,16 +24,10 @@ export function fakeSummariser(answer: (request: AuxiliaryRequest, index: number
   };
 }
 
-/** A small seeded PRNG (mulberry32), so generated histories are reproducible from the seed. */
+/** A small seeded PRNG (mulberry32, the fuzz helpers' Prng), so generated histories are reproducible from the seed. */
 export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const prng = new Prng({ seed });
+  return () => prng.next();
 }
 
 /** Words of `n` characters or so. */
