@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { TEMP_PREFIX } from '../memory/atomic-write.js';
+import { TEMP_PREFIX } from '../util/atomic-write.js';
 import { contentProblem } from '../memory/checks.js';
 import { MemoryFiles } from '../memory/files.js';
 import { entriesChars, grouped, parseEntries, usageText } from '../memory/format.js';

@@ -51,6 +51,17 @@ const memorySchema = z
     user_profile_enabled: bool().default(true),
     memory_char_limit: int({ min: 100 }).default(2200),
     user_char_limit: int({ min: 100 }).default(1375),
+    review_interval: int({ min: 1 }).default(10),
+  })
+  .prefault({});
+
+/** skills: the profile's skills/ folder (SKILL.md procedures), their prompt index and the background review. */
+const skillsSchema = z
+  .strictObject({
+    index_max_chars: int({ min: 200 }).default(8000),
+    review: bool().default(true),
+    review_interval: int({ min: 1 }).default(10),
+    review_notice: bool().default(false),
   })
   .prefault({});
 
@@ -138,6 +149,7 @@ export const configSchema = z
     timezone: timeZone(),
     agent: agentSchema,
     memory: memorySchema,
+    skills: skillsSchema,
     auxiliary: auxiliarySchema,
     compression: compressionSchema,
     gateway: gatewaySchema,

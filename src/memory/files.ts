@@ -6,7 +6,7 @@ import { ToolError } from '../tools/tool.js';
 import type { Clock } from '../util/clock.js';
 import { whenAborted } from '../util/when-aborted.js';
 import { applyWrite } from './apply.js';
-import { removeStaleTemps, writeFileAtomic } from './atomic-write.js';
+import { removeStaleTemps, writeFileAtomic } from '../util/atomic-write.js';
 import { contentProblem, type ContainsSecret } from './checks.js';
 import { entriesChars, parseEntries, serializeEntries, usageText } from './format.js';
 import { acquireLock, LockBusyError, type HeldLock, type LockTiming } from './lock.js';

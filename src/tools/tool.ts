@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Clock } from '../util/clock.js';
-import type { MemoryCapability, SessionSearchCapability } from './capabilities.js';
+import type { MemoryCapability, SessionSearchCapability, SkillsCapability } from './capabilities.js';
 
 /** Limits for the `terminal` tool. */
 export interface TerminalLimits {
@@ -28,6 +28,8 @@ export interface ToolContext {
   memory?: MemoryCapability;
   /** Search over the profile's past sessions (the `session_search` tool); absent without a store. */
   sessionSearch?: SessionSearchCapability;
+  /** The profile's skills (skills_list, skill_view, skill_manage); absent when the profile has no skills folder. */
+  skills?: SkillsCapability;
 }
 
 /** A path a call touches, for the scheduler's overlap check. */

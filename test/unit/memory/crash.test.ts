@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { TEMP_PREFIX } from '../../../src/memory/atomic-write.js';
+import { TEMP_PREFIX } from '../../../src/util/atomic-write.js';
 import { LOCK_FILE_NAME, MemoryFiles } from '../../../src/memory/files.js';
 import { parseEntries, serializeEntries } from '../../../src/memory/format.js';
 import { systemClock } from '../../../src/util/clock.js';
