@@ -1,30 +1,11 @@
-import { lstatSync, readdirSync, realpathSync, rmdirSync, rmSync, unlinkSync } from 'node:fs';
+import { lstatSync, realpathSync, rmSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
+import { isInside, pruneEmptyDirs } from '../skills/install.js';
 import { findSkill, loadSkills } from '../skills/load.js';
 import { loadExistingProfile, type GlobalOptions } from './context.js';
 import { println, type CliIO } from './output.js';
 import { readLine } from './profile-delete.js';
 import { unknownSkillLines } from './skills-cmd.js';
-
-/** True when `child` is strictly inside `parent` (both absolute). */
-function inside(params: { parent: string; child: string }): boolean {
-  const rel = path.relative(params.parent, params.child);
-  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
-}
-
-/** Removes the empty category folders between `from` and `skillsDir` (never skillsDir itself). */
-function pruneEmpty(params: { from: string; skillsDir: string }): void {
-  let dir = params.from;
-  while (inside({ parent: params.skillsDir, child: dir })) {
-    try {
-      if (readdirSync(dir).length > 0) return;
-      rmdirSync(dir);
-    } catch {
-      return;
-    }
-    dir = path.dirname(dir);
-  }
-}
 
 /**
  * `hermes skills delete NAME [--yes]`: removes the skill's folder (a usable skill by name, or a broken one by its
@@ -49,7 +30,7 @@ export async function skillsDelete(params: { options: GlobalOptions; io: CliIO; 
   // The folder the skill's parent really is must be skills/ or inside it (a symlinked category could point anywhere).
   const realSkills = realpathSync(skillsDir);
   const realParent = realpathSync(path.dirname(dir));
-  if (!inside({ parent: skillsDir, child: dir }) || !(realParent === realSkills || inside({ parent: realSkills, child: realParent }))) {
+  if (!isInside({ parent: skillsDir, child: dir }) || !(realParent === realSkills || isInside({ parent: realSkills, child: realParent }))) {
     err(`error: skills/${rel} lies outside ${skillsDir} (through a symlinked folder); nothing was deleted`);
     err('hint: remove it by hand if you mean to.');
     return 1;
@@ -68,7 +49,7 @@ export async function skillsDelete(params: { options: GlobalOptions; io: CliIO; 
   }
   if (link) unlinkSync(dir);
   else rmSync(dir, { recursive: true, force: true });
-  pruneEmpty({ from: path.dirname(dir), skillsDir });
+  pruneEmptyDirs({ from: path.dirname(dir), skillsDir });
   println({ stream: io.stdout, text: `deleted skill ${name} (${link ? 'removed the symlink ' : ''}skills/${rel})` });
   return 0;
 }

@@ -16,6 +16,12 @@ export const defaultInstallLimits: InstallLimits = { maxBytes: 5 * 1024 * 1024, 
 /** Staging succeeded, or the reason it was refused (and the entry it was refused for). */
 export type StageResult = { readonly ok: true } | { readonly ok: false; readonly reason: string };
 
+/** "5 MB" for whole megabytes, else "250 bytes". */
+function sizeText(bytes: number): string {
+  const mb = 1024 * 1024;
+  return bytes >= mb && bytes % mb === 0 ? `${bytes / mb} MB` : `${bytes.toLocaleString('en-US')} bytes`;
+}
+
 /** Counts entries and bytes against the limits; returns the reason once one is passed. */
 class Budget {
   private entries = 0;
@@ -28,7 +34,7 @@ class Budget {
     this.entries += 1;
     this.bytes += params.size;
     if (this.entries > this.limits.maxEntries) return `more than ${this.limits.maxEntries} files and folders (at ${params.name})`;
-    if (this.bytes > this.limits.maxBytes) return `larger than ${Math.round(this.limits.maxBytes / 1024)} KB in total (at ${params.name})`;
+    if (this.bytes > this.limits.maxBytes) return `larger than ${sizeText(this.limits.maxBytes)} in total (at ${params.name})`;
     return undefined;
   }
 }
