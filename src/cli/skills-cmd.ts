@@ -91,7 +91,7 @@ export function closeNames(params: { catalog: SkillCatalog; name: string }): str
   const wanted = params.name.toLowerCase();
   return params.catalog.skills
     .map((s) => s.meta.name)
-    .filter((n) => n.includes(wanted) || wanted.includes(n) || distance(n, wanted) <= 2)
+    .filter((n) => n.includes(wanted) || wanted.includes(n) || distance(n, wanted) <= Math.max(2, Math.floor(wanted.length / 3)))
     .slice(0, 5);
 }
 
