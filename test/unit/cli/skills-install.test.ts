@@ -110,6 +110,7 @@ const refusals: { name: string; source: () => string; reason: RegExp; argv?: str
   { name: 'a built-in command alias', source: () => sourceFolder({ skill: skillMd({ name: 'reset' }) }), reason: /"reset" is a built-in command/ },
   { name: 'no description', source: () => sourceFolder({ skill: '---\nname: nodesc\n---\nbody\n' }), reason: /SKILL\.md: front matter has no description/ },
   { name: 'no SKILL.md in the archive', source: () => archiveFile({ bytes: rawTarGz({ entries: [{ path: 'a/SKILL.md', body: skillMd({ name: 'a' }) }, { path: 'b/x.md', body: 'x' }] }) }), reason: /no SKILL\.md at the top, nor in a single top folder/ },
+  { name: 'a file that is no archive', source: () => archiveFile({ bytes: Buffer.from('not a tar at all, just text') }), reason: /the archive could not be read: TAR_BAD_ARCHIVE/ },
   { name: 'a URL', source: () => 'https://example.com/skill.tar.gz', reason: /is a URL; install takes a local folder or \.tar\.gz and fetches nothing from the network/ },
   { name: 'a bad category', source: () => sourceFolder({ skill: skillMd({ name: 'cat-bad' }) }), reason: /the category "\.\.\/up" may hold only/, argv: ['--category', '../up'] },
 ];
