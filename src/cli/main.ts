@@ -68,6 +68,29 @@ export function buildProgram(params: { io: CliIO; setExit: (code: number) => voi
     .addOption(new Option('--target <target>', 'memory (MEMORY.md, the default) or user (USER.md)').choices(['memory', 'user']))
     .action(async (opts: { target?: string }) => setExit(await (await import('./memory-cmd.js')).memoryEdit({ options: globals(), io, ...memoryTarget(opts.target) })));
 
+  const skills = program.command('skills').description("the agent's skills: skills/[category/]<name>/SKILL.md procedures");
+  skills.command('list').description('every skill (name, category, version, description), then the broken ones and why').action(run(async () => (await import('./skills-cmd.js')).skillsList({ options: globals(), io })));
+  skills
+    .command('show')
+    .description("a skill's front matter, its files and its body")
+    .argument('<name>')
+    .action(async (name: string) => setExit(await (await import('./skills-cmd.js')).skillsShow({ options: globals(), io, name })));
+  skills
+    .command('delete')
+    .description("remove a skill's folder (asks on a terminal; --yes does not)")
+    .argument('<name>')
+    .option('--yes', 'do not ask')
+    .action(async (name: string, opts: { yes?: boolean }) => setExit(await (await import('./skills-delete.js')).skillsDelete({ options: globals(), io, name, yes: opts.yes === true })));
+  skills
+    .command('install')
+    .description('install a local skill folder or .tar.gz after a size check and the threat scan (nothing is fetched)')
+    .argument('<path>', 'a folder holding SKILL.md, or a .tar.gz/.tgz of one')
+    .option('--category <category>', 'put it in skills/<category>/')
+    .option('--force', 'replace an installed skill of the same name')
+    .action(async (source: string, opts: { category?: string; force?: boolean }) =>
+      setExit(await (await import('./skills-install.js')).skillsInstall({ options: globals(), io, source, force: opts.force === true, ...(opts.category !== undefined ? { category: opts.category } : {}) })),
+    );
+
   const pairing = program.command('pairing').description('let in people who message the bot (pairing codes)');
   pairing
     .command('list')

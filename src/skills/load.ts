@@ -13,6 +13,15 @@ export const MAX_SKILL_CHARS = 100_000;
 /** Folders of skills/ looked into: skills/<name>/, skills/<category>/<name>/, one more level for nested categories. */
 const MAX_DEPTH = 3;
 
+/** True when `p` is a folder, or a link to one (a skill folder symlinked into skills/). */
+function isDirAt(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** The SKILL.md files under `root`, relative paths, not descending into a skill's own folder or dot-folders. */
 function skillFiles(params: { root: string }): string[] {
   const found: string[] = [];
@@ -29,7 +38,7 @@ function skillFiles(params: { root: string }): string[] {
     }
     if (depth >= MAX_DEPTH) return;
     for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
-      if (entry.name.startsWith('.') || !entry.isDirectory()) continue;
+      if (entry.name.startsWith('.') || !(entry.isDirectory() || (entry.isSymbolicLink() && isDirAt(path.join(params.root, rel, entry.name))))) continue;
       walk(path.join(rel, entry.name), depth + 1);
     }
   };
