@@ -26,7 +26,8 @@ export function parseSkillFile(params: { text: string }): ParsedSkillFile {
   if (!/^---\r?\n/.test(text)) return { ok: false, reason: 'SKILL.md does not start with YAML front matter (a line "---")' };
   const file = new VFile(text);
   try {
-    matter(file, { strip: true });
+    // failsafe: every scalar stays a string (`version: 1.0` is "1.0", not the number 1).
+    matter(file, { strip: true, yaml: { schema: 'failsafe' } });
   } catch (error) {
     const first = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
     return { ok: false, reason: `front matter is not valid YAML: ${first}` };
