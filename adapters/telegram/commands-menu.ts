@@ -10,6 +10,7 @@ export const menuCommands: readonly { command: string; description: string }[] =
   { command: 'status', description: 'What the gateway is doing for this chat' },
   { command: 'memory', description: 'What the agent remembers about you' },
   { command: 'compress', description: 'Compress this conversation now (summary, new session)' },
+  { command: 'skills', description: 'List your skills (each runs as its own /command)' },
   { command: 'help', description: 'List the commands' },
 ];
 
