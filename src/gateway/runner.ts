@@ -264,7 +264,9 @@ export class GatewayRunner {
     const event = parsed.data;
     const slot = this.slots.get({ name: event.platform });
     if (!slot) throw new Error(`no adapter named ${event.platform} is running`);
-    const command = messageCommand({ text: event.text, platform: event.platform, catalog: () => skillCatalogOf({ dir: this.options.skillsDir }) });
+    // Skills are read only for senders who may talk (a stranger's `/word` costs no disk reads; it is not answered).
+    const skillsDir = this.gate.mayTalk({ platform: event.platform, sender: event.sender, allow: slot.entry.allow }) ? this.options.skillsDir : undefined;
+    const command = messageCommand({ text: event.text, platform: event.platform, catalog: () => skillCatalogOf({ dir: skillsDir }) });
     // A skill's command is a message: journaled, queued and paced like any (its turn loads the skill's body).
     const message = command.kind === 'none' || command.kind === 'skill';
     // While draining the store is still open: a message is journaled and answered after the restart (platforms
