@@ -9,6 +9,7 @@ export const slashCommands: readonly { readonly name: string; readonly descripti
   { name: 'status', description: 'What the gateway is doing for this chat' },
   { name: 'memory', description: 'What the agent remembers about you' },
   { name: 'compress', description: 'Compress this conversation now (summary, new session)' },
+  { name: 'skills', description: 'List your skills (each runs as its own /command)' },
   { name: 'help', description: 'List the commands' },
 ];
 

@@ -18,7 +18,7 @@ import { mapLimit } from '../../src/util/map-limit.js';
 import type { Clock } from '../../src/util/clock.js';
 import type { FastifyInstance } from 'fastify';
 import type { RejectionLog } from '../../src/http/rejection-log.js';
-import { syncCommandMenu } from './commands-menu.js';
+import { syncCommandMenu, type MenuCommand } from './commands-menu.js';
 import { classifyTelegramError } from './errors.js';
 import { findSentTelegram } from './find-sent.js';
 import { readUpdate, type BotIdentity } from './inbound.js';
@@ -66,8 +66,10 @@ export class TelegramAdapter implements PlatformAdapter {
   private readonly persistedIds: PersistedSentIds;
   private handler: ((update: TelegramUpdate) => Promise<void>) | undefined;
   private routesRegistered = false;
+  /** More menu entries after the gateway's commands (the profile's skills), read at each start. */
+  private readonly menuExtras: (() => readonly MenuCommand[]) | undefined;
 
-  constructor(params: { config: TelegramConfig; cacheDir: string; clock: Clock; logger: Logger }) {
+  constructor(params: { config: TelegramConfig; cacheDir: string; clock: Clock; logger: Logger; menuExtras?: () => readonly MenuCommand[] }) {
     const token = params.config.token;
     if (token === undefined) throw new AdapterFatalError({ message: 'platforms.telegram.token is not set', hint: 'Add the token from @BotFather.' });
     this.config = params.config;
@@ -78,6 +80,7 @@ export class TelegramAdapter implements PlatformAdapter {
     this.api = new Api(token, { apiRoot: params.config.api_root });
     this.outbound = new TelegramOutbound({ api: this.api, logger: this.logger });
     this.persistedIds = new PersistedSentIds({ logger: this.logger });
+    this.menuExtras = params.menuExtras;
   }
 
   registerRoutes(params: { app: FastifyInstance; rejections: RejectionLog }): void {
@@ -92,7 +95,8 @@ export class TelegramAdapter implements PlatformAdapter {
     const { signal } = params;
     this.persistedIds.attach({ storage: params.storage });
     const bot = await this.identify({ signal });
-    await syncCommandMenu({ api: this.api, storage: params.storage, botId: bot.id, signal }).catch((error: unknown) => {
+    const extra = this.menuExtras?.() ?? [];
+    await syncCommandMenu({ api: this.api, storage: params.storage, botId: bot.id, signal, extra }).catch((error: unknown) => {
       this.logger.warn({ err: error }, 'could not set the command menu; will try again on the next start');
     });
     const handleBatch = async (updates: readonly unknown[]): Promise<void> => {

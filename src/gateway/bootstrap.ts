@@ -163,6 +163,7 @@ export function runnerOptionsFrom(params: {
     safeLength: (input) => params.secrets.safeLength(input),
     secretList: () => params.secrets.secrets,
     cacheDir: profile.cacheDir,
+    skillsDir: profile.skillsDir,
     toolContext: {
       workspace,
       confineToWorkspace: config.tools.confine_to_workspace,

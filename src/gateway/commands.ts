@@ -1,13 +1,14 @@
 /** Commands the gateway itself answers, on the control lane (never behind a running turn). */
-export type GatewayCommandName = 'stop' | 'new' | 'status' | 'memory' | 'compress' | 'help';
+export type GatewayCommandName = 'stop' | 'new' | 'status' | 'memory' | 'compress' | 'skills' | 'help';
 
 /** Every command the gateway answers (what the platforms' command menus list). */
-export const gatewayCommandNames: readonly GatewayCommandName[] = ['new', 'stop', 'status', 'memory', 'compress', 'help'];
+export const gatewayCommandNames: readonly GatewayCommandName[] = ['new', 'stop', 'status', 'memory', 'compress', 'skills', 'help'];
 
 /** What a message's text means to the gateway. */
 export type ParsedCommand =
   | { readonly kind: 'command'; readonly name: GatewayCommandName; readonly args: string }
-  | { readonly kind: 'unknown'; readonly name: string }
+  /** A `/word` the gateway does not answer itself: a skill's name, or a typo (see skill-command.ts). */
+  | { readonly kind: 'unknown'; readonly name: string; readonly args: string }
   | { readonly kind: 'none' };
 
 const aliases: Readonly<Record<string, GatewayCommandName>> = {
@@ -17,6 +18,7 @@ const aliases: Readonly<Record<string, GatewayCommandName>> = {
   status: 'status',
   memory: 'memory',
   compress: 'compress',
+  skills: 'skills',
   help: 'help',
   start: 'help',
 };
@@ -28,22 +30,28 @@ export const commandHelp: readonly string[] = [
   '/status — what the gateway is doing for this chat, the token usage of the conversation, and how full its context is',
   '/memory — what the agent remembers (its notes and what it knows about you)',
   '/compress — compress this conversation now: its middle becomes a summary and it goes on in a new session',
+  '/skills — the skills you can run here, each as its own command: /<skill-name> [what you want]',
   '/help — this list',
 ];
 
+/** How skills and the built-in commands share the `/` namespace (for /help and /skills). */
+export const skillCommandNote = 'A skill runs as /<skill-name> [text] (on Telegram, - becomes _); a built-in command always wins over a skill of the same name.';
+
 /**
- * Reads a leading slash command. `/etc/hosts …` is not a command (a path); `/cmd@botname` is.
+ * Reads a leading slash command; names may hold `-` (skills: `/my-skill do it`). `/etc/hosts …` is not a command
+ * (a path); `/cmd@botname` is. A built-in name is always the built-in command, whatever skills exist.
  */
 export function parseCommand(params: { text: string }): ParsedCommand {
-  const match = /^\/([A-Za-z][A-Za-z0-9_]*)(?:@\S+)?(?:\s+([\s\S]*))?$/.exec(params.text.trim());
+  const match = /^\/([A-Za-z][A-Za-z0-9_-]*)(?:@\S+)?(?:\s+([\s\S]*))?$/.exec(params.text.trim());
   if (!match) return { kind: 'none' };
   const raw = (match[1] ?? '').toLowerCase();
-  const name = aliases[raw];
-  if (name === undefined) return { kind: 'unknown', name: raw };
-  return { kind: 'command', name, args: (match[2] ?? '').trim() };
+  const args = (match[2] ?? '').trim();
+  const name = Object.hasOwn(aliases, raw) ? aliases[raw] : undefined;
+  if (name === undefined) return { kind: 'unknown', name: raw, args };
+  return { kind: 'command', name, args };
 }
 
 /** The reply to a command the gateway does not know. */
 export function unknownCommandReply(params: { name: string }): string {
-  return [`Unknown command /${params.name}. The gateway understands:`, ...commandHelp].join('\n');
+  return [`Unknown command /${params.name} (no command or skill has that name). The gateway understands:`, ...commandHelp, skillCommandNote].join('\n');
 }

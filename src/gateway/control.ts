@@ -1,6 +1,8 @@
 import type { SessionUsage, Store } from '../store/types.js';
 import type { MessageEvent } from './contracts.js';
-import { commandHelp, type GatewayCommandName } from './commands.js';
+import type { SkillCatalog } from '../skills/types.js';
+import { commandHelp, skillCommandNote, type GatewayCommandName } from './commands.js';
+import { skillsListText } from './skill-command-list.js';
 import type { SessionMailbox } from './mailbox.js';
 import type { AdapterStatus } from './supervisor.js';
 import { shortSessionId } from '../store/session-id.js';
@@ -21,6 +23,8 @@ export interface ControlContext {
   readonly contextUsage?: ((params: { sessionId: string }) => ContextUsage | undefined) | undefined;
   /** The model route's keys, one line per model with keys, masked (see agent/route/status.ts). */
   readonly keyLines?: (() => string[]) | undefined;
+  /** The profile's skills as on disk now (what /skills lists); absent when the gateway has no skills folder. */
+  readonly skills?: (() => SkillCatalog) | undefined;
 }
 
 /** Runs one control command immediately (never behind a turn) and returns the reply text (/compress: compress-command.ts). */
@@ -45,8 +49,10 @@ export function runControlCommand(params: { name: Exclude<GatewayCommandName, 'c
       return statusText({ ctx });
     case 'memory':
       return memoryText({ ctx, event: params.event });
+    case 'skills':
+      return ctx.skills === undefined ? 'Skills are not set up for this gateway.' : skillsListText({ catalog: ctx.skills(), platform: params.event.platform });
     case 'help':
-      return ['Commands:', ...commandHelp, '', 'Anything else you write goes to the agent.'].join('\n');
+      return ['Commands:', ...commandHelp, skillCommandNote, '', 'Anything else you write goes to the agent.'].join('\n');
   }
 }
 

@@ -63,4 +63,6 @@ export interface RunnerOptions {
   readonly modelProbe?: ModelProbe;
   /** The model's context length (resolved from the endpoint at start and after each reload); /status shows it. */
   readonly modelContext?: ModelContext;
+  /** The profile's skills/ folder: read per command, for /skills and `/<skill-name> [text]` turns; absent: no skill commands. */
+  readonly skillsDir?: string;
 }

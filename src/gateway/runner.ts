@@ -8,7 +8,8 @@ import { storeDiskErrorOf } from '../store/errors.js';
 import type { Store, InboxRow } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
 import { diskReason } from '../util/disk-error.js';
-import { parseCommand, unknownCommandReply } from './commands.js';
+import { unknownCommandReply } from './commands.js';
+import { messageCommand, skillCatalogOf, skillExpander, type MessageCommand } from './skill-command.js';
 import { messageEventSchema, type MessageEvent } from './contracts.js';
 import { compressCommand } from './compress-command.js';
 import { runControlCommand } from './control.js';
@@ -263,11 +264,15 @@ export class GatewayRunner {
     const event = parsed.data;
     const slot = this.slots.get({ name: event.platform });
     if (!slot) throw new Error(`no adapter named ${event.platform} is running`);
-    const command = parseCommand({ text: event.text });
+    // Skills are read only for senders who may talk (a stranger's `/word` costs no disk reads; it is not answered).
+    const skillsDir = this.gate.mayTalk({ platform: event.platform, sender: event.sender, allow: slot.entry.allow }) ? this.options.skillsDir : undefined;
+    const command = messageCommand({ text: event.text, platform: event.platform, catalog: () => skillCatalogOf({ dir: skillsDir }) });
+    // A skill's command is a message: journaled, queued and paced like any (its turn loads the skill's body).
+    const message = command.kind === 'none' || command.kind === 'skill';
     // While draining the store is still open: a message is journaled and answered after the restart (platforms
     // such as Discord or Twilio never deliver it again). A command is refused: it means "now" or not at all.
     const draining = this.phase === 'draining';
-    if (this.phase !== 'running' && !(draining && command.kind === 'none')) {
+    if (this.phase !== 'running' && !(draining && message)) {
       throw new Error('the gateway is shutting down; deliver this message again later');
     }
 
@@ -282,10 +287,11 @@ export class GatewayRunner {
       this.logger.info({ platform: event.platform, messageId: event.messageId }, 'message received while draining: journaled, answered after the next start');
       return 'deferred';
     }
-    if (command.kind !== 'none') {
+    if (!message) {
       await this.control({ row, command });
       return 'command';
     }
+    if (command.kind === 'skill') this.logger.info({ skill: command.name, inboxId: row.id }, 'skill command: queued as a turn');
     this.mailboxes.for({ key: sessionKey, entry: slot.entry }).enqueue({ row });
     return 'queued';
   }
@@ -341,7 +347,7 @@ export class GatewayRunner {
     this.logger.info('gateway stopped');
   }
 
-  private async control(params: { row: InboxRow; command: ReturnType<typeof parseCommand> }): Promise<void> {
+  private async control(params: { row: InboxRow; command: MessageCommand }): Promise<void> {
     const { row, command } = params;
     const event = row.event;
     const compress = command.kind === 'command' && command.name === 'compress';
@@ -373,9 +379,14 @@ export class GatewayRunner {
             memoryReport: this.options.memoryReport,
             contextUsage: this.contextUsage(),
             keyLines: () => routeStatusLines({ targets: this.agent.route.status(), timeZone: this.agent.route.timeZone }),
+            ...(this.options.skillsDir === undefined ? {} : { skills: () => skillCatalogOf({ dir: this.options.skillsDir }) }),
           },
         })
-      : command.kind === 'unknown' ? unknownCommandReply({ name: command.name }) : '';
+      : command.kind === 'unknown'
+      ? unknownCommandReply({ name: command.name })
+      : command.kind === 'skill-refused'
+      ? command.reply
+      : '';
     this.logger.info({ command: command.kind === 'none' ? null : command.name, inboxId: row.id }, 'control command');
     this.store.setInboxState({ inboxId: row.id, state: 'done' });
     this.replies.send({ event, text, what: 'command reply' });
@@ -425,6 +436,7 @@ export class GatewayRunner {
         ...(this.options.stageMedia === undefined ? {} : { stageMedia: this.options.stageMedia }),
         scrub: this.options.scrub,
         safeLength: this.options.safeLength,
+        ...(this.options.skillsDir === undefined ? {} : { expandSkill: skillExpander({ dir: this.options.skillsDir }) }),
       },
     });
   }

@@ -21,7 +21,7 @@ import { abortKindOf } from './turn-abort.js';
 import { turnJournal, turnLeftovers } from './turn-journal.js';
 import { reactToTurn, type TurnReactions } from './turn-reactions.js';
 import { startTyping } from './typing.js';
-import { titleFor, userTextFor } from './user-text.js';
+import { titleFor, userTextFor, type SkillExpander } from './user-text.js';
 
 /** Everything a turn needs besides its message. */
 export interface TurnDeps {
@@ -53,6 +53,8 @@ export interface TurnDeps {
   readonly safeLength: (params: { text: string }) => number;
   /** Reactions on the message being answered, when enabled for the adapter. */
   readonly reactions?: TurnReactions;
+  /** Turns `/<skill-name> [text]` into the skill's body plus the text (absent: messages are sent as written). */
+  readonly expandSkill?: SkillExpander;
 }
 
 /** The session's stored system prompt; built (from the session's start and platform) and stored when it has none. */
@@ -198,7 +200,7 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
       systemPrompt,
       ...(deps.prompts.perCall ? { ephemeral: deps.prompts.perCall } : {}),
       history,
-      userText: [row, ...merged].map((part) => userTextFor({ event: part.event })).filter((t) => t !== '').join('\n\n'),
+      userText: [row, ...merged].map((part) => userTextFor({ event: part.event, expandSkill: deps.expandSkill })).filter((t) => t !== '').join('\n\n'),
       signal,
       onTextDelta: (delta) => {
         streamed += delta;

@@ -1,10 +1,26 @@
+import { parseCommand } from './commands.js';
 import type { MessageEvent } from './contracts.js';
 
-/** The text the agent sees for one inbound message: the words, then the files that came with it. */
-export function userTextFor(params: { event: MessageEvent }): string {
+/**
+ * Expands `/<skill-name> [text]` into the skill's body plus the user's text (see skill-command.ts); undefined when
+ * the name is no usable skill, and the message's own words are sent.
+ */
+export type SkillExpander = (params: { name: string; args: string; platform: string }) => string | undefined;
+
+/** The words of a message: a skill command's expansion when `expandSkill` knows it, else the text as written. */
+function wordsOf(params: { event: MessageEvent; expandSkill: SkillExpander | undefined }): string {
+  const { event, expandSkill } = params;
+  if (expandSkill === undefined) return event.text;
+  const command = parseCommand({ text: event.text });
+  if (command.kind !== 'unknown') return event.text;
+  return expandSkill({ name: command.name, args: command.args, platform: event.platform }) ?? event.text;
+}
+
+/** The text the agent sees for one inbound message: the words (a skill command expanded), then the files that came with it. */
+export function userTextFor(params: { event: MessageEvent; expandSkill?: SkillExpander | undefined }): string {
   const { event } = params;
   const lines: string[] = [];
-  if (event.text.trim() !== '') lines.push(event.text);
+  if (event.text.trim() !== '') lines.push(wordsOf({ event, expandSkill: params.expandSkill }));
   for (const item of event.media) {
     const details = [item.kind, item.mimeType, item.sizeBytes !== undefined ? `${item.sizeBytes} bytes` : undefined]
       .filter((x): x is string => x !== undefined)

@@ -2,6 +2,7 @@ import type { Update } from 'grammy/types';
 import { telegramSchema } from '../../src/config/platforms-schema.js';
 import type { GatewayConfig } from '../../src/config/schema.js';
 import { TelegramAdapter } from '../../adapters/telegram/adapter.js';
+import type { MenuCommand } from '../../adapters/telegram/commands-menu.js';
 import type { Logger } from 'pino';
 import type { Clock } from '../../src/util/clock.js';
 import { FakeTelegram } from '../fakes/telegram/index.js';
@@ -16,12 +17,21 @@ export function telegramConfig(params: { apiRoot: string; overrides?: Record<str
 }
 
 /** Builds a Telegram adapter talking to the fake. */
-export function telegramAdapter(params: { fake: FakeTelegram; cacheDir: string; clock: Clock; logger: Logger; overrides?: Record<string, unknown> }): TelegramAdapter {
+export function telegramAdapter(params: {
+  fake: FakeTelegram;
+  cacheDir: string;
+  clock: Clock;
+  logger: Logger;
+  overrides?: Record<string, unknown>;
+  /** More menu entries (the profile's skills, as the factory gives them). */
+  menuExtras?: () => readonly MenuCommand[];
+}): TelegramAdapter {
   return new TelegramAdapter({
     config: telegramConfig({ apiRoot: params.fake.apiRoot, ...(params.overrides ? { overrides: params.overrides } : {}) }),
     cacheDir: params.cacheDir,
     clock: params.clock,
     logger: params.logger,
+    ...(params.menuExtras ? { menuExtras: params.menuExtras } : {}),
   });
 }
 

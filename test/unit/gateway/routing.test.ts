@@ -42,10 +42,21 @@ describe('slash commands', () => {
     assert.deepEqual(parseCommand({ text: '/STATUS@hermes_bot' }), { kind: 'command', name: 'status', args: '' });
   });
   test('unknown commands are reported, paths and prose are not commands', () => {
-    assert.deepEqual(parseCommand({ text: '/frob' }), { kind: 'unknown', name: 'frob' });
+    assert.deepEqual(parseCommand({ text: '/frob' }), { kind: 'unknown', name: 'frob', args: '' });
     assert.deepEqual(parseCommand({ text: '/etc/hosts is odd' }), { kind: 'none' });
+    assert.deepEqual(parseCommand({ text: '/usr/local-bin/x' }), { kind: 'none' });
+    assert.deepEqual(parseCommand({ text: '/etc/my-hosts' }), { kind: 'none' });
     assert.deepEqual(parseCommand({ text: 'what does /stop do?' }), { kind: 'none' });
     assert.deepEqual(parseCommand({ text: '/' }), { kind: 'none' });
+    assert.deepEqual(parseCommand({ text: '/-x' }), { kind: 'none' });
+  });
+  test('names with - (skills) keep their text; @botname is dropped; built-ins are never unknown', () => {
+    assert.deepEqual(parseCommand({ text: '/my-skill do it' }), { kind: 'unknown', name: 'my-skill', args: 'do it' });
+    assert.deepEqual(parseCommand({ text: '/My-Skill@hermes_bot do it\nand more' }), { kind: 'unknown', name: 'my-skill', args: 'do it\nand more' });
+    assert.deepEqual(parseCommand({ text: '/my_skill' }), { kind: 'unknown', name: 'my_skill', args: '' });
+    assert.deepEqual(parseCommand({ text: '/skills' }), { kind: 'command', name: 'skills', args: '' });
+    // Names of Object.prototype are not aliases.
+    assert.deepEqual(parseCommand({ text: '/constructor' }), { kind: 'unknown', name: 'constructor', args: '' });
   });
 });
 
