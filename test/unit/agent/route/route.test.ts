@@ -136,7 +136,7 @@ describe('model route: credential pool and fallback chain through the real SDK',
     const { agent } = agentFor({ model: { api_keys: [KEY_A, KEY_B], max_retries: 3 }, clock });
     const first = await run(agent, clock);
     assert.equal(first.outcome, 'error');
-    assert.match(first.note ?? '', /rejected the API key \(HTTP 401\)/);
+    assert.match(first.note ?? '', /rejected the API key sk-…2222 \(HTTP 401\)/, 'the message names the (last tried) key, masked');
     assert.ok(!(first.note ?? '').includes('aaaa1111'), 'the key is not quoted');
     assert.equal(fake.requests.length, 2, 'each key tried once, no retries on 401');
     const second = await run(agent, clock);
@@ -208,7 +208,7 @@ describe('model route: credential pool and fallback chain through the real SDK',
     const result = await run(agent, clock);
     assert.equal(result.outcome, 'error');
     assert.equal(fake.requests.length, 2);
-    assert.match(result.note ?? '', /^The model provider at .* rejected the API key \(HTTP 401\): bad key\..* The fallback models failed too\.$/);
+    assert.match(result.note ?? '', /^The model provider at .* rejected the API key sk-…1111 \(HTTP 401\): bad key\..* The fallback models failed too\.$/);
     assert.ok(!(result.note ?? '').includes('answered by'));
   });
 
