@@ -38,6 +38,14 @@ describe('context length', () => {
     assert.equal(describeContextLength({ length }), "4,000 tokens (from the endpoint's /models)");
   });
 
+  test('a profile with only model.api_keys sends the first of them to GET /models', async () => {
+    const server = await started();
+    server.modelMetadata = { 'fake-model': { max_model_len: 8192 } };
+    const length = await resolveContextLength({ model: { name: 'fake-model', base_url: server.baseURL, api_keys: ['sk-pool-one', 'sk-pool-two'] }, clock: systemClock });
+    assert.deepEqual(length, { tokens: 8192, source: 'endpoint' });
+    assert.equal(server.modelListings[0]?.headers['authorization'], 'Bearer sk-pool-one');
+  });
+
   test('no metadata for the model: the known-models table, else 32,768', async () => {
     const server = await started();
     server.models = ['gpt-4o', 'my-local'];
