@@ -175,7 +175,8 @@ export class RouteTurn {
         request: { ...params.request, model: target.name },
         signal: params.signal,
         clock,
-        maxRetries: this.settings.maxRetries,
+        // A probe of a resting key is one request: a key still failing must not cost the turn a round of backoff.
+        maxRetries: pick.probe === true ? 0 : this.settings.maxRetries,
         idleTimeoutMs: this.settings.idleTimeoutMs,
         onText: params.onText,
         ...(logger ? { logger } : {}),

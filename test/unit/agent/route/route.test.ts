@@ -165,6 +165,26 @@ describe('model route: credential pool and fallback chain through the real SDK',
     assert.equal(fake.requests.length, 4);
   });
 
+  test('the probe of a rate-limited resting key is one request without backoff; still limited, the fallback answers at once', async () => {
+    const clock = new FakeClock();
+    fake.setResponder((req) => (req.body.model === 'model-a' ? { status: 429, errorMessage: 'Rate limit reached' } : { text: 'from b' }));
+    const { agent } = agentFor({ model: { api_key: KEY_A, max_retries: 2, fallbacks: [{ name: 'model-b' }] }, clock });
+    const first = run(agent, clock);
+    for (let i = 0; i < 400 && fake.requests.length < 4; i++) {
+      await sleep(5);
+      await clock.advance(1_000);
+    }
+    assert.equal((await first).text, 'from b');
+    assert.deepEqual(fake.requests.map((r) => r.body.model), ['model-a', 'model-a', 'model-a', 'model-b'], 'retries, then the key rests');
+    await clock.advance(60_000);
+    const probing = run(agent, clock);
+    for (let i = 0; i < 200 && fake.requests.length < 6; i++) await sleep(5);
+    assert.equal(clock.pending, 0, 'no backoff sleep for the probe');
+    const probed = await probing;
+    assert.equal(probed.text, 'from b');
+    assert.deepEqual(fake.requests.slice(4).map((r) => r.body.model), ['model-a', 'model-b'], 'one probe request, then the fallback');
+  });
+
   test('primary 500 × retries: the fallback answers that turn with a one-line note; the next turn goes to the primary', async () => {
     const clock = new FakeClock();
     let primaryUp = false;
