@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { displayBaseURL, redactSecrets, type ClassifiedError, type FailureFlags, type FailureReason } from './errors.js';
-import { maskKey } from './route/keys.js';
+import { maskKey, NO_KEY } from './route/keys.js';
 
 /** Facts about the failed call that make messages precise. */
 export interface ClassifyParams {
@@ -144,7 +144,7 @@ function classifyApiError(params: ClassifyParams & {
   if (status === undefined) {
     return failure({ reason: 'server_error', userMessage: `The model provider reported an error mid-response${said}.` });
   }
-  const key = params.apiKey && params.apiKey.length >= 4 ? ` ${maskKey({ key: params.apiKey })}` : '';
+  const key = params.apiKey !== undefined && params.apiKey !== NO_KEY && params.apiKey.length >= 8 ? ` ${maskKey({ key: params.apiKey })}` : '';
   if (status === 402 || ([400, 403, 429].includes(status) && (code === 'insufficient_quota' || OUT_OF_CREDIT.test(detail)))) {
     return failure({
       reason: 'out_of_credit',

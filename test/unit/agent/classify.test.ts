@@ -160,6 +160,8 @@ describe('classifyError: the shapes real providers send', () => {
     assert.deepEqual([quota.reason, quota.retryable], ['out_of_credit', false]);
     const auth = classifyError({ ...FACTS, apiKey: key, error: apiError(401, { error: { message: 'No auth credentials found', code: 401 } }) });
     assert.match(auth.userMessage, /rejected the API key sk-…cdef \(HTTP 401\)/);
+    const keyless = classifyError({ ...FACTS, apiKey: 'not-needed', error: apiError(401, { error: { message: 'Unauthorized' } }) });
+    assert.match(keyless.userMessage, /rejected the API key \(HTTP 401\)/, 'the placeholder of a keyless endpoint is not named as a key');
   });
 
   test('an HTML error page (a proxy 502) is not quoted as HTML; garbage bodies stay one clean line', () => {

@@ -117,7 +117,10 @@ describe('CredentialPool', () => {
 
   test('maskKey shows only the prefix and the last 4 characters; a key listed twice is one key', () => {
     assert.equal(maskKey({ key: 'sk-proj-abcdefghijk3f9a' }), 'sk-…3f9a');
-    assert.equal(maskKey({ key: 'short' }), '…rt');
+    assert.equal(maskKey({ key: 'short' }), '…', 'nothing of a very short key');
+    assert.equal(maskKey({ key: 'localsecret1234' }), '…34', 'a 15-character key shows 2 characters, not 7');
+    assert.equal(maskKey({ key: 'abcdefghijklmnopqrst' }), '…st');
+    assert.equal(maskKey({ key: 'abcdefghijklmnopqrstu' }), 'abc…rstu');
     assert.equal(new CredentialPool({ keys: [KEYS[0]!, KEYS[0]!], strategy: 'fill_first', clock: new FakeClock() }).keys.length, 1);
   });
 });
