@@ -81,6 +81,8 @@ describe('context length', () => {
     assert.equal(contextLengthFromModels({ body: body({ max_model_len: 32768 }), model: 'm' }), 32768);
     assert.equal(contextLengthFromModels({ body: body({ context_window: 131072 }), model: 'm' }), 131072);
     assert.equal(contextLengthFromModels({ body: body({ max_context_length: 8192 }), model: 'm' }), 8192);
+    // LM Studio's /api/v0/models: a model loaded with less context than it supports runs with the loaded figure.
+    assert.equal(contextLengthFromModels({ body: body({ state: 'loaded', max_context_length: 131072, loaded_context_length: 4096 }), model: 'm' }), 4096);
     assert.equal(contextLengthFromModels({ body: body({ meta: { n_ctx: 32768, n_ctx_train: 262144 } }), model: 'm' }), 32768);
     // The training context alone says nothing about what the server runs with.
     assert.equal(contextLengthFromModels({ body: body({ meta: { n_ctx_train: 262144 } }), model: 'm' }), undefined);
