@@ -200,10 +200,11 @@ test('gateway: primary and every fallback fail → one reply with the reason, th
   const clock = new FakeClock();
   const h = await startHarness({ clock, config: { model: { max_retries: 0, fallbacks: [{ name: 'backup-model' }, { name: 'third-model' }] } } });
   try {
-    h.fake.setResponder((req) => ({ status: req.body.model === 'fake-model' ? 500 : 503, errorMessage: 'upstream down' }));
+    const status: Record<string, number> = { 'fake-model': 500, 'backup-model': 503, 'third-model': 401 };
+    h.fake.setResponder((req) => ({ status: status[String(req.body.model)] ?? 400, errorMessage: 'upstream down' }));
     const reply = await say(h, clock, 'hello');
     assert.deepEqual(h.fake.requests.map((r) => r.body.model), ['fake-model', 'backup-model', 'third-model']);
-    assert.match(reply, /The model provider had a temporary problem \(HTTP 500\): upstream down\. Try again in a moment\. The fallback models failed too\.$/);
+    assert.match(reply, /The model provider had a temporary problem \(HTTP 500\): upstream down\. Try again in a moment\. The fallback models failed too \(backup-model failed with a server error; third-model was refused the API key\)\.$/);
     assert.ok(!reply.includes('answered by'), reply);
     assert.equal(h.adapter.shown().length, 1, 'one reply');
   } finally {

@@ -228,7 +228,7 @@ describe('model route: credential pool and fallback chain through the real SDK',
     const result = await run(agent, clock);
     assert.equal(result.outcome, 'error');
     assert.equal(fake.requests.length, 2);
-    assert.match(result.note ?? '', /^The model provider at .* rejected the API key sk-…1111 \(HTTP 401\): bad key\..* The fallback models failed too\.$/);
+    assert.match(result.note ?? '', /^The model provider at .* rejected the API key sk-…1111 \(HTTP 401\): bad key\..* The fallback models failed too \(model-b was refused the API key\)\.$/);
     assert.ok(!(result.note ?? '').includes('answered by'));
   });
 
