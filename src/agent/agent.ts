@@ -236,10 +236,13 @@ function joinNotes(params: { notes: readonly (string | undefined)[] }): string |
   return kept.length > 0 ? kept.join('\n') : undefined;
 }
 
-/** A note for replies that ended oddly: cut off at max_tokens, or empty. */
+/** A note for replies that ended oddly: cut off at max_tokens, stopped by a content filter, or empty. */
 function finalNote(params: { turn: Turn; finishReason: string | null }): string | undefined {
   if (params.finishReason === 'length') {
     return 'The reply hit the length limit (model.max_tokens) and may be cut off; ask me to continue.';
+  }
+  if (params.finishReason === 'content_filter') {
+    return "The model provider's content filter stopped the reply; rephrase the message and try again.";
   }
   if (params.turn.text === '') return 'The model returned an empty reply; try rephrasing or send another message.';
   return undefined;

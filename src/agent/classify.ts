@@ -1,5 +1,6 @@
 import OpenAI from 'openai';
 import { displayBaseURL, redactSecrets, type ClassifiedError, type FailureFlags, type FailureReason } from './errors.js';
+import { maskKey, NO_KEY } from './route/keys.js';
 
 /** Facts about the failed call that make messages precise. */
 export interface ClassifyParams {
@@ -76,6 +77,19 @@ export function classifyError(params: ClassifyParams): ClassifiedError {
     });
   }
   if (error instanceof OpenAI.APIError) return classifyApiError({ ...params, error, where, quote });
+  const errno = networkCode({ error });
+  if (errno !== undefined) {
+    const timedOut = TIMEOUT_CODES.has(errno);
+    return failure({
+      reason: timedOut ? 'timeout' : 'connection',
+      userMessage: timedOut
+        ? `The model server at ${where} did not answer in time (${errno}). Check that it is running and not overloaded.`
+        : `The connection to the model server at ${where} failed (${errno}). Check model.base_url and that the server is running.`,
+    });
+  }
+  if (error instanceof Error && error.name === 'TimeoutError') {
+    return failure({ reason: 'timeout', userMessage: `The model server at ${where} did not answer in time. Check that it is running and not overloaded.` });
+  }
   if (error instanceof TypeError && /terminated|socket|network|fetch failed/i.test(error.message)) {
     return failure({
       reason: 'connection',
@@ -86,8 +100,27 @@ export function classifyError(params: ClassifyParams): ClassifiedError {
   return failure({ reason: 'unknown', userMessage: `Unexpected error while talking to the model: ${quote(text)}` });
 }
 
+/** Socket and DNS error codes (node and undici) that mean the server could not be reached or the connection broke. */
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'ENOTFOUND', 'EAI_AGAIN',
+  'ETIMEDOUT', 'ESOCKETTIMEDOUT', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT',
+]);
+/** The codes among them that are a timeout rather than a refusal or a break. */
+const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'ESOCKETTIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+/** The first socket/DNS error code on the error or its causes (a stream read that broke throws a bare `Error`). */
+function networkCode(params: { error: unknown }): string | undefined {
+  let current: unknown = params.error;
+  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && NETWORK_CODES.has(code)) return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
 /** Provider wording for an exhausted account (OpenAI sends it as a 429 with code insufficient_quota). */
-const OUT_OF_CREDIT = /insufficient[_ ]quota|out of credit|credit balance|exceeded your current quota|billing|payment required/i;
+const OUT_OF_CREDIT = /insufficient[_ ]quota|insufficient credits|out of credit|credit balance|exceeded your current quota|billing|payment required/i;
 /** Provider wording for a prompt past the context window. */
 const OVERFLOW = /context[_ ](length|window)|too many tokens|maximum context|prompt is too long|reduce the length|input is too long/i;
 /** Provider wording for a refused prompt or reply. */
@@ -99,30 +132,40 @@ function classifyApiError(params: ClassifyParams & {
   quote: (text: string) => string;
 }): ClassifiedError {
   const { error, where, quote } = params;
-  const status = error.status;
-  const detail = quote(providerMessage(error));
+  const detail = quote(readable({ text: providerMessage(error) }));
   const said = detail ? `: ${detail}` : '';
   const model = params.model ? `"${params.model}"` : 'the configured model';
   const code = typeof error.code === 'string' ? error.code : '';
   const retryAfter = (): number | undefined => retryAfterMs({ headers: error.headers, now: params.now });
+  // An error event inside a 200 stream has no HTTP status; the body often names one (OpenRouter's numeric code,
+  // Anthropic's error type, OpenAI's code).
+  const status = error.status ?? statusFromBody({ body: error.error });
+  const http = error.status !== undefined ? `HTTP ${status}` : 'in the stream';
   if (status === undefined) {
     return failure({ reason: 'server_error', userMessage: `The model provider reported an error mid-response${said}.` });
+  }
+  const key = params.apiKey !== undefined && params.apiKey !== NO_KEY && params.apiKey.length >= 8 ? ` ${maskKey({ key: params.apiKey })}` : '';
+  if (status === 402 || ([400, 403, 429].includes(status) && (code === 'insufficient_quota' || OUT_OF_CREDIT.test(detail)))) {
+    return failure({
+      reason: 'out_of_credit',
+      userMessage:
+        `The model provider says ${key ? `the account of API key${key}` : 'the account'} is out of credit (${http})${said}. ` +
+        'Check the plan and billing for this key, or add another key to model.api_keys.',
+    });
   }
   if (status === 401 || status === 403) {
     const access = status === 403 ? `, and that the key may use ${model}` : '';
     return failure({
       reason: 'auth',
       userMessage:
-        `The model provider at ${where} rejected the API key (HTTP ${status})${said}. ` +
+        `The model provider at ${where} rejected the API key${key} (${http})${said}. ` +
         `Check model.api_key / model.api_keys in config.yaml or OPENAI_API_KEY in the profile's .env${access}.`,
     });
   }
-  if (status === 402 || (status === 429 && (code === 'insufficient_quota' || OUT_OF_CREDIT.test(detail)))) {
+  if (status === 413) {
     return failure({
-      reason: 'out_of_credit',
-      userMessage:
-        `The model provider says the account is out of credit (HTTP ${status})${said}. ` +
-        'Check the plan and billing for this API key, or add another key to model.api_keys.',
+      reason: 'context_overflow',
+      userMessage: `The request is too large for the model provider (HTTP 413)${said}. Send /new to start a fresh conversation.`,
     });
   }
   if (status === 404) {
@@ -170,6 +213,48 @@ function classifyApiError(params: ClassifyParams & {
     reason: 'bad_request',
     userMessage: `The model provider rejected the request (HTTP ${status})${said}. Check the model settings in config.yaml.`,
   });
+}
+
+/** HTTP statuses that Anthropic-style error types and OpenAI-style codes stand for. */
+const BODY_STATUS: Readonly<Record<string, number>> = {
+  overloaded_error: 529,
+  rate_limit_error: 429,
+  rate_limit_exceeded: 429,
+  insufficient_quota: 429,
+  api_error: 500,
+  server_error: 500,
+  authentication_error: 401,
+  invalid_api_key: 401,
+  permission_error: 403,
+  not_found_error: 404,
+  model_not_found: 404,
+  request_too_large: 413,
+  billing_error: 402,
+  context_length_exceeded: 400,
+  invalid_request_error: 400,
+};
+
+/** The status an error body names: a numeric `code` 400–599 (OpenRouter), else a known `code` or `type`. */
+function statusFromBody(params: { body: unknown }): number | undefined {
+  if (typeof params.body !== 'object' || params.body === null) return undefined;
+  const { code, type } = params.body as { code?: unknown; type?: unknown };
+  const numeric = typeof code === 'number' ? code : typeof code === 'string' && /^\d{3}$/.test(code) ? Number(code) : undefined;
+  if (numeric !== undefined && numeric >= 400 && numeric <= 599) return numeric;
+  for (const name of [code, type]) {
+    if (typeof name === 'string' && Object.hasOwn(BODY_STATUS, name)) return BODY_STATUS[name];
+  }
+  return undefined;
+}
+
+/** Provider text fit for a chat line: an HTML error page (a proxy's 502) becomes its title, control characters and runs of blanks go. */
+function readable(params: { text: string }): string {
+  let { text } = params;
+  if (/<\s*(!doctype|html|head|body|title)\b/i.test(text)) {
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.trim();
+    const status = /^\d{3}\b/.exec(text)?.[0];
+    text = `${status ? `${status} ` : ''}an HTML page${title ? ` titled "${title}"` : ''} instead of an API answer`;
+  }
+  return text.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s{2,}/g, ' ').trim();
 }
 
 /** The provider's own error message, without the SDK's status prefix. */

@@ -2,11 +2,10 @@ import OpenAI from 'openai';
 import type { GatewayConfig } from '../../config/schema.js';
 import type { Clock } from '../../util/clock.js';
 import type { AgentLogger } from '../types.js';
+import { NO_KEY } from './keys.js';
 import { CredentialPool, type CredentialStateStore } from './pool.js';
 import { ModelRoute, type RouteTarget } from './route.js';
 
-/** The key sent to endpoints that need none (local servers). */
-const NO_KEY = 'not-needed';
 
 /** The keys of a model entry: api_key first, then api_keys, without repeats. */
 export function keysOf(params: { apiKey?: string | undefined; apiKeys?: readonly string[] | undefined }): string[] {

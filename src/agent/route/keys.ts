@@ -5,9 +5,16 @@ export function keyFingerprint(params: { key: string }): string {
   return createHash('sha256').update(params.key).digest('hex').slice(0, 16);
 }
 
-/** A key for display: its first 3 and last 4 characters (`sk-…3f9a`); short keys show only the last 2. */
+/** The placeholder key sent to endpoints that need none (local servers); never named as a key in messages. */
+export const NO_KEY = 'not-needed';
+
+/**
+ * A key for display, never more than a third of it: the first 3 and last 4 characters (`sk-…3f9a`) of a key of 21
+ * characters or more; the last 2 of one of 8 to 20; nothing of a shorter one.
+ */
 export function maskKey(params: { key: string }): string {
   const { key } = params;
-  if (key.length < 12) return `…${key.slice(-2)}`;
+  if (key.length < 8) return '…';
+  if (key.length <= 20) return `…${key.slice(-2)}`;
   return `${key.slice(0, 3)}…${key.slice(-4)}`;
 }

@@ -59,7 +59,7 @@ export class CredentialPool {
   private readonly random: () => number;
   private readonly state: CredentialStateStore;
   private cursor = 0;
-  /** When each resting key was last tried anyway (fingerprint → epoch ms); in memory: a restart may probe once more. */
+  /** When each resting key was last tried anyway (fingerprint → epoch ms); the store's cooldown gives the last failure. */
   private readonly probedAt = new Map<string, number>();
 
   constructor(params: {
@@ -90,13 +90,24 @@ export class CredentialPool {
         .sort((a, b) => (a.cooldownUntil ?? 0) - (b.cooldownUntil ?? 0));
       const first = resting[0];
       const probe = params.tried === undefined || params.tried.size === 0 ? this.keys.find((k) => k.fingerprint === first?.fingerprint) : undefined;
-      if (probe !== undefined && now - (this.probedAt.get(probe.fingerprint) ?? -Infinity) >= PROBE_SPACING_MS) {
+      if (probe !== undefined && first !== undefined && now - this.lastTriedAt({ state: first }) >= PROBE_SPACING_MS) {
         this.probedAt.set(probe.fingerprint, now);
         return { kind: 'key', key: probe, probe: true };
       }
       return { kind: 'exhausted', nextAt: first?.cooldownUntil ?? undefined, reason: first?.cooldownReason ?? undefined };
     }
     return { kind: 'key', key: this.choose({ ready, states }) };
+  }
+
+  /**
+   * When a resting key was last tried: the later of this process's last probe and the failure that set its rest (its
+   * end minus the rest's length, read from the store). A failed probe rests the key anew, so the spacing of probes
+   * survives restarts: a gateway restarting every few seconds does not probe on each start.
+   */
+  private lastTriedAt(params: { state: CredentialState }): number {
+    const { state } = params;
+    const failedAt = (state.cooldownUntil ?? 0) - cooldownMsFor({ reason: state.cooldownReason ?? undefined });
+    return Math.max(this.probedAt.get(state.fingerprint) ?? -Infinity, failedAt);
   }
 
   /** Counts one model call made with a key. */
@@ -106,7 +117,7 @@ export class CredentialPool {
 
   /** Rests a key after a failure that made it unusable; returns until when. */
   coolDown(params: { key: PoolKey; reason: FailureReason }): number {
-    const ms = params.reason === 'rate_limit' ? RATE_LIMIT_COOLDOWN_MS : EXHAUSTED_COOLDOWN_MS;
+    const ms = cooldownMsFor({ reason: params.reason });
     const until = this.clock.now() + ms;
     this.state.setCredentialCooldown({ fingerprint: params.key.fingerprint, until, reason: params.reason });
     // The failure itself counts as the last try: the next probe comes PROBE_SPACING_MS later.
@@ -171,6 +182,11 @@ export class CredentialPool {
       }
     }
   }
+}
+
+/** How long a key rests after a failure of this reason (1 h for a rate limit, else 24 h). */
+function cooldownMsFor(params: { reason: string | undefined }): number {
+  return params.reason === 'rate_limit' ? RATE_LIMIT_COOLDOWN_MS : EXHAUSTED_COOLDOWN_MS;
 }
 
 /** Pool state kept in memory only (tests and callers without a store). */

@@ -6,7 +6,7 @@ import { callModel } from '../model-call.js';
 import type { StreamedReply } from '../stream.js';
 import type { AgentLogger } from '../types.js';
 import { CredentialPool, type KeyStatus, type PoolKey } from './pool.js';
-import { exhaustedMessage, fallbackNote } from './wording.js';
+import { exhaustedMessage, fallbackNote, fallbacksFailedNote } from './wording.js';
 
 /** One model of the route: an endpoint, a model name and its key pool. */
 export interface RouteTarget {
@@ -128,12 +128,14 @@ export class RouteTurn {
   }): Promise<RouteOutcome> {
     const { targets } = this.route;
     let first: { error: ClassifiedError | undefined; userMessage: string } | undefined;
+    const failed: { model: string; reason: FailureReason | 'keys_resting' }[] = [];
     for (; this.index < targets.length; this.index++) {
       const target = targets[this.index] as RouteTarget;
       const ended = await this.tryTarget({ ...params, target });
       if (ended.kind === 'ok' && this.index > 0) this.fallbackAnswered = true;
       if (ended.kind !== 'next') return ended;
-      first ??= { error: ended.error, userMessage: ended.userMessage };
+      if (first === undefined) first = { error: ended.error, userMessage: ended.userMessage };
+      else failed.push({ model: target.name, reason: ended.error?.reason ?? 'keys_resting' });
       const next = targets[this.index + 1];
       if (next) {
         this.fallbackReason = this.index === 0 ? (ended.error?.reason ?? 'keys_resting') : this.fallbackReason;
@@ -145,7 +147,7 @@ export class RouteTurn {
     }
     this.index = targets.length - 1;
     const last = first ?? { error: undefined, userMessage: 'No model could answer.' };
-    const also = targets.length > 1 ? ' The fallback models failed too.' : '';
+    const also = targets.length > 1 ? fallbacksFailedNote({ failed }) : '';
     return { kind: 'error', error: last.error, userMessage: last.userMessage + also, partialText: '' };
   }
 
@@ -175,7 +177,8 @@ export class RouteTurn {
         request: { ...params.request, model: target.name },
         signal: params.signal,
         clock,
-        maxRetries: this.settings.maxRetries,
+        // A probe of a resting key is one request: a key still failing must not cost the turn a round of backoff.
+        maxRetries: pick.probe === true ? 0 : this.settings.maxRetries,
         idleTimeoutMs: this.settings.idleTimeoutMs,
         onText: params.onText,
         ...(logger ? { logger } : {}),

@@ -19,6 +19,12 @@ export function fallbackNote(params: { model: string; reason: FailureReason | 'k
   return `(answered by fallback model ${params.model}: the primary ${why})`;
 }
 
+/** The sentence after the primary's message when every fallback failed too, with why each did: "… (b is rate limited)." */
+export function fallbacksFailedNote(params: { failed: readonly { model: string; reason: FailureReason | 'keys_resting' }[] }): string {
+  const each = params.failed.map((f) => `${f.model} ${WHY[f.reason] ?? 'failed'}`).join('; ');
+  return ` The fallback models failed too${each ? ` (${each})` : ''}.`;
+}
+
 /** Words for a cooldown's reason. */
 const RESTING: Record<string, string> = {
   rate_limit: 'rate limited',

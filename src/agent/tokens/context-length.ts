@@ -17,7 +17,14 @@ export const CONTEXT_LENGTH_TIMEOUT_MS = 5_000;
 
 /** What resolveContextLength needs. */
 export interface ResolveContextLengthParams {
-  readonly model: { readonly name: string; readonly base_url: string; readonly api_key?: string | undefined; readonly context_length?: number | undefined };
+  readonly model: {
+    readonly name: string;
+    readonly base_url: string;
+    readonly api_key?: string | undefined;
+    /** The pool's keys: the first is sent when `api_key` is unset. */
+    readonly api_keys?: readonly string[] | undefined;
+    readonly context_length?: number | undefined;
+  };
   readonly clock: Clock;
   readonly signal?: AbortSignal;
   readonly timeoutMs?: number;
@@ -40,7 +47,7 @@ export async function resolveContextLength(params: ResolveContextLengthParams): 
   const fallback = staticContextLength({ model: params.model });
   if (fallback.source === 'config' || params.signal?.aborted) return fallback;
   const url = `${params.model.base_url.replace(/\/+$/, '')}/models`;
-  const key = params.model.api_key;
+  const key = params.model.api_key ?? params.model.api_keys?.[0];
   const get = params.fetch ?? fetch;
   return withTimeout({
     clock: params.clock,

@@ -1,7 +1,15 @@
-/** Bounds of a correction factor: a report outside them is a broken report, not a tokenizer difference. */
+/** Lower bound of a correction factor. */
 export const CORRECTION_MIN = 0.5;
 /** Upper bound (the 3.5 characters-per-token ratio can undercount e.g. CJK text by about 3×). */
 export const CORRECTION_MAX = 4;
+/**
+ * Reports whose ratio to the estimate lies outside these are broken (a provider counting 0 or 1 token, a cumulative
+ * or absurd figure) rather than a tokenizer difference, and are ignored: one of them must not make the agent compress
+ * a conversation at an eighth of its threshold, or let it overflow the context.
+ */
+export const REPORT_RATIO_MIN = 0.2;
+/** Upper bound of a believable report's ratio to the estimate. */
+export const REPORT_RATIO_MAX = 10;
 /** Weight of the newest observation in the smoothed factor. */
 export const CORRECTION_WEIGHT = 0.3;
 /** Estimates below this many tokens say too little about the ratio to move the factor. */
@@ -14,11 +22,13 @@ const MIN_ESTIMATE = 16;
 export class CorrectionFactors {
   private readonly factors = new Map<string, number>();
 
-  /** Folds one call's report into the model's factor (ignored when either count is unusable). */
+  /** Folds one call's report into the model's factor (ignored when either count is unusable or the ratio unbelievable). */
   observe(params: { model: string; estimate: number; reported: number | null }): void {
     const { model, estimate, reported } = params;
     if (reported === null || !Number.isFinite(reported) || reported <= 0 || !Number.isFinite(estimate) || estimate < MIN_ESTIMATE) return;
-    const ratio = clamp(reported / estimate);
+    const raw = reported / estimate;
+    if (raw < REPORT_RATIO_MIN || raw > REPORT_RATIO_MAX) return;
+    const ratio = clamp(raw);
     const previous = this.factors.get(model);
     this.factors.set(model, previous === undefined ? ratio : clamp(previous + CORRECTION_WEIGHT * (ratio - previous)));
   }

@@ -1,6 +1,7 @@
 /**
  * Fields OpenAI-compatible servers use for a model's context length in GET /models, in order of preference:
- * OpenRouter, Together and vLLM-style `context_length`; vLLM `max_model_len`; Groq `context_window`; Mistral and
+ * OpenRouter, Together and vLLM-style `context_length`; vLLM `max_model_len`; Groq `context_window`; LM Studio's REST API
+ * `loaded_context_length` (what the loaded model runs with, ahead of its `max_context_length`); Mistral and
  * LM Studio `max_context_length`; LiteLLM `max_input_tokens`; `context_size`; llama.cpp and llama-swap `meta.n_ctx` (the
  * server's own context, not `meta.n_ctx_train`: a server often runs with less than the model was trained for);
  * OpenRouter `top_provider.context_length`.
@@ -9,6 +10,7 @@ const FIELDS: readonly (readonly string[])[] = [
   ['context_length'],
   ['max_model_len'],
   ['context_window'],
+  ['loaded_context_length'],
   ['max_context_length'],
   ['max_input_tokens'],
   ['context_size'],

@@ -28,6 +28,8 @@ export interface ScriptedReply {
   errorCode?: string;
   /** Retry-After header (seconds) for `status` replies. */
   retryAfterSeconds?: number;
+  /** Retry-After header sent as given (e.g. an HTTP date) for `status` replies; wins over `retryAfterSeconds`. */
+  retryAfter?: string;
   /**
    * Send this many chunks after the opening role-only chunk (content pieces first, then tool call pieces),
    * then keep the connection open until the client goes away. Non-streaming requests get no answer at all.

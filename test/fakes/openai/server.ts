@@ -159,6 +159,7 @@ export class FakeOpenAI {
     if (reply.status !== undefined && reply.status >= 400) {
       const headers: Record<string, string> = {};
       if (reply.retryAfterSeconds !== undefined) headers['retry-after'] = String(reply.retryAfterSeconds);
+      if (reply.retryAfter !== undefined) headers['retry-after'] = reply.retryAfter;
       const err = errorBody({ status: reply.status, message: reply.errorMessage, code: reply.errorCode });
       sendJson(res, reply.status, err, headers);
       return;

@@ -56,6 +56,14 @@ describe('AIAgent model errors', () => {
     assert.deepEqual(messages, [{ role: 'user', content: 'hi' }]);
   });
 
+  test("a reply stopped by the provider's content filter (finish_reason content_filter) says so, not 'empty reply'", async () => {
+    rig = await startRig({ maxRetries: 3 });
+    rig.fake.enqueue({ text: '', finishReason: 'content_filter' });
+    const { result } = await runTurn({ rig, userText: 'hi' });
+    assert.equal(rig.fake.requests.length, 1);
+    assert.equal(result.note, "The model provider's content filter stopped the reply; rephrase the message and try again.");
+  });
+
   test('404 says the model name or base_url is wrong', async () => {
     rig = await startRig({ maxRetries: 3 });
     rig.fake.enqueue({ status: 404, errorMessage: 'The model `fake-model` does not exist' });

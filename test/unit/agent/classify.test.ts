@@ -126,3 +126,66 @@ describe('retryAfterMs and redactSecrets', () => {
     assert.match(filtered.userMessage, /content filter.*Rephrase/);
   });
 });
+
+describe('classifyError: the shapes real providers send', () => {
+  const streamError = (body: object): InstanceType<typeof OpenAI.APIError> => new OpenAI.APIError(undefined, body, undefined, new Headers());
+
+  test('an error event inside a 200 stream is classified by the status or type its body names (OpenRouter, Anthropic)', () => {
+    assert.equal(classifyError({ ...FACTS, error: streamError({ code: 402, message: 'Insufficient credits' }) }).reason, 'out_of_credit');
+    assert.equal(classifyError({ ...FACTS, error: streamError({ code: 429, message: 'Rate limited' }) }).reason, 'rate_limit');
+    assert.equal(classifyError({ ...FACTS, error: streamError({ type: 'overloaded_error', message: 'Overloaded' }) }).reason, 'overloaded');
+    assert.equal(classifyError({ ...FACTS, error: streamError({ code: 'context_length_exceeded', message: 'too long' }) }).reason, 'context_overflow');
+    const plain = classifyError({ ...FACTS, error: streamError({ message: 'Provider disconnected' }) });
+    assert.deepEqual([plain.reason, plain.retryable], ['server_error', true]);
+  });
+
+  test('Anthropic-style bodies: 529 overloaded, a 400 "credit balance is too low" is out of credit, 413 is an overflow', () => {
+    const overloaded = classifyError({ ...FACTS, error: apiError(529, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }) });
+    assert.deepEqual([overloaded.reason, overloaded.retryable, overloaded.shouldFallback], ['overloaded', true, true]);
+    const credit = classifyError({
+      ...FACTS,
+      error: apiError(400, { type: 'error', error: { type: 'invalid_request_error', message: 'Your credit balance is too low to access the Anthropic API.' } }),
+    });
+    assert.deepEqual([credit.reason, credit.shouldRotateCredential], ['out_of_credit', true]);
+    assert.equal(classifyError({ ...FACTS, error: apiError(413, { error: { type: 'request_too_large', message: 'Request exceeds the maximum size' } }) }).shouldCompress, true);
+  });
+
+  test('OpenRouter 402 and OpenAI insufficient_quota 429 are out of credit (rotate at once), naming the key masked', () => {
+    const key = 'sk-or-v1-0123456789abcdef';
+    const openRouter = classifyError({ ...FACTS, apiKey: key, error: apiError(402, { error: { code: 402, message: 'Insufficient credits. Add more using https://openrouter.ai/credits' } }) });
+    assert.deepEqual([openRouter.reason, openRouter.retryable, openRouter.shouldRotateCredential], ['out_of_credit', false, true]);
+    assert.match(openRouter.userMessage, /API key sk-…cdef is out of credit \(HTTP 402\)/);
+    assert.ok(!openRouter.userMessage.includes('0123456789'), openRouter.userMessage);
+    const quota = classifyError({ ...FACTS, error: apiError(429, { error: { message: 'You exceeded your current quota', type: 'insufficient_quota', code: 'insufficient_quota' } }) });
+    assert.deepEqual([quota.reason, quota.retryable], ['out_of_credit', false]);
+    const auth = classifyError({ ...FACTS, apiKey: key, error: apiError(401, { error: { message: 'No auth credentials found', code: 401 } }) });
+    assert.match(auth.userMessage, /rejected the API key sk-…cdef \(HTTP 401\)/);
+    const keyless = classifyError({ ...FACTS, apiKey: 'not-needed', error: apiError(401, { error: { message: 'Unauthorized' } }) });
+    assert.match(keyless.userMessage, /rejected the API key \(HTTP 401\)/, 'the placeholder of a keyless endpoint is not named as a key');
+  });
+
+  test('an HTML error page (a proxy 502) is not quoted as HTML; garbage bodies stay one clean line', () => {
+    const html = '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>';
+    const bad = classifyError({ ...FACTS, error: OpenAI.APIError.generate(502, undefined, html, new Headers()) });
+    assert.equal(bad.reason, 'server_error');
+    assert.ok(!/[<>]/.test(bad.userMessage), bad.userMessage);
+    assert.match(bad.userMessage, /an HTML page titled "502 Bad Gateway"/);
+    const garbage = classifyError({ ...FACTS, error: OpenAI.APIError.generate(500, undefined, 'oops\u0000\n\n  \u0007trace', new Headers()) });
+    assert.ok(!/[\u0000-\u001f]/.test(garbage.userMessage), garbage.userMessage);
+    assert.equal(garbage.reason, 'server_error');
+  });
+
+  test('socket errors by code (a stream read that broke throws a bare Error): ECONNRESET/ECONNREFUSED connection, ETIMEDOUT timeout; all retried', () => {
+    const withCode = (code: string): Error => Object.assign(new Error(`read ${code}`), { code });
+    for (const code of ['ECONNRESET', 'ECONNREFUSED', 'EPIPE']) {
+      const c = classifyError({ ...FACTS, error: withCode(code) });
+      assert.deepEqual([c.reason, c.retryable, c.shouldFallback], ['connection', true, true], code);
+    }
+    const timedOut = classifyError({ ...FACTS, error: new Error('fetch failed', { cause: withCode('ETIMEDOUT') }) });
+    assert.deepEqual([timedOut.reason, timedOut.retryable], ['timeout', true]);
+    const sdkTimeout = classifyError({ ...FACTS, error: new OpenAI.APIConnectionTimeoutError() });
+    assert.deepEqual([sdkTimeout.reason, sdkTimeout.retryable], ['timeout', true]);
+    const abort = classifyError({ ...FACTS, error: new DOMException('This operation was aborted', 'AbortError') });
+    assert.deepEqual([abort.reason, abort.retryable, abort.shouldFallback], ['aborted', false, false]);
+  });
+});

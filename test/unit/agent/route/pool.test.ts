@@ -87,9 +87,40 @@ describe('CredentialPool', () => {
     assert.equal(store.credentialStates({ fingerprints: [keyFingerprint({ key: KEYS[0]! })] })[0]?.cooldownReason, 'auth');
   });
 
+  test('the once-a-minute probe of a resting key keeps its spacing across restarts (a crash loop does not probe on every start)', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hermes-pool-'));
+    const dbPath = path.join(dir, 'state.db');
+    const clock = new FakeClock();
+    store = openStore({ path: dbPath, clock });
+    const restart = (): CredentialPool => {
+      store?.close();
+      store = openStore({ path: dbPath, clock });
+      return new CredentialPool({ keys: [KEYS[0]!], strategy: 'least_used', clock, store });
+    };
+    restart().coolDown({ key: { key: KEYS[0]!, fingerprint: keyFingerprint({ key: KEYS[0]! }), masked: 'sk-…1111' }, reason: 'out_of_credit' });
+    for (let start = 0; start < 5; start++) {
+      await clock.advance(5_000);
+      assert.equal(restart().pick().kind, 'exhausted', `restart ${start + 1}, ${(start + 1) * 5} s after the failure: no probe yet`);
+    }
+    await clock.advance(35_000);
+    const pool = restart();
+    const probe = pool.pick();
+    assert.equal(probe.kind === 'key' ? probe.probe : undefined, true, 'a minute after the failure: one probe');
+    assert.equal(pool.pick().kind, 'exhausted', 'and not a second one in the same minute');
+    // The probe failed again: the key rests anew from now, and the next restart waits a minute again.
+    if (probe.kind === 'key') pool.coolDown({ key: probe.key, reason: 'out_of_credit' });
+    await clock.advance(30_000);
+    assert.equal(restart().pick().kind, 'exhausted');
+    await clock.advance(30_000);
+    assert.equal(restart().pick().kind, 'key');
+  });
+
   test('maskKey shows only the prefix and the last 4 characters; a key listed twice is one key', () => {
     assert.equal(maskKey({ key: 'sk-proj-abcdefghijk3f9a' }), 'sk-…3f9a');
-    assert.equal(maskKey({ key: 'short' }), '…rt');
+    assert.equal(maskKey({ key: 'short' }), '…', 'nothing of a very short key');
+    assert.equal(maskKey({ key: 'localsecret1234' }), '…34', 'a 15-character key shows 2 characters, not 7');
+    assert.equal(maskKey({ key: 'abcdefghijklmnopqrst' }), '…st');
+    assert.equal(maskKey({ key: 'abcdefghijklmnopqrstu' }), 'abc…rstu');
     assert.equal(new CredentialPool({ keys: [KEYS[0]!, KEYS[0]!], strategy: 'fill_first', clock: new FakeClock() }).keys.length, 1);
   });
 });

@@ -136,7 +136,7 @@ describe('model route: credential pool and fallback chain through the real SDK',
     const { agent } = agentFor({ model: { api_keys: [KEY_A, KEY_B], max_retries: 3 }, clock });
     const first = await run(agent, clock);
     assert.equal(first.outcome, 'error');
-    assert.match(first.note ?? '', /rejected the API key \(HTTP 401\)/);
+    assert.match(first.note ?? '', /rejected the API key sk-…2222 \(HTTP 401\)/, 'the message names the (last tried) key, masked');
     assert.ok(!(first.note ?? '').includes('aaaa1111'), 'the key is not quoted');
     assert.equal(fake.requests.length, 2, 'each key tried once, no retries on 401');
     const second = await run(agent, clock);
@@ -163,6 +163,26 @@ describe('model route: credential pool and fallback chain through the real SDK',
     assert.equal(route.status()[0]?.keys[0]?.coolingUntil, undefined, 'the answered probe ended the rest');
     assert.equal((await run(agent, clock)).text, 'back');
     assert.equal(fake.requests.length, 4);
+  });
+
+  test('the probe of a rate-limited resting key is one request without backoff; still limited, the fallback answers at once', async () => {
+    const clock = new FakeClock();
+    fake.setResponder((req) => (req.body.model === 'model-a' ? { status: 429, errorMessage: 'Rate limit reached' } : { text: 'from b' }));
+    const { agent } = agentFor({ model: { api_key: KEY_A, max_retries: 2, fallbacks: [{ name: 'model-b' }] }, clock });
+    const first = run(agent, clock);
+    for (let i = 0; i < 400 && fake.requests.length < 4; i++) {
+      await sleep(5);
+      await clock.advance(1_000);
+    }
+    assert.equal((await first).text, 'from b');
+    assert.deepEqual(fake.requests.map((r) => r.body.model), ['model-a', 'model-a', 'model-a', 'model-b'], 'retries, then the key rests');
+    await clock.advance(60_000);
+    const probing = run(agent, clock);
+    for (let i = 0; i < 200 && fake.requests.length < 6; i++) await sleep(5);
+    assert.equal(clock.pending, 0, 'no backoff sleep for the probe');
+    const probed = await probing;
+    assert.equal(probed.text, 'from b');
+    assert.deepEqual(fake.requests.slice(4).map((r) => r.body.model), ['model-a', 'model-b'], 'one probe request, then the fallback');
   });
 
   test('primary 500 × retries: the fallback answers that turn with a one-line note; the next turn goes to the primary', async () => {
@@ -208,7 +228,7 @@ describe('model route: credential pool and fallback chain through the real SDK',
     const result = await run(agent, clock);
     assert.equal(result.outcome, 'error');
     assert.equal(fake.requests.length, 2);
-    assert.match(result.note ?? '', /^The model provider at .* rejected the API key \(HTTP 401\): bad key\..* The fallback models failed too\.$/);
+    assert.match(result.note ?? '', /^The model provider at .* rejected the API key sk-…1111 \(HTTP 401\): bad key\..* The fallback models failed too \(model-b was refused the API key\)\.$/);
     assert.ok(!(result.note ?? '').includes('answered by'));
   });
 

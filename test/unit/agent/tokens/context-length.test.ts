@@ -38,6 +38,14 @@ describe('context length', () => {
     assert.equal(describeContextLength({ length }), "4,000 tokens (from the endpoint's /models)");
   });
 
+  test('a profile with only model.api_keys sends the first of them to GET /models', async () => {
+    const server = await started();
+    server.modelMetadata = { 'fake-model': { max_model_len: 8192 } };
+    const length = await resolveContextLength({ model: { name: 'fake-model', base_url: server.baseURL, api_keys: ['sk-pool-one', 'sk-pool-two'] }, clock: systemClock });
+    assert.deepEqual(length, { tokens: 8192, source: 'endpoint' });
+    assert.equal(server.modelListings[0]?.headers['authorization'], 'Bearer sk-pool-one');
+  });
+
   test('no metadata for the model: the known-models table, else 32,768', async () => {
     const server = await started();
     server.models = ['gpt-4o', 'my-local'];
@@ -73,6 +81,8 @@ describe('context length', () => {
     assert.equal(contextLengthFromModels({ body: body({ max_model_len: 32768 }), model: 'm' }), 32768);
     assert.equal(contextLengthFromModels({ body: body({ context_window: 131072 }), model: 'm' }), 131072);
     assert.equal(contextLengthFromModels({ body: body({ max_context_length: 8192 }), model: 'm' }), 8192);
+    // LM Studio's /api/v0/models: a model loaded with less context than it supports runs with the loaded figure.
+    assert.equal(contextLengthFromModels({ body: body({ state: 'loaded', max_context_length: 131072, loaded_context_length: 4096 }), model: 'm' }), 4096);
     assert.equal(contextLengthFromModels({ body: body({ meta: { n_ctx: 32768, n_ctx_train: 262144 } }), model: 'm' }), 32768);
     // The training context alone says nothing about what the server runs with.
     assert.equal(contextLengthFromModels({ body: body({ meta: { n_ctx_train: 262144 } }), model: 'm' }), undefined);

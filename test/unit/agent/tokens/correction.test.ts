@@ -15,9 +15,9 @@ describe('correction by reported usage', () => {
     factors.observe({ model: 'm', estimate: 1000, reported: 1000 });
     assert.ok(Math.abs(factors.factor({ model: 'm' }) - (1.2 + 0.3 * (1 - 1.2))) < 1e-9);
     assert.equal(factors.factor({ model: 'other' }), 1);
-    factors.observe({ model: 'wild', estimate: 100, reported: 100_000 });
+    factors.observe({ model: 'wild', estimate: 100, reported: 600 });
     assert.equal(factors.factor({ model: 'wild' }), CORRECTION_MAX);
-    factors.observe({ model: 'tiny', estimate: 1000, reported: 1 });
+    factors.observe({ model: 'tiny', estimate: 1000, reported: 300 });
     assert.equal(factors.factor({ model: 'tiny' }), CORRECTION_MIN);
   });
 
@@ -27,6 +27,23 @@ describe('correction by reported usage', () => {
     factors.observe({ model: 'm', estimate: 1000, reported: 0 });
     factors.observe({ model: 'm', estimate: 3, reported: 9 });
     assert.equal(factors.factor({ model: 'm' }), 1);
+  });
+
+  test('absurd reports cannot run the factor away: 1 token for a 1,000-token prompt, or 100× the estimate, are ignored', () => {
+    const factors = new CorrectionFactors();
+    factors.observe({ model: 'm', estimate: 1000, reported: 1 });
+    factors.observe({ model: 'm', estimate: 1000, reported: 100_000 });
+    factors.observe({ model: 'm', estimate: 1000, reported: Number.POSITIVE_INFINITY });
+    assert.equal(factors.factor({ model: 'm' }), 1, 'broken reports leave the factor alone');
+    factors.observe({ model: 'm', estimate: 1000, reported: 1100 });
+    for (let i = 0; i < 20; i++) factors.observe({ model: 'm', estimate: 1000, reported: 1_000_000 });
+    assert.equal(factors.factor({ model: 'm' }), 1.1, 'a run of absurd reports does not move a learnt factor');
+    const meter = new TokenMeter();
+    const request = { model: 'fallback-model', messages: [{ role: 'user' as const, content: 'word '.repeat(400) }] };
+    meter.observe({ request, reportedPromptTokens: 0 });
+    meter.observe({ request, reportedPromptTokens: 50_000_000 });
+    assert.equal(meter.factor({ model: 'fallback-model' }), 1);
+    assert.equal(meter.factor({ model: 'gpt-4o' }), 1, 'each model its own factor (a fallback does not skew the primary)');
   });
 });
 
