@@ -1,6 +1,7 @@
 import type { PromptSource } from '../agent/prompt/source.js';
 import type { ModelContext } from '../agent/tokens/model-context.js';
 import type { CompressionDeps } from './compress-session.js';
+import type { ReviewOptions } from './background-review.js';
 import type { ModelProbe } from './model-watch.js';
 import type { ToolContext } from '../tools/tool.js';
 import type { AllowList } from './authorize.js';
@@ -63,4 +64,6 @@ export interface RunnerOptions {
   readonly modelProbe?: ModelProbe;
   /** The model's context length (resolved from the endpoint at start and after each reload); /status shows it. */
   readonly modelContext?: ModelContext;
+  /** The background review after delivered turns (skills.review, memory.review_interval); none when absent. */
+  readonly review?: ReviewOptions;
 }

@@ -27,10 +27,15 @@ import { SenderGate } from './sender-gate.js';
 import { SessionMailboxes } from './session-mailboxes.js';
 import { StalledTurns } from './stalled-turns.js';
 import { runTurn } from './turn.js';
+import { BackgroundWork } from './background-work.js';
+import { startReviewIfDue } from './background-review-start.js';
 import type { AdapterEntry, RunnerOptions } from './runner-types.js';
 import { sessionContextUsage, type ContextUsage } from './context-status.js';
 
 export type { AdapterEntry, RunnerOptions } from './runner-types.js';
+
+/** Most pieces of system-started background work (reviews) running at once across sessions. */
+const maxBackgroundWork = 2;
 
 /** A message whose turn was cut short (crash, restart) this many times is answered with an apology instead. */
 const maxTurnAttempts = 3;
@@ -46,6 +51,8 @@ export type AcceptResult = 'queued' | 'duplicate' | 'unauthorized' | 'command' |
 export class GatewayRunner {
   private readonly slots: AdapterSlots;
   private readonly mailboxes: SessionMailboxes;
+  /** Work the gateway starts itself after a turn (background reviews): one per session, aborted by its next message. */
+  private readonly background = new BackgroundWork({ maxConcurrent: maxBackgroundWork });
   /** Command replies and pairing codes; drained before the store closes. */
   private readonly replies: GatewayReplies;
   private readonly maintenanceController = new AbortController();
@@ -278,6 +285,8 @@ export class GatewayRunner {
       this.logger.info({ platform: event.platform, messageId: event.messageId }, 'redelivered message ignored');
       return 'duplicate';
     }
+    // A message that starts a turn (or /new, /stop) drops the session's background review: the user comes first.
+    if (command.kind !== 'command' || command.name === 'new' || command.name === 'stop') this.background.abort({ key: sessionKey, reason: 'new_message' });
     if (draining) {
       this.logger.info({ platform: event.platform, messageId: event.messageId }, 'message received while draining: journaled, answered after the next start');
       return 'deferred';
@@ -324,6 +333,7 @@ export class GatewayRunner {
     this.phase = 'draining';
     this.logger.info({ busySessions: this.mailboxes.busy().length }, 'gateway draining');
     this.maintenanceController.abort();
+    const backgroundStopped = this.background.stop();
     const adaptersStopped = this.slots.stopAll();
     for (const mailbox of this.mailboxes.all()) mailbox.clearQueue();
     const drained = await this.mailboxes.settle({ timeoutMs: this.options.drainTimeoutMs });
@@ -332,7 +342,7 @@ export class GatewayRunner {
       for (const mailbox of this.mailboxes.all()) mailbox.interrupt({ kind: 'shutdown' });
       await this.mailboxes.settle({ timeoutMs: 5000 });
     }
-    await Promise.allSettled([adaptersStopped, this.maintenanceRun, this.historyScrubRun, this.modelWatchRun, this.diskRun, this.replies.drain()]);
+    await Promise.allSettled([adaptersStopped, backgroundStopped, this.maintenanceRun, this.historyScrubRun, this.modelWatchRun, this.diskRun, this.replies.drain()]);
     this.stopDiskWatch();
     this.refusals.close();
     if (this.http) await this.http.close();
@@ -383,11 +393,12 @@ export class GatewayRunner {
 
   private async turn(params: { row: InboxRow; merged: readonly InboxRow[]; signal: AbortSignal }): Promise<void> {
     let used: { ran: boolean };
+    let delivered: { sessionId: string; modelCalls: number } | undefined;
     try {
       used = await this.slots.use({
         name: params.row.event.platform,
         sessionKey: params.row.sessionKey,
-        fn: (slot) => this.runTurnOn({ ...params, slot }),
+        fn: (slot) => this.runTurnOn({ ...params, slot, onDelivered: (d) => (delivered = d) }),
       });
     } catch (error) {
       const refused = storeDiskErrorOf({ error });
@@ -398,9 +409,34 @@ export class GatewayRunner {
       return;
     }
     if (!used.ran) this.logger.warn({ inboxId: params.row.id, platform: params.row.event.platform }, 'no adapter for a pending message; it stays journaled');
+    if (delivered !== undefined && this.phase === 'running') this.afterDelivered({ row: params.row, ...delivered });
   }
 
-  private async runTurnOn(params: { row: InboxRow; merged: readonly InboxRow[]; signal: AbortSignal; slot: AdapterSlot }): Promise<void> {
+  /** After a delivered turn, in the background: the session's review when due (never holding its mailbox). */
+  private afterDelivered(params: { row: InboxRow; sessionId: string; modelCalls: number }): void {
+    const key = params.row.sessionKey;
+    startReviewIfDue({
+      work: this.background,
+      store: this.store,
+      logger: this.logger,
+      replies: this.replies,
+      key,
+      sessionId: params.sessionId,
+      turnModelCalls: params.modelCalls,
+      event: params.row.event,
+      queued: this.mailboxes.get({ key })?.queued ?? 0,
+      options: this.options,
+      agent: this.agent,
+    });
+  }
+
+  private async runTurnOn(params: {
+    row: InboxRow;
+    merged: readonly InboxRow[];
+    signal: AbortSignal;
+    slot: AdapterSlot;
+    onDelivered: (params: { sessionId: string; modelCalls: number }) => void;
+  }): Promise<void> {
     const { slot } = params;
     await runTurn({
       row: params.row,
@@ -425,6 +461,7 @@ export class GatewayRunner {
         ...(this.options.stageMedia === undefined ? {} : { stageMedia: this.options.stageMedia }),
         scrub: this.options.scrub,
         safeLength: this.options.safeLength,
+        onDelivered: params.onDelivered,
       },
     });
   }
