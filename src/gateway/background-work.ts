@@ -52,8 +52,8 @@ export class BackgroundWork {
     if (this.running.has(params.key)) return 'session_busy';
     if (this.running.size >= this.maxConcurrent) return 'limit';
     const controller = new AbortController();
-    const done = Promise.resolve()
-      .then(() => params.run(controller.signal))
+    // Called at once (not on a later tick), so an abort right after `start` reaches work that is listening.
+    const done = (async (): Promise<void> => params.run(controller.signal))()
       .catch(() => undefined)
       .finally(() => {
         if (this.running.get(params.key)?.controller === controller) this.running.delete(params.key);

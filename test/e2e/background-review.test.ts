@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { startHarness, type Harness } from '../helpers/harness.js';
-import { capturingLogger, reviewLines, reviewTestTools, scriptFake, turnScript, until } from '../helpers/review.js';
+import { capturingLogger, realSkillTools, reviewLines, reviewTestTools, scriptFake, turnScript, until } from '../helpers/review.js';
 
 async function harness(params: { config?: Record<string, unknown> } = {}): Promise<{ h: Harness; lines: Record<string, unknown>[]; skillCalls: string[] }> {
   const { logger, lines } = capturingLogger();
@@ -170,6 +170,60 @@ test('a restart does not reset the count: 7 calls, restart, 4 calls trigger the 
     await until({ predicate: () => reviewLines(lines).length === 1, what: 'the review after the restart' });
     assert.equal(reviews.length, 1);
     assert.equal(reviewLines(lines)[0]?.['sessionModelCalls'], 11);
+  } finally {
+    await h.stop();
+  }
+});
+
+test('an error turn starts no review even when its stored calls crossed the interval', async () => {
+  const { h, lines } = await harness();
+  try {
+    const { reviews } = scriptFake({
+      h,
+      main: [...turnScript({ probes: 10, final: 'unused' }).slice(0, 10), { status: 400, errorMessage: 'bad request' }],
+      review: () => ({ text: 'nothing to save' }),
+    });
+    await say(h, 'long job that fails');
+    await settle();
+    const store = h.readStore();
+    try {
+      const session = store.listSessions({ limit: 1 })[0];
+      assert.ok(session);
+      assert.equal(store.sessionUsage({ sessionId: session.id }).calls, 10, 'ten calls were stored');
+    } finally {
+      store.close();
+    }
+    assert.equal(reviews.length, 0);
+    assert.equal(reviewLines(lines).length, 0);
+  } finally {
+    await h.stop();
+  }
+});
+
+test('the review\'s skill_manage create lands on disk with source_session (needs the real skill tools)', { skip: realSkillTools ? false : 'src/tools/builtin/skill-manage.ts is not in this tree yet: runs once the skill tools are merged' }, async () => {
+  const { h, lines } = await harness();
+  try {
+    const content = '---\nname: ship-release\ndescription: Ship a release with make ship after make deploy failed.\n---\n\n1. Run `make ship` (not `make deploy`).\n';
+    const { reviews } = scriptFake({
+      h,
+      main: turnScript({ probes: 9, final: 'shipped' }),
+      review: (_req, index) => (index === 0 ? { toolCalls: [{ name: 'skill_manage', arguments: { action: 'create', name: 'ship-release', content } }] } : { text: 'saved skill ship-release' }),
+    });
+    await say(h, 'ship it');
+    await until({ predicate: () => reviewLines(lines).length === 1, what: 'the review log line' });
+    assert.equal(reviews.length, 2);
+    assert.equal(reviewLines(lines)[0]?.['result'], 'saved skill: ship-release');
+    const store = h.readStore();
+    let sessionId = '';
+    try {
+      sessionId = store.listSessions({ limit: 1 })[0]?.id ?? '';
+    } finally {
+      store.close();
+    }
+    const file = path.join(h.profile.skillsDir, 'ship-release', 'SKILL.md');
+    const text = readFileSync(file, 'utf8');
+    assert.match(text, /make ship/);
+    assert.match(text, new RegExp(`source_session:\\s*['"]?${sessionId}`));
   } finally {
     await h.stop();
   }
