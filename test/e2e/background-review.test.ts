@@ -228,3 +228,33 @@ test('the review\'s skill_manage create lands on disk with source_session (needs
     await h.stop();
   }
 });
+
+test('/status leaves a running review alone; /new aborts it; stopping the gateway aborts the next one', async () => {
+  const { h, lines } = await harness({ config: { auxiliary: { model: { name: 'aux-model' } } } });
+  try {
+    const { reviews } = scriptFake({
+      h,
+      main: [...turnScript({ probes: 9, final: 'first window done' }), ...turnScript({ probes: 9, final: 'second window done' })],
+      review: () => ({ hangAfterChunks: 0 }),
+    });
+    await say(h, 'long job');
+    await until({ predicate: () => reviews.length === 1, what: 'the review request' });
+    // The review runs on auxiliary.model, not the main model.
+    assert.equal(reviews[0]?.req.body.model, 'aux-model');
+    await say(h, '/status');
+    await settle();
+    assert.notEqual(reviews[0]?.req.cut, true, '/status does not stop the review');
+    await say(h, '/new');
+    await until({ predicate: () => reviews[0]?.req.cut === true, what: 'the review request to be cut by /new' });
+    await say(h, 'another long job');
+    await until({ predicate: () => reviews.length === 2, what: 'the second review request' });
+    const stopStarted = Date.now();
+    await h.runner.stop();
+    assert.ok(Date.now() - stopStarted < 2000, 'stop did not wait for the hanging review');
+    await until({ predicate: () => reviews[1]?.req.cut === true, what: 'the review request to be cut by stop' });
+    const results = reviewLines(lines).map((l) => l['result']);
+    assert.deepEqual(results, ['aborted (new_message)', 'aborted (shutdown)']);
+  } finally {
+    await h.stop();
+  }
+});
