@@ -26,7 +26,7 @@ import type { AdapterStatus } from './supervisor.js';
 import { SenderGate } from './sender-gate.js';
 import { SessionMailboxes } from './session-mailboxes.js';
 import { StalledTurns } from './stalled-turns.js';
-import { runTurn } from './turn.js';
+import { runTurn, type TurnDeps } from './turn.js';
 import { BackgroundWork } from './background-work.js';
 import { startReviewIfDue } from './background-review-start.js';
 import type { AdapterEntry, RunnerOptions } from './runner-types.js';
@@ -409,34 +409,15 @@ export class GatewayRunner {
       return;
     }
     if (!used.ran) this.logger.warn({ inboxId: params.row.id, platform: params.row.event.platform }, 'no adapter for a pending message; it stays journaled');
-    if (delivered !== undefined && this.phase === 'running') this.afterDelivered({ row: params.row, ...delivered });
+    // After a delivered turn, in the background: the session's review when due (never holding its mailbox).
+    if (delivered === undefined || this.phase !== 'running') return;
+    const { row } = params;
+    const queued = this.mailboxes.get({ key: row.sessionKey })?.queued ?? 0;
+    const { store, logger, replies, options, agent } = this;
+    startReviewIfDue({ work: this.background, store, logger, replies, key: row.sessionKey, sessionId: delivered.sessionId, turnModelCalls: delivered.modelCalls, event: row.event, queued, options, agent });
   }
 
-  /** After a delivered turn, in the background: the session's review when due (never holding its mailbox). */
-  private afterDelivered(params: { row: InboxRow; sessionId: string; modelCalls: number }): void {
-    const key = params.row.sessionKey;
-    startReviewIfDue({
-      work: this.background,
-      store: this.store,
-      logger: this.logger,
-      replies: this.replies,
-      key,
-      sessionId: params.sessionId,
-      turnModelCalls: params.modelCalls,
-      event: params.row.event,
-      queued: this.mailboxes.get({ key })?.queued ?? 0,
-      options: this.options,
-      agent: this.agent,
-    });
-  }
-
-  private async runTurnOn(params: {
-    row: InboxRow;
-    merged: readonly InboxRow[];
-    signal: AbortSignal;
-    slot: AdapterSlot;
-    onDelivered: (params: { sessionId: string; modelCalls: number }) => void;
-  }): Promise<void> {
+  private async runTurnOn(params: { row: InboxRow; merged: readonly InboxRow[]; signal: AbortSignal; slot: AdapterSlot; onDelivered: TurnDeps['onDelivered'] }): Promise<void> {
     const { slot } = params;
     await runTurn({
       row: params.row,
@@ -461,7 +442,7 @@ export class GatewayRunner {
         ...(this.options.stageMedia === undefined ? {} : { stageMedia: this.options.stageMedia }),
         scrub: this.options.scrub,
         safeLength: this.options.safeLength,
-        onDelivered: params.onDelivered,
+        ...(params.onDelivered ? { onDelivered: params.onDelivered } : {}),
       },
     });
   }
