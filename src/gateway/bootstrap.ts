@@ -30,6 +30,7 @@ import { mediaStager } from './media-stage.js';
 import { modelEndpointCheck } from '../doctor/model.js';
 import { modelLabel } from './model-check.js';
 import { GatewayRunner, type AdapterEntry, type RunnerOptions } from './runner.js';
+import { reviewOptionsFrom } from './background-review-options.js';
 
 /** Most characters of earlier conversation sent per model call when a runner has no compression (never, from a config). */
 const HISTORY_MAX_CHARS = 200_000;
@@ -86,7 +87,7 @@ export function buildGateway(params: {
     logger,
     disk,
     ...(http ? { http } : {}),
-    options: runnerOptionsFrom({ profile, config, clock, logger, scrub: params.scrub, secrets: params.secrets, supervisorBackoff: params.supervisorBackoff, store, toolNames: registry.list().map((tool) => tool.name) }),
+    options: runnerOptionsFrom({ profile, config, clock, logger, scrub: params.scrub, secrets: params.secrets, supervisorBackoff: params.supervisorBackoff, store, toolNames: registry.list().map((tool) => tool.name), registry }),
   });
   return { runner, http, registry, store };
 }
@@ -135,6 +136,8 @@ export function runnerOptionsFrom(params: {
   store?: Store | undefined;
   /** The names of the registered tools (the prompt's tool guidance covers memory and session_search when they work). */
   toolNames: readonly string[];
+  /** The registered tools: the background review picks its tools from them (no review without it). */
+  registry?: ToolRegistry | undefined;
 }): RunnerOptions {
   const { profile, config, clock } = params;
   const workspace = config.tools.workspace ?? profile.workspaceDir;
@@ -177,6 +180,7 @@ export function runnerOptionsFrom(params: {
     ...(params.supervisorBackoff ? { supervisorBackoff: params.supervisorBackoff } : {}),
     modelProbe: ({ signal }) => modelEndpointCheck({ config, profile, clock, signal }),
     modelContext: new ModelContext({ model: config.model, clock }),
+    ...(params.registry ? { review: reviewOptionsFrom({ config, registry: params.registry, clock, logger: params.logger, scrub: params.scrub, store: params.store }) } : {}),
   };
 }
 

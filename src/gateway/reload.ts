@@ -199,7 +199,7 @@ export class GatewayReloader {
     // Memory turned on by this reload: the tool is offered from the next model call on (turned off, it stays and refuses).
     if (anyMemoryEnabled({ settings: memorySettingsFrom({ config }) }) && registry.get(memoryTool.name) === undefined) registry.register(memoryTool);
     const agent = buildAgent({ profile, config, registry, clock, logger, scrub, store: this.params.store });
-    const options = runnerOptionsFrom({ profile, config, clock, logger, scrub, secrets: redactor, supervisorBackoff: this.params.supervisorBackoff, store: this.params.store, toolNames: registry.list().map((tool) => tool.name) });
+    const options = runnerOptionsFrom({ profile, config, clock, logger, scrub, secrets: redactor, supervisorBackoff: this.params.supervisorBackoff, store: this.params.store, toolNames: registry.list().map((tool) => tool.name), registry });
     // The edit interval lives in the adapters' pacers: it changes with a restart.
     this.params.runner.reconfigure({ agent, options: { ...options, editIntervalMs: this.config.stream.edit_interval } });
     logger.level = config.logging.level;

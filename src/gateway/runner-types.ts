@@ -1,6 +1,7 @@
 import type { PromptSource } from '../agent/prompt/source.js';
 import type { ModelContext } from '../agent/tokens/model-context.js';
 import type { CompressionDeps } from './compress-session.js';
+import type { ReviewOptions } from './background-review.js';
 import type { ModelProbe } from './model-watch.js';
 import type { ToolContext } from '../tools/tool.js';
 import type { AllowList } from './authorize.js';
@@ -65,4 +66,6 @@ export interface RunnerOptions {
   readonly modelContext?: ModelContext;
   /** The profile's skills/ folder: read per command, for /skills and `/<skill-name> [text]` turns; absent: no skill commands. */
   readonly skillsDir?: string;
+  /** The background review after delivered turns (skills.review, memory.review_interval); none when absent. */
+  readonly review?: ReviewOptions;
 }

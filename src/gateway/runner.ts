@@ -8,8 +8,7 @@ import { storeDiskErrorOf } from '../store/errors.js';
 import type { Store, InboxRow } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
 import { diskReason } from '../util/disk-error.js';
-import { unknownCommandReply } from './commands.js';
-import { messageCommand, skillCatalogOf, skillExpander, type MessageCommand } from './skill-command.js';
+import { messageCommand, otherCommandReply, skillCatalogOf, skillExpander, type MessageCommand } from './skill-command.js';
 import { messageEventSchema, type MessageEvent } from './contracts.js';
 import { compressCommand } from './compress-command.js';
 import { runControlCommand } from './control.js';
@@ -27,11 +26,16 @@ import type { AdapterStatus } from './supervisor.js';
 import { SenderGate } from './sender-gate.js';
 import { SessionMailboxes } from './session-mailboxes.js';
 import { StalledTurns } from './stalled-turns.js';
-import { runTurn } from './turn.js';
+import { runTurn, type TurnDeps } from './turn.js';
+import { BackgroundWork } from './background-work.js';
+import { startReviewIfDue } from './background-review-start.js';
 import type { AdapterEntry, RunnerOptions } from './runner-types.js';
 import { sessionContextUsage, type ContextUsage } from './context-status.js';
 
 export type { AdapterEntry, RunnerOptions } from './runner-types.js';
+
+/** Most pieces of system-started background work (reviews) running at once across sessions. */
+const maxBackgroundWork = 2;
 
 /** A message whose turn was cut short (crash, restart) this many times is answered with an apology instead. */
 const maxTurnAttempts = 3;
@@ -47,6 +51,8 @@ export type AcceptResult = 'queued' | 'duplicate' | 'unauthorized' | 'command' |
 export class GatewayRunner {
   private readonly slots: AdapterSlots;
   private readonly mailboxes: SessionMailboxes;
+  /** Work the gateway starts itself after a turn (background reviews): one per session, aborted by its next message. */
+  private readonly background = new BackgroundWork({ maxConcurrent: maxBackgroundWork });
   /** Command replies and pairing codes; drained before the store closes. */
   private readonly replies: GatewayReplies;
   private readonly maintenanceController = new AbortController();
@@ -283,6 +289,8 @@ export class GatewayRunner {
       this.logger.info({ platform: event.platform, messageId: event.messageId }, 'redelivered message ignored');
       return 'duplicate';
     }
+    // A message that starts a turn (or /new, /stop) drops the session's background review: the user comes first.
+    if (command.kind !== 'command' || command.name === 'new' || command.name === 'stop') this.background.abort({ key: sessionKey, reason: 'new_message' });
     if (draining) {
       this.logger.info({ platform: event.platform, messageId: event.messageId }, 'message received while draining: journaled, answered after the next start');
       return 'deferred';
@@ -330,6 +338,7 @@ export class GatewayRunner {
     this.phase = 'draining';
     this.logger.info({ busySessions: this.mailboxes.busy().length }, 'gateway draining');
     this.maintenanceController.abort();
+    const backgroundStopped = this.background.stop();
     const adaptersStopped = this.slots.stopAll();
     for (const mailbox of this.mailboxes.all()) mailbox.clearQueue();
     const drained = await this.mailboxes.settle({ timeoutMs: this.options.drainTimeoutMs });
@@ -338,7 +347,7 @@ export class GatewayRunner {
       for (const mailbox of this.mailboxes.all()) mailbox.interrupt({ kind: 'shutdown' });
       await this.mailboxes.settle({ timeoutMs: 5000 });
     }
-    await Promise.allSettled([adaptersStopped, this.maintenanceRun, this.historyScrubRun, this.modelWatchRun, this.diskRun, this.replies.drain()]);
+    await Promise.allSettled([adaptersStopped, backgroundStopped, this.maintenanceRun, this.historyScrubRun, this.modelWatchRun, this.diskRun, this.replies.drain()]);
     this.stopDiskWatch();
     this.refusals.close();
     if (this.http) await this.http.close();
@@ -382,11 +391,7 @@ export class GatewayRunner {
             ...(this.options.skillsDir === undefined ? {} : { skills: () => skillCatalogOf({ dir: this.options.skillsDir }) }),
           },
         })
-      : command.kind === 'unknown'
-      ? unknownCommandReply({ name: command.name })
-      : command.kind === 'skill-refused'
-      ? command.reply
-      : '';
+      : otherCommandReply({ command });
     this.logger.info({ command: command.kind === 'none' ? null : command.name, inboxId: row.id }, 'control command');
     this.store.setInboxState({ inboxId: row.id, state: 'done' });
     this.replies.send({ event, text, what: 'command reply' });
@@ -394,11 +399,12 @@ export class GatewayRunner {
 
   private async turn(params: { row: InboxRow; merged: readonly InboxRow[]; signal: AbortSignal }): Promise<void> {
     let used: { ran: boolean };
+    let delivered: { sessionId: string; modelCalls: number } | undefined;
     try {
       used = await this.slots.use({
         name: params.row.event.platform,
         sessionKey: params.row.sessionKey,
-        fn: (slot) => this.runTurnOn({ ...params, slot }),
+        fn: (slot) => this.runTurnOn({ ...params, slot, onDelivered: (d) => (delivered = d) }),
       });
     } catch (error) {
       const refused = storeDiskErrorOf({ error });
@@ -409,9 +415,15 @@ export class GatewayRunner {
       return;
     }
     if (!used.ran) this.logger.warn({ inboxId: params.row.id, platform: params.row.event.platform }, 'no adapter for a pending message; it stays journaled');
+    // After a delivered turn, in the background: the session's review when due (never holding its mailbox).
+    if (delivered === undefined || this.phase !== 'running') return;
+    const { row } = params;
+    const queued = this.mailboxes.get({ key: row.sessionKey })?.queued ?? 0;
+    const { store, logger, replies, options, agent } = this;
+    startReviewIfDue({ work: this.background, store, logger, replies, key: row.sessionKey, sessionId: delivered.sessionId, turnModelCalls: delivered.modelCalls, event: row.event, queued, options, agent });
   }
 
-  private async runTurnOn(params: { row: InboxRow; merged: readonly InboxRow[]; signal: AbortSignal; slot: AdapterSlot }): Promise<void> {
+  private async runTurnOn(params: { row: InboxRow; merged: readonly InboxRow[]; signal: AbortSignal; slot: AdapterSlot; onDelivered: TurnDeps['onDelivered'] }): Promise<void> {
     const { slot } = params;
     await runTurn({
       row: params.row,
@@ -437,6 +449,7 @@ export class GatewayRunner {
         scrub: this.options.scrub,
         safeLength: this.options.safeLength,
         ...(this.options.skillsDir === undefined ? {} : { expandSkill: skillExpander({ dir: this.options.skillsDir }) }),
+        ...(params.onDelivered ? { onDelivered: params.onDelivered } : {}),
       },
     });
   }

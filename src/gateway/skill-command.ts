@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { findSkill, loadSkills, skillApplies } from '../skills/load.js';
 import type { Skill, SkillCatalog } from '../skills/types.js';
-import { parseCommand, type ParsedCommand } from './commands.js';
+import { parseCommand, unknownCommandReply, type ParsedCommand } from './commands.js';
 import type { SkillExpander } from './user-text.js';
 
 /** What a message's text means once skills are considered: a built-in command, a skill's turn, a refusal, or none. */
@@ -11,6 +11,13 @@ export type MessageCommand =
   | { readonly kind: 'skill'; readonly name: string; readonly args: string }
   /** A skill that exists but cannot run here (another platform, or broken): answered on the control lane with `reply`. */
   | { readonly kind: 'skill-refused'; readonly name: string; readonly reply: string };
+
+/** The reply to a command that is neither the gateway's own nor a runnable skill ('' for a plain message). */
+export function otherCommandReply(params: { command: MessageCommand }): string {
+  const { command } = params;
+  if (command.kind === 'unknown') return unknownCommandReply({ name: command.name });
+  return command.kind === 'skill-refused' ? command.reply : '';
+}
 
 /** The skills of a profile's skills/ folder as on disk now; no folder configured: none. */
 export function skillCatalogOf(params: { dir: string | undefined }): SkillCatalog {

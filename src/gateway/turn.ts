@@ -55,6 +55,8 @@ export interface TurnDeps {
   readonly reactions?: TurnReactions;
   /** Turns `/<skill-name> [text]` into the skill's body plus the text (absent: messages are sent as written). */
   readonly expandSkill?: SkillExpander;
+  /** Called after the reply was delivered and the turn completed (never after an error turn, /stop or shutdown), with the model calls it stored. */
+  readonly onDelivered?: (params: { sessionId: string; modelCalls: number }) => void;
 }
 
 /** The session's stored system prompt; built (from the session's start and platform) and stored when it has none. */
@@ -195,6 +197,7 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
   let note: string | undefined;
   let text = '';
   let streamed = '';
+  let storedCalls = 0;
   try {
     const result = await deps.agent.run({
       systemPrompt,
@@ -221,6 +224,7 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
         // Usage is bookkeeping: a store that refuses it (disk full) must not cost the user the reply.
         try {
           store.recordModelCall({ sessionId: session.id, inboxId: row.id, ...report });
+          storedCalls += 1;
         } catch (error) {
           logger.warn({ err: error }, 'could not record the model call usage');
         }
@@ -277,4 +281,5 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
   if (delivered.errors.length > 0) logger.warn({ errors: delivered.errors }, 'reply delivered with errors');
   if (deps.reactions && abortKind === undefined) await react(failed ? deps.reactions.error : deps.reactions.done);
   store.completeTurn({ inboxId: row.id, merged: mergedIds });
+  if (abortKind === undefined && !failed) deps.onDelivered?.({ sessionId: session.id, modelCalls: storedCalls });
 }

@@ -51,7 +51,7 @@ function toStoredMessage(record: MessageRecord): StoredMessage {
 }
 
 /** The chat history's part of the Store (search lives in search.ts). */
-export type MessageQueries = Pick<Store, 'appendMessage' | 'history' | 'deleteTurnMessages'>;
+export type MessageQueries = Pick<Store, 'appendMessage' | 'history' | 'deleteTurnMessages' | 'countMessages'>;
 
 /** Prepares the message statements once and returns the methods that use them. */
 export function createMessageQueries(params: { db: Database.Database; clock: Clock }): MessageQueries {
@@ -78,6 +78,7 @@ export function createMessageQueries(params: { db: Database.Database; clock: Clo
     'SELECT * FROM (SELECT * FROM messages WHERE session_id = ? ORDER BY id DESC LIMIT ?) ORDER BY id',
   );
   const deleteByInbox = db.prepare<[number]>('DELETE FROM messages WHERE inbox_id = ?');
+  const countByRole = db.prepare<[string, MessageRole], { n: number }>('SELECT count(*) AS n FROM messages WHERE session_id = ? AND role = ?');
 
   return {
     appendMessage: (message: NewMessage) => {
@@ -97,5 +98,6 @@ export function createMessageQueries(params: { db: Database.Database; clock: Clo
     history: ({ sessionId, limit }) =>
       (limit === undefined ? bySession.all(sessionId) : recentBySession.all(sessionId, Math.max(0, limit))).map(toStoredMessage),
     deleteTurnMessages: ({ inboxId }) => deleteByInbox.run(inboxId).changes,
+    countMessages: ({ sessionId, role }) => countByRole.get(sessionId, role)?.n ?? 0,
   };
 }

@@ -130,6 +130,7 @@ export function openStore(params: OpenStoreParams): Store {
     appendMessage: live('appendMessage', messages.appendMessage),
     history: live('history', messages.history),
     deleteTurnMessages: live('deleteTurnMessages', messages.deleteTurnMessages),
+    countMessages: live('countMessages', messages.countMessages),
     search: live('search', search.search),
     searchSessions: live('searchSessions', sessionSearch.searchSessions),
     scrubStoredBatch: live('scrubStoredBatch', scrubbing.scrubStoredBatch),

@@ -30,6 +30,8 @@ export interface CapturedRequest {
   body: CapturedBody;
   /** Date.now() when the request arrived. */
   time: number;
+  /** True once the client went away before the answer was complete (an aborted request). */
+  cut?: boolean;
 }
 
 /** Pause between the last chunk and the reset of a `breakAfterChunks` reply. */
@@ -135,6 +137,9 @@ export class FakeOpenAI {
       return;
     }
     this.requests.push(captured);
+    res.on('close', () => {
+      if (!res.writableFinished) captured.cut = true;
+    });
     this.notifyWaiters();
     if (captured.method !== 'POST' || !captured.path.startsWith('/v1/chat/completions')) {
       sendJson(res, 404, errorBody({ status: 404, message: `FakeOpenAI: no route ${captured.method} ${captured.path}` }));

@@ -1,0 +1,69 @@
+import type { Logger } from 'pino';
+import type { AIAgent } from '../agent/agent.js';
+import type { Store } from '../store/types.js';
+import type { BackgroundWork } from './background-work.js';
+import { logReview, reviewDueAfterTurn, reviewNotice, runReview } from './background-review.js';
+import type { MessageEvent } from './contracts.js';
+import type { GatewayReplies } from './gateway-replies.js';
+import type { RunnerOptions } from './runner-types.js';
+
+/** Context length assumed for the transcript budget when the model's is not known yet. */
+const FALLBACK_CONTEXT_TOKENS = 32_000;
+
+/** Share of the context length the review's transcript may take. */
+const TRANSCRIPT_SHARE = 0.25;
+
+/**
+ * After a delivered turn: starts the session's background review on `work` when one is due (read from the store, so
+ * restarts keep the count). Skipped when the session already has a message waiting (it would interrupt the review at
+ * once), a review running, or the global limit is reached. Never throws; a failing review is one warn line.
+ */
+export function startReviewIfDue(params: {
+  work: BackgroundWork;
+  store: Store;
+  logger: Logger;
+  replies: GatewayReplies;
+  key: string;
+  sessionId: string;
+  turnModelCalls: number;
+  /** The message the turn answered: the notice replies to it. */
+  event: MessageEvent;
+  /** Messages waiting in the session's mailbox. */
+  queued: number;
+  options: RunnerOptions;
+  agent: AIAgent;
+}): void {
+  const { options, store, sessionId, logger } = params;
+  const review = options.review;
+  if (review === undefined || !review.schedule.enabled || params.queued > 0) return;
+  let due: ReturnType<typeof reviewDueAfterTurn>;
+  try {
+    due = reviewDueAfterTurn({ store, sessionId, turnModelCalls: params.turnModelCalls, options: review, memoryOn: options.toolContext.memory !== undefined });
+  } catch (error) {
+    logger.warn({ err: error, sessionId }, 'could not tell whether a background review is due');
+    return;
+  }
+  if (!due.due) return;
+  const { kinds, reason } = due;
+  const contextTokens = options.modelContext?.current().tokens ?? FALLBACK_CONTEXT_TOKENS;
+  const started = params.work.start({
+    key: params.key,
+    run: async (signal) => {
+      const outcome = await runReview({
+        store,
+        sessionId,
+        kinds,
+        agent: review.agentFor({ main: params.agent }),
+        toolContext: options.toolContext,
+        maxTranscriptTokens: Math.floor(contextTokens * TRANSCRIPT_SHARE),
+        countTokens: review.countTokens,
+        signal,
+      });
+      logReview({ logger, sessionId, reason, sessionModelCalls: due.modelCalls, outcome, signal });
+      if (outcome.kind === 'saved' && review.notice && !signal.aborted) {
+        params.replies.send({ event: params.event, text: reviewNotice({ saved: outcome.saved }), what: 'review notice' });
+      }
+    },
+  });
+  if (started !== 'started') logger.info({ sessionId, due: reason, skipped: started }, 'background review not started');
+}
