@@ -3,6 +3,7 @@ import type { AIAgent } from '../agent/agent.js';
 import type { PromptSource } from '../agent/prompt/source.js';
 import { shortSessionId } from '../store/session-id.js';
 import type { Store } from '../store/types.js';
+import type { Clock } from '../util/clock.js';
 import { compressSession, type CompressionDeps } from './compress-session.js';
 import { toChatHistory } from './history.js';
 
@@ -20,6 +21,7 @@ export async function compressCommand(params: {
   busy: boolean;
   signal: AbortSignal;
   scrub: (text: string) => string;
+  clock: Clock;
   logger: Logger;
 }): Promise<string> {
   const { store, agent } = params;
@@ -44,6 +46,7 @@ export async function compressCommand(params: {
       turnMessages: 0,
       signal: params.signal,
       scrub: params.scrub,
+      clock: params.clock,
       logger: params.logger,
     });
     const n = (value: number): string => value.toLocaleString('en-US');

@@ -356,6 +356,7 @@ export class GatewayRunner {
           busy: (this.mailboxes.get({ key: row.sessionKey })?.runningRow ?? null) !== null,
           signal: this.maintenanceController.signal,
           scrub: this.options.scrub,
+          clock: this.clock,
           logger: this.logger,
         })
       : command.kind === 'command' && command.name !== 'compress'

@@ -159,6 +159,7 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
       turnMessages: p.turnMessages,
       signal: p.signal,
       scrub: deps.scrub,
+      clock: deps.clock,
       logger,
     });
     if (done.outcome === 'under_threshold') return undefined;

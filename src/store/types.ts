@@ -286,6 +286,12 @@ export interface Store {
   sessionPrompt(params: { sessionId: string }): SessionPrompt | undefined;
   /** Stores a session's system prompt (replacing any earlier one). */
   setSessionPrompt(params: { sessionId: string; prompt: SessionPrompt }): void;
+  /**
+   * Continues an open session in a new one, atomically (all or nothing): ends `fromSessionId`, starts a session with
+   * its key and title whose parent is it, appends `messages` to the new session in order and stores its `prompt`.
+   * Throws, changing nothing, when the old session is unknown or already ended. Returns the new session.
+   */
+  continueSession(params: { fromSessionId: string; messages: readonly Omit<NewMessage, 'sessionId'>[]; prompt: SessionPrompt }): SessionRow;
 
   // --- model usage ---
   /** Records one model call's usage with its session. */
