@@ -1,5 +1,6 @@
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import type { ToolCallRequest } from '../tools/registry.js';
+import type { ToolContext } from '../tools/tool.js';
 import { INTERRUPTED_RESULT, planBatches, runBatches } from '../tools/scheduler.js';
 import { IterationBudget } from './budget.js';
 import { toOpenAIMessages, unansweredToolCalls, type ChatMessage } from './messages.js';
@@ -24,6 +25,8 @@ interface Turn {
   systemPrompt: string;
   /** Whether a context-overflow error was already answered by compressing and retrying. */
   overflowRetried: boolean;
+  /** The tool context tools run with now (a compression into a new session gives a new one). */
+  toolContext: Omit<ToolContext, 'signal'>;
 }
 
 /** The agent loop: call the model, run the tools it asks for, repeat until it answers or must stop. */
@@ -49,7 +52,7 @@ export class AIAgent {
 
   /** Runs one turn; never throws for model or tool failures (they end the turn with an outcome). */
   async run(params: AgentRunParams): Promise<AgentResult> {
-    const turn: Turn = { params, messages: [...params.history], text: '', modelCalls: 0, route: this.route.startTurn(), systemPrompt: params.systemPrompt, overflowRetried: false };
+    const turn: Turn = { params, messages: [...params.history], text: '', modelCalls: 0, route: this.route.startTurn(), systemPrompt: params.systemPrompt, overflowRetried: false, toolContext: params.toolContext };
     const budget = new IterationBudget({ max: this.options.maxIterations });
     this.answerAll({ turn, content: STALE_CALL_RESULT });
     this.add({ turn, message: { role: 'user', content: params.userText } });
@@ -97,6 +100,7 @@ export class AIAgent {
     if (compressed === undefined) return;
     turn.messages = [...compressed.messages];
     turn.systemPrompt = compressed.systemPrompt;
+    if (compressed.toolContext !== undefined) turn.toolContext = compressed.toolContext;
   }
 
   private async step(params: { turn: Turn }): Promise<{ done: AgentResult } | { ranTools: ToolCallRequest[] } | { overflow: AgentResult }> {
@@ -142,14 +146,14 @@ export class AIAgent {
     const batches = planBatches({
       calls: params.calls,
       registry,
-      workspace: turn.params.toolContext.workspace,
+      workspace: turn.toolContext.workspace,
       maxParallel: this.options.maxParallel,
     });
     this.options.logger?.debug({ calls: params.calls.map((c) => c.name), batches: batches.length }, 'running tools');
     await runBatches({
       batches,
       registry,
-      ctx: turn.params.toolContext,
+      ctx: turn.toolContext,
       signal: turn.params.signal,
       onResult: ({ call, result }) => {
         // The model never sees the profile's secrets, even when a tool read them (e.g. `cat .env`).

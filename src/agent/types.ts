@@ -57,6 +57,8 @@ export interface CompressedContext {
   readonly messages: ChatMessage[];
   /** The system prompt from now on (rebuilt when the session was continued in a new one). */
   readonly systemPrompt: string;
+  /** The tool context from now on, when it changed (a new session: its id is what tools key on). */
+  readonly toolContext?: Omit<ToolContext, 'signal'>;
 }
 
 /** The compression capability a caller (the gateway) gives the agent; the agent never knows about sessions. */

@@ -163,10 +163,12 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
       logger,
     });
     if (done.outcome === 'under_threshold') return undefined;
+    const switched = done.session.id !== session.id;
     session = done.session;
     systemPrompt = done.systemPrompt;
     historyLength = done.turnStart;
-    return { messages: done.messages, systemPrompt: done.systemPrompt };
+    // Tools key on the current session (session_search leaves it out): they follow the switch for the rest of the turn.
+    return { messages: done.messages, systemPrompt: done.systemPrompt, ...(switched ? { toolContext: { ...deps.toolContext, sessionId: session.id } } : {}) };
   };
   if (compression !== undefined && !signal.aborted) {
     // The gateway's safety check: a request past 0.85 of the context is compressed before the agent runs.
