@@ -5,10 +5,7 @@ import { shortSessionId } from '../store/session-id.js';
 import type { Store } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
 import { compressSession, type CompressionDeps } from './compress-session.js';
-import { toChatHistory } from './history.js';
-
-/** Most stored messages /compress reads (the same bound a turn reads). */
-const historyReadLimit = 400;
+import { sessionHistory } from './history.js';
 
 /** `/compress`: compresses the chat's session on demand (forced) and says what happened. Never throws. */
 export async function compressCommand(params: {
@@ -29,7 +26,7 @@ export async function compressCommand(params: {
   if (params.busy) return 'An answer is being written now; send /compress again once it is done (or /stop it first).';
   const session = store.activeSession({ key: params.sessionKey });
   if (session === undefined) return 'Nothing to compress: this chat has no conversation yet.';
-  const messages = toChatHistory({ messages: store.history({ sessionId: session.id, limit: historyReadLimit }) });
+  const messages = sessionHistory({ store, sessionId: session.id });
   const systemPrompt = store.sessionPrompt({ sessionId: session.id })?.text ?? '';
   try {
     const done = await compressSession({

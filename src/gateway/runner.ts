@@ -210,8 +210,7 @@ export class GatewayRunner {
     const modelContext = this.options.modelContext;
     if (modelContext === undefined) return undefined;
     const { agent, store } = this;
-    const historyMaxChars = this.options.historyMaxChars;
-    return ({ sessionId }) => sessionContextUsage({ store, sessionId, agent, historyMaxChars, length: modelContext.current() });
+    return ({ sessionId }) => sessionContextUsage({ store, sessionId, agent, length: modelContext.current() });
   }
 
   /** Queues a scrub of stored history with the secrets now known (a no-op when they are the ones last applied). */

@@ -13,7 +13,7 @@ import type { PlatformAdapter } from './contracts.js';
 import type { ChatPacer } from './delivery/pacer.js';
 import { StreamDelivery } from './delivery/stream.js';
 import { compressSession, type CompressionDeps } from './compress-session.js';
-import { toChatHistory, toStoredMessage } from './history.js';
+import { sessionHistory, toChatHistory, toStoredMessage } from './history.js';
 import type { MediaPolicy } from './media-policy.js';
 import type { MediaStager } from './media-stage.js';
 import { scrubStoredMessage } from '../secrets/stored.js';
@@ -72,7 +72,7 @@ export const SAFETY_SHARE = 0.85;
 /** Further tries to deliver a finished reply the platform refused (not counting the delivery's own retries). */
 const deliveryRetries = 4;
 
-/** Most stored messages read per turn; the character window then trims further. */
+/** Most stored messages read per turn without compression; the character window then trims further. */
 const historyReadLimit = 400;
 
 /** What the user is told about a message that kept crashing the gateway. */
@@ -136,10 +136,12 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
   }
   // Built once per session and stored with it, so every model call of the session sends the same system prompt.
   let systemPrompt = sessionPromptFor({ store, session, platform: event.platform, prompts: deps.prompts, logger }).text;
-  // Bounded read: a long-lived chat costs the same per turn as a new one.
-  const recent = store.history({ sessionId: session.id, limit: historyReadLimit });
-  const stored = toChatHistory({ messages: recent });
-  let history = deps.compression === undefined ? windowHistory({ messages: stored, maxChars: deps.historyMaxChars }) : stored;
+  // With compression the whole session (it starts at its compression head and stays under the threshold); without it
+  // (runners built without a context length), a bounded read and the character window.
+  let history =
+    deps.compression === undefined
+      ? windowHistory({ messages: toChatHistory({ messages: store.history({ sessionId: session.id, limit: historyReadLimit }) }), maxChars: deps.historyMaxChars })
+      : sessionHistory({ store, sessionId: session.id });
   const compression = deps.compression;
   // How many of the agent's messages came before this turn (this turn's are written with its inbox id).
   let historyLength = history.length;
