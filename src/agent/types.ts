@@ -65,6 +65,8 @@ export interface CompressedContext {
 export interface CompressHook {
   /** Estimated prompt tokens above which the agent compresses before a model call (threshold × context length). */
   readonly thresholdTokens: number;
+  /** The model's context length in tokens: a request whose fixed part (system prompt + tools) alone passes it is refused. */
+  readonly contextTokens: number;
   /** Compresses the conversation; undefined when nothing changed. `force` summarises even under the threshold. */
   readonly run: (params: { messages: readonly ChatMessage[]; systemPrompt: string; force: boolean; signal: AbortSignal }) => Promise<CompressedContext | undefined>;
 }

@@ -21,6 +21,18 @@ export interface CompressionDeps {
   readonly summarise: Summarise;
 }
 
+/**
+ * The estimated request size compression works to: `share` × the context length; when the fixed part of a request
+ * (system prompt + tool schemas) alone passes that, no history cut can get under it, so the fixed part plus `share`
+ * of the room left instead (a target compression can reach, short of the context length).
+ */
+export function compressionThresholdTokens(params: { share: number; contextTokens: number; fixedTokens: number }): number {
+  const { share, contextTokens, fixedTokens } = params;
+  const plain = Math.floor(share * contextTokens);
+  if (fixedTokens < plain) return plain;
+  return Math.floor(fixedTokens + share * Math.max(0, contextTokens - fixedTokens));
+}
+
 /** What one session compression did. */
 export interface SessionCompression {
   /** How compressHistory ended. */
@@ -66,7 +78,7 @@ export async function compressSession(params: {
   const result = await compressHistory({
     messages: params.messages,
     countTokens: params.countTokens,
-    threshold: Math.floor(deps.threshold * deps.contextLength()),
+    threshold: compressionThresholdTokens({ share: deps.threshold, contextTokens: deps.contextLength(), fixedTokens: params.overheadTokens }),
     overheadTokens: params.overheadTokens,
     tailRatio: deps.tailRatio,
     summaryMaxTokens: deps.summaryMaxTokens,

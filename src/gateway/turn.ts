@@ -12,7 +12,7 @@ import type { ToolContext } from '../tools/tool.js';
 import type { PlatformAdapter } from './contracts.js';
 import type { ChatPacer } from './delivery/pacer.js';
 import { StreamDelivery } from './delivery/stream.js';
-import { compressSession, type CompressionDeps } from './compress-session.js';
+import { compressionThresholdTokens, compressSession, type CompressionDeps } from './compress-session.js';
 import { sessionHistory, toChatHistory, toStoredMessage } from './history.js';
 import type { MediaPolicy } from './media-policy.js';
 import type { MediaStager } from './media-stage.js';
@@ -175,7 +175,9 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
   if (compression !== undefined && !signal.aborted) {
     // The gateway's safety check: a request past 0.85 of the context is compressed before the agent runs.
     const estimate = deps.agent.estimatePromptTokens({ systemPrompt, history }) ?? 0;
-    if (estimate > SAFETY_SHARE * compression.contextLength()) {
+    const fixed = deps.agent.estimatePromptTokens({ systemPrompt, history: [] }) ?? 0;
+    // When the fixed part alone does not fit, no compression helps: the agent ends the turn with a clear note.
+    if (estimate > SAFETY_SHARE * compression.contextLength() && fixed < compression.contextLength()) {
       const done = await compress({ messages: history, systemPrompt, force: false, signal, turnMessages: 0 });
       if (done !== undefined) history = done.messages;
     }
@@ -214,7 +216,12 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
         ? {}
         : {
             compress: {
-              thresholdTokens: Math.floor(compression.threshold * compression.contextLength()),
+              thresholdTokens: compressionThresholdTokens({
+                share: compression.threshold,
+                contextTokens: compression.contextLength(),
+                fixedTokens: deps.agent.estimatePromptTokens({ systemPrompt, history: [] }) ?? 0,
+              }),
+              contextTokens: compression.contextLength(),
               // Messages past the stored history are this turn's (the tail of a compression keeps them last).
               run: (p) => compress({ ...p, turnMessages: Math.max(0, p.messages.length - historyLength) }),
             },
