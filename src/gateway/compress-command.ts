@@ -5,7 +5,8 @@ import { shortSessionId } from '../store/session-id.js';
 import type { Store } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
 import { compressSession, type CompressionDeps } from './compress-session.js';
-import { sessionHistory } from './history.js';
+import { SessionChangedError } from '../store/errors.js';
+import { toChatHistory } from './history.js';
 
 /** `/compress`: compresses the chat's session on demand (forced) and says what happened. Never throws. */
 export async function compressCommand(params: {
@@ -26,7 +27,8 @@ export async function compressCommand(params: {
   if (params.busy) return 'An answer is being written now; send /compress again once it is done (or /stop it first).';
   const session = store.activeSession({ key: params.sessionKey });
   if (session === undefined) return 'Nothing to compress: this chat has no conversation yet.';
-  const messages = sessionHistory({ store, sessionId: session.id });
+  const stored = store.history({ sessionId: session.id });
+  const messages = toChatHistory({ messages: stored });
   const systemPrompt = store.sessionPrompt({ sessionId: session.id })?.text ?? '';
   try {
     const done = await compressSession({
@@ -41,6 +43,8 @@ export async function compressCommand(params: {
       force: true,
       inboxId: null,
       turnMessages: 0,
+      // A turn may start (and be answered) while the summary is written: then nothing is switched.
+      lastMessageId: stored.at(-1)?.id ?? null,
       signal: params.signal,
       scrub: params.scrub,
       clock: params.clock,
@@ -55,6 +59,10 @@ export async function compressCommand(params: {
     if (done.outcome === 'aborted') return 'Compression was stopped before the summary was written; nothing changed.';
     return `Nothing to compress yet (${figures}): the conversation is short enough to keep word for word.`;
   } catch (error) {
+    if (error instanceof SessionChangedError) {
+      params.logger.info({ sessionId: session.id }, '/compress: the conversation moved on while compressing; nothing changed');
+      return 'The conversation moved on while I was compressing it (a message was answered meanwhile), so nothing changed; send /compress again.';
+    }
     params.logger.warn({ err: error }, '/compress failed');
     return 'The conversation could not be compressed; the details are in the gateway log.';
   }

@@ -69,6 +69,8 @@ export async function compressSession(params: {
   force: boolean;
   inboxId: number | null;
   turnMessages: number;
+  /** The id of the newest stored message `messages` were read up to (null: none): the switch is refused when more came. */
+  lastMessageId?: number | null;
   signal: AbortSignal;
   scrub: (text: string) => string;
   clock: Clock;
@@ -101,7 +103,7 @@ export async function compressSession(params: {
   });
   // The prompt is built before the switch; the switch itself is one store transaction (all or nothing).
   const prompt = params.prompts.build({ platform: params.platform, startedAt: params.clock.now() });
-  const next = store.continueSession({ fromSessionId: session.id, messages: rows, prompt });
+  const next = store.continueSession({ fromSessionId: session.id, messages: rows, prompt, ...(params.lastMessageId === undefined ? {} : { ifLastMessageId: params.lastMessageId }) });
   params.logger.info({ from: session.id, to: next.id, outcome: result.outcome, before, after, summarised: result.stats.summarised }, 'compressed the conversation into a new session');
   return { outcome: result.outcome, before, after, session: next, systemPrompt: prompt.text, messages: result.messages, turnStart: firstTurnMessage };
 }

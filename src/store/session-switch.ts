@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { SessionChangedError } from './errors.js';
 import type { MessageQueries } from './messages.js';
 import type { SessionPromptQueries } from './session-prompts.js';
 import type { SessionQueries } from './sessions.js';
@@ -18,10 +19,12 @@ export function createSessionSwitchQueries(params: {
   prompts: SessionPromptQueries;
 }): SessionSwitchQueries {
   const { db, sessions, messages, prompts } = params;
+  const lastId = db.prepare<[string], { id: number | null }>('SELECT max(id) AS id FROM messages WHERE session_id = ?');
   const run = db.transaction((p: Parameters<Store['continueSession']>[0]) => {
     const old = sessions.getSession({ sessionId: p.fromSessionId });
     if (old === undefined) throw new Error(`cannot continue session ${p.fromSessionId}: no such session`);
     if (old.endedAt !== null) throw new Error(`cannot continue session ${p.fromSessionId}: it has ended`);
+    if (p.ifLastMessageId !== undefined && (lastId.get(old.id)?.id ?? null) !== p.ifLastMessageId) throw new SessionChangedError({ sessionId: old.id });
     sessions.endSession({ sessionId: old.id });
     const next = sessions.createSession({ key: old.key, parentSessionId: old.id, title: old.title });
     for (const message of p.messages) messages.appendMessage({ ...message, sessionId: next.id });

@@ -9,6 +9,7 @@ import type { ChatMessage } from '../../../src/agent/messages.js';
 import type { PromptSource } from '../../../src/agent/prompt/source.js';
 import { compressSession } from '../../../src/gateway/compress-session.js';
 import { toChatHistory } from '../../../src/gateway/history.js';
+import { SessionChangedError } from '../../../src/store/errors.js';
 import { openStore } from '../../../src/store/sqlite-store.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 import { makeEvent } from '../store/fixtures.js';
@@ -121,6 +122,48 @@ test('continueSession refuses an ended session and changes nothing', () => {
     assert.deepEqual(store.history({ sessionId: next.id }).map((m) => m.content), ['hello', 'hi']);
     assert.equal(store.sessionPrompt({ sessionId: next.id })?.text, 'p2');
     assert.equal(store.activeSession({ key: 'k2' })?.id, next.id);
+  } finally {
+    store.close();
+  }
+});
+
+test('a message stored while the summary is written (a turn answered during /compress) refuses the switch: nothing lost, nothing changed', async () => {
+  const store = openStore({ path: ':memory:', clock: new FakeClock() });
+  try {
+    const session = store.createSession({ key: 'k' });
+    const earlier: ChatMessage[] = [];
+    for (let i = 0; i < 12; i += 1) earlier.push({ role: 'user', content: `question ${i} ` + 'x'.repeat(200) }, { role: 'assistant', content: `answer ${i}` });
+    for (const message of earlier) store.appendMessage({ sessionId: session.id, role: message.role, content: message.content ?? '' });
+    const read = store.history({ sessionId: session.id });
+    const summarise = async (): Promise<string> => {
+      // Meanwhile a turn of the same chat stores its messages in the (still open) session.
+      store.appendMessage({ sessionId: session.id, role: 'user', content: 'a message sent during /compress' });
+      return 'the summary';
+    };
+    await assert.rejects(
+      compressSession({
+        store,
+        session,
+        platform: 'test',
+        prompts: { build: () => ({ text: 'new prompt', layers: [] }) },
+        deps: { threshold: 0.5, tailRatio: 0.2, summaryMaxTokens: 500, contextLength: () => 1000, summarise },
+        messages: toChatHistory({ messages: read }),
+        overheadTokens: 0,
+        countTokens: (m) => Math.ceil((m.content ?? '').length / 4),
+        force: true,
+        inboxId: null,
+        turnMessages: 0,
+        lastMessageId: read.at(-1)?.id ?? null,
+        signal: new AbortController().signal,
+        scrub: (t) => t,
+        clock: new FakeClock(),
+        logger: pino({ level: 'silent' }),
+      }),
+      SessionChangedError,
+    );
+    assert.equal(store.listSessions({ limit: 10 }).length, 1, 'no new session');
+    assert.equal(store.activeSession({ key: 'k' })?.id, session.id);
+    assert.equal(store.history({ sessionId: session.id }).at(-1)?.content, 'a message sent during /compress', 'the new message stays in the current session');
   } finally {
     store.close();
   }
