@@ -1,6 +1,7 @@
 // `npm run bench`: the first model request's size, then gateway throughput and latency next to a bare fastify+SQLite baseline, in one run.
 import { runBaseline } from './baseline.js';
 import { compressLines, runCompressBench } from './compress.js';
+import { runWiredCompressBench, wiredCompressLines } from './compress-wired.js';
 import { runGateway } from './gateway.js';
 import { promptSizeLines, runPromptSize } from './prompt-size.js';
 import { runSessionSearchBench } from './session-search.js';
@@ -15,6 +16,7 @@ for (const line of tokenBenchLines({ figures: runTokenBenches() })) console.log(
 
 // Compression of a 200-message, ~150k-token history without the model call (quick too).
 for (const line of compressLines({ figures: await runCompressBench({ runs: 20 }) })) console.log(line);
+for (const line of wiredCompressLines({ figures: await runWiredCompressBench({ runs: 20 }) })) console.log(line);
 
 const messages = Number.parseInt(process.env['BENCH_MESSAGES'] ?? '2000', 10);
 const concurrency = 50;

@@ -1,5 +1,6 @@
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import type { ToolCallRequest } from '../tools/registry.js';
+import type { ToolContext } from '../tools/tool.js';
 import { INTERRUPTED_RESULT, planBatches, runBatches } from '../tools/scheduler.js';
 import { IterationBudget } from './budget.js';
 import { toOpenAIMessages, unansweredToolCalls, type ChatMessage } from './messages.js';
@@ -24,6 +25,10 @@ interface Turn {
   systemPrompt: string;
   /** Whether a context-overflow error was already answered by compressing and retrying. */
   overflowRetried: boolean;
+  /** After an attempt that left the estimate above the threshold: the estimate the request must pass before the next one. */
+  compressAgainAbove: number;
+  /** The tool context tools run with now (a compression into a new session gives a new one). */
+  toolContext: Omit<ToolContext, 'signal'>;
 }
 
 /** The agent loop: call the model, run the tools it asks for, repeat until it answers or must stop. */
@@ -49,7 +54,7 @@ export class AIAgent {
 
   /** Runs one turn; never throws for model or tool failures (they end the turn with an outcome). */
   async run(params: AgentRunParams): Promise<AgentResult> {
-    const turn: Turn = { params, messages: [...params.history], text: '', modelCalls: 0, route: this.route.startTurn(), systemPrompt: params.systemPrompt, overflowRetried: false };
+    const turn: Turn = { params, messages: [...params.history], text: '', modelCalls: 0, route: this.route.startTurn(), systemPrompt: params.systemPrompt, overflowRetried: false, compressAgainAbove: 0, toolContext: params.toolContext };
     const budget = new IterationBudget({ max: this.options.maxIterations });
     this.answerAll({ turn, content: STALE_CALL_RESULT });
     this.add({ turn, message: { role: 'user', content: params.userText } });
@@ -62,6 +67,8 @@ export class AIAgent {
         return { outcome: 'budget_exhausted', text: turn.text, note: joinNotes({ notes: [turn.route.note(), note] }) ?? note, modelCalls: turn.modelCalls };
       }
       turn.modelCalls += 1;
+      const tooLarge = this.fixedPartTooLarge({ turn });
+      if (tooLarge !== undefined) return tooLarge;
       await this.compressIfLarge({ turn });
       let step = await this.step({ turn });
       if ('overflow' in step) {
@@ -84,8 +91,31 @@ export class AIAgent {
     const hook = turn.params.compress;
     if (hook === undefined) return;
     const estimate = this.estimatePromptTokens({ systemPrompt: turn.systemPrompt, history: turn.messages });
-    if (estimate === undefined || estimate <= hook.thresholdTokens) return;
+    if (estimate === undefined || estimate <= hook.thresholdTokens || estimate <= turn.compressAgainAbove) return;
     await this.compressNow({ turn, force: false });
+    // An attempt that could not get under the threshold (the fixed part alone nearly fills it) is not repeated before
+    // every model call: only once the request grew again by a tenth of the threshold.
+    const after = this.estimatePromptTokens({ systemPrompt: turn.systemPrompt, history: turn.messages }) ?? 0;
+    turn.compressAgainAbove = after > hook.thresholdTokens ? after + Math.max(1, Math.floor(hook.thresholdTokens / 10)) : 0;
+  }
+
+  /**
+   * The turn's end when the system prompt and tool schemas alone do not fit the model's context (no history can be
+   * cut to help, so no model call or compression is tried); undefined when they fit or nothing is known.
+   */
+  private fixedPartTooLarge(params: { turn: Turn }): AgentResult | undefined {
+    const { turn } = params;
+    const hook = turn.params.compress;
+    if (hook === undefined) return undefined;
+    const fixed = this.estimatePromptTokens({ systemPrompt: turn.systemPrompt, history: [] });
+    if (fixed === undefined || fixed < hook.contextTokens) return undefined;
+    const n = (value: number): string => value.toLocaleString('en-US');
+    const note =
+      `I cannot answer with this model: the system prompt and tool definitions alone take ~${n(fixed)} tokens, ` +
+      `more than its context length (${n(hook.contextTokens)} tokens). Use a model with a longer context, or set ` +
+      'model.context_length if the model allows more than that.';
+    this.options.logger?.warn({ fixedTokens: fixed, contextTokens: hook.contextTokens }, 'the fixed part of the request does not fit the context length');
+    return { outcome: 'error', text: turn.text, note, modelCalls: turn.modelCalls - 1 };
   }
 
   /** Runs the hook and goes on with what it gave back. */
@@ -97,6 +127,7 @@ export class AIAgent {
     if (compressed === undefined) return;
     turn.messages = [...compressed.messages];
     turn.systemPrompt = compressed.systemPrompt;
+    if (compressed.toolContext !== undefined) turn.toolContext = compressed.toolContext;
   }
 
   private async step(params: { turn: Turn }): Promise<{ done: AgentResult } | { ranTools: ToolCallRequest[] } | { overflow: AgentResult }> {
@@ -142,14 +173,14 @@ export class AIAgent {
     const batches = planBatches({
       calls: params.calls,
       registry,
-      workspace: turn.params.toolContext.workspace,
+      workspace: turn.toolContext.workspace,
       maxParallel: this.options.maxParallel,
     });
     this.options.logger?.debug({ calls: params.calls.map((c) => c.name), batches: batches.length }, 'running tools');
     await runBatches({
       batches,
       registry,
-      ctx: turn.params.toolContext,
+      ctx: turn.toolContext,
       signal: turn.params.signal,
       onResult: ({ call, result }) => {
         // The model never sees the profile's secrets, even when a tool read them (e.g. `cat .env`).

@@ -57,12 +57,16 @@ export interface CompressedContext {
   readonly messages: ChatMessage[];
   /** The system prompt from now on (rebuilt when the session was continued in a new one). */
   readonly systemPrompt: string;
+  /** The tool context from now on, when it changed (a new session: its id is what tools key on). */
+  readonly toolContext?: Omit<ToolContext, 'signal'>;
 }
 
 /** The compression capability a caller (the gateway) gives the agent; the agent never knows about sessions. */
 export interface CompressHook {
   /** Estimated prompt tokens above which the agent compresses before a model call (threshold × context length). */
   readonly thresholdTokens: number;
+  /** The model's context length in tokens: a request whose fixed part (system prompt + tools) alone passes it is refused. */
+  readonly contextTokens: number;
   /** Compresses the conversation; undefined when nothing changed. `force` summarises even under the threshold. */
   readonly run: (params: { messages: readonly ChatMessage[]; systemPrompt: string; force: boolean; signal: AbortSignal }) => Promise<CompressedContext | undefined>;
 }

@@ -3,11 +3,10 @@ import type { AIAgent } from '../agent/agent.js';
 import type { PromptSource } from '../agent/prompt/source.js';
 import { shortSessionId } from '../store/session-id.js';
 import type { Store } from '../store/types.js';
+import type { Clock } from '../util/clock.js';
 import { compressSession, type CompressionDeps } from './compress-session.js';
+import { SessionChangedError } from '../store/errors.js';
 import { toChatHistory } from './history.js';
-
-/** Most stored messages /compress reads (the same bound a turn reads). */
-const historyReadLimit = 400;
 
 /** `/compress`: compresses the chat's session on demand (forced) and says what happened. Never throws. */
 export async function compressCommand(params: {
@@ -20,6 +19,7 @@ export async function compressCommand(params: {
   busy: boolean;
   signal: AbortSignal;
   scrub: (text: string) => string;
+  clock: Clock;
   logger: Logger;
 }): Promise<string> {
   const { store, agent } = params;
@@ -27,7 +27,8 @@ export async function compressCommand(params: {
   if (params.busy) return 'An answer is being written now; send /compress again once it is done (or /stop it first).';
   const session = store.activeSession({ key: params.sessionKey });
   if (session === undefined) return 'Nothing to compress: this chat has no conversation yet.';
-  const messages = toChatHistory({ messages: store.history({ sessionId: session.id, limit: historyReadLimit }) });
+  const stored = store.history({ sessionId: session.id });
+  const messages = toChatHistory({ messages: stored });
   const systemPrompt = store.sessionPrompt({ sessionId: session.id })?.text ?? '';
   try {
     const done = await compressSession({
@@ -42,8 +43,11 @@ export async function compressCommand(params: {
       force: true,
       inboxId: null,
       turnMessages: 0,
+      // A turn may start (and be answered) while the summary is written: then nothing is switched.
+      lastMessageId: stored.at(-1)?.id ?? null,
       signal: params.signal,
       scrub: params.scrub,
+      clock: params.clock,
       logger: params.logger,
     });
     const n = (value: number): string => value.toLocaleString('en-US');
@@ -55,6 +59,10 @@ export async function compressCommand(params: {
     if (done.outcome === 'aborted') return 'Compression was stopped before the summary was written; nothing changed.';
     return `Nothing to compress yet (${figures}): the conversation is short enough to keep word for word.`;
   } catch (error) {
+    if (error instanceof SessionChangedError) {
+      params.logger.info({ sessionId: session.id }, '/compress: the conversation moved on while compressing; nothing changed');
+      return 'The conversation moved on while I was compressing it (a message was answered meanwhile), so nothing changed; send /compress again.';
+    }
     params.logger.warn({ err: error }, '/compress failed');
     return 'The conversation could not be compressed; the details are in the gateway log.';
   }

@@ -4,6 +4,7 @@ import type { ChatMessage } from '../agent/messages.js';
 import type { PromptSource } from '../agent/prompt/source.js';
 import { scrubStoredMessage } from '../secrets/stored.js';
 import type { Store, SessionRow } from '../store/types.js';
+import type { Clock } from '../util/clock.js';
 import { toStoredMessage } from './history.js';
 
 /** The gateway's compression settings (config `compression`, the context length in force, the summariser). */
@@ -18,6 +19,18 @@ export interface CompressionDeps {
   readonly contextLength: () => number;
   /** Writes the summary: auxiliary.model when set, else the main model (non-streaming). */
   readonly summarise: Summarise;
+}
+
+/**
+ * The estimated request size compression works to: `share` × the context length; when the fixed part of a request
+ * (system prompt + tool schemas) alone passes that, no history cut can get under it, so the fixed part plus `share`
+ * of the room left instead (a target compression can reach, short of the context length).
+ */
+export function compressionThresholdTokens(params: { share: number; contextTokens: number; fixedTokens: number }): number {
+  const { share, contextTokens, fixedTokens } = params;
+  const plain = Math.floor(share * contextTokens);
+  if (fixedTokens < plain) return plain;
+  return Math.floor(fixedTokens + share * Math.max(0, contextTokens - fixedTokens));
 }
 
 /** What one session compression did. */
@@ -56,15 +69,18 @@ export async function compressSession(params: {
   force: boolean;
   inboxId: number | null;
   turnMessages: number;
+  /** The id of the newest stored message `messages` were read up to (null: none): the switch is refused when more came. */
+  lastMessageId?: number | null;
   signal: AbortSignal;
   scrub: (text: string) => string;
+  clock: Clock;
   logger: Logger;
 }): Promise<SessionCompression> {
   const { store, session, deps } = params;
   const result = await compressHistory({
     messages: params.messages,
     countTokens: params.countTokens,
-    threshold: Math.floor(deps.threshold * deps.contextLength()),
+    threshold: compressionThresholdTokens({ share: deps.threshold, contextTokens: deps.contextLength(), fixedTokens: params.overheadTokens }),
     overheadTokens: params.overheadTokens,
     tailRatio: deps.tailRatio,
     summaryMaxTokens: deps.summaryMaxTokens,
@@ -79,17 +95,15 @@ export async function compressSession(params: {
     return { outcome: result.outcome, before, after, session, systemPrompt: stored?.text ?? '', messages: result.messages, turnStart };
   }
   if (result.error !== undefined) params.logger.warn({ error: result.error, sessionId: session.id }, 'the compression summary failed; the fallback note stands in for the middle');
-  store.endSession({ sessionId: session.id });
-  const next = store.createSession({ key: session.key, parentSessionId: session.id, title: session.title });
   const summaryAt = result.messages.findIndex((m) => isSummaryMessage(m));
   const firstTurnMessage = result.messages.length - Math.min(params.turnMessages, result.messages.length - Math.max(0, summaryAt + 1));
-  result.messages.forEach((message, index) => {
-    const stored = toStoredMessage({ message, sessionId: next.id, inboxId: 0 });
-    const inboxId = index >= firstTurnMessage ? params.inboxId : null;
-    store.appendMessage(scrubStoredMessage({ message: { ...stored, inboxId }, scrub: params.scrub }));
+  const rows = result.messages.map((message, index) => {
+    const row = toStoredMessage({ message, sessionId: session.id, inboxId: 0 });
+    return scrubStoredMessage({ message: { ...row, inboxId: index >= firstTurnMessage ? params.inboxId : null }, scrub: params.scrub });
   });
-  const prompt = params.prompts.build({ platform: params.platform, startedAt: next.startedAt });
-  store.setSessionPrompt({ sessionId: next.id, prompt });
+  // The prompt is built before the switch; the switch itself is one store transaction (all or nothing).
+  const prompt = params.prompts.build({ platform: params.platform, startedAt: params.clock.now() });
+  const next = store.continueSession({ fromSessionId: session.id, messages: rows, prompt, ...(params.lastMessageId === undefined ? {} : { ifLastMessageId: params.lastMessageId }) });
   params.logger.info({ from: session.id, to: next.id, outcome: result.outcome, before, after, summarised: result.stats.summarised }, 'compressed the conversation into a new session');
   return { outcome: result.outcome, before, after, session: next, systemPrompt: prompt.text, messages: result.messages, turnStart: firstTurnMessage };
 }

@@ -1,8 +1,7 @@
 import type { AIAgent } from '../agent/agent.js';
-import { windowHistory } from '../agent/history-window.js';
 import type { ContextLength } from '../agent/tokens/context-length.js';
 import type { Store } from '../store/types.js';
-import { toChatHistory } from './history.js';
+import { sessionHistory } from './history.js';
 
 /** How full a session's context is: tokens used now vs the model's context length. */
 export interface ContextUsage {
@@ -12,18 +11,15 @@ export interface ContextUsage {
   readonly length: ContextLength;
 }
 
-/** Messages of the session read for the estimate (as many as a turn reads). */
-const HISTORY_READ_LIMIT = 400;
-
 /**
  * The session's context use: the prompt tokens reported for its latest model call when known, else the estimate
- * of what the next call would send (stored system prompt and history window, tools included).
+ * of what the next call would send (stored system prompt and the session's history, as a turn reads it; tools included).
  */
-export function sessionContextUsage(params: { store: Store; sessionId: string; agent: AIAgent; historyMaxChars: number; length: ContextLength }): ContextUsage | undefined {
+export function sessionContextUsage(params: { store: Store; sessionId: string; agent: AIAgent; length: ContextLength }): ContextUsage | undefined {
   const { store, sessionId, length } = params;
   const reported = store.lastPromptTokens({ sessionId });
   if (reported !== null) return { tokens: reported, estimated: false, length };
-  const history = windowHistory({ messages: toChatHistory({ messages: store.history({ sessionId, limit: HISTORY_READ_LIMIT }) }), maxChars: params.historyMaxChars });
+  const history = sessionHistory({ store, sessionId });
   const tokens = params.agent.estimatePromptTokens({ systemPrompt: store.sessionPrompt({ sessionId })?.text ?? '', history });
   return tokens === undefined ? undefined : { tokens, estimated: true, length };
 }

@@ -1,5 +1,5 @@
 import type { ChatMessage } from '../agent/types.js';
-import type { NewMessage, StoredMessage } from '../store/types.js';
+import type { NewMessage, Store, StoredMessage } from '../store/types.js';
 
 /** Converts stored history into the agent's message shape. */
 export function toChatHistory(params: { messages: readonly StoredMessage[] }): ChatMessage[] {
@@ -33,4 +33,14 @@ export function toStoredMessage(params: { message: ChatMessage; sessionId: strin
     toolCallId: message.role === 'tool' ? message.tool_call_id : null,
     toolName: message.role === 'tool' ? (message.name ?? null) : null,
   };
+}
+
+/**
+ * The conversation a session's next request sends: every stored message of the session, in order. A compressed
+ * session starts at its head (summary and tail), and compression keeps a session under its threshold in tokens, so
+ * nothing is cut here: a count or character cut would drop the head (the first exchange, the summary) silently.
+ * The turn, `/compress` and `/status` all read it, so they agree on what the model gets.
+ */
+export function sessionHistory(params: { store: Store; sessionId: string }): ChatMessage[] {
+  return toChatHistory({ messages: params.store.history({ sessionId: params.sessionId }) });
 }

@@ -217,8 +217,7 @@ export class GatewayRunner {
     const modelContext = this.options.modelContext;
     if (modelContext === undefined) return undefined;
     const { agent, store } = this;
-    const historyMaxChars = this.options.historyMaxChars;
-    return ({ sessionId }) => sessionContextUsage({ store, sessionId, agent, historyMaxChars, length: modelContext.current() });
+    return ({ sessionId }) => sessionContextUsage({ store, sessionId, agent, length: modelContext.current() });
   }
 
   /** Queues a scrub of stored history with the secrets now known (a no-op when they are the ones last applied). */
@@ -371,6 +370,7 @@ export class GatewayRunner {
           busy: (this.mailboxes.get({ key: row.sessionKey })?.runningRow ?? null) !== null,
           signal: this.maintenanceController.signal,
           scrub: this.options.scrub,
+          clock: this.clock,
           logger: this.logger,
         })
       : command.kind === 'command' && command.name !== 'compress'

@@ -12,8 +12,8 @@ import type { ToolContext } from '../tools/tool.js';
 import type { PlatformAdapter } from './contracts.js';
 import type { ChatPacer } from './delivery/pacer.js';
 import { StreamDelivery } from './delivery/stream.js';
-import { compressSession, type CompressionDeps } from './compress-session.js';
-import { toChatHistory, toStoredMessage } from './history.js';
+import { compressionThresholdTokens, compressSession, type CompressionDeps } from './compress-session.js';
+import { sessionHistory, toChatHistory, toStoredMessage } from './history.js';
 import type { MediaPolicy } from './media-policy.js';
 import type { MediaStager } from './media-stage.js';
 import { scrubStoredMessage } from '../secrets/stored.js';
@@ -76,7 +76,7 @@ export const SAFETY_SHARE = 0.85;
 /** Further tries to deliver a finished reply the platform refused (not counting the delivery's own retries). */
 const deliveryRetries = 4;
 
-/** Most stored messages read per turn; the character window then trims further. */
+/** Most stored messages read per turn without compression; the character window then trims further. */
 const historyReadLimit = 400;
 
 /** What the user is told about a message that kept crashing the gateway. */
@@ -140,10 +140,12 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
   }
   // Built once per session and stored with it, so every model call of the session sends the same system prompt.
   let systemPrompt = sessionPromptFor({ store, session, platform: event.platform, prompts: deps.prompts, logger }).text;
-  // Bounded read: a long-lived chat costs the same per turn as a new one.
-  const recent = store.history({ sessionId: session.id, limit: historyReadLimit });
-  const stored = toChatHistory({ messages: recent });
-  let history = deps.compression === undefined ? windowHistory({ messages: stored, maxChars: deps.historyMaxChars }) : stored;
+  // With compression the whole session (it starts at its compression head and stays under the threshold); without it
+  // (runners built without a context length), a bounded read and the character window.
+  let history =
+    deps.compression === undefined
+      ? windowHistory({ messages: toChatHistory({ messages: store.history({ sessionId: session.id, limit: historyReadLimit }) }), maxChars: deps.historyMaxChars })
+      : sessionHistory({ store, sessionId: session.id });
   const compression = deps.compression;
   // How many of the agent's messages came before this turn (this turn's are written with its inbox id).
   let historyLength = history.length;
@@ -163,18 +165,23 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
       turnMessages: p.turnMessages,
       signal: p.signal,
       scrub: deps.scrub,
+      clock: deps.clock,
       logger,
     });
     if (done.outcome === 'under_threshold') return undefined;
+    const switched = done.session.id !== session.id;
     session = done.session;
     systemPrompt = done.systemPrompt;
     historyLength = done.turnStart;
-    return { messages: done.messages, systemPrompt: done.systemPrompt };
+    // Tools key on the current session (session_search leaves it out): they follow the switch for the rest of the turn.
+    return { messages: done.messages, systemPrompt: done.systemPrompt, ...(switched ? { toolContext: { ...deps.toolContext, sessionId: session.id } } : {}) };
   };
   if (compression !== undefined && !signal.aborted) {
     // The gateway's safety check: a request past 0.85 of the context is compressed before the agent runs.
     const estimate = deps.agent.estimatePromptTokens({ systemPrompt, history }) ?? 0;
-    if (estimate > SAFETY_SHARE * compression.contextLength()) {
+    const fixed = deps.agent.estimatePromptTokens({ systemPrompt, history: [] }) ?? 0;
+    // When the fixed part alone does not fit, no compression helps: the agent ends the turn with a clear note.
+    if (estimate > SAFETY_SHARE * compression.contextLength() && fixed < compression.contextLength()) {
       const done = await compress({ messages: history, systemPrompt, force: false, signal, turnMessages: 0 });
       if (done !== undefined) history = done.messages;
     }
@@ -214,7 +221,12 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
         ? {}
         : {
             compress: {
-              thresholdTokens: Math.floor(compression.threshold * compression.contextLength()),
+              thresholdTokens: compressionThresholdTokens({
+                share: compression.threshold,
+                contextTokens: compression.contextLength(),
+                fixedTokens: deps.agent.estimatePromptTokens({ systemPrompt, history: [] }) ?? 0,
+              }),
+              contextTokens: compression.contextLength(),
               // Messages past the stored history are this turn's (the tail of a compression keeps them last).
               run: (p) => compress({ ...p, turnMessages: Math.max(0, p.messages.length - historyLength) }),
             },

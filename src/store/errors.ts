@@ -12,6 +12,15 @@ export class StoreClosedError extends Error {
   }
 }
 
+/** `continueSession` was refused: the session got new messages since the caller read the ones it compressed. */
+export class SessionChangedError extends Error {
+  override readonly name = 'SessionChangedError';
+
+  constructor(params: { sessionId: string }) {
+    super(`session ${params.sessionId} got new messages while it was being compressed; nothing changed`);
+  }
+}
+
 /** A stored row could not be read back (hand-edited or damaged database). */
 export class StoreDataError extends Error {
   override readonly name = 'StoreDataError';

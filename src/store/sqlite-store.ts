@@ -17,6 +17,7 @@ import { createScrubQueries } from './scrub-rows.js';
 import { createCandidateFinder } from './search-candidates.js';
 import { createSearchQueries } from './search.js';
 import { createSendIntentQueries } from './send-intents.js';
+import { createSessionSwitchQueries } from './session-switch.js';
 import { createSessionSearchQueries } from './session-search.js';
 import { createSessionPromptQueries } from './session-prompts.js';
 import { createSessionQueries } from './sessions.js';
@@ -71,6 +72,7 @@ export function openStore(params: OpenStoreParams): Store {
   const usage = createModelCallQueries({ db, clock });
   const credentials = createCredentialQueries({ db, clock });
   const messages = createMessageQueries({ db, clock });
+  const chains = createSessionSwitchQueries({ db, sessions, messages, prompts });
   const find = createCandidateFinder({ db });
   const search = createSearchQueries({ db, find });
   const sessionSearch = createSessionSearchQueries({ db, find });
@@ -121,6 +123,7 @@ export function openStore(params: OpenStoreParams): Store {
     getSession: live('getSession', sessions.getSession),
     sessionPrompt: live('sessionPrompt', prompts.sessionPrompt),
     setSessionPrompt: live('setSessionPrompt', prompts.setSessionPrompt),
+    continueSession: live('continueSession', chains.continueSession),
     recordModelCall: live('recordModelCall', usage.recordModelCall),
     sessionUsage: live('sessionUsage', usage.sessionUsage),
     lastPromptTokens: live('lastPromptTokens', usage.lastPromptTokens),

@@ -286,6 +286,19 @@ export interface Store {
   sessionPrompt(params: { sessionId: string }): SessionPrompt | undefined;
   /** Stores a session's system prompt (replacing any earlier one). */
   setSessionPrompt(params: { sessionId: string; prompt: SessionPrompt }): void;
+  /**
+   * Continues an open session in a new one, atomically (all or nothing): ends `fromSessionId`, starts a session with
+   * its key and title whose parent is it, appends `messages` to the new session in order and stores its `prompt`.
+   * Throws, changing nothing, when the old session is unknown or already ended, or (SessionChangedError) when
+   * `ifLastMessageId` is given and is not the id of the old session's newest message (null: it must have none), so a
+   * caller that compressed what it read never drops messages added meanwhile. Returns the new session.
+   */
+  continueSession(params: {
+    fromSessionId: string;
+    messages: readonly Omit<NewMessage, 'sessionId'>[];
+    prompt: SessionPrompt;
+    ifLastMessageId?: number | null;
+  }): SessionRow;
 
   // --- model usage ---
   /** Records one model call's usage with its session. */

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { test } from 'node:test';
 import { fallbackNote } from '../../src/agent/compress/index.js';
 import type { CapturedRequest } from '../fakes/openai/server.js';
@@ -108,6 +110,25 @@ test('/compress compresses on demand: tokens before and after, the new session i
     const next = await say(h, 'go on');
     assert.match(next, /ok\./);
     assert.match(textOf(h.fake.requests.at(-1) as CapturedRequest), /The user described ten items\./, 'the next turn starts from the summary');
+  } finally {
+    await h.stop();
+  }
+});
+
+test('a compression rebuilds the system prompt: a memory written during the old session is in the new session prompt', async () => {
+  const h = await smallContext();
+  try {
+    h.fake.setResponder((req) => (req.body.stream === true ? { text: 'ok.' } : { text: 'The user listed items.' }));
+    for (let i = 1; i <= 10; i += 1) await say(h, `item ${i}: ` + 'a fairly long description of the item. '.repeat(8));
+    // The memory tool writes MEMORY.md at once; the running session keeps its frozen snapshot.
+    mkdirSync(h.profile.memoriesDir, { recursive: true });
+    writeFileSync(path.join(h.profile.memoriesDir, 'MEMORY.md'), 'The owner prefers the metric system (ZEBRA-41).');
+    await say(h, 'one more');
+    const system = (r: CapturedRequest | undefined): string => String(r?.body.messages?.[0]?.['content'] ?? '');
+    assert.doesNotMatch(system(h.fake.requests.at(-1)), /ZEBRA-41/, 'the old session keeps its frozen snapshot');
+    assert.match(await say(h, '/compress'), /^Compressed:/);
+    await say(h, 'go on');
+    assert.match(system(h.fake.requests.at(-1)), /ZEBRA-41/, "the new session's prompt holds the fresh memory snapshot");
   } finally {
     await h.stop();
   }
