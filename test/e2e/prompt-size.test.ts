@@ -5,7 +5,7 @@ import { builtinTools } from '../../src/tools/builtin/index.js';
 
 test('the prompt-size bench measures the first real request of a fresh default profile: system prompt and every built-in tool', async () => {
   const figures = await runPromptSize();
-  assert.equal(figures.toolCount, builtinTools({ memory: true }).length);
+  assert.equal(figures.toolCount, builtinTools({ memory: true, skills: true }).length);
   assert.equal(figures.model, 'gpt-4o-mini');
   const nonEmpty = figures.layers.filter((l) => l.chars > 0);
   assert.deepEqual(nonEmpty.map((l) => l.name), ['identity', 'tool_guidance', 'runtime']);
