@@ -52,8 +52,8 @@ const sessionSearchGuidance = [
 /** When to use the `skill_manage` tool (only sent when the agent has it). */
 const skillManageGuidance = [
   '# Saving skills',
-  'After a non-trivial task that took trial and error, a change of plan or a correction from the user, save how it was done as a skill ' +
-    '(`skill_manage` create) so next time starts from what worked. When a skill you followed was wrong or incomplete, fix it at once with `skill_manage` patch.',
+  'After a task that took trial and error or a correction from the user, save what worked as a skill (`skill_manage` create); ' +
+    'fix a skill that proved wrong at once (`skill_manage` patch).',
 ].join('\n');
 
 /**

@@ -2,20 +2,16 @@ import { z } from 'zod';
 import { defineTool, ToolError } from '../tool.js';
 
 const input = z.object({
-  name: z.string().describe('The skill to load (its name, as the skills index or skills_list shows it).'),
-  file_path: z
-    .string()
-    .optional()
-    .describe("One file of the skill's folder to read instead of SKILL.md, relative to it (e.g. references/api.md), as listed after the skill's body."),
+  name: z.string().describe('The skill to load.'),
+  file_path: z.string().optional().describe("Read this file of the skill's folder instead (e.g. references/api.md)."),
 });
 
 /** `skill_view`: Hermes Agent's tool: a skill's instructions, or one file of its folder (path-confined to it). */
 export const skillViewTool = defineTool({
   name: 'skill_view',
   description:
-    "Load a skill: its full instructions (SKILL.md without the front matter), followed by the list of its supporting files. " +
-    'Do this before a task a skill in the index matches, and follow it. With file_path, read one of those files instead ' +
-    "(paths stay inside the skill's folder).",
+    "Load a skill's instructions (and the list of its files) before a task it matches, then follow them. " +
+    "With file_path, read one of its files instead.",
   input,
   parallel: 'safe',
   handler: async (args, ctx) => {
