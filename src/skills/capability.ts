@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { SkillManageRequest, SkillsCapability } from '../tools/capabilities.js';
 import { ToolError } from '../tools/tool.js';
 import { findSkill, loadSkills } from './load.js';
@@ -34,7 +35,7 @@ export function skillsCapability(params: { dir: string; reservedNames: readonly 
       const catalog = load();
       const skill = findSkill({ catalog, name: name.trim() });
       if (skill === undefined) {
-        const broken = catalog.broken.find((b) => b.path.split('/').at(-2) === name.trim());
+        const broken = catalog.broken.find((b) => path.basename(path.dirname(b.path)) === name.trim());
         if (broken !== undefined) throw new ToolError(`Skill '${name}' is broken on disk (${broken.reason}); it cannot be loaded until it is repaired.`);
         throw new ToolError(`Skill '${name}' not found. Use skills_list to see the available skills.`);
       }
@@ -47,8 +48,14 @@ export function skillsCapability(params: { dir: string; reservedNames: readonly 
         logger?.info({ action: request.action, skill: request.name, ...(request.filePath ? { file: request.filePath } : {}) }, 'skill changed');
         return text;
       } catch (error) {
-        if (error instanceof ToolError) logger?.info({ action: request.action, skill: request.name, reason: error.message.split('\n')[0] }, 'skill change refused');
-        throw error;
+        if (error instanceof ToolError) {
+          logger?.info({ action: request.action, skill: request.name, reason: error.message.split('\n')[0] }, 'skill change refused');
+          throw error;
+        }
+        // A filesystem failure (disk full, a file where a folder should be): one line, and a readable answer.
+        const code = (error as NodeJS.ErrnoException).code ?? 'error';
+        logger?.warn({ action: request.action, skill: request.name, code }, 'skill change failed on disk');
+        throw new ToolError(`skill_manage ${request.action} failed on disk (${code}); the skill may need a look (skill_view).`);
       }
     },
   };

@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, rmdirSync, rmSync, unlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmdirSync, rmSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { ToolError } from '../tools/tool.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
@@ -11,6 +11,7 @@ export function writeSkillFile(params: { dir: string; name: string; filePath?: s
   if (!resolved.ok) throw new ToolError(resolved.reason);
   if (params.fileContent === undefined) throw new ToolError("file_content is required for 'write_file'.");
   assertSupportingText({ text: params.fileContent, rel: resolved.rel });
+  if (existsSync(resolved.file) && !isPlainFile({ file: resolved.file })) throw new ToolError(`'${resolved.rel}' is a folder in skill '${params.name}', not a file; choose another file_path.`);
   mkdirSync(path.dirname(resolved.file), { recursive: true });
   writeFileAtomic({ file: resolved.file, text: params.fileContent });
   return `File '${resolved.rel}' written to skill '${params.name}'. Read it with skill_view name='${params.name}' file_path='${resolved.rel}'.`;

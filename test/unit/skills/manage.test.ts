@@ -216,3 +216,19 @@ test('an aborted call does nothing', async () => {
     rig.close();
   }
 });
+
+test('write_file onto a folder is refused; a filesystem failure answers a readable error and logs one line', async () => {
+  const rig = skillsRig();
+  try {
+    await rig.manage({ action: 'create', name: 'deploy-staging', content: deploy });
+    const dir = path.join(rig.dir, 'deploy-staging');
+    mkdirSync(path.join(dir, 'references', 'sub'), { recursive: true });
+    await refused(rig.manage({ action: 'write_file', name: 'deploy-staging', filePath: 'references/sub', fileContent: 'x' }), /'references\/sub' is a folder in skill 'deploy-staging'/);
+    // A file where the category folder should be.
+    writeFileSync(path.join(rig.dir, 'taken'), 'a file');
+    await refused(rig.manage({ action: 'create', name: 'new-one', category: 'taken', content: skillText({ name: 'new-one', description: 'd' }) }), /skill_manage create failed on disk \(ENOTDIR\)/);
+    assert.ok(rig.logs.includes('warn skill change failed on disk'));
+  } finally {
+    rig.close();
+  }
+});
