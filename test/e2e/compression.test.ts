@@ -18,7 +18,7 @@ function textOf(request: CapturedRequest): string {
   return (request.body.messages ?? []).map((m) => (typeof m['content'] === 'string' ? m['content'] : '')).join('\n');
 }
 
-/** A gateway on a fake model whose /models says context_length 5000 (the fixed part, system prompt and 10 tool schemas, is about 2,700 tokens of it). */
+/** A gateway on a fake model whose /models says context_length 5000 (room for the system prompt and the ten built-in tool schemas). */
 async function smallContext(): Promise<Harness> {
   const h = await startHarness();
   h.fake.modelMetadata = { 'fake-model': { context_length: 5000 } };
