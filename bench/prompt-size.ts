@@ -14,6 +14,7 @@ import type { PromptLayerSize } from '../src/store/types.js';
 import { systemClock } from '../src/util/clock.js';
 import { isMain } from '../src/util/is-main.js';
 import { FakeOpenAI } from '../test/fakes/openai/server.js';
+import { generateSkills } from '../test/helpers/skills.js';
 import { TestAdapter } from '../test/helpers/test-adapter.js';
 
 /** The goal for system prompt + tools JSON, in bytes. */
@@ -41,7 +42,7 @@ export interface PromptSizeFigures {
  * points its model at a local fake, sends one message through the real gateway (built-in tools, real openai SDK)
  * and measures the first request the fake received.
  */
-export async function runPromptSize(params: { platform?: string } = {}): Promise<PromptSizeFigures> {
+export async function runPromptSize(params: { platform?: string; skills?: number } = {}): Promise<PromptSizeFigures> {
   const platform = params.platform ?? 'terminal';
   const home = mkdtempSync(path.join(os.tmpdir(), 'hermes-bench-prompt-'));
   const fake = new FakeOpenAI();
@@ -51,6 +52,7 @@ export async function runPromptSize(params: { platform?: string } = {}): Promise
     const sink = new PassThrough().resume();
     profileCreate({ io: { stdout: sink, stderr: sink, stdin: new PassThrough(), env, isTTY: false }, name: 'default-bench' });
     const profile = resolveProfile({ hermesHome: home, name: 'default-bench' });
+    if ((params.skills ?? 0) > 0) generateSkills({ dir: profile.skillsDir, count: params.skills ?? 0 });
     const loaded = await loadConfig({ profile, env });
     const config = { ...loaded.config, model: { ...loaded.config.model, base_url: fake.baseURL } };
     const redactor = new Redactor({ secrets: loaded.secrets });
@@ -110,6 +112,32 @@ export function promptSizeLines(params: { figures: PromptSizeFigures }): string[
   ];
 }
 
+/** The first request with no skills and with `count` generated ones (the skills index is the only difference). */
+export interface SkillsIndexFigures {
+  readonly count: number;
+  readonly without: PromptSizeFigures;
+  readonly with: PromptSizeFigures;
+}
+
+/** Measures the first request of a fresh default profile with 0 and with `count` (100) generated skills. */
+export async function runSkillsIndexBench(params: { count?: number } = {}): Promise<SkillsIndexFigures> {
+  const count = params.count ?? 100;
+  return { count, without: await runPromptSize(), with: await runPromptSize({ skills: count }) };
+}
+
+/** The lines `npm run bench` prints for the skills index. */
+export function skillsIndexLines(params: { figures: SkillsIndexFigures }): string[] {
+  const { count, without, with: withSkills } = params.figures;
+  const index = withSkills.layers.find((l) => l.name === 'skills')?.chars ?? 0;
+  const grew = withSkills.requestBytes - without.requestBytes;
+  return [
+    `skills index: first request ${without.requestBytes} bytes with 0 skills, ${withSkills.requestBytes} bytes with ${count} generated skills (+${grew}); ` +
+      `the skills layer is ${index} chars, ${((100 * index) / withSkills.systemBytes).toFixed(0)}% of the system prompt, ${((100 * index) / withSkills.requestBytes).toFixed(0)}% of the request; ` +
+      `tools JSON ${without.toolsBytes === withSkills.toolsBytes ? 'unchanged' : 'CHANGED'}`,
+  ];
+}
+
 if (isMain({ moduleUrl: import.meta.url })) {
   for (const line of promptSizeLines({ figures: await runPromptSize() })) console.log(line);
+  for (const line of skillsIndexLines({ figures: await runSkillsIndexBench() })) console.log(line);
 }

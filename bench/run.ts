@@ -3,7 +3,7 @@ import { runBaseline } from './baseline.js';
 import { compressLines, runCompressBench } from './compress.js';
 import { runWiredCompressBench, wiredCompressLines } from './compress-wired.js';
 import { runGateway } from './gateway.js';
-import { promptSizeLines, runPromptSize } from './prompt-size.js';
+import { promptSizeLines, runPromptSize, runSkillsIndexBench, skillsIndexLines } from './prompt-size.js';
 import { runSessionSearchBench } from './session-search.js';
 import { runStartup } from './startup.js';
 import { runTokenBenches, tokenBenchLines } from './tokens.js';
@@ -11,6 +11,8 @@ import { percentile, row } from './stats.js';
 
 // The fixed part of every model request (system prompt + tool schemas), measured first: it is quick.
 for (const line of promptSizeLines({ figures: await runPromptSize() })) console.log(line);
+// The same request with 100 generated skills: it grows by the skills index only.
+for (const line of skillsIndexLines({ figures: await runSkillsIndexBench() })) console.log(line);
 // The prompt-token estimate of a 200-message, ~150k-token history (before each model call): first, again, next call.
 for (const line of tokenBenchLines({ figures: runTokenBenches() })) console.log(line);
 

@@ -52,7 +52,7 @@ export async function promptShow(params: { options: GlobalOptions; io: CliIO; se
     }
     const logger: PromptLogger = { warn: (_obj, msg) => println({ stream: io.stderr, text: `warning: ${scrub(msg ?? 'prompt warning')}` }) };
     // The tools a gateway of this config offers (the built-in ones; a host program's own are not known here).
-    const toolNames = builtinTools({ memory: anyMemoryEnabled({ settings: memorySettingsFrom({ config }) }) }).map((tool) => tool.name);
+    const toolNames = builtinTools({ memory: anyMemoryEnabled({ settings: memorySettingsFrom({ config }) }), skills: true }).map((tool) => tool.name);
     prompt = buildSessionPrompt({ profile, config, platform, startedAt: systemClock.now(), scrub, logger, toolNames });
     heading = `a new ${platform} session of profile ${profile.name} now`;
   }

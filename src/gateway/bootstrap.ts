@@ -24,6 +24,8 @@ import type { Clock } from '../util/clock.js';
 import { MemoryFiles } from '../memory/files.js';
 import { memoryReport } from '../memory/report.js';
 import { anyMemoryEnabled, memorySettingsFrom } from '../memory/settings.js';
+import { skillsCapability } from '../skills/capability.js';
+import { gatewayCommandNames, gatewayCommandWords } from './commands.js';
 import { DiskHealth } from './disk-health.js';
 import { mediaPolicy } from './media-policy.js';
 import { mediaStager } from './media-stage.js';
@@ -61,7 +63,7 @@ export function buildGateway(params: {
   const store = openStore({ path: profile.dbPath, clock, logger, disk, ...(params.configureStore ? { configure: params.configureStore } : {}) });
   const registry = new ToolRegistry();
   const memory = anyMemoryEnabled({ settings: memorySettingsFrom({ config }) });
-  for (const tool of [...builtinTools({ memory }), ...(params.extraTools ?? [])]) registry.register(tool);
+  for (const tool of [...builtinTools({ memory, skills: true }), ...(params.extraTools ?? [])]) registry.register(tool);
   const agent = buildAgent({ profile, config, registry, clock, logger, scrub: params.scrub, store });
   let runner: GatewayRunner | undefined;
   const http = params.withHttp && config.gateway.http.enabled
@@ -174,6 +176,11 @@ export function runnerOptionsFrom(params: {
       terminal: { timeoutMs: config.tools.terminal.timeout, maxOutputBytes: config.tools.terminal.max_output_bytes },
       ...(memory ? { memory } : {}),
       ...(params.store ? { sessionSearch: sessionSearchFor({ config, store: params.store, scrub: params.scrub, logger: params.logger }) } : {}),
+      skills: skillsCapability({
+        dir: profile.skillsDir,
+        reservedNames: [...new Set([...gatewayCommandNames, ...gatewayCommandWords])],
+        logger: params.logger.child({ component: 'skills' }),
+      }),
     },
     prompts: promptSource({ profile, config, clock, scrub: params.scrub, logger: params.logger.child({ component: 'prompt' }), toolNames }),
     ...(memory ? { memoryReport: () => memoryReport({ read: (target) => memory.read(target) }) } : {}),

@@ -23,6 +23,9 @@ const aliases: Readonly<Record<string, GatewayCommandName>> = {
   start: 'help',
 };
 
+/** Every word the gateway reads as one of its commands (names and aliases): refused as skill names, so /<skill> never shadows one. */
+export const gatewayCommandWords: readonly string[] = Object.keys(aliases);
+
 /** One line per command, for /help and for the unknown-command answer. */
 export const commandHelp: readonly string[] = [
   '/new (or /reset) — end this conversation and start a fresh one',

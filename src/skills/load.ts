@@ -46,12 +46,40 @@ function skillFiles(params: { root: string }): string[] {
   return found;
 }
 
+/** Most SKILL.md checks remembered (see `checked`). */
+const MAX_CHECKED = 2000;
+
+/**
+ * Checks already done, by file and its inode, size and change times: a changed or replaced file (writes are atomic
+ * renames: a new inode) has a new key, so an entry never goes stale. Parsing and the threat scan of 100 skills cost
+ * about 70 ms; with this a tool call's loadSkills is a stat per skill.
+ */
+const checked = new Map<string, Skill | string>();
+
 /** Reads and checks one SKILL.md; a string is the reason it is broken. */
 function readSkill(params: { root: string; rel: string }): Skill | string {
   const file = path.join(params.root, params.rel);
+  let key: string;
+  try {
+    const stat = statSync(file);
+    if (stat.size > MAX_SKILL_CHARS * 4) return `SKILL.md is larger than ${MAX_SKILL_CHARS} characters`;
+    key = `${file}\0${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}`;
+  } catch (error) {
+    return `SKILL.md could not be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`;
+  }
+  const known = checked.get(key);
+  if (known !== undefined) return known;
+  const read = checkSkill({ root: params.root, rel: params.rel, file });
+  if (checked.size >= MAX_CHECKED) checked.clear();
+  checked.set(key, read);
+  return read;
+}
+
+/** Reads, parses and threat-scans one SKILL.md; a string is the reason it is broken. */
+function checkSkill(params: { root: string; rel: string; file: string }): Skill | string {
+  const { file } = params;
   let text: string;
   try {
-    if (statSync(file).size > MAX_SKILL_CHARS * 4) return `SKILL.md is larger than ${MAX_SKILL_CHARS} characters`;
     text = readFileSync(file, 'utf8');
   } catch (error) {
     return `SKILL.md could not be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`;

@@ -20,9 +20,12 @@ function textOf(request: CapturedRequest): string {
   return (request.body.messages ?? []).map((m) => (typeof m['content'] === 'string' ? m['content'] : '')).join('\n');
 }
 
-/** A gateway on a fake model with model.context_length 4000 (known at once, unlike the endpoint's). */
-async function smallContext(): Promise<Harness> {
-  return startHarness({ config: { model: { context_length: 4000 } } });
+/**
+ * A gateway on a fake model with model.context_length 4600 (known at once, unlike the endpoint's): ten turns stay
+ * under its 0.5 threshold with the system prompt and the ten built-in tool schemas.
+ */
+async function smallContext(params: { tailRatio?: number } = {}): Promise<Harness> {
+  return startHarness({ config: { model: { context_length: 4600 }, ...(params.tailRatio !== undefined ? { compression: { tail_ratio: params.tailRatio } } : {}) } });
 }
 
 /** Sends one message and waits for its reply. */
@@ -88,7 +91,8 @@ test('a summary model answering 500 gives the fallback note and the conversation
 });
 
 test('/compress compresses on demand: tokens before and after, the new session id; a short chat has nothing to compress', async () => {
-  const h = await smallContext();
+  // A tail of 0.1 × the threshold, so ten short turns have a middle to summarise.
+  const h = await smallContext({ tailRatio: 0.1 });
   try {
     h.fake.setResponder((req) => (req.body.stream === true ? { text: 'ok.' } : { text: 'The user described ten items.' }));
     const short = await say(h, '/compress');

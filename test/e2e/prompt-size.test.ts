@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { promptSizeGoalBytes, promptSizeLines, runPromptSize } from '../../bench/prompt-size.js';
+import { promptSizeGoalBytes, promptSizeLines, runPromptSize, runSkillsIndexBench, skillsIndexLines } from '../../bench/prompt-size.js';
 import { builtinTools } from '../../src/tools/builtin/index.js';
 
 test('the prompt-size bench measures the first real request of a fresh default profile: system prompt and every built-in tool', async () => {
   const figures = await runPromptSize();
-  assert.equal(figures.toolCount, builtinTools({ memory: true }).length);
+  assert.equal(figures.toolCount, builtinTools({ memory: true, skills: true }).length);
   assert.equal(figures.model, 'gpt-4o-mini');
   const nonEmpty = figures.layers.filter((l) => l.chars > 0);
   assert.deepEqual(nonEmpty.map((l) => l.name), ['identity', 'tool_guidance', 'runtime']);
@@ -18,4 +18,16 @@ test('the prompt-size bench measures the first real request of a fresh default p
   const lines = promptSizeLines({ figures });
   assert.match(lines[0] ?? '', new RegExp(`= ${figures.systemBytes + figures.toolsBytes} bytes .*goal ≤ 15\\.0 KB`));
   assert.match(lines[2] ?? '', /identity \d+, tool_guidance \d+, system_prompt 0, memory 0, skills 0, context_files 0, runtime \d+/);
+});
+
+test('the skills-index bench: 100 generated skills grow the first request by the index only (its characters, the blank line, JSON escapes of its newlines)', async () => {
+  const figures = await runSkillsIndexBench({ count: 100 });
+  const index = figures.with.layers.find((l) => l.name === 'skills')?.chars ?? 0;
+  assert.equal(figures.without.layers.find((l) => l.name === 'skills')?.chars, 0);
+  assert.ok(index > 1000 && index <= 8000, `${index} chars`);
+  assert.equal(figures.with.toolsBytes, figures.without.toolsBytes);
+  const grew = figures.with.requestBytes - figures.without.requestBytes;
+  // ASCII index: each of its newlines (and the two separating it) costs one more byte as "\n" in JSON.
+  assert.ok(grew >= index + 2 && grew <= index + 2 + 2 * 120, `grew ${grew} for an index of ${index}`);
+  assert.match(skillsIndexLines({ figures })[0] ?? '', /^skills index: first request \d+ bytes with 0 skills, \d+ bytes with 100 generated skills \(\+\d+\); the skills layer is \d+ chars, .*tools JSON unchanged$/);
 });

@@ -24,7 +24,7 @@ export interface BuildPromptParams {
   readonly scrub: (text: string) => string;
   /** Told about context files left out (unreadable) or blocked (threat scan). */
   readonly logger: PromptLogger;
-  /** The names of the tools the agent is offered (the guidance layer covers memory and session_search only when present). */
+  /** The names of the tools the agent is offered (the guidance layer covers memory, session_search and skill_manage only when present; the skills index needs skill_view). */
   readonly toolNames: readonly string[];
 }
 
@@ -42,7 +42,7 @@ export function promptLayers(params: BuildPromptParams): PromptLayer[] {
     toolGuidanceLayer({ model: config.model.name, setting: config.agent.tool_use_enforcement, toolNames: params.toolNames }),
     { name: 'system_prompt', text: extra },
     memoryLayer({ profile, config }),
-    skillsLayer(),
+    skillsLayer({ dir: profile.skillsDir, platform: params.platform, maxChars: config.skills.index_max_chars, offered: params.toolNames.includes('skill_view'), logger: params.logger }),
     contextFilesLayer({ workspace: config.tools.workspace, enabled: config.agent.context_files, maxChars: config.agent.context_file_max_chars, logger: params.logger }),
     runtimeLayer({ profileName: profile.name, workspace: config.tools.workspace, platform: params.platform, startedAt: params.startedAt, timeZone: promptTimeZone({ config }) }),
   ];

@@ -49,9 +49,16 @@ const sessionSearchGuidance = [
     'search the earlier conversations with `session_search` instead of guessing or asking them to repeat it.',
 ].join('\n');
 
+/** When to use the `skill_manage` tool (only sent when the agent has it). */
+const skillManageGuidance = [
+  '# Saving skills',
+  'After a task that took trial and error or a correction from the user, save what worked as a skill (`skill_manage` create); ' +
+    'fix a skill that proved wrong at once (`skill_manage` patch).',
+].join('\n');
+
 /**
  * The tool-use guidance layer: general guidance, the "act, don't just say you will" block when the model needs it,
- * and guidance for the `memory` and `session_search` tools when `toolNames` (the tools the agent is offered) has them.
+ * and guidance for the `memory`, `session_search` and `skill_manage` tools when `toolNames` (the tools the agent is offered) has them.
  */
 export function toolGuidanceLayer(params: { model: string; setting: ToolUseEnforcement; toolNames: readonly string[] }): PromptLayer {
   const has = (name: string): boolean => params.toolNames.includes(name);
@@ -60,6 +67,7 @@ export function toolGuidanceLayer(params: { model: string; setting: ToolUseEnfor
     ...(wantsEnforcement(params) ? [enforcement] : []),
     ...(has('memory') ? [memoryGuidance] : []),
     ...(has('session_search') ? [sessionSearchGuidance] : []),
+    ...(has('skill_manage') ? [skillManageGuidance] : []),
   ];
   return { name: 'tool_guidance', text: blocks.join('\n\n') };
 }

@@ -4,10 +4,25 @@ import { patchTool } from './patch.js';
 import { readFileTool } from './read-file.js';
 import { searchFilesTool } from './search-files.js';
 import { sessionSearchTool } from './session-search.js';
+import { skillManageTool } from './skill-manage.js';
+import { skillViewTool } from './skill-view.js';
+import { skillsListTool } from './skills-list.js';
 import { terminalTool } from './terminal.js';
 import { writeFileTool } from './write-file.js';
 
-/** The tools every agent gets: read_file, write_file, patch, search_files, terminal, session_search; and `memory` when it is on. */
-export function builtinTools(params: { memory?: boolean } = {}): ToolDefinition[] {
-  return [readFileTool, writeFileTool, patchTool, searchFilesTool, terminalTool, sessionSearchTool, ...(params.memory === true ? [memoryTool] : [])];
+/**
+ * The tools every agent gets: read_file, write_file, patch, search_files, terminal, session_search; `memory` when it
+ * is on; skills_list, skill_view and skill_manage when the profile's skills are (the gateway fills `toolContext.skills`).
+ */
+export function builtinTools(params: { memory?: boolean; skills?: boolean } = {}): ToolDefinition[] {
+  return [
+    readFileTool,
+    writeFileTool,
+    patchTool,
+    searchFilesTool,
+    terminalTool,
+    sessionSearchTool,
+    ...(params.memory === true ? [memoryTool] : []),
+    ...(params.skills === true ? [skillsListTool, skillViewTool, skillManageTool] : []),
+  ];
 }

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { defineTool, ToolError } from '../tool.js';
+
+const input = z.object({
+  name: z.string().describe('The skill to load.'),
+  file_path: z.string().optional().describe("Read this file of the skill's folder instead (e.g. references/api.md)."),
+});
+
+/** `skill_view`: Hermes Agent's tool: a skill's instructions, or one file of its folder (path-confined to it). */
+export const skillViewTool = defineTool({
+  name: 'skill_view',
+  description:
+    "Load a skill's instructions (and the list of its files) before a task it matches, then follow them. " +
+    "With file_path, read one of its files instead.",
+  input,
+  parallel: 'safe',
+  handler: async (args, ctx) => {
+    if (ctx.skills === undefined) throw new ToolError('skills are not available to this agent (no skills folder).');
+    return ctx.skills.view({ name: args.name, ...(args.file_path !== undefined ? { filePath: args.file_path } : {}), signal: ctx.signal });
+  },
+});

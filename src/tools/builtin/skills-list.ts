@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import { defineTool, ToolError } from '../tool.js';
+
+const input = z.object({
+  category: z.string().optional().describe('Only this category.'),
+});
+
+/** `skills_list`: Hermes Agent's tool: every skill of the profile (name, category, description). */
+export const skillsListTool = defineTool({
+  name: 'skills_list',
+  description:
+    'List all your skills (saved procedures: name, category, description), when the index in the prompt is not enough.',
+  input,
+  parallel: 'safe',
+  handler: async (args, ctx) => {
+    if (ctx.skills === undefined) throw new ToolError('skills are not available to this agent (no skills folder).');
+    return ctx.skills.list({ ...(args.category !== undefined ? { category: args.category } : {}), signal: ctx.signal });
+  },
+});
