@@ -3,13 +3,12 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { startHarness, type Harness } from '../helpers/harness.js';
-import { capturingLogger, realSkillTools, reviewLines, reviewTestTools, scriptFake, turnScript, until } from '../helpers/review.js';
+import { capturingLogger, reviewLines, reviewTestTools, scriptFake, turnScript, until } from '../helpers/review.js';
 
-async function harness(params: { config?: Record<string, unknown> } = {}): Promise<{ h: Harness; lines: Record<string, unknown>[]; skillCalls: string[] }> {
+async function harness(params: { config?: Record<string, unknown> } = {}): Promise<{ h: Harness; lines: Record<string, unknown>[] }> {
   const { logger, lines } = capturingLogger();
-  const skillCalls: string[] = [];
-  const h = await startHarness({ logger, extraTools: reviewTestTools({ skillCalls }), ...(params.config ? { config: params.config } : {}) });
-  return { h, lines, skillCalls };
+  const h = await startHarness({ logger, extraTools: reviewTestTools(), ...(params.config ? { config: params.config } : {}) });
+  return { h, lines };
 }
 
 /** Sends one message and waits until its turn is done. */
@@ -200,7 +199,7 @@ test('an error turn starts no review even when its stored calls crossed the inte
   }
 });
 
-test('the review\'s skill_manage create lands on disk with source_session (needs the real skill tools)', { skip: realSkillTools ? false : 'src/tools/builtin/skill-manage.ts is not in this tree yet: runs once the skill tools are merged' }, async () => {
+test('the review\'s skill_manage create lands on disk with source_session', async () => {
   const { h, lines } = await harness();
   try {
     const content = '---\nname: ship-release\ndescription: Ship a release with make ship after make deploy failed.\n---\n\n1. Run `make ship` (not `make deploy`).\n';

@@ -50,7 +50,7 @@ test('a compression made mid-turn moves the rest of the turn to the new session:
       if (tool === 'bulky') return { toolCalls: [{ name: 'whoami', arguments: {} }] };
       return { text: 'Done. ' + 'A sentence of reply text. '.repeat(3) };
     });
-    for (let i = 1; i <= 6; i += 1) await say(h, `Chat ${i}: ` + 'tell me something about the weather today please. '.repeat(8));
+    for (let i = 1; i <= 2; i += 1) await say(h, `Chat ${i}: ` + 'tell me something about the weather today please. '.repeat(8));
     const store = h.readStore();
     const first = store.listSessions({ limit: 10 });
     store.close();

@@ -18,10 +18,10 @@ function textOf(request: CapturedRequest): string {
   return (request.body.messages ?? []).map((m) => (typeof m['content'] === 'string' ? m['content'] : '')).join('\n');
 }
 
-/** A gateway on a fake model whose /models says context_length 5000 (room for the system prompt and the ten built-in tool schemas). */
+/** A gateway on a fake model whose /models says context_length 4000. */
 async function smallContext(): Promise<Harness> {
   const h = await startHarness();
-  h.fake.modelMetadata = { 'fake-model': { context_length: 5000 } };
+  h.fake.modelMetadata = { 'fake-model': { context_length: 4000 } };
   await h.restart();
   await until(() => h.fake.modelListings.length > 0, 'the /models lookup');
   return h;
@@ -42,7 +42,7 @@ async function converse(h: Harness, params: { from: number; to: number; text?: s
   }
 }
 
-test('a 40-turn conversation on a 5000-token model compresses into a chain of sessions and keeps the first fact', async () => {
+test('a 40-turn conversation on a 4000-token model compresses into a chain of sessions and keeps the first fact', async () => {
   const h = await smallContext();
   try {
     h.fake.setResponder((req) => {
@@ -81,7 +81,7 @@ test('a 40-turn conversation on a 5000-token model compresses into a chain of se
     assert.ok(last && textOf(last).includes('PELICAN-7'), 'the code word from turn 1 is still in the context at turn 40');
     for (const request of chats) {
       const tokens = estimatePromptTokens({ request: { model: 'fake-model', messages: (request.body.messages ?? []) as never, tools: (request.body.tools ?? []) as never } });
-      assert.ok(tokens <= 5000, `a request of ~${tokens} tokens exceeds the context length`);
+      assert.ok(tokens <= 4000, `a request of ~${tokens} tokens exceeds the context length`);
       const called = new Set<string>();
       for (const m of request.body.messages ?? []) {
         const calls = m['tool_calls'];

@@ -1,14 +1,9 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { Writable } from 'node:stream';
 import { pino, type Logger } from 'pino';
 import { z } from 'zod';
 import { defineTool, type ToolDefinition } from '../../src/tools/tool.js';
 import type { CapturedRequest, ScriptedReply } from '../fakes/openai/server.js';
 import type { Harness } from './harness.js';
-
-/** True when the real skill tools are in this tree (then no stand-in skill_manage is registered). */
-export const realSkillTools = existsSync(path.join(import.meta.dirname, '..', '..', 'src', 'tools', 'builtin', 'skill-manage.ts'));
 
 /** Whether a captured request is a background review's (its system prompt is the review instruction). */
 export function isReview(req: CapturedRequest): boolean {
@@ -28,21 +23,9 @@ export function capturingLogger(): { logger: Logger; lines: Record<string, unkno
   return { logger: pino({ level: 'info' }, stream), lines };
 }
 
-/** A `probe` tool that answers "probe ok", and a stand-in `skill_manage` (recording its calls) unless the real one exists. */
-export function reviewTestTools(params: { skillCalls: string[] }): ToolDefinition[] {
-  const probe = defineTool({ name: 'probe', description: 'test probe', input: z.object({ step: z.number() }), parallel: 'safe', handler: async (a) => `probe ${a.step} ok` });
-  if (realSkillTools) return [probe];
-  const skillManage = defineTool({
-    name: 'skill_manage',
-    description: 'stand-in for the skill tool',
-    input: z.object({ action: z.string(), name: z.string() }).passthrough(),
-    parallel: 'never',
-    handler: async (a) => {
-      params.skillCalls.push(`${a.action}:${a.name}`);
-      return `skill ${a.name} ${a.action}d`;
-    },
-  });
-  return [probe, skillManage];
+/** A `probe` tool that answers "probe N ok" (the turns' model calls). */
+export function reviewTestTools(): ToolDefinition[] {
+  return [defineTool({ name: 'probe', description: 'test probe', input: z.object({ step: z.number() }), parallel: 'safe', handler: async (a) => `probe ${a.step} ok` })];
 }
 
 /** The turn's replies: `probes` probe rounds then `final`. */

@@ -27,6 +27,7 @@ function sum(values: readonly number[], from = 0, to = values.length): number {
 /**
  * Compresses a conversation to fit `threshold` estimated tokens. Step 1 clears old tool output (no model call) and
  * stops there when that is enough; otherwise the head (first exchange) and a tail of `tailRatio × threshold` tokens
+ * (at most half the room the overhead leaves)
  * stay verbatim and the middle becomes one summary message (an update of the earlier summary when the middle starts
  * with one). Never throws for a failing summariser: a fixed fallback note takes the summary's place. The output is
  * valid for the next API call whenever the input was (every tool result right after its call).
@@ -34,7 +35,10 @@ function sum(values: readonly number[], from = 0, to = values.length): number {
 export async function compressHistory(params: CompressParams): Promise<CompressResult> {
   const { countTokens, threshold, summarise, signal } = params;
   const overhead = params.overheadTokens ?? 0;
-  const tailBudget = Math.floor((params.tailRatio ?? defaultTailRatio) * threshold);
+  // The tail is a share of the threshold, but never more than half of the room the fixed part leaves for messages
+  // (a large system prompt and tool list on a small context would otherwise keep a tail that cannot fit).
+  const room = Math.max(0, threshold - overhead);
+  const tailBudget = Math.min(Math.floor((params.tailRatio ?? defaultTailRatio) * threshold), Math.floor(room / 2));
   const summaryMax = params.summaryMaxTokens ?? defaultSummaryMaxTokens;
   const original = params.messages;
   const originalTokens = original.map((m) => countTokens(m));

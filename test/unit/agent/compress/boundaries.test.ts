@@ -112,3 +112,17 @@ test('head end: the first exchange with its tool round; capped at a safe cut; em
   const summary: ChatMessage = { role: 'user', content: '[CONTEXT SUMMARY: hand-off note from an earlier context window]\nold' };
   assert.equal(headEnd({ messages: [summary, ...messages], tokens: [10, ...ones], maxTokens: 1000 }), 0);
 });
+
+test('a large overhead (system prompt + tools) caps the tail at half the room it leaves, so the result fits the threshold', async () => {
+  // 20 exchanges of ~60 tokens; the threshold 1000 leaves 300 tokens for messages next to a 700-token overhead.
+  const messages: ChatMessage[] = [];
+  for (let i = 0; i < 20; i++) messages.push({ role: 'user', content: `question ${i} `.repeat(10) }, { role: 'assistant', content: `answer ${i} `.repeat(10) });
+  const fake = fakeSummariser(() => 'NOTE.');
+  const result = await compressHistory({ messages, countTokens: charTokens, threshold: 1000, overheadTokens: 700, summarise: fake.summarise, signal });
+  assert.equal(result.outcome, 'summarised');
+  const at = result.messages.findIndex((m) => isSummaryMessage(m));
+  const tailTokens = total(result.messages.slice(at + 1));
+  // Without the cap the tail is 0.2 × 1000 = 200 tokens and head + summary + tail no longer fit the 300 left.
+  assert.ok(tailTokens <= 150, `tail of ${tailTokens} tokens is at most half the 300-token room`);
+  assert.ok(result.stats.after <= 1000, `after ${result.stats.after} fits the threshold`);
+});
