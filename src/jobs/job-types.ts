@@ -1,3 +1,17 @@
+/*
+ * How a scheduler uses the jobs store (each profile's store holds only its own jobs):
+ *   1. create: parseSchedule({text, timeZone, now}) -> nextRun({schedule, after: now, timeZone}) -> store.createJob.
+ *   2. tick (on start, then at the soonest next_run_at): for each store.dueJobs({now}):
+ *        plan = planCatchUp({schedule, timeZone, nextRunAt, lastScheduledFor: job.lastRunAt, now, catchUpWindowMs});
+ *        plan.skipped -> store.recordSkipped({..., nextRunAt: plan.runFor === undefined ? plan.nextRunAt ?? null : undefined});
+ *        plan.runFor  -> run = store.claimRun({jobId, scheduledFor: plan.runFor, now, nextRunAt: plan.nextRunAt ?? null});
+ *                        undefined means another process (or this one before a crash) has it: do nothing.
+ *        a one-shot with no next run: store.setJobState({state: 'done'}) once its run finished.
+ *   3. run: setRunSession; per target recordDelivery (message ids, or the error); finishRun with the outcome
+ *      (`retrying` + retryAt from modelRetryDelay, `delivery_failed` + retryAt, or a final one).
+ *   4. retries: store.dueRetries({now}) -> store.claimRetry({runId, now}) -> the same run again (same scheduled time).
+ *   5. after a crash: store.openRuns() are runs whose turn was in flight (the inbox journal replays the turn).
+ */
 import type { ChatRef } from '../gateway/contracts.js';
 import type { Schedule } from './schedule-types.js';
 
