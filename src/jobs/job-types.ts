@@ -10,6 +10,8 @@
  *   3. run: setRunSession; per target recordDelivery (message ids, or the error); finishRun with the outcome
  *      (`retrying` + retryAt from modelRetryDelay, `delivery_failed` + retryAt, or a final one).
  *   4. retries: store.dueRetries({now}) -> store.claimRetry({runId, now}) -> the same run again (same scheduled time).
+ *   "run now" (cronjob run): claimRun({scheduledFor: now, nextRunAt: job.nextRunAt}) leaves the schedule as it was
+ *      (a due time at or before that run is then treated as claimed by planCatchUp's lastScheduledFor).
  *   5. after a crash: store.openRuns() are runs whose turn was in flight (the inbox journal replays the turn).
  */
 import type { ChatRef } from '../gateway/contracts.js';

@@ -1,4 +1,5 @@
 import { Cron } from 'croner';
+import { isTimeZone } from '../config/time-zone.js';
 import type { Schedule, ScheduleParseResult } from './schedule-types.js';
 import { zonedInstant } from './zoned-time.js';
 
@@ -73,19 +74,26 @@ function parseAbsolute(match: RegExpMatchArray, text: string, timeZone: string, 
   return { ok: true, schedule: { kind: 'once', atMs } };
 }
 
-/** A cron expression: exactly 5 fields (or a nickname such as @daily), validated by croner. */
-function parseCron(text: string): ScheduleParseResult {
+/**
+ * A cron expression: exactly 5 fields (or a nickname such as @daily), validated by croner in its 5-part mode. Seconds
+ * (6 fields) are refused: a job is a model turn, and 6 fields are ambiguous (seconds first, or Quartz years last).
+ * Day-of-month and day-of-week combine with OR when both are set, as in Vixie cron (croner's default), which is what
+ * the model has read: "0 8 13 * 5" is every 13th and every Friday. An expression that never runs is refused.
+ */
+function parseCron(text: string, timeZone: string, now: number): ScheduleParseResult {
   const fields = text.split(' ');
   if (!text.startsWith('@') && fields.length !== 5) {
     const extra = fields.length > 5 ? ' (a seconds or year field is not supported: use minute hour day month weekday)' : '';
     return refuse(`"${text}" has ${fields.length} fields, a cron expression has 5${extra}`);
   }
+  let next: Date | null;
   try {
-    new Cron(text, { mode: '5-part', paused: true });
+    next = new Cron(text, { mode: '5-part', timezone: timeZone, paused: true }).nextRun(new Date(now));
   } catch (error) {
     const detail = error instanceof Error ? error.message.replace(/^CronPattern:\s*/, '') : String(error);
     return refuse(`"${text}" is not a valid cron expression (${detail})`);
   }
+  if (next === null) return refuse(`"${text}" never runs`);
   return { ok: true, schedule: { kind: 'cron', expression: text } };
 }
 
@@ -101,11 +109,12 @@ export function parseSchedule(params: { text: string; timeZone: string; now: num
   const { timeZone, now } = params;
   const text = params.text.trim().replace(/\s+/g, ' ');
   if (text === '') return refuse('the schedule is empty');
+  if (!isTimeZone({ zone: timeZone })) return { ok: false, error: `"${timeZone}" is not a time zone (use an IANA name such as "Europe/Berlin" or "UTC").` };
   const lower = text.toLowerCase();
   const every = /^every (.+)$/.exec(lower);
   if (every?.[1] !== undefined) {
     const span = parseSpan(every[1]);
-    if (typeof span === 'string') return refuse(`"${text}": ${span}`);
+    if (typeof span === 'string') return refuse(`"${text}": ${span}${span.endsWith('is not a duration') ? ' (for times of day or weekdays send cron)' : ''}`);
     return { ok: true, schedule: { kind: 'interval', everyMs: span, anchorMs: now } };
   }
   const delay = /^in (.+)$/.exec(lower);
@@ -119,7 +128,7 @@ export function parseSchedule(params: { text: string; timeZone: string; now: num
   if (/^\d{4}-\d{1,2}-\d{1,2}/.test(text)) return refuse(`"${text}" is not a date and time in the form 2026-12-02 09:00`);
   if (text.startsWith('@') || CRONISH.test(text)) {
     if (!text.startsWith('@') && !/[\d*]/.test(text)) return refuse(`"${text}" is not a schedule`);
-    return parseCron(text);
+    return parseCron(text, timeZone, now);
   }
   return refuse(`"${text}" is not a schedule`);
 }

@@ -48,8 +48,26 @@ describe('parseSchedule: cron', () => {
     assert.match(refused('61 * * * *'), /not a valid cron expression \(Invalid value for minute: 61\)/);
   });
 
+  test('an expression that never runs (February 30) is refused', () => {
+    assert.match(refused('0 0 30 2 *'), /"0 0 30 2 \*" never runs/);
+  });
+
+  test('day-of-month and day-of-week combine with OR, as in Vixie cron', () => {
+    const schedule = parsed('0 8 13 * 5');
+    const thursday12th = Date.parse('2026-11-12T12:00:00Z');
+    // Friday 2026-11-13 is both; then Friday 20th (a Friday, not the 13th) must follow, not 2027-08-13.
+    const first = nextRun({ schedule, after: thursday12th, timeZone: 'UTC' });
+    assert.equal(iso(first), '2026-11-13T08:00:00.000Z');
+    assert.equal(iso(nextRun({ schedule, after: first ?? 0, timeZone: 'UTC' })), '2026-11-20T08:00:00.000Z');
+  });
+
+  test('an unknown time zone is refused, not thrown', () => {
+    const result = parseSchedule({ text: '2026-12-02 09:00', timeZone: 'Mars/Olympus', now: NOW });
+    assert.deepEqual(result, { ok: false, error: '"Mars/Olympus" is not a time zone (use an IANA name such as "Europe/Berlin" or "UTC").' });
+  });
+
   test('words are not a schedule: the model must send cron for "every weekday at 8"', () => {
-    assert.match(refused('every weekday at 8'), /"weekday at 8" is not a duration/);
+    assert.match(refused('every weekday at 8'), /"weekday at 8" is not a duration \(for times of day or weekdays send cron\)/);
     assert.match(refused('tomorrow morning'), /"tomorrow morning" is not a schedule/);
     refused('');
   });
