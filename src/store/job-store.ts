@@ -12,7 +12,7 @@ export interface JobStore {
   setJobState(params: { jobId: string; state: JobState; nextRunAt?: number | null }): JobRow | undefined;
   /** One job. */
   job(params: { jobId: string }): JobRow | undefined;
-  /** Jobs oldest first; all states unless some are given. */
+  /** Jobs oldest first (jobs created in the same millisecond by id); all states unless some are given. */
   listJobs(params: { states?: readonly JobState[] }): JobRow[];
   /** Removes a job with its runs and their delivery records; false when there was none. */
   removeJob(params: { jobId: string }): boolean;

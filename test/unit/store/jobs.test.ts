@@ -49,7 +49,7 @@ describe('store: jobs', () => {
     cleanup();
   });
 
-  test('a created job reads back with its schedule, targets and state; listJobs filters by state', () => {
+  test('a created job reads back with its schedule, targets and state; listJobs filters by state', async () => {
     const job = store.createJob(hourly());
     assert.match(job.id, /^[0-9a-f]{8}$/);
     assert.deepEqual(store.job({ jobId: job.id }), job);
@@ -58,6 +58,7 @@ describe('store: jobs', () => {
     assert.equal(job.script, null);
     assert.equal(job.createdAt, T - HOUR);
     assert.equal(job.lastRunAt, null);
+    await clock.advance(1);
     const paused = store.createJob(hourly({ name: 'paused one', state: 'paused', script: 'df -h' }));
     assert.equal(paused.script, 'df -h');
     assert.deepEqual(store.listJobs({}).map((j) => j.name), ['top issues', 'paused one']);
