@@ -133,6 +133,13 @@ const toolsSchema = z
   })
   .prefault({});
 
+/** cron: scheduled jobs. */
+const cronSchema = z
+  .strictObject({
+    catch_up_window: duration({ defaultValue: '1h' }),
+  })
+  .prefault({});
+
 /** logging: the profile's logs/gateway.log. */
 const loggingSchema = z
   .strictObject({
@@ -155,6 +162,7 @@ export const configSchema = z
     gateway: gatewaySchema,
     stream: streamSchema,
     tools: toolsSchema,
+    cron: cronSchema,
     logging: loggingSchema,
     platforms: platformsSchema,
   })

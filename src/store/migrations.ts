@@ -163,6 +163,72 @@ CREATE TABLE credential_state (
 ) STRICT, WITHOUT ROWID;
 `;
 
+/**
+ * Scheduled jobs (issue 14): the jobs, their runs (UNIQUE (job_id, scheduled_for): claiming a scheduled time is one
+ * INSERT that a second process or a replay after kill -9 cannot repeat), each run's delivery per target with the
+ * platform's message ids, and the home channel per platform. Removing a job removes its runs and deliveries.
+ */
+const jobsSchema = `
+CREATE TABLE jobs (
+  id             TEXT    PRIMARY KEY,
+  name           TEXT    NOT NULL,
+  prompt         TEXT    NOT NULL,
+  script         TEXT,
+  schedule_text  TEXT    NOT NULL,
+  schedule_kind  TEXT    NOT NULL CHECK (schedule_kind IN ('cron', 'interval', 'once')),
+  schedule_json  TEXT    NOT NULL,
+  time_zone      TEXT    NOT NULL,
+  targets_json   TEXT    NOT NULL,
+  state          TEXT    NOT NULL CHECK (state IN ('active', 'paused', 'done', 'failed')),
+  created_at     INTEGER NOT NULL,
+  updated_at     INTEGER NOT NULL,
+  next_run_at    INTEGER,
+  last_run_at    INTEGER,
+  last_outcome   TEXT
+) STRICT, WITHOUT ROWID;
+CREATE INDEX jobs_due ON jobs (next_run_at) WHERE state = 'active';
+
+CREATE TABLE job_runs (
+  id             INTEGER PRIMARY KEY,
+  job_id         TEXT    NOT NULL REFERENCES jobs (id) ON DELETE CASCADE,
+  scheduled_for  INTEGER NOT NULL,
+  started_at     INTEGER NOT NULL,
+  finished_at    INTEGER,
+  outcome        TEXT    NOT NULL
+    CHECK (outcome IN ('running', 'delivered', 'delivery_failed', 'silent', 'skipped', 'retrying', 'failed')),
+  error          TEXT,
+  session_id     TEXT,
+  attempts       INTEGER NOT NULL DEFAULT 1,
+  retry_at       INTEGER,
+  skipped_count  INTEGER,
+  skipped_until  INTEGER,
+  UNIQUE (job_id, scheduled_for)
+) STRICT;
+CREATE INDEX job_runs_retry ON job_runs (retry_at) WHERE retry_at IS NOT NULL;
+CREATE INDEX job_runs_open ON job_runs (outcome) WHERE outcome = 'running';
+
+CREATE TABLE job_deliveries (
+  run_id           INTEGER NOT NULL REFERENCES job_runs (id) ON DELETE CASCADE,
+  target           TEXT    NOT NULL,
+  platform         TEXT    NOT NULL,
+  chat_id          TEXT    NOT NULL,
+  thread_id        TEXT,
+  message_ids_json TEXT    NOT NULL,
+  error            TEXT,
+  attempts         INTEGER NOT NULL DEFAULT 1,
+  updated_at       INTEGER NOT NULL,
+  PRIMARY KEY (run_id, target)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE home_channels (
+  platform  TEXT    PRIMARY KEY,
+  chat_id   TEXT    NOT NULL,
+  chat_kind TEXT    NOT NULL CHECK (chat_kind IN ('dm', 'group', 'channel')),
+  thread_id TEXT,
+  set_at    INTEGER NOT NULL
+) STRICT, WITHOUT ROWID;
+`;
+
 /** The store's schema history, oldest first. Append new migrations; never edit released ones. */
 export const migrations: readonly Migration[] = [
   { version: 1, name: 'initial schema', up: (db) => db.exec(initialSchema) },
@@ -170,4 +236,5 @@ export const migrations: readonly Migration[] = [
   { version: 3, name: 'send intents', up: (db) => db.exec(sendIntentSchema) },
   { version: 4, name: 'session prompts and model usage', up: (db) => db.exec(agentSessionSchema) },
   { version: 5, name: 'credential pool state', up: (db) => db.exec(credentialSchema) },
+  { version: 6, name: 'scheduled jobs', up: (db) => db.exec(jobsSchema) },
 ];

@@ -5,7 +5,10 @@ import { diskErrorKind, errorCode, type DiskReporter } from '../util/disk-error.
 import { diskOpenFailure, openDatabase } from './connection.js';
 import { createCursorQueries } from './cursors.js';
 import { StoreClosedError, StoreDiskError } from './errors.js';
+import { createHomeChannelQueries } from './home-channels.js';
 import { createInboxQueries } from './inbox.js';
+import { createJobRunQueries } from './job-runs.js';
+import { createJobQueries } from './jobs.js';
 import { createMessageQueries } from './messages.js';
 import { createModelCallQueries } from './model-calls.js';
 import { createCredentialQueries } from './credentials.js';
@@ -79,6 +82,9 @@ export function openStore(params: OpenStoreParams): Store {
   const scrubbing = createScrubQueries({ db });
   const cursors = createCursorQueries({ db, clock });
   const pairing = createPairingQueries({ db, clock });
+  const jobs = createJobQueries({ db, clock, logger });
+  const runs = createJobRunQueries({ db, clock });
+  const homes = createHomeChannelQueries({ db, clock });
   params.configure?.(db);
   const folder = dbPath === ':memory:' ? undefined : path.dirname(dbPath);
 
@@ -150,6 +156,25 @@ export function openStore(params: OpenStoreParams): Store {
     approvedSenders: live('approvedSenders', pairing.approvedSenders),
     revokeSender: live('revokeSender', pairing.revokeSender),
     prunePairingRequests: live('prunePairingRequests', pairing.prunePairingRequests),
+    createJob: live('createJob', jobs.createJob),
+    updateJob: live('updateJob', jobs.updateJob),
+    setJobState: live('setJobState', jobs.setJobState),
+    job: live('job', jobs.job),
+    listJobs: live('listJobs', jobs.listJobs),
+    removeJob: live('removeJob', jobs.removeJob),
+    dueJobs: live('dueJobs', jobs.dueJobs),
+    claimRun: live('claimRun', runs.claimRun),
+    setRunSession: live('setRunSession', runs.setRunSession),
+    finishRun: live('finishRun', runs.finishRun),
+    dueRetries: live('dueRetries', runs.dueRetries),
+    claimRetry: live('claimRetry', runs.claimRetry),
+    openRuns: live('openRuns', runs.openRuns),
+    recordDelivery: live('recordDelivery', runs.recordDelivery),
+    runsOf: live('runsOf', runs.runsOf),
+    recordSkipped: live('recordSkipped', runs.recordSkipped),
+    setHomeChannel: live('setHomeChannel', homes.setHomeChannel),
+    homeChannel: live('homeChannel', homes.homeChannel),
+    homeChannels: live('homeChannels', homes.homeChannels),
     close: () => {
       if (closed) return;
       closed = true;

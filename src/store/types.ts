@@ -1,4 +1,5 @@
 import type { MessageEvent } from '../gateway/contracts.js';
+import type { JobStore } from './job-store.js';
 
 /** Where an inbound message is in its life. */
 export type InboxState = 'received' | 'processing' | 'done';
@@ -237,9 +238,10 @@ export interface ApprovedSender {
 
 /**
  * The gateway's durable state, behind a narrow interface so another backend can replace SQLite.
- * Adapters never touch it directly. All methods are synchronous (better-sqlite3).
+ * Adapters never touch it directly. All methods are synchronous (better-sqlite3). The scheduled-jobs part is in
+ * job-store.ts.
  */
-export interface Store {
+export interface Store extends JobStore {
   // --- inbox journal ---
   /** Journals an inbound message. `inserted: false` means it was seen before (a redelivery). */
   recordInbound(params: { event: MessageEvent; sessionKey: string }): { inserted: boolean; row: InboxRow };
