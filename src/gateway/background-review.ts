@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { AIAgent } from '../agent/agent.js';
 import type { ChatMessage } from '../agent/messages.js';
+import type { ModelCallReport } from '../agent/usage.js';
 import { reviewDue, type ReviewDue, type ReviewKinds, type ReviewSchedule } from '../agent/review/due.js';
 import { reviewInstructions, savedNothing } from '../agent/review/prompt.js';
 import { reviewTranscript, toolResultFailed } from '../agent/review/transcript.js';
@@ -29,6 +30,24 @@ export interface ReviewOptions {
   readonly agentFor: (params: { main: AIAgent }) => AIAgent;
   /** Tokens of a piece of transcript text. */
   readonly countTokens: (text: string) => number;
+  /** The longest a review may run before it is aborted (a model that never answers must not pin a slot). */
+  readonly timeoutMs: number;
+}
+
+/** The longest any review runs, whatever the request timeout. */
+export const REVIEW_MAX_TIMEOUT_MS = 10 * 60_000;
+
+/** A review's time cap: one request timeout per model call it may make, at most REVIEW_MAX_TIMEOUT_MS. */
+export function reviewTimeoutMs(params: { requestTimeoutMs: number }): number {
+  return Math.min(params.requestTimeoutMs * REVIEW_MAX_MODEL_CALLS, REVIEW_MAX_TIMEOUT_MS);
+}
+
+/** Platforms where the notice would be a message of its own that costs the owner (an SMS, an email): none there. */
+const NO_NOTICE_PLATFORMS: readonly string[] = ['sms', 'email'];
+
+/** Whether the review notice may be sent on `platform` (skills.review_notice is on and the line is cheap there). */
+export function noticeAllowed(params: { platform: string }): boolean {
+  return !NO_NOTICE_PLATFORMS.includes(params.platform);
 }
 
 /** One thing a review wrote. */
@@ -122,6 +141,8 @@ export async function runReview(params: {
   maxTranscriptTokens: number;
   countTokens: (text: string) => number;
   signal: AbortSignal;
+  /** Each of the review's model calls (the profile's usage, logged; never the session's stored calls). */
+  onUsage?: (report: ModelCallReport) => void;
 }): Promise<ReviewOutcome> {
   const { store, sessionId, signal } = params;
   const messages: ChatMessage[] = [];
@@ -136,6 +157,7 @@ export async function runReview(params: {
       onTextDelta: () => undefined,
       onMessage: (message) => messages.push(message),
       toolContext: { ...params.toolContext, signal, sessionId },
+      ...(params.onUsage ? { onUsage: params.onUsage } : {}),
     });
     const modelCalls = result.modelCalls;
     if (signal.aborted || result.outcome === 'interrupted') return { kind: 'aborted', modelCalls };
@@ -157,10 +179,29 @@ export function reviewNotice(params: { saved: readonly ReviewSaved[] }): string 
   return parts.join('; ');
 }
 
-/** Logs one line for a review that ended. */
-export function logReview(params: { logger: Logger; sessionId: string; reason: string; sessionModelCalls: number; outcome: ReviewOutcome; signal: AbortSignal }): void {
+/** The tokens a review's model calls used (what the endpoint reported). */
+export interface ReviewTokens {
+  prompt: number;
+  completion: number;
+}
+
+/** Adds one model call's reported tokens to `tokens`. */
+export function addReviewTokens(params: { tokens: ReviewTokens; report: ModelCallReport }): void {
+  params.tokens.prompt += params.report.promptTokens ?? 0;
+  params.tokens.completion += params.report.completionTokens ?? 0;
+}
+
+/** Logs one line for a review that ended, with its model calls and tokens (the review's usage is counted there). */
+export function logReview(params: { logger: Logger; sessionId: string; reason: string; sessionModelCalls: number; outcome: ReviewOutcome; signal: AbortSignal; tokens: ReviewTokens }): void {
   const { outcome } = params;
-  const fields = { sessionId: params.sessionId, due: params.reason, sessionModelCalls: params.sessionModelCalls, reviewModelCalls: outcome.modelCalls };
+  const fields = {
+    sessionId: params.sessionId,
+    due: params.reason,
+    sessionModelCalls: params.sessionModelCalls,
+    reviewModelCalls: outcome.modelCalls,
+    reviewPromptTokens: params.tokens.prompt,
+    reviewCompletionTokens: params.tokens.completion,
+  };
   if (outcome.kind === 'failed') {
     params.logger.warn({ ...fields, detail: outcome.detail }, 'background review failed');
     return;

@@ -52,7 +52,7 @@ export class GatewayRunner {
   private readonly slots: AdapterSlots;
   private readonly mailboxes: SessionMailboxes;
   /** Work the gateway starts itself after a turn (background reviews): one per session, aborted by its next message. */
-  private readonly background = new BackgroundWork({ maxConcurrent: maxBackgroundWork });
+  private readonly background: BackgroundWork;
   /** Command replies and pairing codes; drained before the store closes. */
   private readonly replies: GatewayReplies;
   private readonly maintenanceController = new AbortController();
@@ -99,6 +99,7 @@ export class GatewayRunner {
     this.store = params.store;
     this.agent = params.agent;
     this.clock = params.clock;
+    this.background = new BackgroundWork({ maxConcurrent: maxBackgroundWork, clock: this.clock });
     this.logger = params.logger;
     this.refusals = new RejectionLog({ logger: this.logger, clock: this.clock });
     this.options = params.options;
