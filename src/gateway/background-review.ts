@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { AIAgent } from '../agent/agent.js';
+import { isSummaryMessage } from '../agent/compress/summary-message.js';
 import type { ChatMessage } from '../agent/messages.js';
 import type { ModelCallReport } from '../agent/usage.js';
 import { reviewDue, type ReviewDue, type ReviewKinds, type ReviewSchedule } from '../agent/review/due.js';
@@ -78,10 +79,32 @@ function skillManagedRecently(params: { store: Store; sessionId: string; calls: 
   return false;
 }
 
+/** Most sessions of one compression chain whose calls are added up. */
+const MAX_CHAIN_DEPTH = 50;
+
+/**
+ * The model calls of the conversation the session continues: its own, plus its parents' as long as each session
+ * began from a compression (it holds a summary message). A compression carries the count on; `/new` (a parent but no
+ * summary) starts it over.
+ */
+export function chainModelCalls(params: { store: Store; sessionId: string }): number {
+  const { store } = params;
+  let calls = 0;
+  const seen = new Set<string>();
+  for (let id: string | null = params.sessionId; id !== null && !seen.has(id) && seen.size < MAX_CHAIN_DEPTH; ) {
+    seen.add(id);
+    calls += store.sessionUsage({ sessionId: id }).calls;
+    const session = store.getSession({ sessionId: id });
+    const compressed = store.history({ sessionId: id, limit: REVIEW_HISTORY_LIMIT }).some((m) => m.role === 'user' && isSummaryMessage({ role: 'user', content: m.content }));
+    id = compressed ? (session?.parentSessionId ?? null) : null;
+  }
+  return calls;
+}
+
 /** Whether a review is due for the session now that a turn with `turnModelCalls` stored model calls was delivered. */
 export function reviewDueAfterTurn(params: { store: Store; sessionId: string; turnModelCalls: number; options: ReviewOptions; memoryOn: boolean }): ReviewDue & { readonly modelCalls: number } {
   const { store, sessionId, options } = params;
-  const callsAfter = store.sessionUsage({ sessionId }).calls;
+  const callsAfter = chainModelCalls({ store, sessionId });
   if (!options.schedule.enabled) return { due: false, modelCalls: callsAfter };
   const tools: ReviewKinds = { skills: options.toolNames.includes('skill_manage'), memory: params.memoryOn && options.toolNames.includes('memory') };
   const due = reviewDue({
