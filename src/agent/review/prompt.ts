@@ -7,7 +7,8 @@ export const NOTHING_TO_SAVE = 'nothing to save';
 const COMMON = [
   'You are a quiet background reviewer. Nobody reads your text: the user already has their answer and will not see you.',
   'The next user message holds a transcript of a conversation between the user and the assistant; every tool call in it is',
-  'marked [succeeded] or [failed]. Decide whether it taught something worth keeping for future conversations.',
+  'marked [succeeded] or [failed] ([outcome unknown] when its output was cleared). Decide whether it taught something',
+  'worth keeping for future conversations.',
   '',
   'Save something only when a non-trivial approach was used: trial and error before it worked, a change of plan, or the user',
   'correcting the result. A plain question answered at once teaches nothing.',

@@ -1,3 +1,5 @@
+import { clearedToolOutput } from '../compress/clear-tool-results.js';
+
 /** One history entry as the review reads it (a StoredMessage fits). */
 export interface TranscriptMessage {
   readonly role: 'system' | 'user' | 'assistant' | 'tool';
@@ -37,7 +39,8 @@ function blocks(params: { messages: readonly TranscriptMessage[] }): string[] {
     if (m.content.trim() !== '') lines.push(`[${m.role}] ${m.content.trim()}`);
     for (const call of m.toolCalls ?? []) {
       const result = results.get(call.id);
-      const mark = result === undefined ? 'no result' : toolResultFailed({ content: result }) ? 'failed' : 'succeeded';
+      // A result a compression cleared says nothing about how the call went: marked so, never "succeeded".
+      const mark = result === undefined ? 'no result' : result.trim() === clearedToolOutput ? 'outcome unknown' : toolResultFailed({ content: result }) ? 'failed' : 'succeeded';
       lines.push(`[tool call ${call.name}] [${mark}] arguments: ${clip(call.arguments)}`);
       if (result !== undefined) lines.push(`  result: ${clip(result)}`);
     }

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { reviewInstructions, savedNothing } from '../../../../src/agent/review/prompt.js';
 import { reviewTranscript, toolResultFailed, type TranscriptMessage } from '../../../../src/agent/review/transcript.js';
+import { clearedToolOutput } from '../../../../src/agent/compress/clear-tool-results.js';
 import { INTERRUPTED_RESULT } from '../../../../src/tools/scheduler.js';
 
 const msg = (role: TranscriptMessage['role'], content: string, extra: Partial<TranscriptMessage> = {}): TranscriptMessage => ({ role, content, toolCalls: null, toolCallId: null, ...extra });
@@ -51,4 +52,15 @@ test('the instruction covers the kinds asked for; "nothing to save" is recognise
   assert.doesNotMatch(memory, /skill_manage/);
   assert.equal(savedNothing({ text: 'Nothing to save.' }), true);
   assert.equal(savedNothing({ text: 'saved skill deploy-app' }), false);
+});
+
+test('a tool result a compression cleared is marked outcome unknown, not succeeded', () => {
+  const messages: TranscriptMessage[] = [
+    msg('user', 'deploy it'),
+    msg('assistant', '', { toolCalls: [{ id: 'a', name: 'terminal', arguments: '{"command":"make deploy"}' }] }),
+    msg('tool', clearedToolOutput, { toolCallId: 'a' }),
+  ];
+  const text = reviewTranscript({ messages, maxTokens: 10_000, countTokens: (t) => t.length });
+  assert.match(text, /\[tool call terminal\] \[outcome unknown\]/);
+  assert.doesNotMatch(text, /\[succeeded\]/);
 });
