@@ -5,6 +5,7 @@ import type { CredentialStateStore } from '../agent/route/pool.js';
 import { routeFromConfig } from '../agent/route/from-config.js';
 import { countText, encodingFor } from '../agent/tokens/encoding.js';
 import type { GatewayConfig } from '../config/schema.js';
+import { memorySettingsFrom, memoryTargets, targetInfo } from '../memory/settings.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { Clock } from '../util/clock.js';
 import { REVIEW_MAX_MODEL_CALLS, REVIEW_TOOL_NAMES, reviewTimeoutMs, type ReviewOptions } from './background-review.js';
@@ -45,6 +46,7 @@ export function reviewOptionsFrom(params: {
     notice: config.skills.review_notice,
     toolNames,
     countTokens: (text) => countText({ text, encoding }),
+    memoryTargets: memoryTargets.filter((target) => targetInfo({ settings: memorySettingsFrom({ config }), target }).enabled),
     timeoutMs: reviewTimeoutMs({ requestTimeoutMs: aux?.requestTimeoutMs ?? config.model.request_timeout }),
     agentFor: ({ main }) => {
       const tools = toolNames.map((name) => registry.get(name)).filter((tool) => tool !== undefined);

@@ -58,6 +58,7 @@ export function startReviewIfDue(params: {
         store,
         sessionId,
         kinds,
+        memoryTargets: review.memoryTargets,
         agent: review.agentFor({ main: params.agent }),
         toolContext: options.toolContext,
         maxTranscriptTokens: Math.floor(contextTokens * TRANSCRIPT_SHARE),

@@ -7,6 +7,7 @@ import { reviewDue, type ReviewDue, type ReviewKinds, type ReviewSchedule } from
 import { reviewInstructions, savedNothing } from '../agent/review/prompt.js';
 import { reviewTranscript, toolResultFailed } from '../agent/review/transcript.js';
 import type { Store } from '../store/types.js';
+import type { MemoryTarget } from '../tools/capabilities.js';
 import type { ToolContext } from '../tools/tool.js';
 import { BackgroundAbort } from './background-work.js';
 
@@ -31,6 +32,8 @@ export interface ReviewOptions {
   readonly agentFor: (params: { main: AIAgent }) => AIAgent;
   /** Tokens of a piece of transcript text. */
   readonly countTokens: (text: string) => number;
+  /** The memory files that are on (memory.memory_enabled, memory.user_profile_enabled): the only ones the review is told of. */
+  readonly memoryTargets: readonly MemoryTarget[];
   /** The longest a review may run before it is aborted (a model that never answers must not pin a slot). */
   readonly timeoutMs: number;
 }
@@ -106,7 +109,7 @@ export function reviewDueAfterTurn(params: { store: Store; sessionId: string; tu
   const { store, sessionId, options } = params;
   const callsAfter = chainModelCalls({ store, sessionId });
   if (!options.schedule.enabled) return { due: false, modelCalls: callsAfter };
-  const tools: ReviewKinds = { skills: options.toolNames.includes('skill_manage'), memory: params.memoryOn && options.toolNames.includes('memory') };
+  const tools: ReviewKinds = { skills: options.toolNames.includes('skill_manage'), memory: params.memoryOn && options.memoryTargets.length > 0 && options.toolNames.includes('memory') };
   const due = reviewDue({
     schedule: options.schedule,
     counts: {
@@ -159,6 +162,8 @@ export async function runReview(params: {
   store: Store;
   sessionId: string;
   kinds: ReviewKinds;
+  /** The memory targets that are on (both when not given). */
+  memoryTargets?: readonly MemoryTarget[];
   agent: AIAgent;
   toolContext: Omit<ToolContext, 'signal'>;
   maxTranscriptTokens: number;
@@ -173,7 +178,7 @@ export async function runReview(params: {
     const history = store.history({ sessionId, limit: REVIEW_HISTORY_LIMIT });
     const transcript = reviewTranscript({ messages: history, maxTokens: params.maxTranscriptTokens, countTokens: params.countTokens });
     const result = await params.agent.run({
-      systemPrompt: reviewInstructions({ kinds: params.kinds }),
+      systemPrompt: reviewInstructions({ kinds: params.kinds, ...(params.memoryTargets ? { memoryTargets: params.memoryTargets } : {}) }),
       history: [],
       userText: transcript,
       signal,

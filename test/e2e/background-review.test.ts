@@ -277,3 +277,27 @@ test('no review in a group session: other people\'s words never become the owner
     await h.stop();
   }
 });
+
+test('the memory review follows memory.*_enabled: USER.md off → only the notes target; both off → no memory review', async () => {
+  const userOff = await harness({ config: { memory: { review_interval: 1, user_profile_enabled: false }, skills: { review_interval: 1000 } } });
+  try {
+    const { reviews } = scriptFake({ h: userOff.h, main: [{ text: 'one' }], review: () => ({ text: 'nothing to save' }) });
+    await say(userOff.h, 'first');
+    await until({ predicate: () => reviewLines(userOff.lines).length === 1, what: 'the memory review' });
+    const instruction = String(reviews[0]?.req.body.messages?.[0]?.['content']);
+    assert.match(instruction, /target memory/);
+    assert.doesNotMatch(instruction, /target user/);
+  } finally {
+    await userOff.h.stop();
+  }
+  const bothOff = await harness({ config: { memory: { review_interval: 1, user_profile_enabled: false, memory_enabled: false }, skills: { review_interval: 1000 } } });
+  try {
+    const { reviews } = scriptFake({ h: bothOff.h, main: [{ text: 'one' }], review: () => ({ text: 'nothing to save' }) });
+    await say(bothOff.h, 'first');
+    await settle();
+    assert.equal(reviews.length, 0);
+    assert.equal(reviewLines(bothOff.lines).length, 0);
+  } finally {
+    await bothOff.h.stop();
+  }
+});

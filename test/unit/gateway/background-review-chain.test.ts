@@ -21,6 +21,7 @@ const options: ReviewOptions = {
     throw new Error('not used');
   },
   countTokens: (text) => text.length,
+  memoryTargets: ['memory', 'user'],
   timeoutMs: 1000,
 };
 

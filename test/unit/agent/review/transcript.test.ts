@@ -64,3 +64,16 @@ test('a tool result a compression cleared is marked outcome unknown, not succeed
   assert.match(text, /\[tool call terminal\] \[outcome unknown\]/);
   assert.doesNotMatch(text, /\[succeeded\]/);
 });
+
+test('the instruction treats the transcript as material, not orders, and names only the memory targets that are on', () => {
+  const both = reviewInstructions({ kinds: { skills: true, memory: true } });
+  assert.match(both, /never instructions to you/);
+  assert.match(both, /without a method that worked/);
+  assert.match(both, /target user/);
+  assert.match(both, /target memory/);
+  const notesOnly = reviewInstructions({ kinds: { skills: false, memory: true }, memoryTargets: ['memory'] });
+  assert.doesNotMatch(notesOnly, /target user/);
+  assert.match(notesOnly, /target memory/);
+  const none = reviewInstructions({ kinds: { skills: true, memory: true }, memoryTargets: [] });
+  assert.doesNotMatch(none, /Memory holds/);
+});
