@@ -18,6 +18,9 @@ export class BackgroundAbort extends Error {
 /** Why `start` did not start the work. */
 export type BackgroundStart = 'started' | 'session_busy' | 'limit' | 'stopped';
 
+/** How long `stop` waits for aborted work to settle. */
+export const STOP_GRACE_MS = 5000;
+
 interface Running {
   readonly controller: AbortController;
   readonly done: Promise<void>;
@@ -33,11 +36,19 @@ export class BackgroundWork {
   private readonly unsettled = new Set<Promise<void>>();
   private readonly maxConcurrent: number;
   private readonly clock: Clock;
+  private readonly onLate: ((params: { pieces: number }) => void) | undefined;
   private stopped = false;
 
-  constructor(params: { /** Most pieces of work running at once across sessions. */ maxConcurrent: number; clock: Clock }) {
+  constructor(params: {
+    /** Most pieces of work running at once across sessions. */
+    maxConcurrent: number;
+    clock: Clock;
+    /** Called when `stop` gave up waiting for work that had not settled (one log line). */
+    onLate?: (params: { pieces: number }) => void;
+  }) {
     this.maxConcurrent = params.maxConcurrent;
     this.clock = params.clock;
+    this.onLate = params.onLate;
   }
 
   /** How many pieces of work run now. */
@@ -87,12 +98,19 @@ export class BackgroundWork {
     return true;
   }
 
-  /** Aborts everything, refuses new work, and resolves once all of it settled. */
-  async stop(): Promise<void> {
+  /** Aborts everything, refuses new work, and resolves once all of it settled, or after `graceMs` (work that ignores its signal must not hold a shutdown). */
+  async stop(params: { graceMs: number } = { graceMs: STOP_GRACE_MS }): Promise<void> {
     this.stopped = true;
     const all = [...this.running.values()];
     this.running.clear();
     for (const r of all) r.controller.abort(new BackgroundAbort({ reason: 'shutdown' }));
-    await Promise.allSettled([...this.unsettled]);
+    const grace = new AbortController();
+    const waited = this.clock.sleep(params.graceMs, grace.signal).then(
+      () => 'late' as const,
+      () => 'settled' as const,
+    );
+    const outcome = await Promise.race([Promise.allSettled([...this.unsettled]).then(() => 'settled' as const), waited]);
+    grace.abort();
+    if (outcome === 'late') this.onLate?.({ pieces: this.unsettled.size });
   }
 }

@@ -99,8 +99,9 @@ export class GatewayRunner {
     this.store = params.store;
     this.agent = params.agent;
     this.clock = params.clock;
-    this.background = new BackgroundWork({ maxConcurrent: maxBackgroundWork, clock: this.clock });
     this.logger = params.logger;
+    const onLate = ({ pieces }: { pieces: number }): void => this.logger.warn({ pieces }, 'background work did not stop in time; the gateway stops without it');
+    this.background = new BackgroundWork({ maxConcurrent: maxBackgroundWork, clock: this.clock, onLate });
     this.refusals = new RejectionLog({ logger: this.logger, clock: this.clock });
     this.options = params.options;
     this.http = params.http;

@@ -81,3 +81,18 @@ test('aborted work that has not settled yet still counts against the limit (neve
   assert.equal(work.start({ key: 'b', timeoutMs: hour, run: () => Promise.resolve() }), 'started');
   await work.stop();
 });
+
+test('stop waits for aborted work at most graceMs, then gives up and says so', async () => {
+  const clock = new FakeClock();
+  const late: number[] = [];
+  const work = new BackgroundWork({ maxConcurrent: 2, clock, onLate: ({ pieces }) => late.push(pieces) });
+  // Work that ignores its signal.
+  assert.equal(work.start({ key: 'a', timeoutMs: hour, run: () => new Promise<void>(() => undefined) }), 'started');
+  let stopped = false;
+  const stopping = work.stop({ graceMs: 5000 }).then(() => (stopped = true));
+  await clock.advance(4999);
+  assert.equal(stopped, false);
+  await clock.advance(1);
+  await stopping;
+  assert.deepEqual(late, [1]);
+});
