@@ -86,28 +86,32 @@ function skillManagedRecently(params: { store: Store; sessionId: string; calls: 
 const MAX_CHAIN_DEPTH = 50;
 
 /**
- * The model calls of the conversation the session continues: its own, plus its parents' as long as each session
- * began from a compression (it holds a summary message). A compression carries the count on; `/new` (a parent but no
- * summary) starts it over.
+ * The sessions of the conversation the session continues: itself, then its parents as long as each session began
+ * from a compression (it holds a summary message). A compression carries the counts on; `/new` (a parent but no
+ * summary) starts them over.
  */
-export function chainModelCalls(params: { store: Store; sessionId: string }): number {
+export function compressionChain(params: { store: Store; sessionId: string }): string[] {
   const { store } = params;
-  let calls = 0;
-  const seen = new Set<string>();
-  for (let id: string | null = params.sessionId; id !== null && !seen.has(id) && seen.size < MAX_CHAIN_DEPTH; ) {
-    seen.add(id);
-    calls += store.sessionUsage({ sessionId: id }).calls;
+  const chain: string[] = [];
+  for (let id: string | null = params.sessionId; id !== null && !chain.includes(id) && chain.length < MAX_CHAIN_DEPTH; ) {
+    chain.push(id);
     const session = store.getSession({ sessionId: id });
     const compressed = store.history({ sessionId: id, limit: REVIEW_HISTORY_LIMIT }).some((m) => m.role === 'user' && isSummaryMessage({ role: 'user', content: m.content }));
     id = compressed ? (session?.parentSessionId ?? null) : null;
   }
-  return calls;
+  return chain;
+}
+
+/** The model calls of the session's compression chain. */
+export function chainModelCalls(params: { store: Store; sessionId: string }): number {
+  return compressionChain(params).reduce((sum, id) => sum + params.store.sessionUsage({ sessionId: id }).calls, 0);
 }
 
 /** Whether a review is due for the session now that a turn with `turnModelCalls` stored model calls was delivered. */
 export function reviewDueAfterTurn(params: { store: Store; sessionId: string; turnModelCalls: number; options: ReviewOptions; memoryOn: boolean }): ReviewDue & { readonly modelCalls: number } {
   const { store, sessionId, options } = params;
-  const callsAfter = chainModelCalls({ store, sessionId });
+  const chain = compressionChain({ store, sessionId });
+  const callsAfter = chain.reduce((sum, id) => sum + store.sessionUsage({ sessionId: id }).calls, 0);
   if (!options.schedule.enabled) return { due: false, modelCalls: callsAfter };
   const tools: ReviewKinds = { skills: options.toolNames.includes('skill_manage'), memory: params.memoryOn && options.memoryTargets.length > 0 && options.toolNames.includes('memory') };
   const due = reviewDue({
@@ -115,7 +119,7 @@ export function reviewDueAfterTurn(params: { store: Store; sessionId: string; tu
     counts: {
       callsBefore: callsAfter - params.turnModelCalls,
       callsAfter,
-      userTurns: store.countMessages({ sessionId, role: 'user' }),
+      userTurns: store.countUserTurns({ sessionIds: chain }),
       skillManagedInWindow: tools.skills && skillManagedRecently({ store, sessionId, calls: options.schedule.skillInterval }),
       tools,
     },
