@@ -301,3 +301,16 @@ test('the memory review follows memory.*_enabled: USER.md off → only the notes
     await bothOff.h.stop();
   }
 });
+
+test('a review that keeps calling tools stops at 8 model calls', async () => {
+  const { h, lines } = await harness();
+  try {
+    const { reviews } = scriptFake({ h, main: turnScript({ probes: 9, final: 'done' }), review: () => ({ toolCalls: [{ name: 'skills_list', arguments: {} }] }) });
+    await say(h, 'long job');
+    await until({ predicate: () => reviewLines(lines).length === 1, what: 'the review log line' });
+    assert.equal(reviews.length, 8);
+    assert.equal(reviewLines(lines)[0]?.['reviewModelCalls'], 8);
+  } finally {
+    await h.stop();
+  }
+});
