@@ -66,7 +66,8 @@ export interface ReviewSaved {
 export type ReviewOutcome =
   | { readonly kind: 'saved'; readonly saved: readonly ReviewSaved[]; readonly modelCalls: number }
   | { readonly kind: 'nothing'; readonly modelCalls: number }
-  | { readonly kind: 'aborted'; readonly modelCalls: number }
+  /** Stopped (new message, shutdown, time cap); `saved`: what it had written before (files stay written). */
+  | { readonly kind: 'aborted'; readonly saved: readonly ReviewSaved[]; readonly modelCalls: number }
   | { readonly kind: 'failed'; readonly detail: string; readonly modelCalls: number };
 
 /** Whether the agent called skill_manage in the session's latest `calls` model calls (one assistant message per call). */
@@ -192,13 +193,13 @@ export async function runReview(params: {
       ...(params.onUsage ? { onUsage: params.onUsage } : {}),
     });
     const modelCalls = result.modelCalls;
-    if (signal.aborted || result.outcome === 'interrupted') return { kind: 'aborted', modelCalls };
     const saved = savedBy({ messages });
+    if (signal.aborted || result.outcome === 'interrupted') return { kind: 'aborted', saved, modelCalls };
     if (saved.length > 0) return { kind: 'saved', saved, modelCalls };
     if (result.outcome === 'error') return { kind: 'failed', detail: result.note ?? 'the model call failed', modelCalls };
     return savedNothing({ text: result.text }) || result.outcome === 'final' ? { kind: 'nothing', modelCalls } : { kind: 'failed', detail: result.outcome, modelCalls };
   } catch (error) {
-    if (signal.aborted) return { kind: 'aborted', modelCalls: 0 };
+    if (signal.aborted) return { kind: 'aborted', saved: savedBy({ messages }), modelCalls: 0 };
     return { kind: 'failed', detail: error instanceof Error ? error.message : String(error), modelCalls: 0 };
   }
 }
@@ -240,6 +241,7 @@ export function logReview(params: { logger: Logger; sessionId: string; reason: s
   }
   const why: unknown = params.signal.reason;
   const aborted = outcome.kind === 'aborted' ? (why instanceof BackgroundAbort ? why.reason : 'aborted') : undefined;
-  const result = outcome.kind === 'saved' ? reviewNotice({ saved: outcome.saved }) : outcome.kind === 'nothing' ? 'nothing to save' : `aborted (${aborted ?? 'aborted'})`;
+  const savedBefore = outcome.kind === 'aborted' && outcome.saved.length > 0 ? ` after ${reviewNotice({ saved: outcome.saved })}` : '';
+  const result = outcome.kind === 'saved' ? reviewNotice({ saved: outcome.saved }) : outcome.kind === 'nothing' ? 'nothing to save' : `aborted (${aborted ?? 'aborted'})${savedBefore}`;
   params.logger.info({ ...fields, result }, 'background review');
 }

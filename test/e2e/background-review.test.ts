@@ -314,3 +314,22 @@ test('a review that keeps calling tools stops at 8 model calls', async () => {
     await h.stop();
   }
 });
+
+test('a review stopped by a new message after it wrote a skill says so in its log line', async () => {
+  const { h, lines } = await harness();
+  try {
+    const content = '---\nname: fix-build\ndescription: Fix the build when make fails on a stale cache.\n---\n\n1. Run `make clean` then `make`.\n';
+    const { reviews } = scriptFake({
+      h,
+      main: [...turnScript({ probes: 9, final: 'built' }), { text: 'quick answer' }],
+      review: (_req, index) => (index === 0 ? { toolCalls: [{ name: 'skill_manage', arguments: { action: 'create', name: 'fix-build', content } }] } : { hangAfterChunks: 0 }),
+    });
+    await say(h, 'build it');
+    await until({ predicate: () => reviews.length === 2, what: 'the review\'s second request' });
+    await say(h, 'quick question');
+    await until({ predicate: () => reviewLines(lines).length === 1, what: 'the review log line' });
+    assert.equal(reviewLines(lines)[0]?.['result'], 'aborted (new_message) after saved skill: fix-build');
+  } finally {
+    await h.stop();
+  }
+});
