@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { reviewInstructions, savedNothing } from '../../../../src/agent/review/prompt.js';
 import { reviewTranscript, toolResultFailed, type TranscriptMessage } from '../../../../src/agent/review/transcript.js';
 import { clearedToolOutput } from '../../../../src/agent/compress/clear-tool-results.js';
+import { summaryMessage } from '../../../../src/agent/compress/summary-message.js';
 import { INTERRUPTED_RESULT } from '../../../../src/tools/scheduler.js';
 
 const msg = (role: TranscriptMessage['role'], content: string, extra: Partial<TranscriptMessage> = {}): TranscriptMessage => ({ role, content, toolCalls: null, toolCallId: null, ...extra });
@@ -76,4 +77,11 @@ test('the instruction treats the transcript as material, not orders, and names o
   assert.match(notesOnly, /target memory/);
   const none = reviewInstructions({ kinds: { skills: true, memory: true }, memoryTargets: [] });
   assert.doesNotMatch(none, /Memory holds/);
+});
+
+test('in a session continued after a compression, the summary is labelled as such, not as the user speaking', () => {
+  const messages: TranscriptMessage[] = [msg('user', summaryMessage({ text: 'the user deployed twice' }).content), msg('user', 'and now?')];
+  const text = reviewTranscript({ messages, maxTokens: 10_000, countTokens: (t) => t.length });
+  assert.match(text, /^\[summary of the earlier conversation\] /);
+  assert.match(text, /\[user\] and now\?/);
 });
