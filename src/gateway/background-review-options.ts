@@ -5,9 +5,10 @@ import type { CredentialStateStore } from '../agent/route/pool.js';
 import { routeFromConfig } from '../agent/route/from-config.js';
 import { countText, encodingFor } from '../agent/tokens/encoding.js';
 import type { GatewayConfig } from '../config/schema.js';
+import { memorySettingsFrom, memoryTargets, targetInfo } from '../memory/settings.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { Clock } from '../util/clock.js';
-import { REVIEW_MAX_MODEL_CALLS, REVIEW_TOOL_NAMES, type ReviewOptions } from './background-review.js';
+import { REVIEW_MAX_MODEL_CALLS, REVIEW_TOOL_NAMES, reviewTimeoutMs, type ReviewOptions } from './background-review.js';
 
 /**
  * The background review for a config: the review tools the main registry has (picked by name, so tools registered
@@ -45,6 +46,8 @@ export function reviewOptionsFrom(params: {
     notice: config.skills.review_notice,
     toolNames,
     countTokens: (text) => countText({ text, encoding }),
+    memoryTargets: memoryTargets.filter((target) => targetInfo({ settings: memorySettingsFrom({ config }), target }).enabled),
+    timeoutMs: reviewTimeoutMs({ requestTimeoutMs: aux?.requestTimeoutMs ?? config.model.request_timeout }),
     agentFor: ({ main }) => {
       const tools = toolNames.map((name) => registry.get(name)).filter((tool) => tool !== undefined);
       return new AIAgent({

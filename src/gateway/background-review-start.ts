@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { AIAgent } from '../agent/agent.js';
 import type { Store } from '../store/types.js';
 import type { BackgroundWork } from './background-work.js';
-import { logReview, reviewDueAfterTurn, reviewNotice, runReview } from './background-review.js';
+import { addReviewTokens, logReview, noticeAllowed, reviewDueAfterTurn, reviewNotice, runReview, type ReviewTokens } from './background-review.js';
 import type { MessageEvent } from './contracts.js';
 import type { GatewayReplies } from './gateway-replies.js';
 import type { RunnerOptions } from './runner-types.js';
@@ -16,7 +16,9 @@ const TRANSCRIPT_SHARE = 0.25;
 /**
  * After a delivered turn: starts the session's background review on `work` when one is due (read from the store, so
  * restarts keep the count). Skipped when the session already has a message waiting (it would interrupt the review at
- * once), a review running, or the global limit is reached. Never throws; a failing review is one warn line.
+ * once), a review running, or the global limit is reached. Never reviews a group or channel session: its transcript
+ * holds other people's words, and what a review writes (USER.md, skills) goes into every future prompt of the owner.
+ * Never throws; a failing review is one warn line.
  */
 export function startReviewIfDue(params: {
   work: BackgroundWork;
@@ -36,6 +38,7 @@ export function startReviewIfDue(params: {
   const { options, store, sessionId, logger } = params;
   const review = options.review;
   if (review === undefined || !review.schedule.enabled || params.queued > 0) return;
+  if (params.event.chat.kind !== 'dm') return;
   let due: ReturnType<typeof reviewDueAfterTurn>;
   try {
     due = reviewDueAfterTurn({ store, sessionId, turnModelCalls: params.turnModelCalls, options: review, memoryOn: options.toolContext.memory !== undefined });
@@ -48,19 +51,24 @@ export function startReviewIfDue(params: {
   const contextTokens = options.modelContext?.current().tokens ?? FALLBACK_CONTEXT_TOKENS;
   const started = params.work.start({
     key: params.key,
+    timeoutMs: review.timeoutMs,
     run: async (signal) => {
+      const tokens: ReviewTokens = { prompt: 0, completion: 0 };
       const outcome = await runReview({
         store,
         sessionId,
         kinds,
+        memoryTargets: review.memoryTargets,
         agent: review.agentFor({ main: params.agent }),
         toolContext: options.toolContext,
         maxTranscriptTokens: Math.floor(contextTokens * TRANSCRIPT_SHARE),
         countTokens: review.countTokens,
         signal,
+        onUsage: (report) => addReviewTokens({ tokens, report }),
       });
-      logReview({ logger, sessionId, reason, sessionModelCalls: due.modelCalls, outcome, signal });
-      if (outcome.kind === 'saved' && review.notice && !signal.aborted) {
+      logReview({ logger, sessionId, reason, sessionModelCalls: due.modelCalls, outcome, signal, tokens });
+      // An SMS or an email per notice would cost the owner a message of its own: the log line says it there.
+      if (outcome.kind === 'saved' && review.notice && !signal.aborted && noticeAllowed({ platform: params.event.platform })) {
         params.replies.send({ event: params.event, text: reviewNotice({ saved: outcome.saved }), what: 'review notice' });
       }
     },

@@ -1,5 +1,7 @@
-/** Why background work was stopped: a new message in its session, or the gateway stopping. */
-export type BackgroundAbortReason = 'new_message' | 'shutdown';
+import type { Clock } from '../util/clock.js';
+
+/** Why background work was stopped: a new message in its session, the gateway stopping, or its time cap. */
+export type BackgroundAbortReason = 'new_message' | 'shutdown' | 'timeout';
 
 /** The reason carried by an aborted background signal. */
 export class BackgroundAbort extends Error {
@@ -16,6 +18,9 @@ export class BackgroundAbort extends Error {
 /** Why `start` did not start the work. */
 export type BackgroundStart = 'started' | 'session_busy' | 'limit' | 'stopped';
 
+/** How long `stop` waits for aborted work to settle. */
+export const STOP_GRACE_MS = 5000;
+
 interface Running {
   readonly controller: AbortController;
   readonly done: Promise<void>;
@@ -30,10 +35,20 @@ export class BackgroundWork {
   /** Every piece not settled yet, aborted ones included (stop waits for them before the store closes). */
   private readonly unsettled = new Set<Promise<void>>();
   private readonly maxConcurrent: number;
+  private readonly clock: Clock;
+  private readonly onLate: ((params: { pieces: number }) => void) | undefined;
   private stopped = false;
 
-  constructor(params: { /** Most pieces of work running at once across sessions. */ maxConcurrent: number }) {
+  constructor(params: {
+    /** Most pieces of work running at once across sessions. */
+    maxConcurrent: number;
+    clock: Clock;
+    /** Called when `stop` gave up waiting for work that had not settled (one log line). */
+    onLate?: (params: { pieces: number }) => void;
+  }) {
     this.maxConcurrent = params.maxConcurrent;
+    this.clock = params.clock;
+    this.onLate = params.onLate;
   }
 
   /** How many pieces of work run now. */
@@ -46,16 +61,26 @@ export class BackgroundWork {
     return this.running.has(params.key);
   }
 
-  /** Starts `run` for the session unless it already has work, the limit is reached, or `stop` was called. `run` must settle when its signal aborts; a rejection is swallowed (the work logs its own failures). */
-  start(params: { key: string; run: (signal: AbortSignal) => Promise<void> }): BackgroundStart {
+  /**
+   * Starts `run` for the session unless it already has work, the limit is reached (aborted work still settling
+   * counts), or `stop` was called. Its signal aborts with reason 'timeout' after `timeoutMs`. `run` must settle when
+   * its signal aborts; a rejection is swallowed (the work logs its own failures).
+   */
+  start(params: { key: string; timeoutMs: number; run: (signal: AbortSignal) => Promise<void> }): BackgroundStart {
     if (this.stopped) return 'stopped';
     if (this.running.has(params.key)) return 'session_busy';
-    if (this.running.size >= this.maxConcurrent) return 'limit';
+    if (this.running.size >= this.maxConcurrent || this.unsettled.size >= this.maxConcurrent) return 'limit';
     const controller = new AbortController();
+    const timer = new AbortController();
+    this.clock.sleep(params.timeoutMs, timer.signal).then(
+      () => controller.abort(new BackgroundAbort({ reason: 'timeout' })),
+      () => undefined,
+    );
     // Called at once (not on a later tick), so an abort right after `start` reaches work that is listening.
     const done = (async (): Promise<void> => params.run(controller.signal))()
       .catch(() => undefined)
       .finally(() => {
+        timer.abort();
         if (this.running.get(params.key)?.controller === controller) this.running.delete(params.key);
         this.unsettled.delete(done);
       });
@@ -73,12 +98,19 @@ export class BackgroundWork {
     return true;
   }
 
-  /** Aborts everything, refuses new work, and resolves once all of it settled. */
-  async stop(): Promise<void> {
+  /** Aborts everything, refuses new work, and resolves once all of it settled, or after `graceMs` (work that ignores its signal must not hold a shutdown). */
+  async stop(params: { graceMs: number } = { graceMs: STOP_GRACE_MS }): Promise<void> {
     this.stopped = true;
     const all = [...this.running.values()];
     this.running.clear();
     for (const r of all) r.controller.abort(new BackgroundAbort({ reason: 'shutdown' }));
-    await Promise.allSettled([...this.unsettled]);
+    const grace = new AbortController();
+    const waited = this.clock.sleep(params.graceMs, grace.signal).then(
+      () => 'late' as const,
+      () => 'settled' as const,
+    );
+    const outcome = await Promise.race([Promise.allSettled([...this.unsettled]).then(() => 'settled' as const), waited]);
+    grace.abort();
+    if (outcome === 'late') this.onLate?.({ pieces: this.unsettled.size });
   }
 }

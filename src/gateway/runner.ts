@@ -52,7 +52,7 @@ export class GatewayRunner {
   private readonly slots: AdapterSlots;
   private readonly mailboxes: SessionMailboxes;
   /** Work the gateway starts itself after a turn (background reviews): one per session, aborted by its next message. */
-  private readonly background = new BackgroundWork({ maxConcurrent: maxBackgroundWork });
+  private readonly background: BackgroundWork;
   /** Command replies and pairing codes; drained before the store closes. */
   private readonly replies: GatewayReplies;
   private readonly maintenanceController = new AbortController();
@@ -100,6 +100,8 @@ export class GatewayRunner {
     this.agent = params.agent;
     this.clock = params.clock;
     this.logger = params.logger;
+    const onLate = ({ pieces }: { pieces: number }): void => this.logger.warn({ pieces }, 'background work did not stop in time; the gateway stops without it');
+    this.background = new BackgroundWork({ maxConcurrent: maxBackgroundWork, clock: this.clock, onLate });
     this.refusals = new RejectionLog({ logger: this.logger, clock: this.clock });
     this.options = params.options;
     this.http = params.http;

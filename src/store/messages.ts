@@ -51,7 +51,7 @@ function toStoredMessage(record: MessageRecord): StoredMessage {
 }
 
 /** The chat history's part of the Store (search lives in search.ts). */
-export type MessageQueries = Pick<Store, 'appendMessage' | 'history' | 'deleteTurnMessages' | 'countMessages'>;
+export type MessageQueries = Pick<Store, 'appendMessage' | 'history' | 'deleteTurnMessages' | 'countUserTurns'>;
 
 /** Prepares the message statements once and returns the methods that use them. */
 export function createMessageQueries(params: { db: Database.Database; clock: Clock }): MessageQueries {
@@ -78,7 +78,11 @@ export function createMessageQueries(params: { db: Database.Database; clock: Clo
     'SELECT * FROM (SELECT * FROM messages WHERE session_id = ? ORDER BY id DESC LIMIT ?) ORDER BY id',
   );
   const deleteByInbox = db.prepare<[number]>('DELETE FROM messages WHERE inbox_id = ?');
-  const countByRole = db.prepare<[string, MessageRole], { n: number }>('SELECT count(*) AS n FROM messages WHERE session_id = ? AND role = ?');
+  // One user message per turn carries the turn's inbox id; copies a compression wrote into a continued session carry
+  // none, except the running turn's (the same id as in the old session: counted once).
+  const countTurns = db.prepare<[string], { n: number }>(
+    "SELECT count(DISTINCT inbox_id) AS n FROM messages WHERE role = 'user' AND inbox_id IS NOT NULL AND session_id IN (SELECT value FROM json_each(?))",
+  );
 
   return {
     appendMessage: (message: NewMessage) => {
@@ -98,6 +102,6 @@ export function createMessageQueries(params: { db: Database.Database; clock: Clo
     history: ({ sessionId, limit }) =>
       (limit === undefined ? bySession.all(sessionId) : recentBySession.all(sessionId, Math.max(0, limit))).map(toStoredMessage),
     deleteTurnMessages: ({ inboxId }) => deleteByInbox.run(inboxId).changes,
-    countMessages: ({ sessionId, role }) => countByRole.get(sessionId, role)?.n ?? 0,
+    countUserTurns: ({ sessionIds }) => countTurns.get(JSON.stringify(sessionIds))?.n ?? 0,
   };
 }

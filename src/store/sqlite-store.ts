@@ -139,7 +139,7 @@ export function openStore(params: OpenStoreParams): Store {
     appendMessage: live('appendMessage', messages.appendMessage),
     history: live('history', messages.history),
     deleteTurnMessages: live('deleteTurnMessages', messages.deleteTurnMessages),
-    countMessages: live('countMessages', messages.countMessages),
+    countUserTurns: live('countUserTurns', messages.countUserTurns),
     search: live('search', search.search),
     searchSessions: live('searchSessions', sessionSearch.searchSessions),
     scrubStoredBatch: live('scrubStoredBatch', scrubbing.scrubStoredBatch),

@@ -323,8 +323,8 @@ export interface Store extends JobStore {
   appendMessage(message: NewMessage): StoredMessage;
   /** A session's history in order; with `limit`, only its newest `limit` messages (still in order). */
   history(params: { sessionId: string; limit?: number }): StoredMessage[];
-  /** How many of a session's history entries have this role (user: the session's turns, for the background review). */
-  countMessages(params: { sessionId: string; role: MessageRole }): number;
+  /** How many turns (user messages with an inbox id, each id once) the sessions hold: the background review's count of a compression chain. */
+  countUserTurns(params: { sessionIds: readonly string[] }): number;
   /** Removes a turn's history entries (used when a crashed turn is replayed). */
   deleteTurnMessages(params: { inboxId: number }): number;
   /**

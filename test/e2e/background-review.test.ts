@@ -36,9 +36,11 @@ test('10+ model calls over two turns trigger exactly one review, whose first req
     assert.equal(reviews.length, 1);
     const review = reviews[0];
     assert.ok(review);
-    // Order across both fakes: the turn's final text had reached the platform when the review asked the model.
-    const before = h.adapter.calls.slice(0, review.platformCallsBefore);
-    assert.ok(before.some((c) => (c.kind === 'edit' || c.kind === 'send') && c.text === 'second done'), 'the final edit came before the review request');
+    // Order across both fakes: every platform call of the turn (its last edit included) came before the review asked
+    // the model, and the last send/edit before it is the turn's final text.
+    assert.equal(review.platformCallsBefore, h.adapter.calls.length, 'no platform call of the turn came after the review request');
+    const lastShown = h.adapter.calls.slice(0, review.platformCallsBefore).filter((c) => c.kind === 'edit' || c.kind === 'send').at(-1);
+    assert.equal(lastShown?.text, 'second done', 'the final edit came before the review request');
     // The review: its instruction, the transcript with tool outcomes, only the review tools.
     const messages = review.req.body.messages ?? [];
     assert.equal(messages.length, 2);
@@ -55,6 +57,8 @@ test('10+ model calls over two turns trigger exactly one review, whose first req
     assert.equal(line?.['due'], 'skills');
     assert.equal(line?.['sessionModelCalls'], 11);
     assert.equal(line?.['reviewModelCalls'], 1);
+    // The review's usage is the profile's (its log line), not the session's.
+    assert.ok(Number(line?.['reviewPromptTokens']) > 0, `review tokens: ${String(line?.['reviewPromptTokens'])}`);
     // One more turn: 12 calls, no new crossing, no new review; the review's call is not the session's usage.
     await say(h, 'thanks');
     await settle();
@@ -84,7 +88,8 @@ test('a message sent while the review runs is answered at once and the review re
     });
     await say(h, 'long job');
     await until({ predicate: () => reviews.length === 1, what: 'the review request' });
-    await say(h, 'quick question');
+    // Answered while the review still hangs: bounded well below the review's own time cap.
+    await Promise.race([say(h, 'quick question'), new Promise((_, reject) => setTimeout(() => reject(new Error('the message waited for the review')), 3000))]);
     assert.equal(h.adapter.shown().at(-1)?.text, 'quick answer');
     await until({ predicate: () => reviews[0]?.req.cut === true, what: 'the review request to be cut' });
     await until({ predicate: () => reviewLines(lines).length === 1, what: 'the review log line' });
@@ -253,6 +258,77 @@ test('/status leaves a running review alone; /new aborts it; stopping the gatewa
     await until({ predicate: () => reviews[1]?.req.cut === true, what: 'the review request to be cut by stop' });
     const results = reviewLines(lines).map((l) => l['result']);
     assert.deepEqual(results, ['aborted (new_message)', 'aborted (shutdown)']);
+  } finally {
+    await h.stop();
+  }
+});
+
+test('no review in a group session: other people\'s words never become the owner\'s memory or skills', async () => {
+  const { h, lines } = await harness({ config: { memory: { review_interval: 1 } } });
+  try {
+    const { reviews } = scriptFake({ h, main: turnScript({ probes: 10, final: 'group done' }), review: () => ({ text: 'nothing to save' }) });
+    await h.adapter.inject({ text: 'long job for the group', kind: 'group', chatId: 'group-1', senderId: 'someone' });
+    await h.runner.waitIdle();
+    assert.equal(h.adapter.shown({ chatId: 'group-1' }).at(-1)?.text, 'group done');
+    await settle();
+    assert.equal(reviews.length, 0, '11 calls and a user turn in a group: no review');
+    assert.equal(reviewLines(lines).length, 0);
+  } finally {
+    await h.stop();
+  }
+});
+
+test('the memory review follows memory.*_enabled: USER.md off → only the notes target; both off → no memory review', async () => {
+  const userOff = await harness({ config: { memory: { review_interval: 1, user_profile_enabled: false }, skills: { review_interval: 1000 } } });
+  try {
+    const { reviews } = scriptFake({ h: userOff.h, main: [{ text: 'one' }], review: () => ({ text: 'nothing to save' }) });
+    await say(userOff.h, 'first');
+    await until({ predicate: () => reviewLines(userOff.lines).length === 1, what: 'the memory review' });
+    const instruction = String(reviews[0]?.req.body.messages?.[0]?.['content']);
+    assert.match(instruction, /target memory/);
+    assert.doesNotMatch(instruction, /target user/);
+  } finally {
+    await userOff.h.stop();
+  }
+  const bothOff = await harness({ config: { memory: { review_interval: 1, user_profile_enabled: false, memory_enabled: false }, skills: { review_interval: 1000 } } });
+  try {
+    const { reviews } = scriptFake({ h: bothOff.h, main: [{ text: 'one' }], review: () => ({ text: 'nothing to save' }) });
+    await say(bothOff.h, 'first');
+    await settle();
+    assert.equal(reviews.length, 0);
+    assert.equal(reviewLines(bothOff.lines).length, 0);
+  } finally {
+    await bothOff.h.stop();
+  }
+});
+
+test('a review that keeps calling tools stops at 8 model calls', async () => {
+  const { h, lines } = await harness();
+  try {
+    const { reviews } = scriptFake({ h, main: turnScript({ probes: 9, final: 'done' }), review: () => ({ toolCalls: [{ name: 'skills_list', arguments: {} }] }) });
+    await say(h, 'long job');
+    await until({ predicate: () => reviewLines(lines).length === 1, what: 'the review log line' });
+    assert.equal(reviews.length, 8);
+    assert.equal(reviewLines(lines)[0]?.['reviewModelCalls'], 8);
+  } finally {
+    await h.stop();
+  }
+});
+
+test('a review stopped by a new message after it wrote a skill says so in its log line', async () => {
+  const { h, lines } = await harness();
+  try {
+    const content = '---\nname: fix-build\ndescription: Fix the build when make fails on a stale cache.\n---\n\n1. Run `make clean` then `make`.\n';
+    const { reviews } = scriptFake({
+      h,
+      main: [...turnScript({ probes: 9, final: 'built' }), { text: 'quick answer' }],
+      review: (_req, index) => (index === 0 ? { toolCalls: [{ name: 'skill_manage', arguments: { action: 'create', name: 'fix-build', content } }] } : { hangAfterChunks: 0 }),
+    });
+    await say(h, 'build it');
+    await until({ predicate: () => reviews.length === 2, what: 'the review\'s second request' });
+    await say(h, 'quick question');
+    await until({ predicate: () => reviewLines(lines).length === 1, what: 'the review log line' });
+    assert.equal(reviewLines(lines)[0]?.['result'], 'aborted (new_message) after saved skill: fix-build');
   } finally {
     await h.stop();
   }

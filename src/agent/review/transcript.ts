@@ -1,3 +1,6 @@
+import { clearedToolOutput } from '../compress/clear-tool-results.js';
+import { isSummaryMessage } from '../compress/summary-message.js';
+
 /** One history entry as the review reads it (a StoredMessage fits). */
 export interface TranscriptMessage {
   readonly role: 'system' | 'user' | 'assistant' | 'tool';
@@ -34,10 +37,13 @@ function blocks(params: { messages: readonly TranscriptMessage[] }): string[] {
   for (const m of params.messages) {
     if (m.role === 'system' || m.role === 'tool') continue;
     const lines: string[] = [];
-    if (m.content.trim() !== '') lines.push(`[${m.role}] ${m.content.trim()}`);
+    // A compression's hand-off note is not something the user said: labelled as what it is.
+    const label = m.role === 'user' && isSummaryMessage({ role: 'user', content: m.content }) ? 'summary of the earlier conversation' : m.role;
+    if (m.content.trim() !== '') lines.push(`[${label}] ${m.content.trim()}`);
     for (const call of m.toolCalls ?? []) {
       const result = results.get(call.id);
-      const mark = result === undefined ? 'no result' : toolResultFailed({ content: result }) ? 'failed' : 'succeeded';
+      // A result a compression cleared says nothing about how the call went: marked so, never "succeeded".
+      const mark = result === undefined ? 'no result' : result.trim() === clearedToolOutput ? 'outcome unknown' : toolResultFailed({ content: result }) ? 'failed' : 'succeeded';
       lines.push(`[tool call ${call.name}] [${mark}] arguments: ${clip(call.arguments)}`);
       if (result !== undefined) lines.push(`  result: ${clip(result)}`);
     }

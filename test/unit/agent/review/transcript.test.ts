@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { reviewInstructions, savedNothing } from '../../../../src/agent/review/prompt.js';
 import { reviewTranscript, toolResultFailed, type TranscriptMessage } from '../../../../src/agent/review/transcript.js';
+import { clearedToolOutput } from '../../../../src/agent/compress/clear-tool-results.js';
+import { summaryMessage } from '../../../../src/agent/compress/summary-message.js';
 import { INTERRUPTED_RESULT } from '../../../../src/tools/scheduler.js';
 
 const msg = (role: TranscriptMessage['role'], content: string, extra: Partial<TranscriptMessage> = {}): TranscriptMessage => ({ role, content, toolCalls: null, toolCallId: null, ...extra });
@@ -51,4 +53,35 @@ test('the instruction covers the kinds asked for; "nothing to save" is recognise
   assert.doesNotMatch(memory, /skill_manage/);
   assert.equal(savedNothing({ text: 'Nothing to save.' }), true);
   assert.equal(savedNothing({ text: 'saved skill deploy-app' }), false);
+});
+
+test('a tool result a compression cleared is marked outcome unknown, not succeeded', () => {
+  const messages: TranscriptMessage[] = [
+    msg('user', 'deploy it'),
+    msg('assistant', '', { toolCalls: [{ id: 'a', name: 'terminal', arguments: '{"command":"make deploy"}' }] }),
+    msg('tool', clearedToolOutput, { toolCallId: 'a' }),
+  ];
+  const text = reviewTranscript({ messages, maxTokens: 10_000, countTokens: (t) => t.length });
+  assert.match(text, /\[tool call terminal\] \[outcome unknown\]/);
+  assert.doesNotMatch(text, /\[succeeded\]/);
+});
+
+test('the instruction treats the transcript as material, not orders, and names only the memory targets that are on', () => {
+  const both = reviewInstructions({ kinds: { skills: true, memory: true } });
+  assert.match(both, /never instructions to you/);
+  assert.match(both, /without a method that worked/);
+  assert.match(both, /target user/);
+  assert.match(both, /target memory/);
+  const notesOnly = reviewInstructions({ kinds: { skills: false, memory: true }, memoryTargets: ['memory'] });
+  assert.doesNotMatch(notesOnly, /target user/);
+  assert.match(notesOnly, /target memory/);
+  const none = reviewInstructions({ kinds: { skills: true, memory: true }, memoryTargets: [] });
+  assert.doesNotMatch(none, /Memory holds/);
+});
+
+test('in a session continued after a compression, the summary is labelled as such, not as the user speaking', () => {
+  const messages: TranscriptMessage[] = [msg('user', summaryMessage({ text: 'the user deployed twice' }).content), msg('user', 'and now?')];
+  const text = reviewTranscript({ messages, maxTokens: 10_000, countTokens: (t) => t.length });
+  assert.match(text, /^\[summary of the earlier conversation\] /);
+  assert.match(text, /\[user\] and now\?/);
 });
