@@ -2,9 +2,9 @@ import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rea
 import path from 'node:path';
 import { scanForThreats } from '../threats/scan.js';
 import { parseSkillFile } from './front-matter.js';
-import { categoryProblem, skillNameProblem } from './install-name.js';
 import { copyFolder, defaultInstallLimits, extractArchive, type InstallLimits, type StageResult } from './install-stage.js';
 import { loadSkills, MAX_SKILL_CHARS, SKILL_FILE } from './load.js';
+import { categoryPathProblem, newSkillNameProblem } from './names.js';
 
 /** What an install did, or why it was refused (nothing in skills/ changed then). */
 export type InstallResult =
@@ -109,14 +109,14 @@ export async function installSkill(params: {
   cacheDir: string;
   category?: string;
   force: boolean;
-  /** True for a name a built-in command has (a skill doubles as /<name>). */
-  isReserved: (name: string) => boolean;
+  /** The built-in commands' words (a skill doubles as /<name>, so these are refused as names). */
+  reserved: readonly string[];
   limits?: InstallLimits;
 }): Promise<InstallResult> {
   const { source, skillsDir } = params;
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(source)) return refused(`${source} is a URL; install takes a local folder or .tar.gz and fetches nothing from the network (download it first)`);
   if (params.category !== undefined) {
-    const problem = categoryProblem({ category: params.category });
+    const problem = categoryPathProblem({ category: params.category });
     if (problem !== undefined) return refused(problem);
   }
   mkdirSync(params.cacheDir, { recursive: true, mode: 0o700 });
@@ -133,7 +133,7 @@ export async function installSkill(params: {
     const parsed = parseSkillFile({ text });
     if (!parsed.ok) return refused(`${SKILL_FILE}: ${parsed.reason}`);
     const name = parsed.meta.name;
-    const nameProblem = skillNameProblem({ name, isReserved: params.isReserved });
+    const nameProblem = newSkillNameProblem({ name, reserved: params.reserved });
     if (nameProblem !== undefined) return refused(nameProblem);
     const files = filesUnder({ root });
     const threat = scanFiles({ root, files });

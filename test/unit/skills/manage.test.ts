@@ -53,7 +53,7 @@ test('create without a session writes the text unchanged; a source_session alrea
 test('create refuses bad names, categories, reserved command names, a front matter name that differs, bad front matter, a taken name', async () => {
   const rig = skillsRig();
   try {
-    await refused(rig.manage({ action: 'create', name: 'Deploy', content: deploy }), /Invalid skill name 'Deploy'\. Use lowercase letters, numbers and hyphens/);
+    await refused(rig.manage({ action: 'create', name: 'Deploy', content: deploy }), /Invalid skill name 'Deploy'\. Use lowercase letters, numbers and single hyphens between them/);
     await refused(rig.manage({ action: 'create', name: 'a_b', content: deploy }), /Invalid skill name/);
     await refused(rig.manage({ action: 'create', name: '-x', content: deploy }), /must start with a letter or digit/);
     await refused(rig.manage({ action: 'create', name: 'a'.repeat(65), content: deploy }), /exceeds 64 characters/);
