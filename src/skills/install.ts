@@ -1,9 +1,10 @@
-import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { scanForThreats } from '../threats/scan.js';
 import { parseSkillFile } from './front-matter.js';
 import { copyFolder, defaultInstallLimits, extractArchive, type InstallLimits, type StageResult } from './install-stage.js';
 import { loadSkills, MAX_SKILL_CHARS, SKILL_FILE } from './load.js';
+import { pruneEmptyDirs } from './remove.js';
 import { categoryPathProblem, newSkillNameProblem } from './names.js';
 
 /** What an install did, or why it was refused (nothing in skills/ changed then). */
@@ -157,7 +158,7 @@ export async function installSkill(params: {
     }
     for (const old of aside) {
       rmSync(old.to, { recursive: true, force: true });
-      pruneEmptyDirs({ from: path.dirname(old.dir), skillsDir });
+      pruneEmptyDirs({ from: path.dirname(old.dir), stop: skillsDir });
     }
     const bytes = files.reduce((sum, rel) => sum + statSync(path.join(target, rel)).size, 0);
     return { ok: true, name, dir: target, files: files.length, bytes, replaced: aside.map((a) => a.dir) };
@@ -172,25 +173,5 @@ function isLink(p: string): boolean {
     return lstatSync(p).isSymbolicLink();
   } catch {
     return false;
-  }
-}
-
-/** True when `child` is strictly inside `parent` (both absolute, not resolved through links). */
-export function isInside(params: { parent: string; child: string }): boolean {
-  const rel = path.relative(params.parent, params.child);
-  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
-}
-
-/** Removes the empty category folders from `from` up to (never including) `skillsDir`. */
-export function pruneEmptyDirs(params: { from: string; skillsDir: string }): void {
-  let dir = params.from;
-  while (isInside({ parent: params.skillsDir, child: dir })) {
-    try {
-      if (readdirSync(dir).length > 0) return;
-      rmdirSync(dir);
-    } catch {
-      return;
-    }
-    dir = path.dirname(dir);
   }
 }

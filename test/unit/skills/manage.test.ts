@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -170,6 +170,26 @@ test('delete removes the folder (and an emptied category), never another skill; 
     await refused(rig.manage({ action: 'delete', name: 'drop-me' }), /Skill 'drop-me' not found/);
   } finally {
     rig.close();
+  }
+});
+
+test('delete never reaches outside skills/: a symlinked skill folder loses only its link, a skill behind a symlinked category is refused', async () => {
+  const rig = skillsRig();
+  const outside = mkdtempSync(path.join(os.tmpdir(), 'hermes-outside-'));
+  try {
+    const shared = writeSkill({ dir: outside, name: 'shared', description: 'shared between profiles' });
+    writeSkill({ dir: outside, name: 'behind', category: 'cat', description: 'behind a linked category' });
+    mkdirSync(rig.dir, { recursive: true });
+    symlinkSync(shared, path.join(rig.dir, 'shared'));
+    symlinkSync(path.join(outside, 'cat'), path.join(rig.dir, 'linked-cat'));
+    assert.match(await rig.manage({ action: 'delete', name: 'shared' }), /only the link was removed/);
+    assert.ok(existsSync(path.join(shared, 'SKILL.md')), 'the folder the link pointed to was deleted');
+    assert.equal(existsSync(path.join(rig.dir, 'shared')), false);
+    await refused(rig.manage({ action: 'delete', name: 'behind' }), /not deleted: skills\/linked-cat\/behind lies outside the skills folder/);
+    assert.ok(existsSync(path.join(outside, 'cat', 'behind', 'SKILL.md')), 'a skill outside skills/ was deleted through a symlinked category');
+  } finally {
+    rig.close();
+    rmSync(outside, { recursive: true, force: true });
   }
 });
 
