@@ -92,3 +92,13 @@ export function isPlainFile(params: { file: string }): boolean {
     return false;
   }
 }
+
+/** The text of a file's bytes, or undefined when it is binary (a NUL byte, or not valid UTF-8). */
+export function textOf(params: { bytes: Buffer }): string | undefined {
+  if (params.bytes.includes(0)) return undefined;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(params.bytes);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,6 +1,7 @@
 import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { scanForThreats } from '../threats/scan.js';
+import { textOf } from './files.js';
 import { parseSkillFile } from './front-matter.js';
 import { copyFolder, defaultInstallLimits, extractArchive, type InstallLimits, type StageResult } from './install-stage.js';
 import { loadSkills, MAX_SKILL_CHARS, SKILL_FILE } from './load.js';
@@ -39,16 +40,6 @@ function filesUnder(params: { root: string }): string[] {
   };
   walk('');
   return out;
-}
-
-/** The text of a file, or undefined when it is binary (a NUL byte or not UTF-8): such assets are not scanned. */
-function textOf(params: { bytes: Buffer }): string | undefined {
-  if (params.bytes.includes(0)) return undefined;
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(params.bytes);
-  } catch {
-    return undefined;
-  }
 }
 
 /** Threat-scans every text file; the first finding, with its file. */
