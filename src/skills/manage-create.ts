@@ -3,13 +3,13 @@ import path from 'node:path';
 import { ToolError } from '../tools/tool.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { SKILL_FILE } from './load.js';
-import { assertSkillText, locateSkill, withSourceSession } from './manage-checks.js';
+import { assertSkillText, locateSkill, recordedSession } from './manage-checks.js';
 import { categoryPathProblem, newSkillNameProblem } from './names.js';
 import type { SkillCatalog } from './types.js';
 
 /**
  * `create`: validates the name (pattern, length, not a gateway command, not taken) and category, checks the whole
- * SKILL.md, adds `source_session` when a session is given, and writes skills/[<category>/]<name>/SKILL.md atomically.
+ * SKILL.md, records the session in `source_session` (none without one, whatever the content claims), and writes skills/[<category>/]<name>/SKILL.md atomically.
  */
 export function createSkill(params: {
   root: string;
@@ -33,7 +33,7 @@ export function createSkill(params: {
   if (existing.kind !== 'missing') throw new ToolError(`A skill named '${name}' already exists at ${path.relative(root, existing.dir)}. Use action 'patch' or 'edit' to change it.`);
   const dir = category === '' ? path.join(root, name) : path.join(root, ...category.split('/'), name);
   if (existsSync(dir)) throw new ToolError(`The folder ${path.relative(root, dir)} already exists (it holds no usable SKILL.md); choose another name or remove it.`);
-  const text = params.sessionId !== undefined && params.sessionId !== '' ? withSourceSession({ text: params.content, sessionId: params.sessionId }) : params.content;
+  const text = recordedSession({ text: params.content, sessionId: params.sessionId !== '' ? params.sessionId : undefined });
   assertSkillText({ text, names: [name] });
   mkdirSync(dir, { recursive: true });
   try {

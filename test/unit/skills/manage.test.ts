@@ -101,6 +101,25 @@ test('every write is threat-scanned: an English or Chinese injection phrase or i
   }
 });
 
+test('source_session is the gateway\'s record: create without a session drops a claimed one; edit and patch keep the one the skill had', async () => {
+  const rig = skillsRig();
+  try {
+    await rig.manage({ action: 'create', name: 'claimed', content: skillText({ name: 'claimed', description: 'x', extra: ['source_session: other-profile-session'] }) });
+    assert.equal(loadSkills({ dir: rig.dir }).skills.find((s) => s.meta.name === 'claimed')?.meta.sourceSession, undefined);
+    await rig.manage({ action: 'create', name: 'recorded', content: skillText({ name: 'recorded', description: 'x' }), sessionId: 'sess-1' });
+    await rig.manage({ action: 'edit', name: 'recorded', content: skillText({ name: 'recorded', description: 'y', extra: ['source_session: sess-forged'] }), sessionId: 'sess-2' });
+    const edited = loadSkills({ dir: rig.dir }).skills.find((s) => s.meta.name === 'recorded');
+    assert.equal(edited?.meta.description, 'y');
+    assert.equal(edited?.meta.sourceSession, 'sess-1');
+    await rig.manage({ action: 'patch', name: 'recorded', oldString: 'source_session: "sess-1"', newString: 'source_session: "sess-forged"' });
+    assert.equal(loadSkills({ dir: rig.dir }).skills.find((s) => s.meta.name === 'recorded')?.meta.sourceSession, 'sess-1');
+    await rig.manage({ action: 'edit', name: 'claimed', content: skillText({ name: 'claimed', description: 'z', extra: ['source_session: sess-forged'] }) });
+    assert.equal(loadSkills({ dir: rig.dir }).skills.find((s) => s.meta.name === 'claimed')?.meta.sourceSession, undefined);
+  } finally {
+    rig.close();
+  }
+});
+
 test('patch replaces the one occurrence; zero matches answer a preview, several the count; a patch that breaks SKILL.md is refused', async () => {
   const rig = skillsRig();
   try {
