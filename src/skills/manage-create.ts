@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { ToolError } from '../tools/tool.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
+import { leadsOutside } from './files.js';
 import { SKILL_FILE } from './load.js';
 import { assertSkillText, locateSkill, recordedSession } from './manage-checks.js';
 import { categoryPathProblem, newSkillNameProblem } from './names.js';
@@ -32,6 +33,7 @@ export function createSkill(params: {
   const existing = locateSkill({ catalog: params.catalog, root, name });
   if (existing.kind !== 'missing') throw new ToolError(`A skill named '${name}' already exists at ${path.relative(root, existing.dir)}. Use action 'patch' or 'edit' to change it.`);
   const dir = category === '' ? path.join(root, name) : path.join(root, ...category.split('/'), name);
+  if (leadsOutside({ root, target: dir })) throw new ToolError(`The category folder ${category} is a symbolic link out of the skills folder; a new skill is not written there. Choose another category.`);
   if (existsSync(dir)) throw new ToolError(`The folder ${path.relative(root, dir)} already exists (it holds no usable SKILL.md); choose another name or remove it.`);
   const text = recordedSession({ text: params.content, sessionId: params.sessionId !== '' ? params.sessionId : undefined });
   assertSkillText({ text, names: [name] });

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
+import { skillsCapability } from '../../../src/skills/capability.js';
 import { loadSkills } from '../../../src/skills/load.js';
 import { ToolError } from '../../../src/tools/tool.js';
 import { skillText, writeSkill } from '../../helpers/skills.js';
@@ -209,6 +210,33 @@ test('delete never reaches outside skills/: a symlinked skill folder loses only 
   } finally {
     rig.close();
     rmSync(outside, { recursive: true, force: true });
+  }
+});
+
+test('create into a category that is a symlink out of skills/ is refused; a skills/ folder that is itself a link works', async () => {
+  const rig = skillsRig();
+  const outside = mkdtempSync(path.join(os.tmpdir(), 'hermes-outside-'));
+  try {
+    mkdirSync(rig.dir, { recursive: true });
+    symlinkSync(outside, path.join(rig.dir, 'elsewhere'));
+    await refused(rig.manage({ action: 'create', name: 'leak', category: 'elsewhere', content: skillText({ name: 'leak', description: 'x' }) }), /category folder elsewhere is a symbolic link out of the skills folder/);
+    assert.deepEqual(readdirSync(outside), []);
+    await rig.manage({ action: 'create', name: 'fine', category: 'devops', content: skillText({ name: 'fine', description: 'x' }) });
+    assert.ok(existsSync(path.join(rig.dir, 'devops', 'fine', 'SKILL.md')));
+  } finally {
+    rig.close();
+    rmSync(outside, { recursive: true, force: true });
+  }
+  const linked = mkdtempSync(path.join(os.tmpdir(), 'hermes-linked-skills-'));
+  const home = mkdtempSync(path.join(os.tmpdir(), 'hermes-home-'));
+  try {
+    symlinkSync(linked, path.join(home, 'skills'));
+    const skills = skillsCapability({ dir: path.join(home, 'skills'), reservedNames: [] });
+    await skills.manage({ action: 'create', name: 'shared', category: 'ops', content: skillText({ name: 'shared', description: 'x' }), signal: new AbortController().signal });
+    assert.ok(existsSync(path.join(linked, 'ops', 'shared', 'SKILL.md')));
+  } finally {
+    rmSync(linked, { recursive: true, force: true });
+    rmSync(home, { recursive: true, force: true });
   }
 });
 
