@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Api } from 'grammy';
 import type { AdapterStorage } from '../../src/gateway/contracts.js';
+import { isCommandWord } from '../../src/gateway/commands.js';
 import { loadSkills, skillApplies } from '../../src/skills/load.js';
 import { grammySignal } from './signal.js';
 
@@ -39,7 +40,7 @@ export function skillMenuCommands(params: { dir: string }): MenuCommand[] {
   const out: MenuCommand[] = [];
   for (const skill of loadSkills({ dir: params.dir }).skills) {
     const command = skill.meta.name.toLowerCase().replace(/-/g, '_');
-    if (!/^[a-z0-9_]{1,32}$/.test(command) || taken.has(command) || !skillApplies({ skill, platform: 'telegram' })) continue;
+    if (!/^[a-z0-9_]{1,32}$/.test(command) || taken.has(command) || isCommandWord({ name: command }) || !skillApplies({ skill, platform: 'telegram' })) continue;
     taken.add(command);
     const text = skill.meta.description;
     out.push({ command, description: text.length > maxDescriptionChars ? `${text.slice(0, maxDescriptionChars - 1)}…` : text });

@@ -1,7 +1,6 @@
-import { lstatSync, realpathSync, rmSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
-import { isInside, pruneEmptyDirs } from '../skills/install.js';
 import { findSkill, loadSkills } from '../skills/load.js';
+import { removalCheck, removeSkillFolder } from '../skills/remove.js';
 import { loadExistingProfile, type GlobalOptions } from './context.js';
 import { println, type CliIO } from './output.js';
 import { readLine } from './profile-delete.js';
@@ -26,15 +25,13 @@ export async function skillsDelete(params: { options: GlobalOptions; io: CliIO; 
     return 1;
   }
   const rel = path.relative(skillsDir, dir);
-  const link = lstatSync(dir).isSymbolicLink();
-  // The folder the skill's parent really is must be skills/ or inside it (a symlinked category could point anywhere).
-  const realSkills = realpathSync(skillsDir);
-  const realParent = realpathSync(path.dirname(dir));
-  if (!isInside({ parent: skillsDir, child: dir }) || !(realParent === realSkills || isInside({ parent: realSkills, child: realParent }))) {
-    err(`error: skills/${rel} lies outside ${skillsDir} (through a symlinked folder); nothing was deleted`);
+  const check = removalCheck({ skillsDir, dir });
+  if (!check.ok) {
+    err(`error: ${check.reason}`);
     err('hint: remove it by hand if you mean to.');
     return 1;
   }
+  const link = check.link;
   if (!params.yes) {
     if (!io.isTTY) {
       err(`error: not deleting skills/${rel} without confirmation: pass --yes (no terminal to ask on)`);
@@ -47,9 +44,11 @@ export async function skillsDelete(params: { options: GlobalOptions; io: CliIO; 
       return 1;
     }
   }
-  if (link) unlinkSync(dir);
-  else rmSync(dir, { recursive: true, force: true });
-  pruneEmptyDirs({ from: path.dirname(dir), skillsDir });
+  const removed = removeSkillFolder({ skillsDir, dir });
+  if (!removed.ok) {
+    err(`error: ${removed.reason}`);
+    return 1;
+  }
   println({ stream: io.stdout, text: `deleted skill ${name} (${link ? 'removed the symlink ' : ''}skills/${rel})` });
   return 0;
 }

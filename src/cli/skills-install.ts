@@ -1,16 +1,8 @@
 import path from 'node:path';
-import { parseCommand } from '../gateway/commands.js';
+import { gatewayCommandWords } from '../gateway/commands.js';
 import { installSkill } from '../skills/install.js';
 import { loadExistingProfile, type GlobalOptions } from './context.js';
 import { println, type CliIO } from './output.js';
-
-/** Commands that will exist beside the gateway's own (the `/skills` listing). */
-const otherBuiltins: readonly string[] = ['skills'];
-
-/** True when `/name` is a built-in gateway command (or one of its aliases), which a skill may not shadow. */
-export function isBuiltinCommand(name: string): boolean {
-  return otherBuiltins.includes(name) || parseCommand({ text: `/${name}` }).kind === 'command';
-}
 
 /**
  * `hermes skills install PATH [--category C] [--force]`: installs a local skill folder or `.tar.gz` (see
@@ -25,7 +17,7 @@ export async function skillsInstall(params: { options: GlobalOptions; io: CliIO;
     skillsDir: profile.skillsDir,
     cacheDir: profile.cacheDir,
     force: params.force,
-    isReserved: isBuiltinCommand,
+    reserved: gatewayCommandWords,
     ...(params.category !== undefined ? { category: params.category } : {}),
   });
   if (!result.ok) {

@@ -25,7 +25,7 @@ import { MemoryFiles } from '../memory/files.js';
 import { memoryReport } from '../memory/report.js';
 import { anyMemoryEnabled, memorySettingsFrom } from '../memory/settings.js';
 import { skillsCapability } from '../skills/capability.js';
-import { gatewayCommandNames, gatewayCommandWords } from './commands.js';
+import { gatewayCommandWords } from './commands.js';
 import { DiskHealth } from './disk-health.js';
 import { mediaPolicy } from './media-policy.js';
 import { mediaStager } from './media-stage.js';
@@ -178,7 +178,7 @@ export function runnerOptionsFrom(params: {
       ...(params.store ? { sessionSearch: sessionSearchFor({ config, store: params.store, scrub: params.scrub, logger: params.logger }) } : {}),
       skills: skillsCapability({
         dir: profile.skillsDir,
-        reservedNames: [...new Set([...gatewayCommandNames, ...gatewayCommandWords])],
+        reservedNames: gatewayCommandWords,
         logger: params.logger.child({ component: 'skills' }),
       }),
     },

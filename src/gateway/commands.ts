@@ -26,6 +26,11 @@ const aliases: Readonly<Record<string, GatewayCommandName>> = {
 /** Every word the gateway reads as one of its commands (names and aliases): refused as skill names, so /<skill> never shadows one. */
 export const gatewayCommandWords: readonly string[] = Object.keys(aliases);
 
+/** True when `/name` (any case) is one of the gateway's own commands or aliases, which no skill can shadow. */
+export function isCommandWord(params: { name: string }): boolean {
+  return Object.hasOwn(aliases, params.name.toLowerCase());
+}
+
 /** One line per command, for /help and for the unknown-command answer. */
 export const commandHelp: readonly string[] = [
   '/new (or /reset) — end this conversation and start a fresh one',

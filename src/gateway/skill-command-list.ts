@@ -1,6 +1,6 @@
 import { skillApplies } from '../skills/load.js';
 import type { Skill, SkillCatalog } from '../skills/types.js';
-import { gatewayCommandNames, skillCommandNote } from './commands.js';
+import { isCommandWord, skillCommandNote } from './commands.js';
 import { skillForCommand } from './skill-command.js';
 
 /** Most characters of the /skills reply (a few SMS segments); the rest is counted in one line. */
@@ -28,8 +28,8 @@ function shorten(params: { text: string; max: number }): string {
  */
 export function skillsListText(params: { catalog: SkillCatalog; platform: string }): string {
   const { catalog, platform } = params;
-  // A skill named like a built-in command can never run as one: it is left out here (the built-in wins).
-  const usable = catalog.skills.filter((skill) => skillApplies({ skill, platform }) && !gatewayCommandNames.includes(skill.meta.name.toLowerCase() as never));
+  // A skill named like a built-in command or alias (/reset, /start) can never run as one: it is left out here (the built-in wins).
+  const usable = catalog.skills.filter((skill) => skillApplies({ skill, platform }) && !isCommandWord({ name: skill.meta.name }));
   const elsewhere = catalog.skills.filter((skill) => !skillApplies({ skill, platform })).length;
   const footer: string[] = [];
   if (elsewhere > 0) footer.push(`${elsewhere} more skill${elsewhere === 1 ? ' is' : 's are'} for other platforms.`);

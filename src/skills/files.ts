@@ -35,6 +35,17 @@ function realAncestor(params: { file: string }): string | undefined {
 }
 
 /**
+ * True when `target` (which need not exist yet) would really land outside the skills/ folder `root`: some folder on
+ * the way is a symlink to elsewhere. A missing skills/ folder is not outside.
+ */
+export function leadsOutside(params: { root: string; target: string }): boolean {
+  const root = realAncestor({ file: params.root });
+  const real = realAncestor({ file: params.target });
+  if (root === undefined || real === undefined) return true;
+  return !within({ parent: root, child: real });
+}
+
+/**
  * Resolves `filePath` inside the skill folder `dir`: relative, no `..` segment, and no symlink on the way that leads
  * out of the folder. `supporting` also requires it to be a file under references/, templates/, scripts/ or assets/.
  */
@@ -90,5 +101,15 @@ export function isPlainFile(params: { file: string }): boolean {
     return lstatSync(params.file).isFile();
   } catch {
     return false;
+  }
+}
+
+/** The text of a file's bytes, or undefined when it is binary (a NUL byte, or not valid UTF-8). */
+export function textOf(params: { bytes: Buffer }): string | undefined {
+  if (params.bytes.includes(0)) return undefined;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(params.bytes);
+  } catch {
+    return undefined;
   }
 }

@@ -16,10 +16,20 @@ function stringList(value: unknown): string[] | undefined {
   return undefined;
 }
 
+/** Hermes Agent's place for tags (`metadata: {hermes: {tags: [...]}}`), read when there is no top-level `tags`. */
+function hermesTags(params: { fields: Record<string, unknown> }): unknown {
+  const metadata = params.fields['metadata'];
+  if (typeof metadata !== 'object' || metadata === null) return undefined;
+  const hermes = (metadata as Record<string, unknown>)['hermes'];
+  if (typeof hermes !== 'object' || hermes === null) return undefined;
+  return (hermes as Record<string, unknown>)['tags'];
+}
+
 /**
  * Parses a SKILL.md: YAML front matter between `---` lines (read with vfile-matter, which uses the `yaml` package),
- * then the Markdown body. `name` and `description` are required strings; `version`, `tags`, `platforms` and
- * `source_session` are optional. Never throws.
+ * then the Markdown body. `name` and `description` are required strings; `version`, `tags` (or Hermes Agent's
+ * `metadata.hermes.tags`), `platforms` and `source_session` are optional; other keys (author, license,
+ * prerequisites, ...) are kept in the file and ignored. Never throws.
  */
 export function parseSkillFile(params: { text: string }): ParsedSkillFile {
   const text = params.text.replace(/^\uFEFF/, '');
@@ -41,7 +51,8 @@ export function parseSkillFile(params: { text: string }): ParsedSkillFile {
   if (typeof name !== 'string' || name.trim() === '') return { ok: false, reason: 'front matter has no name' };
   if (typeof description !== 'string' || description.trim() === '') return { ok: false, reason: 'front matter has no description' };
   if (description.length > MAX_DESCRIPTION_CHARS) return { ok: false, reason: `description is longer than ${MAX_DESCRIPTION_CHARS} characters` };
-  const tags = stringList(fields['tags']);
+  // Hermes's nested tags are only informative: an odd shape there leaves the tags empty, it does not break the skill.
+  const tags = fields['tags'] !== undefined ? stringList(fields['tags']) : (stringList(hermesTags({ fields })) ?? []);
   const platforms = stringList(fields['platforms']);
   if (tags === undefined) return { ok: false, reason: 'tags is not a list of words' };
   if (platforms === undefined) return { ok: false, reason: 'platforms is not a list of names' };

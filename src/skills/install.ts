@@ -1,10 +1,12 @@
-import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { scanForThreats } from '../threats/scan.js';
+import { textOf } from './files.js';
 import { parseSkillFile } from './front-matter.js';
-import { categoryProblem, skillNameProblem } from './install-name.js';
 import { copyFolder, defaultInstallLimits, extractArchive, type InstallLimits, type StageResult } from './install-stage.js';
 import { loadSkills, MAX_SKILL_CHARS, SKILL_FILE } from './load.js';
+import { pruneEmptyDirs } from './remove.js';
+import { categoryPathProblem, newSkillNameProblem } from './names.js';
 
 /** What an install did, or why it was refused (nothing in skills/ changed then). */
 export type InstallResult =
@@ -38,16 +40,6 @@ function filesUnder(params: { root: string }): string[] {
   };
   walk('');
   return out;
-}
-
-/** The text of a file, or undefined when it is binary (a NUL byte or not UTF-8): such assets are not scanned. */
-function textOf(params: { bytes: Buffer }): string | undefined {
-  if (params.bytes.includes(0)) return undefined;
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(params.bytes);
-  } catch {
-    return undefined;
-  }
 }
 
 /** Threat-scans every text file; the first finding, with its file. */
@@ -109,14 +101,14 @@ export async function installSkill(params: {
   cacheDir: string;
   category?: string;
   force: boolean;
-  /** True for a name a built-in command has (a skill doubles as /<name>). */
-  isReserved: (name: string) => boolean;
+  /** The built-in commands' words (a skill doubles as /<name>, so these are refused as names). */
+  reserved: readonly string[];
   limits?: InstallLimits;
 }): Promise<InstallResult> {
   const { source, skillsDir } = params;
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(source)) return refused(`${source} is a URL; install takes a local folder or .tar.gz and fetches nothing from the network (download it first)`);
   if (params.category !== undefined) {
-    const problem = categoryProblem({ category: params.category });
+    const problem = categoryPathProblem({ category: params.category });
     if (problem !== undefined) return refused(problem);
   }
   mkdirSync(params.cacheDir, { recursive: true, mode: 0o700 });
@@ -133,7 +125,7 @@ export async function installSkill(params: {
     const parsed = parseSkillFile({ text });
     if (!parsed.ok) return refused(`${SKILL_FILE}: ${parsed.reason}`);
     const name = parsed.meta.name;
-    const nameProblem = skillNameProblem({ name, isReserved: params.isReserved });
+    const nameProblem = newSkillNameProblem({ name, reserved: params.reserved });
     if (nameProblem !== undefined) return refused(nameProblem);
     const files = filesUnder({ root });
     const threat = scanFiles({ root, files });
@@ -157,7 +149,7 @@ export async function installSkill(params: {
     }
     for (const old of aside) {
       rmSync(old.to, { recursive: true, force: true });
-      pruneEmptyDirs({ from: path.dirname(old.dir), skillsDir });
+      pruneEmptyDirs({ from: path.dirname(old.dir), stop: skillsDir });
     }
     const bytes = files.reduce((sum, rel) => sum + statSync(path.join(target, rel)).size, 0);
     return { ok: true, name, dir: target, files: files.length, bytes, replaced: aside.map((a) => a.dir) };
@@ -172,25 +164,5 @@ function isLink(p: string): boolean {
     return lstatSync(p).isSymbolicLink();
   } catch {
     return false;
-  }
-}
-
-/** True when `child` is strictly inside `parent` (both absolute, not resolved through links). */
-export function isInside(params: { parent: string; child: string }): boolean {
-  const rel = path.relative(params.parent, params.child);
-  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
-}
-
-/** Removes the empty category folders from `from` up to (never including) `skillsDir`. */
-export function pruneEmptyDirs(params: { from: string; skillsDir: string }): void {
-  let dir = params.from;
-  while (isInside({ parent: params.skillsDir, child: dir })) {
-    try {
-      if (readdirSync(dir).length > 0) return;
-      rmdirSync(dir);
-    } catch {
-      return;
-    }
-    dir = path.dirname(dir);
   }
 }

@@ -46,33 +46,52 @@ function skillFiles(params: { root: string }): string[] {
   return found;
 }
 
-/** Most SKILL.md checks remembered (see `checked`). */
+/** Most SKILL.md checks remembered (see `checked`); past it the memo starts over. */
 const MAX_CHECKED = 2000;
 
 /**
- * Checks already done, by file and its inode, size and change times: a changed or replaced file (writes are atomic
- * renames: a new inode) has a new key, so an entry never goes stale. Parsing and the threat scan of 100 skills cost
+ * Checks already done, one per SKILL.md path, with the file's inode, size and change times when it was checked: a
+ * changed or replaced file (writes are atomic renames: a new inode) does not match and is checked again, its entry
+ * replaced; loadSkills drops the entries of files under its folder that are gone. So the memo holds the skills on
+ * disk now, however many were edited, created and deleted over days. Parsing and the threat scan of 100 skills cost
  * about 70 ms; with this a tool call's loadSkills is a stat per skill.
  */
-const checked = new Map<string, Skill | string>();
+const checked = new Map<string, { readonly signature: string; readonly read: Skill | string }>();
+
+/** How many SKILL.md checks are remembered now (for tests of the memo's bound). */
+export function rememberedChecks(): number {
+  return checked.size;
+}
 
 /** Reads and checks one SKILL.md; a string is the reason it is broken. */
 function readSkill(params: { root: string; rel: string }): Skill | string {
   const file = path.join(params.root, params.rel);
-  let key: string;
+  let signature: string;
   try {
     const stat = statSync(file);
-    if (stat.size > MAX_SKILL_CHARS * 4) return `SKILL.md is larger than ${MAX_SKILL_CHARS} characters`;
-    key = `${file}\0${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}`;
+    if (stat.size > MAX_SKILL_CHARS * 4) {
+      checked.delete(file);
+      return `SKILL.md is larger than ${MAX_SKILL_CHARS} characters`;
+    }
+    signature = `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}`;
   } catch (error) {
+    checked.delete(file);
     return `SKILL.md could not be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`;
   }
-  const known = checked.get(key);
-  if (known !== undefined) return known;
+  const known = checked.get(file);
+  if (known !== undefined && known.signature === signature) return known.read;
   const read = checkSkill({ root: params.root, rel: params.rel, file });
-  if (checked.size >= MAX_CHECKED) checked.clear();
-  checked.set(key, read);
+  if (!checked.has(file) && checked.size >= MAX_CHECKED) checked.clear();
+  checked.set(file, { signature, read });
   return read;
+}
+
+/** Forgets the checks of SKILL.md files under `root` that the last walk did not find (deleted or moved skills). */
+function forgetGone(params: { root: string; found: ReadonlySet<string> }): void {
+  const prefix = path.join(params.root, path.sep);
+  for (const file of checked.keys()) {
+    if (file.startsWith(prefix) && !params.found.has(file)) checked.delete(file);
+  }
 }
 
 /** Reads, parses and threat-scans one SKILL.md; a string is the reason it is broken. */
@@ -105,7 +124,9 @@ export function loadSkills(params: { dir: string; logger?: SkillsLogger }): Skil
   const skills: Skill[] = [];
   const broken: BrokenSkill[] = [];
   const seen = new Map<string, string>();
-  for (const rel of skillFiles({ root: params.dir })) {
+  const files = skillFiles({ root: params.dir });
+  forgetGone({ root: params.dir, found: new Set(files.map((rel) => path.join(params.dir, rel))) });
+  for (const rel of files) {
     const read = readSkill({ root: params.dir, rel });
     const other = typeof read === 'string' ? undefined : seen.get(read.meta.name);
     const reason = typeof read === 'string' ? read : other !== undefined ? `another skill has the name ${read.meta.name} (${other})` : undefined;

@@ -4,7 +4,7 @@ import { ToolError } from '../tools/tool.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { isPlainFile, resolveSkillPath } from './files.js';
 import { SKILL_FILE } from './load.js';
-import { assertSkillText, assertSupportingText, type SkillTarget } from './manage-checks.js';
+import { assertSkillText, assertSupportingText, recordedSession, type SkillTarget } from './manage-checks.js';
 
 /** Names a SKILL.md of this skill may carry in its front matter: its current name and its folder's name. */
 function namesOf(params: { target: SkillTarget & { kind: 'ok' | 'broken' } }): string[] {
@@ -18,8 +18,9 @@ const PREVIEW_CHARS = 500;
 /** `edit`: replaces the whole SKILL.md (also the way to repair a skill that is broken on disk). */
 export function editSkill(params: { target: SkillTarget & { kind: 'ok' | 'broken' }; name: string; content?: string | undefined }): string {
   if (params.content === undefined) throw new ToolError("content is required for 'edit': the whole new SKILL.md (front matter and body).");
-  assertSkillText({ text: params.content, names: namesOf({ target: params.target }) });
-  writeFileAtomic({ file: path.join(params.target.dir, SKILL_FILE), text: params.content });
+  const text = params.target.kind === 'ok' ? recordedSession({ text: params.content, sessionId: params.target.skill.meta.sourceSession }) : params.content;
+  assertSkillText({ text, names: namesOf({ target: params.target }) });
+  writeFileAtomic({ file: path.join(params.target.dir, SKILL_FILE), text });
   return `Skill '${params.name}' updated (SKILL.md rewritten).${params.target.kind === 'broken' ? ' It was broken on disk and is usable again.' : ''}`;
 }
 
@@ -46,7 +47,8 @@ export function patchSkill(params: { target: SkillTarget & { kind: 'ok' }; name:
   }
   if (count > 1) throw new ToolError(`old_string matched ${count} times in ${rel}. Provide more surrounding context to make the match unique. Nothing was changed.`);
   const at = content.indexOf(params.oldString);
-  const next = content.slice(0, at) + params.newString + content.slice(at + params.oldString.length);
+  const patched = content.slice(0, at) + params.newString + content.slice(at + params.oldString.length);
+  const next = onSkillFile ? recordedSession({ text: patched, sessionId: target.skill.meta.sourceSession }) : patched;
   if (onSkillFile) assertSkillText({ text: next, names: namesOf({ target }), prefix: 'Patch would break SKILL.md: ' });
   else assertSupportingText({ text: next, rel });
   writeFileAtomic({ file, text: next });

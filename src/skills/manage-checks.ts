@@ -55,14 +55,25 @@ export function assertSupportingText(params: { text: string; rel: string }): voi
 }
 
 /**
- * The SKILL.md text with `source_session: <id>` in its front matter (replacing one already there), the rest of the
- * YAML kept as written.
+ * The SKILL.md text with `source_session: <id>` in its front matter (replacing one already there; without an id,
+ * any there is removed), the rest of the YAML kept as written.
  */
-export function withSourceSession(params: { text: string; sessionId: string }): string {
+export function withSourceSession(params: { text: string; sessionId: string | undefined }): string {
   const match = /^(\uFEFF?---\r?\n)([\s\S]*?)(\r?\n---[ \t]*(?:\r?\n|$))/.exec(params.text);
   if (match === null) return params.text;
   const [whole, open = '', yaml = '', close = ''] = match;
-  const line = `source_session: ${JSON.stringify(params.sessionId)}`;
   const lines = yaml.split(/\r?\n/).filter((l) => !/^source_session\s*:/.test(l));
-  return `${open}${[...lines, line].join('\n')}${close}${params.text.slice(whole.length)}`;
+  const added = params.sessionId === undefined ? [] : [`source_session: ${JSON.stringify(params.sessionId)}`];
+  return `${open}${[...lines, ...added].join('\n')}${close}${params.text.slice(whole.length)}`;
+}
+
+/**
+ * The SKILL.md text whose `source_session` is `sessionId` (none when undefined), rewritten only when it differs: the
+ * session a skill was created in is a record the gateway keeps, not a field the model may set (on create, edit or
+ * patch) to another session's id.
+ */
+export function recordedSession(params: { text: string; sessionId: string | undefined }): string {
+  const parsed = parseSkillFile({ text: params.text });
+  if (!parsed.ok || parsed.meta.sourceSession === params.sessionId) return params.text;
+  return withSourceSession(params);
 }

@@ -2,14 +2,15 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { ToolError } from '../tools/tool.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
+import { leadsOutside } from './files.js';
 import { SKILL_FILE } from './load.js';
-import { assertSkillText, locateSkill, withSourceSession } from './manage-checks.js';
-import { nameProblem } from './names.js';
+import { assertSkillText, locateSkill, recordedSession } from './manage-checks.js';
+import { categoryPathProblem, newSkillNameProblem } from './names.js';
 import type { SkillCatalog } from './types.js';
 
 /**
  * `create`: validates the name (pattern, length, not a gateway command, not taken) and category, checks the whole
- * SKILL.md, adds `source_session` when a session is given, and writes skills/[<category>/]<name>/SKILL.md atomically.
+ * SKILL.md, records the session in `source_session` (none without one, whatever the content claims), and writes skills/[<category>/]<name>/SKILL.md atomically.
  */
 export function createSkill(params: {
   root: string;
@@ -21,20 +22,20 @@ export function createSkill(params: {
   sessionId?: string | undefined;
 }): string {
   const { root, name } = params;
-  const bad = nameProblem({ name });
+  const bad = newSkillNameProblem({ name, reserved: params.reservedNames });
   if (bad !== undefined) throw new ToolError(bad);
-  if (params.reservedNames.includes(name)) throw new ToolError(`Skill name '${name}' is taken by the built-in command /${name}; choose another name.`);
   const category = params.category?.trim() ?? '';
   if (category !== '') {
-    const badCategory = nameProblem({ name: category, kind: 'category' });
+    const badCategory = categoryPathProblem({ category });
     if (badCategory !== undefined) throw new ToolError(badCategory);
   }
   if (params.content === undefined) throw new ToolError("content is required for 'create': the whole SKILL.md (YAML front matter with name and description, then the instructions).");
   const existing = locateSkill({ catalog: params.catalog, root, name });
   if (existing.kind !== 'missing') throw new ToolError(`A skill named '${name}' already exists at ${path.relative(root, existing.dir)}. Use action 'patch' or 'edit' to change it.`);
-  const dir = category === '' ? path.join(root, name) : path.join(root, category, name);
+  const dir = category === '' ? path.join(root, name) : path.join(root, ...category.split('/'), name);
+  if (leadsOutside({ root, target: dir })) throw new ToolError(`The category folder ${category} is a symbolic link out of the skills folder; a new skill is not written there. Choose another category.`);
   if (existsSync(dir)) throw new ToolError(`The folder ${path.relative(root, dir)} already exists (it holds no usable SKILL.md); choose another name or remove it.`);
-  const text = params.sessionId !== undefined && params.sessionId !== '' ? withSourceSession({ text: params.content, sessionId: params.sessionId }) : params.content;
+  const text = recordedSession({ text: params.content, sessionId: params.sessionId !== '' ? params.sessionId : undefined });
   assertSkillText({ text, names: [name] });
   mkdirSync(dir, { recursive: true });
   try {

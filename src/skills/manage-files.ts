@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync, readdirSync, rmdirSync, rmSync, unlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { ToolError } from '../tools/tool.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { isPlainFile, resolveSkillPath } from './files.js';
 import { assertSupportingText } from './manage-checks.js';
+import { pruneEmptyDirs, removeSkillFolder } from './remove.js';
 
 /** `write_file`: adds or replaces a file under the skill's references/, templates/, scripts/ or assets/. */
 export function writeSkillFile(params: { dir: string; name: string; filePath?: string | undefined; fileContent?: string | undefined }): string {
@@ -23,29 +24,13 @@ export function removeSkillFile(params: { dir: string; name: string; filePath?: 
   if (!resolved.ok) throw new ToolError(resolved.reason);
   if (!isPlainFile({ file: resolved.file })) throw new ToolError(`File '${resolved.rel}' not found in skill '${params.name}'.`);
   unlinkSync(resolved.file);
-  removeEmptyParents({ from: path.dirname(resolved.file), stop: params.dir });
+  pruneEmptyDirs({ from: path.dirname(resolved.file), stop: params.dir });
   return `File '${resolved.rel}' removed from skill '${params.name}'.`;
 }
 
 /** `delete`: removes the skill's folder, and its category folder when that is left empty. */
 export function deleteSkill(params: { root: string; dir: string; name: string }): string {
-  const rel = path.relative(params.root, params.dir);
-  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) throw new ToolError(`Skill '${params.name}' is not inside the skills folder; not deleted.`);
-  rmSync(params.dir, { recursive: true, force: true });
-  removeEmptyParents({ from: path.dirname(params.dir), stop: params.root });
-  return `Skill '${params.name}' deleted.`;
-}
-
-/** Removes `from` and its parents while they are empty, never `stop` itself or anything outside it. */
-function removeEmptyParents(params: { from: string; stop: string }): void {
-  let at = params.from;
-  while (at !== params.stop && path.relative(params.stop, at) !== '' && !path.relative(params.stop, at).startsWith('..')) {
-    try {
-      if (readdirSync(at).length > 0) return;
-      rmdirSync(at);
-    } catch {
-      return;
-    }
-    at = path.dirname(at);
-  }
+  const removed = removeSkillFolder({ skillsDir: params.root, dir: params.dir });
+  if (!removed.ok) throw new ToolError(`Skill '${params.name}' not deleted: ${removed.reason}.`);
+  return `Skill '${params.name}' deleted${removed.link ? ' (its folder was a symbolic link: only the link was removed)' : ''}.`;
 }

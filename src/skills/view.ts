@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { ToolError } from '../tools/tool.js';
-import { MAX_SUPPORTING_FILE_BYTES, resolveSkillPath, supportingFiles } from './files.js';
+import { MAX_SUPPORTING_FILE_BYTES, resolveSkillPath, supportingFiles, textOf } from './files.js';
 import type { Skill, SkillCatalog } from './types.js';
 
 /** The text `skills_list` answers: one line per usable skill (name, category, description), then the broken count. */
@@ -38,7 +38,7 @@ export function viewText(params: { skill: Skill; filePath?: string | undefined }
     throw new ToolError(`File '${resolved.rel}' not found in skill '${skill.meta.name}'. Files: ${supportingFiles({ dir: skill.dir }).join(', ') || 'none'}.`);
   }
   if (size > MAX_SUPPORTING_FILE_BYTES) throw new ToolError(`'${resolved.rel}' is ${size} bytes, more than skill_view returns (${MAX_SUPPORTING_FILE_BYTES}).`);
-  const buffer = readFileSync(resolved.file);
-  if (buffer.includes(0)) return `'${resolved.rel}' is a binary file (${size} bytes); its content is not shown.`;
-  return buffer.toString('utf8');
+  const text = textOf({ bytes: readFileSync(resolved.file) });
+  if (text === undefined) return `'${resolved.rel}' is a binary file (${size} bytes); its content is not shown.`;
+  return text;
 }

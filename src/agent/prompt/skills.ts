@@ -9,10 +9,15 @@ const instruction = [
     'load it with skill_view and follow it (skills_list shows them all).',
 ].join('\n');
 
+/** `text` on one line, with no tag that could close or reopen the index block (a description is the skill author's text). */
+function inline(params: { text: string }): string {
+  return params.text.replace(/\s+/g, ' ').replace(/<(\/?)available_skills>/gi, '($1available_skills)');
+}
+
 /** One skill's line in the index: name, category, description. */
 function indexLine(params: { skill: Skill }): string {
   const { meta, category } = params.skill;
-  return `- ${meta.name}${category !== null ? ` [${category}]` : ''}: ${meta.description}`;
+  return `- ${inline({ text: meta.name })}${category !== null ? ` [${category}]` : ''}: ${inline({ text: meta.description })}`;
 }
 
 /** The closing line when skills were left out for the size cap. */

@@ -105,14 +105,15 @@ const refusals: { name: string; source: () => string; reason: RegExp; argv?: str
   },
   { name: 'an oversize archive (a 6 MB file that gzips to a few KB)', source: () => archiveFile({ bytes: rawTarGz({ entries: [{ path: 'SKILL.md', body: skillMd({ name: 'big' }) }, { path: 'assets/zeros.bin', body: Buffer.alloc(6 * 1024 * 1024) }] }) }), reason: /larger than 5 MB in total \(at assets\/zeros\.bin\)/ },
   { name: 'too many files', source: () => archiveFile({ bytes: rawTarGz({ entries: [{ path: 'SKILL.md', body: skillMd({ name: 'many' }) }, ...Array.from({ length: 500 }, (_, i): RawEntry => ({ path: `f${i}.txt`, body: 'x' }))] }) }), reason: /more than 500 files and folders \(at f499\.txt\)/ },
-  { name: 'a bad name', source: () => sourceFolder({ skill: skillMd({ name: 'My_Skill' }) }), reason: /the name "My_Skill" may hold only lowercase letters, digits and single "-"/ },
-  { name: 'a built-in command name', source: () => sourceFolder({ skill: skillMd({ name: 'help' }) }), reason: /the name "help" is a built-in command \(\/help\)/ },
-  { name: 'a built-in command alias', source: () => sourceFolder({ skill: skillMd({ name: 'reset' }) }), reason: /"reset" is a built-in command/ },
+  { name: 'a bad name', source: () => sourceFolder({ skill: skillMd({ name: 'My_Skill' }) }), reason: /Invalid skill name 'My_Skill'\. Use lowercase letters, numbers and single hyphens between them/ },
+  { name: 'a name with a double hyphen (skill_manage refuses it too)', source: () => sourceFolder({ skill: skillMd({ name: 'a--b' }) }), reason: /Invalid skill name 'a--b'/ },
+  { name: 'a built-in command name', source: () => sourceFolder({ skill: skillMd({ name: 'help' }) }), reason: /Skill name 'help' is taken by the built-in command \/help/ },
+  { name: 'a built-in command alias', source: () => sourceFolder({ skill: skillMd({ name: 'reset' }) }), reason: /'reset' is taken by the built-in command \/reset/ },
   { name: 'no description', source: () => sourceFolder({ skill: '---\nname: nodesc\n---\nbody\n' }), reason: /SKILL\.md: front matter has no description/ },
   { name: 'no SKILL.md in the archive', source: () => archiveFile({ bytes: rawTarGz({ entries: [{ path: 'a/SKILL.md', body: skillMd({ name: 'a' }) }, { path: 'b/x.md', body: 'x' }] }) }), reason: /no SKILL\.md at the top, nor in a single top folder/ },
   { name: 'a file that is no archive', source: () => archiveFile({ bytes: Buffer.from('not a tar at all, just text') }), reason: /the archive could not be read: TAR_BAD_ARCHIVE/ },
   { name: 'a URL', source: () => 'https://example.com/skill.tar.gz', reason: /is a URL; install takes a local folder or \.tar\.gz and fetches nothing from the network/ },
-  { name: 'a bad category', source: () => sourceFolder({ skill: skillMd({ name: 'cat-bad' }) }), reason: /the category "\.\.\/up" may hold only/, argv: ['--category', '../up'] },
+  { name: 'a bad category', source: () => sourceFolder({ skill: skillMd({ name: 'cat-bad' }) }), reason: /Invalid category '\.\.\/up'\. Each of its 2 levels uses lowercase letters/, argv: ['--category', '../up'] },
 ];
 
 for (const refusal of refusals) {

@@ -1,5 +1,10 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, test } from 'node:test';
+import { skillMenuCommands } from '../../../adapters/telegram/commands-menu.js';
+import { writeSkill } from '../../helpers/skills.js';
 import type { Skill, SkillCatalog } from '../../../src/skills/types.js';
 import { messageCommand, skillForCommand } from '../../../src/gateway/skill-command.js';
 import { SKILLS_LIST_MAX_CHARS, skillsListText } from '../../../src/gateway/skill-command-list.js';
@@ -44,5 +49,26 @@ describe('skill commands', () => {
     assert.match(text, new RegExp(`… and ${200 - shown} more \\(hermes skills list shows them all\\)`));
     assert.match(text, /^Skills \(200\):/);
     assert.ok(text.split('\n').every((line) => line.length < 200), 'descriptions are shortened');
+  });
+
+  test('a hand-made skill named like a built-in alias (/reset, /start) is left out of /skills and the Telegram menu: the built-in wins', () => {
+    const catalog = catalogOf([skill({ name: 'reset' }), skill({ name: 'start' }), skill({ name: 'help' }), skill({ name: 'deploy-site' })]);
+    const text = skillsListText({ catalog, platform: 'telegram' });
+    assert.match(text, /^Skills \(1\):/);
+    assert.match(text, /\/deploy_site — Does deploy-site/);
+    assert.doesNotMatch(text, /\/(reset|start|help) — /);
+    const root = mkdtempSync(path.join(os.tmpdir(), 'hermes-menu-'));
+    try {
+      for (const name of ['reset', 'start', 'deploy-site']) writeSkill({ dir: root, name, description: `Does ${name}` });
+      assert.deepEqual(skillMenuCommands({ dir: root }).map((c) => c.command), ['deploy_site']);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  test('a command after leading spaces (how Slack users get a /word past the Slack client) is read the same', () => {
+    const catalog = (): SkillCatalog => catalogOf([skill({ name: 'deploy-site' })]);
+    assert.deepEqual(messageCommand({ text: ' /deploy-site staging', platform: 'slack', catalog }), { kind: 'skill', name: 'deploy-site', args: 'staging' });
+    assert.equal(messageCommand({ text: '  /new', platform: 'slack', catalog }).kind, 'command');
   });
 });

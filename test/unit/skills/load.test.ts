@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { loadSkills } from '../../../src/skills/load.js';
+import { loadSkills, rememberedChecks } from '../../../src/skills/load.js';
 import { writeFileAtomic } from '../../../src/util/atomic-write.js';
 import { skillText, writeSkill } from '../../helpers/skills.js';
 
@@ -40,6 +40,25 @@ test('two skills with one name: the second is listed as broken, every time (the 
       assert.deepEqual(catalog.skills.map((s) => s.meta.description), ['one']);
       assert.match(catalog.broken[0]?.reason ?? '', /another skill has the name dup/);
     }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the check memo holds the skills on disk now: days of creating, editing and deleting skills do not grow it', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'hermes-memo-'));
+  try {
+    const before = rememberedChecks();
+    writeSkill({ dir, name: 'kept', description: 'stays' });
+    for (let day = 0; day < 60; day += 1) {
+      const folder = writeSkill({ dir, name: `temp-${day}`, description: 'made and deleted the same day' });
+      loadSkills({ dir });
+      writeFileSync(path.join(folder, 'SKILL.md'), skillText({ name: `temp-${day}`, description: `edited on day ${day}` }));
+      loadSkills({ dir });
+      rmSync(folder, { recursive: true, force: true });
+    }
+    assert.deepEqual(loadSkills({ dir }).skills.map((s) => s.meta.name), ['kept']);
+    assert.equal(rememberedChecks() - before, 1, 'entries of edited or deleted skills were kept');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -77,3 +77,19 @@ test('view of a skill that is broken on disk says why', async () => {
     rig.close();
   }
 });
+
+test('view of a file that is not UTF-8 text says so instead of putting mojibake in the context; a folder is no file', async () => {
+  const rig = skillsRig();
+  try {
+    const dir = writeSkill({ dir: rig.dir, name: 'logo-kit', description: 'Brand assets' });
+    mkdirSync(path.join(dir, 'assets', 'fonts'), { recursive: true });
+    // A Latin-1 / JPEG-like byte run without any NUL byte.
+    writeFileSync(path.join(dir, 'assets', 'logo.jpg'), Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x4a, 0x46, 0x49, 0x46, 0xe9, 0xe8]));
+    writeFileSync(path.join(dir, 'assets', 'notes.md'), 'Café colours: #ff0000\n');
+    assert.equal(await rig.skills.view({ name: 'logo-kit', filePath: 'assets/logo.jpg', signal: live() }), "'assets/logo.jpg' is a binary file (10 bytes); its content is not shown.");
+    assert.equal(await rig.skills.view({ name: 'logo-kit', filePath: 'assets/notes.md', signal: live() }), 'Café colours: #ff0000\n');
+    await refused(rig.skills.view({ name: 'logo-kit', filePath: 'assets/fonts', signal: live() }), /'assets\/fonts' is not a file of skill 'logo-kit'/);
+  } finally {
+    rig.close();
+  }
+});
