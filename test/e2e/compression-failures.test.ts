@@ -5,15 +5,7 @@ import { test } from 'node:test';
 import { fallbackNote } from '../../src/agent/compress/index.js';
 import type { CapturedRequest } from '../fakes/openai/server.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
-
-/** Polls until `check` holds. */
-async function until(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!check()) {
-    assert.ok(Date.now() < deadline, `timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+import { say, until } from '../helpers/converse.js';
 
 /** The text of every message of a request, joined. */
 function textOf(request: CapturedRequest): string {
@@ -26,15 +18,6 @@ function textOf(request: CapturedRequest): string {
  */
 async function smallContext(params: { tailRatio?: number } = {}): Promise<Harness> {
   return startHarness({ config: { model: { context_length: 4600 }, ...(params.tailRatio !== undefined ? { compression: { tail_ratio: params.tailRatio } } : {}) } });
-}
-
-/** Sends one message and waits for its reply. */
-async function say(h: Harness, text: string): Promise<string> {
-  const before = h.adapter.shown().length;
-  await h.adapter.inject({ text });
-  await h.runner.waitIdle();
-  await until(() => h.adapter.shown().length > before, `the reply to "${text.slice(0, 20)}"`);
-  return h.adapter.shown().at(-1)?.text ?? '';
 }
 
 test('a context-overflow 400 compresses (summary, new session) and retries the call once', async () => {

@@ -4,24 +4,7 @@ import { z } from 'zod';
 import { defineTool } from '../../src/tools/tool.js';
 import type { CapturedRequest } from '../fakes/openai/server.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
-
-/** Polls until `check` holds. */
-async function until(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!check()) {
-    assert.ok(Date.now() < deadline, `timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-/** Sends one message and waits for its reply. */
-async function say(h: Harness, text: string): Promise<string> {
-  const before = h.adapter.shown().length;
-  await h.adapter.inject({ text });
-  await h.runner.waitIdle();
-  await until(() => h.adapter.shown().length > before, `the reply to "${text.slice(0, 20)}"`);
-  return h.adapter.shown().at(-1)?.text ?? '';
-}
+import { say, until } from '../helpers/converse.js';
 
 /** Which of the test tools gave the request's last message, if it ends with a tool result. */
 function lastToolName(request: CapturedRequest): string | undefined {

@@ -4,26 +4,9 @@ import { z } from 'zod';
 import { estimatePromptTokens } from '../../src/agent/tokens/estimate.js';
 import { defineTool } from '../../src/tools/tool.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
+import { say, until } from '../helpers/converse.js';
 
 // Its own file: the token meter is process-wide; no test here reports usage, so estimates stay uncorrected.
-
-/** Polls until `check` holds. */
-async function until(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!check()) {
-    assert.ok(Date.now() < deadline, `timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-/** Sends one message and waits for its reply. */
-async function say(h: Harness, text: string): Promise<string> {
-  const before = h.adapter.shown().length;
-  await h.adapter.inject({ text });
-  await h.runner.waitIdle();
-  await until(() => h.adapter.shown().length > before, `the reply to "${text.slice(0, 20)}"`);
-  return h.adapter.shown().at(-1)?.text ?? '';
-}
 
 /** A tool whose result is `words` words long (the schema is the same whatever the size). */
 function tickTool(words: number): ReturnType<typeof defineTool> {

@@ -3,15 +3,7 @@ import { test } from 'node:test';
 import { estimatePromptTokens } from '../../src/agent/tokens/estimate.js';
 import type { CapturedRequest } from '../fakes/openai/server.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
-
-/** Polls until `check` holds. */
-async function until(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!check()) {
-    assert.ok(Date.now() < deadline, `timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+import { until } from '../helpers/converse.js';
 
 /** The text of every message of a request, joined. */
 function textOf(request: CapturedRequest): string {

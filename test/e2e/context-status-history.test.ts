@@ -2,17 +2,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { estimatePromptTokens } from '../../src/agent/tokens/estimate.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
+import { until } from '../helpers/converse.js';
 
 // Its own file: the token meter is process-wide, and usage reported in another test would correct its estimates.
-
-/** Polls until `check` holds. */
-async function until(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!check()) {
-    assert.ok(Date.now() < deadline, `timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 /** Sends /status and returns its reply. */
 async function status(h: Harness): Promise<string> {

@@ -1,15 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { startHarness, type Harness } from '../helpers/harness.js';
-
-/** Polls until `check` holds. */
-async function until(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!check()) {
-    assert.ok(Date.now() < deadline, `timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+import { until } from '../helpers/converse.js';
 
 /** Sends /status and returns its reply. */
 async function status(h: Harness): Promise<string> {

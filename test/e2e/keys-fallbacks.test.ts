@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import type { CapturedRequest } from '../fakes/openai/server.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
+import { until } from '../helpers/converse.js';
 
 const KEY_A = 'sk-e2e-key-aaaaaaaa1111';
 const KEY_B = 'sk-e2e-key-bbbbbbbb2222';
@@ -31,15 +32,6 @@ async function say(h: Harness, clock: FakeClock, text: string): Promise<string> 
   }
   await done;
   return h.adapter.shown().at(-1)?.text ?? '';
-}
-
-/** Polls until `check` holds (the control lane answers /status at once, but through the adapter). */
-async function until(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!check()) {
-    assert.ok(Date.now() < deadline, `timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 test('gateway: key A out of credit, key B answers the same message; /status shows both keys masked', async () => {

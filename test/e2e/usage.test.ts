@@ -1,15 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { startHarness } from '../helpers/harness.js';
-
-/** Polls until `check` holds (the control lane answers /status at once, but through the adapter). */
-async function until(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!check()) {
-    assert.ok(Date.now() < deadline, `timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+import { until } from '../helpers/converse.js';
 
 test('usage is stored per model call with the session and /status shows the totals', async () => {
   const h = await startHarness();
