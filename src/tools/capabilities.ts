@@ -65,3 +65,30 @@ export interface SkillsCapability {
    */
   manage(params: SkillManageRequest & { sessionId?: string; signal: AbortSignal }): Promise<string>;
 }
+
+/** The chat a turn answers, as tools may know it (where "origin" delivery goes). */
+export interface TurnOrigin {
+  /** Adapter name: telegram, slack, discord, email, sms, ... */
+  readonly platform: string;
+  readonly chatId: string;
+  readonly threadId?: string;
+  readonly chatKind: 'dm' | 'group' | 'channel';
+}
+
+/** What the `cronjob` tool asks for (Hermes Agent's argument names, camel-cased). */
+export interface CronjobRequest {
+  readonly action: 'create' | 'list' | 'update' | 'pause' | 'resume' | 'run' | 'remove';
+  readonly jobId?: string;
+  readonly name?: string;
+  readonly prompt?: string;
+  /** A cron expression, "every 2h", "2026-12-02 09:00", "in 20m". */
+  readonly schedule?: string;
+  /** `origin` (default), `home`, `<platform>:<chat>[:<thread>]`, or several comma-separated. */
+  readonly deliver?: string;
+}
+
+/** The profile's scheduled jobs (the `cronjob` tool). Present only when the gateway runs the scheduler. */
+export interface CronCapability {
+  /** Applies one action; resolves to the text for the model (ids, schedules with their time zone, next runs). Throws ToolError when refused. */
+  manage(params: CronjobRequest & { origin?: TurnOrigin; signal: AbortSignal }): Promise<string>;
+}

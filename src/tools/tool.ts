@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Clock } from '../util/clock.js';
-import type { MemoryCapability, SessionSearchCapability, SkillsCapability } from './capabilities.js';
+import type { CronCapability, MemoryCapability, SessionSearchCapability, SkillsCapability, TurnOrigin } from './capabilities.js';
 
 /** Limits for the `terminal` tool. */
 export interface TerminalLimits {
@@ -30,6 +30,10 @@ export interface ToolContext {
   sessionSearch?: SessionSearchCapability;
   /** The profile's skills (skills_list, skill_view, skill_manage); absent when the profile has no skills folder. */
   skills?: SkillsCapability;
+  /** The chat the turn answers (absent for turns without one, e.g. a background review). */
+  origin?: TurnOrigin;
+  /** The profile's scheduled jobs (the `cronjob` tool); absent when the scheduler does not run. */
+  cron?: CronCapability;
 }
 
 /** A path a call touches, for the scheduler's overlap check. */
