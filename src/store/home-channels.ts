@@ -39,7 +39,7 @@ export function createHomeChannelQueries(params: { db: Database.Database; clock:
   const known = db.prepare<[number], { platform: string; chat_id: string; chat_kind: ChatKind; thread_id: string | null; last_at: number }>(
     `SELECT platform, json_extract(event_json, '$.chat.id') AS chat_id, json_extract(event_json, '$.chat.kind') AS chat_kind,
        json_extract(event_json, '$.chat.threadId') AS thread_id, MAX(received_at) AS last_at
-     FROM inbox GROUP BY platform, chat_id, thread_id ORDER BY last_at DESC LIMIT ?`,
+     FROM inbox GROUP BY platform, chat_id, thread_id ORDER BY last_at DESC, MAX(id) DESC LIMIT ?`,
   );
   return {
     setHomeChannel: ({ platform, chat }) => {

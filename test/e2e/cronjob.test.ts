@@ -114,3 +114,22 @@ test('without the scheduler the cronjob tool is not offered', async () => {
     await h.stop();
   }
 });
+
+test("two profiles' jobs never see each other: a job created in work is not listed, paused or shown by /cron in personal", async () => {
+  const work = await startHarness({ cron: { poke: () => undefined } });
+  const personal = await startHarness({ cron: { poke: () => undefined } });
+  try {
+    const created = await callCron(work, { action: 'create', name: 'Standup', prompt: 'Post the standup reminder.', schedule: '0 9 * * 1-5' });
+    const id = /job ([0-9a-f]{8})/.exec(created)?.[1] ?? '';
+    assert.notEqual(id, '');
+    assert.equal(await callCron(personal, { action: 'list' }), 'No scheduled jobs.');
+    assert.match(await callCron(personal, { action: 'pause', job_id: id }), new RegExp(`there is no job "${id}"`));
+    await personal.adapter.inject({ text: '/cron' });
+    await personal.runner.waitIdle();
+    await personal.adapter.waitFor({ predicate: () => (personal.adapter.shown().at(-1)?.text ?? '').startsWith('No scheduled jobs'), what: '/cron in personal' });
+    assert.match(await callCron(work, { action: 'list' }), new RegExp(`^${id} "Standup" \\[active\\]`));
+  } finally {
+    await personal.stop();
+    await work.stop();
+  }
+});
