@@ -71,6 +71,7 @@ export function resolveTargets(params: { store: TargetStore; deliver: string | u
     }
   }
   // "origin" and the same chat written out are one target.
-  const seen = new Set<string>();
-  return { ok: true, targets: targets.filter((t) => (seen.has(targetKey({ target: t })) ? false : (seen.add(targetKey({ target: t })), true))) };
+  const unique = new Map<string, DeliveryTarget>();
+  for (const target of targets) if (!unique.has(targetKey({ target }))) unique.set(targetKey({ target }), target);
+  return { ok: true, targets: [...unique.values()] };
 }
