@@ -10,6 +10,8 @@ export const slashCommands: readonly { readonly name: string; readonly descripti
   { name: 'memory', description: 'What the agent remembers about you' },
   { name: 'compress', description: 'Compress this conversation now (summary, new session)' },
   { name: 'skills', description: 'List your skills (each runs as its own /command)' },
+  { name: 'cron', description: 'The scheduled jobs and their next runs' },
+  { name: 'sethome', description: 'Make this chat the home channel for jobs' },
   { name: 'help', description: 'List the commands' },
 ];
 

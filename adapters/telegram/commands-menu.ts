@@ -19,6 +19,8 @@ export const menuCommands: readonly MenuCommand[] = [
   { command: 'memory', description: 'What the agent remembers about you' },
   { command: 'compress', description: 'Compress this conversation now (summary, new session)' },
   { command: 'skills', description: 'List your skills (each runs as its own /command)' },
+  { command: 'cron', description: 'The scheduled jobs and their next runs' },
+  { command: 'sethome', description: 'Make this chat the home channel for jobs' },
   { command: 'help', description: 'List the commands' },
 ];
 

@@ -2,6 +2,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { packageVersion } from '../util/package-root.js';
 import { profileFrom, type GlobalOptions } from './context.js';
+import { addCronCommands } from './cron-commands.js';
 import { addGatewayCommands } from './gateway-commands.js';
 import { describeFailure, type CliIO } from './output.js';
 import { isMain } from '../util/is-main.js';
@@ -157,6 +158,8 @@ export function buildProgram(params: { io: CliIO; setExit: (code: number) => voi
       setExit(await (await import('./logs-cmd.js')).logs({ options: globals(), io, lines: positive(opts.lines, 100, 100_000), follow: opts.follow === true, json: opts.json === true })),
     );
   program.command('doctor').description('check this host and profile: node, sqlite, files, config, model, platforms, port').action(run(async () => (await import('./doctor-cmd.js')).doctor({ options: globals(), io })));
+
+  addCronCommands({ program, globals, io, setExit });
 
   program.command('chat').description('talk to your agent in the terminal (no platform needed)').action(run(async () => (await import('./chat.js')).chat({ options: globals(), io })));
   return program;

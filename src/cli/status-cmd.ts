@@ -9,6 +9,7 @@ import { listProfiles } from '../home/list-profiles.js';
 import { runningPid } from '../home/pid-lock.js';
 import { formatUptime } from '../home/uptime.js';
 import { println, type CliIO } from './output.js';
+import { nextJobLine } from './status-jobs.js';
 
 /** The running gateway's /healthz, or why it could not be read. */
 async function health(params: { host: string; port: number }): Promise<HealthReport | string> {
@@ -84,18 +85,26 @@ export async function status(params: { io: CliIO }): Promise<number> {
   let exit = 0;
   for (const profile of listProfiles({ hermesHome })) {
     const pid = runningPid({ profile });
+    // The profile's soonest job, under its other lines.
+    const jobs = (): void => {
+      const line = nextJobLine({ profile });
+      if (line !== undefined) println({ stream: params.io.stdout, text: line });
+    };
     if (pid === null) {
       if (existsSync(profile.configPath) || profile.name === 'default') println({ stream: params.io.stdout, text: `${profile.name}: stopped${await configProblem({ profile, env: params.io.env })}` });
+      jobs();
       continue;
     }
     const address = await healthAddress({ profile, pid, env: params.io.env });
     if (!address) {
       println({ stream: params.io.stdout, text: `${profile.name}: running (pid ${pid}), no HTTP server to ask for details` });
+      jobs();
       continue;
     }
     const report = await health(address);
     if (typeof report === 'string') {
       println({ stream: params.io.stdout, text: `${profile.name}: running (pid ${pid}), ${report}` });
+      jobs();
       continue;
     }
     const disk = report.disk?.state === 'degraded' ? report.disk : undefined;
@@ -115,6 +124,7 @@ export async function status(params: { io: CliIO }): Promise<number> {
       exit = 1;
       for (const line of diskLines({ disk, profileDir: profile.dir })) println({ stream: params.io.stdout, text: line });
     }
+    jobs();
   }
   return exit;
 }

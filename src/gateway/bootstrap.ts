@@ -11,6 +11,7 @@ import type { Profile } from '../home/profile.js';
 import { createHttpServer, type GatewayHttp } from '../http/server.js';
 import { openStore, type OpenStoreParams } from '../store/sqlite-store.js';
 import { builtinTools } from '../tools/builtin/index.js';
+import { cronCapability } from '../jobs/cron-capability.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { SecretGuard } from '../secrets/guard.js';
 import type { ToolDefinition } from '../tools/tool.js';
@@ -57,13 +58,16 @@ export function buildGateway(params: {
   disk?: DiskHealth;
   /** Runs on the store's connection once it is open (tests make the store small enough to fill). */
   configureStore?: OpenStoreParams['configure'];
+  /** Offer the `cronjob` tool over the profile's jobs; `poke` wakes the scheduler after a change (tests; the scheduler's wiring). */
+  cron?: { poke: () => void };
 }): { runner: GatewayRunner; http: GatewayHttp | undefined; registry: ToolRegistry; store: Store } {
   const { profile, config, clock, logger } = params;
   const disk = params.disk ?? new DiskHealth({ clock });
   const store = openStore({ path: profile.dbPath, clock, logger, disk, ...(params.configureStore ? { configure: params.configureStore } : {}) });
   const registry = new ToolRegistry();
   const memory = anyMemoryEnabled({ settings: memorySettingsFrom({ config }) });
-  for (const tool of [...builtinTools({ memory, skills: true }), ...(params.extraTools ?? [])]) registry.register(tool);
+  // TODO(issue 14): pass `cron` from gateway-run (and reload) once the scheduler runs jobs, so the tool is always offered.
+  for (const tool of [...builtinTools({ memory, skills: true, cron: params.cron !== undefined }), ...(params.extraTools ?? [])]) registry.register(tool);
   const agent = buildAgent({ profile, config, registry, clock, logger, scrub: params.scrub, store });
   let runner: GatewayRunner | undefined;
   const http = params.withHttp && config.gateway.http.enabled
@@ -89,7 +93,7 @@ export function buildGateway(params: {
     logger,
     disk,
     ...(http ? { http } : {}),
-    options: runnerOptionsFrom({ profile, config, clock, logger, scrub: params.scrub, secrets: params.secrets, supervisorBackoff: params.supervisorBackoff, store, toolNames: registry.list().map((tool) => tool.name), registry }),
+    options: runnerOptionsFrom({ profile, config, clock, logger, scrub: params.scrub, secrets: params.secrets, supervisorBackoff: params.supervisorBackoff, store, toolNames: registry.list().map((tool) => tool.name), registry, ...(params.cron ? { cronPoke: params.cron.poke } : {}) }),
   });
   return { runner, http, registry, store };
 }
@@ -140,6 +144,8 @@ export function runnerOptionsFrom(params: {
   toolNames: readonly string[];
   /** The registered tools: the background review picks its tools from them (no review without it). */
   registry?: ToolRegistry | undefined;
+  /** Wakes the scheduler after a job changed; with a store, fills the `cronjob` tool's capability (absent: no jobs). */
+  cronPoke?: (() => void) | undefined;
 }): RunnerOptions {
   const { profile, config, clock } = params;
   const workspace = config.tools.workspace ?? profile.workspaceDir;
@@ -181,6 +187,7 @@ export function runnerOptionsFrom(params: {
         reservedNames: gatewayCommandWords,
         logger: params.logger.child({ component: 'skills' }),
       }),
+      ...(params.store && params.cronPoke ? { cron: cronCapability({ store: params.store, timeZone: config.timezone ?? hostTimeZone(), clock, poke: params.cronPoke }) } : {}),
     },
     prompts: promptSource({ profile, config, clock, scrub: params.scrub, logger: params.logger.child({ component: 'prompt' }), toolNames }),
     ...(memory ? { memoryReport: () => memoryReport({ read: (target) => memory.read(target) }) } : {}),

@@ -1,8 +1,8 @@
 /** Commands the gateway itself answers, on the control lane (never behind a running turn). */
-export type GatewayCommandName = 'stop' | 'new' | 'status' | 'memory' | 'compress' | 'skills' | 'help';
+export type GatewayCommandName = 'stop' | 'new' | 'status' | 'memory' | 'compress' | 'skills' | 'cron' | 'sethome' | 'help';
 
 /** Every command the gateway answers (what the platforms' command menus list). */
-export const gatewayCommandNames: readonly GatewayCommandName[] = ['new', 'stop', 'status', 'memory', 'compress', 'skills', 'help'];
+export const gatewayCommandNames: readonly GatewayCommandName[] = ['new', 'stop', 'status', 'memory', 'compress', 'skills', 'cron', 'sethome', 'help'];
 
 /** What a message's text means to the gateway. */
 export type ParsedCommand =
@@ -19,6 +19,8 @@ const aliases: Readonly<Record<string, GatewayCommandName>> = {
   memory: 'memory',
   compress: 'compress',
   skills: 'skills',
+  cron: 'cron',
+  sethome: 'sethome',
   help: 'help',
   start: 'help',
 };
@@ -39,6 +41,8 @@ export const commandHelp: readonly string[] = [
   '/memory — what the agent remembers (its notes and what it knows about you)',
   '/compress — compress this conversation now: its middle becomes a summary and it goes on in a new session',
   '/skills — the skills you can run here, each as its own command: /<skill-name> [what you want]',
+  '/cron — the scheduled jobs: schedule, next run, last outcome',
+  '/sethome — make this chat the home channel: where jobs and notices with "home" as target go',
   '/help — this list',
 ];
 

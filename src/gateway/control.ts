@@ -7,6 +7,8 @@ import type { SessionMailbox } from './mailbox.js';
 import type { AdapterStatus } from './supervisor.js';
 import { shortSessionId } from '../store/session-id.js';
 import { contextLine, type ContextUsage } from './context-status.js';
+import { cronReply, senderStanding, sethomeReply } from './job-commands.js';
+import type { AdapterEntry } from './runner-types.js';
 
 /** What a control command can see and change. */
 export interface ControlContext {
@@ -25,6 +27,8 @@ export interface ControlContext {
   readonly keyLines?: (() => string[]) | undefined;
   /** The profile's skills as on disk now (what /skills lists); absent when the gateway has no skills folder. */
   readonly skills?: (() => SkillCatalog) | undefined;
+  /** The platform's adapter entry: its allowlist (/sethome in groups needs an owner) and message limit (/cron is cut to it). */
+  readonly entry?: AdapterEntry | undefined;
 }
 
 /** Runs one control command immediately (never behind a turn) and returns the reply text (/compress: compress-command.ts). */
@@ -51,6 +55,10 @@ export function runControlCommand(params: { name: Exclude<GatewayCommandName, 'c
       return memoryText({ ctx, event: params.event });
     case 'skills':
       return ctx.skills === undefined ? 'Skills are not set up for this gateway.' : skillsListText({ catalog: ctx.skills(), platform: params.event.platform });
+    case 'cron':
+      return cronReply({ store: ctx.store, maxMessageLength: senderStanding({ entry: ctx.entry, event: params.event }).maxMessageLength });
+    case 'sethome':
+      return sethomeReply({ store: ctx.store, event: params.event, owner: senderStanding({ entry: ctx.entry, event: params.event }).owner });
     case 'help':
       return ['Commands:', ...commandHelp, skillCommandNote, '', 'Anything else you write goes to the agent.'].join('\n');
   }

@@ -52,6 +52,8 @@ export interface ReloaderParams {
   readonly logger: Logger;
   readonly clock: Clock;
   readonly supervisorBackoff?: { baseMs?: number; maxMs?: number };
+  /** The scheduler's wake-up, as given to buildGateway's `cron`: the `cronjob` tool keeps its capability across reloads. */
+  readonly cronPoke?: () => void;
   /** The gateway's store (buildGateway returns it): the reloaded tool context's session search reads it. */
   readonly store?: Store;
   /** Platform factories (default: the built-in ones, loaded on first use). */
@@ -199,7 +201,7 @@ export class GatewayReloader {
     // Memory turned on by this reload: the tool is offered from the next model call on (turned off, it stays and refuses).
     if (anyMemoryEnabled({ settings: memorySettingsFrom({ config }) }) && registry.get(memoryTool.name) === undefined) registry.register(memoryTool);
     const agent = buildAgent({ profile, config, registry, clock, logger, scrub, store: this.params.store });
-    const options = runnerOptionsFrom({ profile, config, clock, logger, scrub, secrets: redactor, supervisorBackoff: this.params.supervisorBackoff, store: this.params.store, toolNames: registry.list().map((tool) => tool.name), registry });
+    const options = runnerOptionsFrom({ profile, config, clock, logger, scrub, secrets: redactor, supervisorBackoff: this.params.supervisorBackoff, store: this.params.store, toolNames: registry.list().map((tool) => tool.name), registry, cronPoke: this.params.cronPoke });
     // The edit interval lives in the adapters' pacers: it changes with a restart.
     this.params.runner.reconfigure({ agent, options: { ...options, editIntervalMs: this.config.stream.edit_interval } });
     logger.level = config.logging.level;

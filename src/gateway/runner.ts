@@ -391,6 +391,7 @@ export class GatewayRunner {
             contextUsage: this.contextUsage(),
             keyLines: () => routeStatusLines({ targets: this.agent.route.status(), timeZone: this.agent.route.timeZone }),
             ...(this.options.skillsDir === undefined ? {} : { skills: () => skillCatalogOf({ dir: this.options.skillsDir }) }),
+            entry: this.slots.get({ name: event.platform })?.entry,
           },
         })
       : otherCommandReply({ command });

@@ -97,6 +97,8 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
   const mergedIds = merged.map((m) => m.id);
   const { store, adapter } = deps;
   const event = row.event;
+  // The chat this turn answers: where a job the model schedules delivers by default (`origin`).
+  const origin = { platform: event.platform, chatId: event.chat.id, chatKind: event.chat.kind, ...(event.chat.threadId !== undefined ? { threadId: event.chat.threadId } : {}) };
   const logger = deps.logger.child({ inboxId: row.id, platform: event.platform, chatId: event.chat.id });
   const giveUp = row.attempts >= deps.maxAttempts;
   if (!giveUp) store.setInboxState({ inboxId: row.id, state: 'processing' });
@@ -174,7 +176,7 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
     systemPrompt = done.systemPrompt;
     historyLength = done.turnStart;
     // Tools key on the current session (session_search leaves it out): they follow the switch for the rest of the turn.
-    return { messages: done.messages, systemPrompt: done.systemPrompt, ...(switched ? { toolContext: { ...deps.toolContext, sessionId: session.id } } : {}) };
+    return { messages: done.messages, systemPrompt: done.systemPrompt, ...(switched ? { toolContext: { ...deps.toolContext, origin, sessionId: session.id } } : {}) };
   };
   if (compression !== undefined && !signal.aborted) {
     // The gateway's safety check: a request past 0.85 of the context is compressed before the agent runs.
@@ -231,7 +233,7 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
               run: (p) => compress({ ...p, turnMessages: Math.max(0, p.messages.length - historyLength) }),
             },
           }),
-      toolContext: { ...deps.toolContext, signal, sessionId: session.id },
+      toolContext: { ...deps.toolContext, origin, signal, sessionId: session.id },
       onUsage: (report) => {
         // Usage is bookkeeping: a store that refuses it (disk full) must not cost the user the reply.
         try {

@@ -131,3 +131,11 @@ export interface HomeChannel {
   readonly chat: ChatRef;
   readonly setAt: number;
 }
+
+/** A chat the profile talks with (a sender it lets in wrote there): a valid delivery target. */
+export interface KnownChat {
+  readonly platform: string;
+  readonly chat: ChatRef;
+  /** When its newest message arrived. */
+  readonly lastAt: number;
+}

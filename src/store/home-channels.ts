@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { ChatKind } from '../gateway/contracts.js';
-import type { HomeChannel } from '../jobs/job-types.js';
+import type { HomeChannel, KnownChat } from '../jobs/job-types.js';
 import type { Clock } from '../util/clock.js';
 import type { Store } from './types.js';
 
@@ -23,7 +23,7 @@ function toHome(record: HomeRecord): HomeChannel {
 }
 
 /** The home-channel part of the Store. */
-export type HomeChannelQueries = Pick<Store, 'setHomeChannel' | 'homeChannel' | 'homeChannels'>;
+export type HomeChannelQueries = Pick<Store, 'setHomeChannel' | 'homeChannel' | 'homeChannels' | 'knownChats'>;
 
 /** Prepares the home-channel statements once and returns the methods that use them. */
 export function createHomeChannelQueries(params: { db: Database.Database; clock: Clock }): HomeChannelQueries {
@@ -35,6 +35,12 @@ export function createHomeChannelQueries(params: { db: Database.Database; clock:
   );
   const one = db.prepare<[string], HomeRecord>('SELECT * FROM home_channels WHERE platform = ?');
   const all = db.prepare<[], HomeRecord>('SELECT * FROM home_channels ORDER BY platform');
+  // The inbox holds only messages of senders let in (allowlist or pairing): the chats the profile talks with.
+  const known = db.prepare<[number], { platform: string; chat_id: string; chat_kind: ChatKind; thread_id: string | null; last_at: number }>(
+    `SELECT platform, json_extract(event_json, '$.chat.id') AS chat_id, json_extract(event_json, '$.chat.kind') AS chat_kind,
+       json_extract(event_json, '$.chat.threadId') AS thread_id, MAX(received_at) AS last_at
+     FROM inbox GROUP BY platform, chat_id, thread_id ORDER BY last_at DESC, MAX(id) DESC LIMIT ?`,
+  );
   return {
     setHomeChannel: ({ platform, chat }) => {
       const record: HomeRecord = { platform, chat_id: chat.id, chat_kind: chat.kind, thread_id: chat.threadId ?? null, set_at: clock.now() };
@@ -46,5 +52,11 @@ export function createHomeChannelQueries(params: { db: Database.Database; clock:
       return record ? toHome(record) : undefined;
     },
     homeChannels: () => all.all().map(toHome),
+    knownChats: ({ limit }) =>
+      known.all(limit).flatMap((r) =>
+        typeof r.chat_id === 'string' && r.chat_id !== ''
+          ? [{ platform: r.platform, chat: { id: r.chat_id, kind: r.chat_kind, ...(r.thread_id !== null ? { threadId: r.thread_id } : {}) }, lastAt: r.last_at }]
+          : [],
+      ),
   };
 }

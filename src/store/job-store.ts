@@ -1,5 +1,5 @@
 import type { ChatRef } from '../gateway/contracts.js';
-import type { DeliveryRecord, HomeChannel, JobChanges, JobRow, JobRunRow, JobState, NewJob, RunOutcome } from '../jobs/job-types.js';
+import type { DeliveryRecord, HomeChannel, KnownChat, JobChanges, JobRow, JobRunRow, JobState, NewJob, RunOutcome } from '../jobs/job-types.js';
 
 /** The scheduled-jobs part of the Store (migration 6); see src/jobs/job-types.ts for how a scheduler uses it. */
 export interface JobStore {
@@ -67,4 +67,6 @@ export interface JobStore {
   homeChannel(params: { platform: string }): HomeChannel | undefined;
   /** Every platform's home channel, by platform. */
   homeChannels(): HomeChannel[];
+  /** The chats (platform, chat, thread) senders the profile lets in wrote from, newest first, at most `limit` (from the inbox). */
+  knownChats(params: { limit: number }): KnownChat[];
 }

@@ -175,6 +175,7 @@ export function openStore(params: OpenStoreParams): Store {
     setHomeChannel: live('setHomeChannel', homes.setHomeChannel),
     homeChannel: live('homeChannel', homes.homeChannel),
     homeChannels: live('homeChannels', homes.homeChannels),
+    knownChats: live('knownChats', homes.knownChats),
     close: () => {
       if (closed) return;
       closed = true;

@@ -71,6 +71,8 @@ export async function startHarness(params: {
   disk?: DiskHealth;
   /** Runs on the store's connection once open (a tiny max_page_count makes a real SQLITE_FULL). */
   configureStore?: OpenStoreParams['configure'];
+  /** Offer the `cronjob` tool (its capability over the profile's jobs); `poke` is called after each change. */
+  cron?: { poke: () => void };
 } = {}): Promise<Harness> {
   const clock = params.clock ?? systemClock;
   const fake = new FakeOpenAI();
@@ -108,6 +110,7 @@ export async function startHarness(params: {
       ...(params.disk ? { disk: params.disk } : {}),
       ...(params.configureStore ? { configureStore: params.configureStore } : {}),
       ...(params.extraTools ? { extraTools: params.extraTools } : {}),
+      ...(params.cron ? { cron: params.cron } : {}),
     }).runner;
   let runner = build();
   await runner.start();

@@ -1,4 +1,5 @@
 import type { ToolDefinition } from '../tool.js';
+import { cronjobTool } from './cronjob.js';
 import { memoryTool } from './memory.js';
 import { patchTool } from './patch.js';
 import { readFileTool } from './read-file.js';
@@ -12,9 +13,10 @@ import { writeFileTool } from './write-file.js';
 
 /**
  * The tools every agent gets: read_file, write_file, patch, search_files, terminal, session_search; `memory` when it
- * is on; skills_list, skill_view and skill_manage when the profile's skills are (the gateway fills `toolContext.skills`).
+ * is on; skills_list, skill_view and skill_manage when the profile's skills are (the gateway fills `toolContext.skills`);
+ * `cronjob` when the scheduler runs (the gateway fills `toolContext.cron`).
  */
-export function builtinTools(params: { memory?: boolean; skills?: boolean } = {}): ToolDefinition[] {
+export function builtinTools(params: { memory?: boolean; skills?: boolean; cron?: boolean } = {}): ToolDefinition[] {
   return [
     readFileTool,
     writeFileTool,
@@ -24,5 +26,6 @@ export function builtinTools(params: { memory?: boolean; skills?: boolean } = {}
     sessionSearchTool,
     ...(params.memory === true ? [memoryTool] : []),
     ...(params.skills === true ? [skillsListTool, skillViewTool, skillManageTool] : []),
+    ...(params.cron === true ? [cronjobTool] : []),
   ];
 }
