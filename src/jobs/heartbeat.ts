@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { PlatformName } from '../config/schema.js';
@@ -22,10 +22,10 @@ export type HeartbeatTickResult =
   | { readonly kind: 'no-checklist' }
   | { readonly kind: 'blocked'; readonly reason: string };
 
-/** The checklist text, or undefined when the file is missing, unreadable or blank. */
-async function readChecklist(params: { file: string }): Promise<string | undefined> {
+/** The checklist text, or undefined when the file is missing, unreadable or blank (a small file: read at once). */
+function readChecklist(params: { file: string }): string | undefined {
   try {
-    const text = await readFile(params.file, 'utf8');
+    const text = readFileSync(params.file, 'utf8');
     return text.trim() === '' ? undefined : text;
   } catch {
     return undefined;
@@ -51,7 +51,7 @@ export async function heartbeatTick(params: {
     logger.debug({ scheduledFor }, 'heartbeat: quiet hours, skipped');
     return { kind: 'quiet' };
   }
-  const checklist = await readChecklist({ file: params.file });
+  const checklist = readChecklist({ file: params.file });
   if (checklist === undefined) {
     logger.debug({ file: params.file }, 'heartbeat: no HEARTBEAT.md (or it is empty), skipped');
     return { kind: 'no-checklist' };
