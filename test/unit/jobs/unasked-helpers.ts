@@ -15,12 +15,12 @@ export function captureLogger(): { logger: Logger; lines: Array<{ level: number;
 }
 
 /** An inject callback that records every request (and can be made to fail or to take fake time). */
-export function recordingInject(params: { fail?: () => boolean; during?: () => Promise<void> } = {}): { inject: InjectTurn; requests: InjectRequest[] } {
+export function recordingInject(params: { fail?: () => boolean; during?: (params: { signal: AbortSignal }) => Promise<void> } = {}): { inject: InjectTurn; requests: InjectRequest[] } {
   const requests: InjectRequest[] = [];
-  const inject: InjectTurn = async ({ request }) => {
+  const inject: InjectTurn = async ({ request, signal }) => {
     if (params.fail?.() === true) throw new Error('no home channel');
     requests.push(request);
-    await params.during?.();
+    await params.during?.({ signal });
   };
   return { inject, requests };
 }
