@@ -3,8 +3,9 @@ import { parseCheckInterval } from '../jobs/check-interval.js';
 import { parseQuietHours } from '../jobs/quiet-hours.js';
 import { bool, duration, optionalString } from './fields.js';
 
-/** Platforms a heartbeat or check may go to (the home channel of one, set with /sethome). */
-const targetPlatform = z.enum(['telegram', 'slack', 'discord', 'email', 'sms']);
+/** Platforms a heartbeat or check may go to (the home channel of one, set with /sethome); a test keeps it equal to `platforms`. */
+export const TARGET_PLATFORMS = ['telegram', 'slack', 'discord', 'email', 'sms'] as const;
+const targetPlatform = z.enum(TARGET_PLATFORMS);
 
 /** `heartbeat.quiet_hours`: "23:00-07:00" in `timezone`; unset means never quiet. */
 const quietHours = z.preprocess(

@@ -12,6 +12,10 @@ export function parseCheckInterval(params: { text: string }): CheckIntervalResul
   const text = /^every\s/i.test(trimmed) ? trimmed : `every ${trimmed}`;
   const parsed = parseSchedule({ text, timeZone: 'UTC', now: 0 });
   if (parsed.ok && parsed.schedule.kind === 'interval') return { ok: true, everyMs: parsed.schedule.everyMs };
-  if (!parsed.ok) return { ok: false, error: parsed.error.replace(/ \(for times of day or weekdays send cron\)/, '').replace(/; accepted: .*$/, '; write an interval such as "30m", "2h" or "every 1d"') };
-  return { ok: false, error: `"${params.text}" is not an interval; write one such as "30m", "2h" or "every 1d"` };
+  const hint = 'an interval such as "30m", "2h" or "every 1d", at least 1 minute';
+  if (!parsed.ok) {
+    const reason = parsed.error.replace(/^"every [^"]*": /, '').replace(/ \(for times of day or weekdays send cron\)/, '').replace(/; accepted: .*$/, '');
+    return { ok: false, error: `${hint} (${reason})` };
+  }
+  return { ok: false, error: hint };
 }
