@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { parseCheckInterval } from '../jobs/check-interval.js';
 import { parseQuietHours } from '../jobs/quiet-hours.js';
-import { bool, duration, optionalString } from './fields.js';
+import { bool, duration, markDuration, optionalString } from './fields.js';
 
 /** Platforms a heartbeat or check may go to (the home channel of one, set with /sethome); a test keeps it equal to `platforms`. */
 export const TARGET_PLATFORMS = ['telegram', 'slack', 'discord', 'email', 'sms'] as const;
@@ -38,11 +38,13 @@ export const heartbeatSchema = z
 const checkSchema = z.strictObject({
   name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'a name of letters, digits, "-", "_" or "." (at most 64)'),
   command: z.string().min(1),
-  interval: z.string().transform((text, ctx): number => {
-    const parsed = parseCheckInterval({ text });
-    if (parsed.ok) return parsed.everyMs;
-    ctx.addIssue({ code: 'custom', message: parsed.error, input: text });
-    return z.NEVER;
+  interval: markDuration({
+    schema: z.string().transform((text, ctx): number => {
+      const parsed = parseCheckInterval({ text });
+      if (parsed.ok) return parsed.everyMs;
+      ctx.addIssue({ code: 'custom', message: parsed.error, input: text });
+      return z.NEVER;
+    }),
   }),
   once: bool().default(false),
   prompt: optionalString(),

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ConfigError } from '../../../src/config/errors.js';
 import { objectShape } from '../../../src/config/schema-walk.js';
+import { renderEffectiveConfig } from '../../../src/config/show.js';
+import { parseConfigText } from '../../../src/config/yaml-file.js';
 import { platformsSchema } from '../../../src/config/platforms-schema.js';
 import { TARGET_PLATFORMS } from '../../../src/config/unasked-schema.js';
 import { validateConfig } from '../../../src/config/validate.js';
@@ -60,5 +62,13 @@ describe('heartbeat and checks config', () => {
 
   test('the target platforms are exactly the platforms config.yaml knows', () => {
     assert.deepEqual([...TARGET_PLATFORMS].sort(), Object.keys(objectShape({ schema: platformsSchema }) ?? {}).sort());
+  });
+
+  test('hermes config show prints check intervals as durations, and the output parses back to the same config', () => {
+    const config = load({ heartbeat: { quiet_hours: '23:00-07:00' }, checks: [{ name: 'disk', command: 'df', interval: 'every 90 minutes', once: true }] });
+    assert.ok(typeof config !== 'string');
+    const text = renderEffectiveConfig({ config, secrets: [] });
+    assert.match(text, /interval: 90m/);
+    assert.deepEqual(load(parseConfigText({ text, file: 'shown.yaml' })), config);
   });
 });
