@@ -22,7 +22,7 @@ export function renderEffectiveConfig(params: { config: unknown; secrets: readon
 
 /** Copies a config subtree into its printable form. */
 function present(node: unknown, schema: z.core.$ZodType | undefined, secret: boolean, redactor: Redactor): unknown {
-  if (Array.isArray(node)) return node.map((item: unknown) => present(item, arrayElement(schema), secret, redactor));
+  if (Array.isArray(node)) return node.map((item: unknown) => present(item, arrayElement({ schema }), secret, redactor));
   if (node !== null && typeof node === 'object') {
     const shape = schema === undefined ? undefined : objectShape({ schema });
     const out: Record<string, unknown> = {};
@@ -41,8 +41,8 @@ function present(node: unknown, schema: z.core.$ZodType | undefined, secret: boo
 }
 
 /** The element schema of an array schema (through wrappers), so array items print like other values. */
-function arrayElement(schema: z.core.$ZodType | undefined): z.core.$ZodType | undefined {
-  if (schema === undefined) return undefined;
-  const inner = unwrapSchema({ schema });
+function arrayElement(params: { schema: z.core.$ZodType | undefined }): z.core.$ZodType | undefined {
+  if (params.schema === undefined) return undefined;
+  const inner = unwrapSchema({ schema: params.schema });
   return inner instanceof z.ZodArray ? (inner.element as z.core.$ZodType) : undefined;
 }

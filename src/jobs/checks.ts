@@ -121,11 +121,14 @@ export async function runCheck(params: {
         const request = { source: 'check', name: check.name, platform: params.platform, prompt: checkPrompt({ check, output: outcome.output }), scheduledFor } as const;
         await params.inject({ request, signal: stop.signal });
         logger.info({ platform: params.platform, outputChars: outcome.output.length }, 'check: output injected as a turn');
-        if (check.once) {
+        if (!check.once) return;
+        try {
           fired.markFired({ name: check.name, command: check.command, atMs: clock.now() });
           logger.info('check: once, fired: retired');
-          stop.abort();
+        } catch (error) {
+          logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'check: once, fired: retired until restart (could not record it)');
         }
+        stop.abort();
       },
       onError: ({ error }) => logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'check: the turn could not be injected'),
       onSkipped: ({ count }) => logger.debug({ count }, 'check: still running when the next run fell due, skipped'),

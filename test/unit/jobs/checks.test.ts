@@ -161,6 +161,21 @@ describe('checks', () => {
     assert.equal(existsSync(file), true);
   });
 
+  test('once: when recording that it fired fails, it is still retired for this run of the gateway (one warn)', async () => {
+    const clock = new FakeClock();
+    const { inject, requests } = recordingInject();
+    const { logger, lines } = captureLogger();
+    const { run, calls } = scriptedRunner({ result: { output: 'found\n' } });
+    const fired = { hasFired: () => false, markFired: () => { throw new Error('ENOSPC'); } };
+    const running = runCheck({ workspace, limits, fired, check: check({ name: 'full', command: 'echo found', once: true }), platform: 'telegram', inject, clock, logger, run, signal: new AbortController().signal });
+    await clock.advance(5 * MINUTE);
+    await running;
+    await clock.advance(20 * MINUTE);
+    assert.equal(calls.length, 1);
+    assert.equal(requests.length, 1);
+    assert.equal(lines.filter((l) => l.level === 40).length, 1);
+  });
+
   test('overlapping runs of a slow check do not pile up', async () => {
     const clock = new FakeClock();
     const { inject } = recordingInject();
