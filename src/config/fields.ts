@@ -42,6 +42,12 @@ export function duration(params: { defaultValue: string; minMs?: number }): z.Zo
   return schema;
 }
 
+/** Marks a schema whose values are durations in ms parsed some other way (printed back as "30m" like `duration()`'s). */
+export function markDuration<T extends z.core.$ZodType>(params: { schema: T }): T {
+  durationSchemas.add(params.schema);
+  return params.schema;
+}
+
 /** A size ("512k", "10m", "1g", or a number of bytes), normalized to bytes. */
 export function size(params: { defaultValue: string | number }): z.ZodPrefault<z.ZodType<number, unknown>> {
   const schema = z

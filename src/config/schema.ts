@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { bool, duration, int, num, optionalString, size } from './fields.js';
 import { platformsSchema } from './platforms-schema.js';
 import { timeZone } from './time-zone.js';
+import { checksSchema, heartbeatSchema } from './unasked-schema.js';
 
 /** model.fallbacks[]: another model tried for the rest of a turn when the primary fails. */
 const fallbackModelSchema = z.strictObject({
@@ -163,6 +164,8 @@ export const configSchema = z
     stream: streamSchema,
     tools: toolsSchema,
     cron: cronSchema,
+    heartbeat: heartbeatSchema,
+    checks: checksSchema,
     logging: loggingSchema,
     platforms: platformsSchema,
   })

@@ -2,10 +2,10 @@ import { stringify } from 'yaml';
 import { Redactor } from '../log/redact.js';
 import { isDurationSchema, isSizeSchema } from './fields.js';
 import { configSchema } from './schema.js';
-import { objectShape } from './schema-walk.js';
+import { objectShape, unwrapSchema } from './schema-walk.js';
 import { looksSecretKey } from './secret-keys.js';
 import { formatDuration, formatSize } from './units.js';
-import type { z } from 'zod';
+import { z } from 'zod';
 
 /** What replaces a secret in output. */
 const MASK = '***';
@@ -22,7 +22,7 @@ export function renderEffectiveConfig(params: { config: unknown; secrets: readon
 
 /** Copies a config subtree into its printable form. */
 function present(node: unknown, schema: z.core.$ZodType | undefined, secret: boolean, redactor: Redactor): unknown {
-  if (Array.isArray(node)) return node.map((item: unknown) => present(item, undefined, secret, redactor));
+  if (Array.isArray(node)) return node.map((item: unknown) => present(item, arrayElement({ schema }), secret, redactor));
   if (node !== null && typeof node === 'object') {
     const shape = schema === undefined ? undefined : objectShape({ schema });
     const out: Record<string, unknown> = {};
@@ -38,4 +38,11 @@ function present(node: unknown, schema: z.core.$ZodType | undefined, secret: boo
     if (isSizeSchema({ schema })) return formatSize({ bytes: node });
   }
   return node;
+}
+
+/** The element schema of an array schema (through wrappers), so array items print like other values. */
+function arrayElement(params: { schema: z.core.$ZodType | undefined }): z.core.$ZodType | undefined {
+  if (params.schema === undefined) return undefined;
+  const inner = unwrapSchema({ schema: params.schema });
+  return inner instanceof z.ZodArray ? (inner.element as z.core.$ZodType) : undefined;
 }

@@ -6,7 +6,7 @@ import { scanViews } from './normalize.js';
 v8.setFlagsFromString('--enable-experimental-regexp-engine');
 
 /** Where scanned text comes from (for the reason and the log line). */
-export type ThreatSource = 'memory' | 'context-file' | 'skill';
+export type ThreatSource = 'memory' | 'context-file' | 'skill' | 'heartbeat';
 
 /** Why a text was refused. */
 export interface ThreatFinding {
