@@ -35,7 +35,10 @@ export class Scheduler {
 
   /** The loop: resolves once `signal` aborts and the runs in flight ended (a shutdown leaves them open for the next start). */
   async run(params: { signal: AbortSignal }): Promise<void> {
-    const { signal } = params;
+    // One listener on the caller's signal, however many sleeps and runs follow.
+    const local = new AbortController();
+    params.signal.addEventListener('abort', () => local.abort(), { once: true });
+    const { signal } = local;
     this.resumeOpenRuns({ signal });
     while (!signal.aborted) {
       this.poked = false;
