@@ -99,7 +99,8 @@ export class Scheduler {
       .then((outcome) => {
         const current = this.deps.store.job({ jobId: job.id });
         if (current !== undefined && finalOutcomes.has(outcome) && current.nextRunAt === null && current.schedule.kind === 'once' && current.state === 'active') {
-          this.deps.store.setJobState({ jobId: job.id, state: 'done' });
+          // A one-shot whose model stayed unreachable is `failed` (listed as such); one that ran is `done`.
+          this.deps.store.setJobState({ jobId: job.id, state: outcome === 'failed' ? 'failed' : 'done' });
         }
       })
       .catch((error: unknown) => this.deps.logger.error({ err: error, jobId: job.id, runId: run.id }, 'job run failed unexpectedly; it is finished on the next start'))

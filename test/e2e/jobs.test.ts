@@ -142,6 +142,36 @@ test('an unreachable model: the run is retried 5 minutes later, then delivered',
   }
 });
 
+test('a model unreachable on every try: retried after 5, 15 and 30 minutes, then the run (and the one-shot) is failed', async () => {
+  const clock = new FakeClock();
+  const h = await startHarness({ clock, config: { timezone: 'UTC' } });
+  try {
+    const job = createJob({ h, clock, name: 'Never', prompt: 'Say never.', schedule: 'in 1m' });
+    const retryAts: number[] = [];
+    await driveUntil({
+      clock,
+      stepMs: 20_000,
+      what: 'the failed run',
+      check: () => {
+        const run = runsOf(h, job.id)[0];
+        if (run?.outcome === 'retrying' && run.retryAt !== null && retryAts.at(-1) !== run.retryAt) retryAts.push(run.retryAt);
+        return run?.outcome === 'failed';
+      },
+    });
+    const run = runsOf(h, job.id)[0];
+    assert.equal(run?.attempts, 4, 'the first try and three retries');
+    assert.equal(retryAts.length, 3);
+    // Each retry is due its delay after the previous try ended (a try itself takes a little fake time).
+    const [first = 0, second = 0, third = 0] = retryAts;
+    assert.ok(second - first >= 15 * minute && second - first < 17 * minute, `second delay ${second - first}`);
+    assert.ok(third - second >= 30 * minute && third - second < 32 * minute, `third delay ${third - second}`);
+    assert.equal(h.adapter.calls.filter((c) => c.kind !== 'typing').length, 0, 'nothing is sent');
+    assert.equal(withStore(h, (store) => store.job({ jobId: job.id })?.state), 'failed');
+  } finally {
+    await h.stop();
+  }
+});
+
 test('two profiles never see each other’s jobs', async () => {
   const clock = new FakeClock();
   const work = await startHarness({ clock, config: { timezone: 'UTC' } });
