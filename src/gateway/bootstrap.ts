@@ -194,6 +194,7 @@ export function runnerOptionsFrom(params: {
     ...(params.supervisorBackoff ? { supervisorBackoff: params.supervisorBackoff } : {}),
     modelProbe: ({ signal }) => modelEndpointCheck({ config, profile, clock, signal }),
     modelContext: new ModelContext({ model: config.model, clock }),
+    jobs: { catchUpWindowMs: config.cron.catch_up_window },
     ...(params.registry ? { review: reviewOptionsFrom({ config, registry: params.registry, clock, logger: params.logger, scrub: params.scrub, store: params.store }) } : {}),
   };
 }

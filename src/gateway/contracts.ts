@@ -42,6 +42,14 @@ export const mediaItemSchema = z.object({
 });
 export type MediaItem = z.infer<typeof mediaItemSchema>;
 
+/** Who started a turn the system made itself (runner.inject): a job's run, the heartbeat, or a check. */
+export const systemOriginSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('job'), jobId: z.string().min(1), runId: z.number().int().nonnegative() }),
+  z.object({ kind: z.literal('heartbeat') }),
+  z.object({ kind: z.literal('check'), name: z.string().min(1) }),
+]);
+export type SystemOrigin = z.infer<typeof systemOriginSchema>;
+
 /** One inbound message, the same shape for every platform. */
 export const messageEventSchema = z.object({
   platform: z.string().min(1),
@@ -58,6 +66,8 @@ export const messageEventSchema = z.object({
    * the gateway waits the adapter's merge window of quiet, then answers all of them as one turn.
    */
   continues: z.boolean().optional(),
+  /** Set on turns the system started (runner.inject): no sender gate, no reply-to, no reactions, nothing sent when silent. */
+  system: systemOriginSchema.optional(),
   raw: z.unknown().optional(),
 });
 export type MessageEvent = z.infer<typeof messageEventSchema>;

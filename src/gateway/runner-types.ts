@@ -68,4 +68,6 @@ export interface RunnerOptions {
   readonly skillsDir?: string;
   /** The background review after delivered turns (skills.review, memory.review_interval); none when absent. */
   readonly review?: ReviewOptions;
+  /** Scheduled jobs (config `cron`): the scheduler runs with the runner when set. */
+  readonly jobs?: { readonly catchUpWindowMs: number };
 }

@@ -8,17 +8,15 @@ import { storeDiskErrorOf } from '../store/errors.js';
 import type { Store, InboxRow } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
 import { diskReason } from '../util/disk-error.js';
-import { messageCommand, otherCommandReply, skillCatalogOf, skillExpander, type MessageCommand } from './skill-command.js';
+import { messageCommand, otherCommandReply, skillCatalogOf, type MessageCommand } from './skill-command.js';
 import { messageEventSchema, type MessageEvent } from './contracts.js';
 import { compressCommand } from './compress-command.js';
 import { runControlCommand } from './control.js';
 import { DiskHealth, diskHealthReport, type DiskChange } from './disk-health.js';
 import { probeStore } from './disk-probes.js';
-import { JournalRefusedError } from './errors.js';
 import { scrubStoredHistory } from './history-scrub.js';
 import { runMaintenance } from './maintenance.js';
 import { modelHealth, ModelWatch } from './model-watch.js';
-import { sessionKeyFor } from './session-key.js';
 import { AdapterSlots, type AdapterChange, type AdapterSlot } from './adapter-slots.js';
 import { GatewayReplies } from './gateway-replies.js';
 import { superviseEntry } from './supervise-entry.js';
@@ -27,6 +25,12 @@ import { SenderGate } from './sender-gate.js';
 import { SessionMailboxes } from './session-mailboxes.js';
 import { StalledTurns } from './stalled-turns.js';
 import { runTurn, type TurnDeps } from './turn.js';
+import { turnDepsFor } from './runner-turn-deps.js';
+import { journalEvent, type JournalResult } from './runner-journal.js';
+import { injectTurn, turnMessageIds, type InjectParams, type InjectResult } from './inject.js';
+import { TurnWatch } from './inject-watch.js';
+import { sendText } from './inject-send.js';
+import { Scheduler } from '../jobs/scheduler.js';
 import { BackgroundWork } from './background-work.js';
 import { startReviewIfDue } from './background-review-start.js';
 import type { AdapterEntry, RunnerOptions } from './runner-types.js';
@@ -69,6 +73,11 @@ export class GatewayRunner {
   private readonly stopDiskWatch: () => void;
   /** Turns the store cut short (disk full): finished once it writes again. */
   private readonly stalled: StalledTurns;
+  /** Waiters for system-started turns (runner.inject), settled when each ends. */
+  private readonly injected = new TurnWatch();
+  /** The profile's scheduled jobs (when `options.jobs` is set); poke it after a job was created or changed. */
+  readonly scheduler: Scheduler;
+  private schedulerRun: Promise<void> = Promise.resolve();
   private phase: 'new' | 'running' | 'draining' | 'stopped' = 'new';
   private startedAt = 0;
   /** Where the HTTP server listens, once started. */
@@ -140,6 +149,16 @@ export class GatewayRunner {
       allowOf: (platform) => this.slots.get({ name: platform })?.entry.allow,
       signal: this.maintenanceController.signal,
     });
+    this.scheduler = new Scheduler({
+      store: this.store,
+      clock: this.clock,
+      logger: this.logger.child({ component: 'scheduler' }),
+      inject: (p) => this.inject(p),
+      sendText: (p) => sendText({ ...p, slots: this.slots, scrub: this.options.scrub }),
+      profileName: () => this.options.profileName,
+      catchUpWindowMs: () => this.options.jobs?.catchUpWindowMs ?? 0,
+      script: () => ({ workspace: this.options.toolContext.workspace, terminal: this.options.toolContext.terminal }),
+    });
   }
 
   /** Starts adapters under their supervisors and replays messages a previous run did not finish. */
@@ -170,6 +189,7 @@ export class GatewayRunner {
     }
     this.resolveContextLength();
     this.replay();
+    if (this.options.jobs !== undefined) this.schedulerRun = this.scheduler.run({ signal: this.maintenanceController.signal });
     this.scrubHistory();
     this.logger.info({ adapters: this.slots.names() }, 'gateway started');
   }
@@ -268,7 +288,8 @@ export class GatewayRunner {
       this.logger.error({ via: params.via, issues: parsed.error.issues.slice(0, 5) }, 'adapter produced an invalid message event');
       throw new Error(`invalid message event from ${params.via}: ${parsed.error.issues[0]?.message ?? 'unknown problem'}`);
     }
-    const event = parsed.data;
+    // Only runner.inject starts system turns: an adapter's event never carries that mark.
+    const { system: _spoofed, ...event } = parsed.data;
     const slot = this.slots.get({ name: event.platform });
     if (!slot) throw new Error(`no adapter named ${event.platform} is running`);
     // Skills are read only for senders who may talk (a stranger's `/word` costs no disk reads; it is not answered).
@@ -305,25 +326,25 @@ export class GatewayRunner {
     return 'queued';
   }
 
+  /**
+   * Starts a turn the system makes itself (a job's run, the heartbeat, a check): journaled as a synthetic message,
+   * routed to `sessionKey`, queued, paced, delivered and replayed after a crash like a user's message, without the sender
+   * gate, reply-to or reactions. `finished` tells how it ended and which platform message ids its reply got.
+   */
+  inject(params: InjectParams): InjectResult {
+    if (this.phase !== 'running') return { kind: 'refused', reason: 'the gateway is not running' };
+    const slot = this.slots.get({ name: params.platform });
+    if (!slot) return { kind: 'refused', reason: `no ${params.platform} adapter is running` };
+    const enqueue = (row: InboxRow): boolean => {
+      this.mailboxes.for({ key: row.sessionKey, entry: slot.entry }).enqueue({ row });
+      return true;
+    };
+    return injectTurn({ ...params, store: this.store, clock: this.clock, watch: this.injected, enqueue });
+  }
+
   /** Authorizes and journals an event; a write the disk refuses becomes JournalRefusedError (logged rate-limited per platform). */
-  private journal(params: { event: MessageEvent; entry: AdapterEntry }): 'unauthorized' | { inserted: boolean; row: InboxRow; sessionKey: string } {
-    const { event } = params;
-    try {
-      if (!this.gate.admit({ event, entry: params.entry })) return 'unauthorized';
-      const sessionKey = sessionKeyFor({ profile: this.options.profileName, event });
-      return { ...this.store.recordInbound({ event, sessionKey }), sessionKey };
-    } catch (error) {
-      const refused = storeDiskErrorOf({ error });
-      if (refused === undefined) throw error;
-      const reason = diskReason({ kind: refused.kind });
-      this.refusals.reject({
-        source: event.platform,
-        reason: 'journal_refused',
-        fields: { platform: event.platform, messageId: event.messageId, code: refused.code },
-        message: `message not taken: the store cannot journal it (${reason}); the platform delivers it again`,
-      });
-      throw new JournalRefusedError({ reason, cause: error });
-    }
+  private journal(params: { event: MessageEvent; entry: AdapterEntry }): JournalResult {
+    return journalEvent({ ...params, gate: this.gate, store: this.store, refusals: this.refusals, profile: this.options.profileName });
   }
 
   /** Resolves when no session has a running or waiting turn and every command reply is out. */
@@ -348,7 +369,8 @@ export class GatewayRunner {
       for (const mailbox of this.mailboxes.all()) mailbox.interrupt({ kind: 'shutdown' });
       await this.mailboxes.settle({ timeoutMs: 5000 });
     }
-    await Promise.allSettled([adaptersStopped, backgroundStopped, this.maintenanceRun, this.historyScrubRun, this.modelWatchRun, this.diskRun, this.replies.drain()]);
+    this.injected.closeAll();
+    await Promise.allSettled([this.schedulerRun, adaptersStopped, backgroundStopped, this.maintenanceRun, this.historyScrubRun, this.modelWatchRun, this.diskRun, this.replies.drain()]);
     this.stopDiskWatch();
     this.refusals.close();
     if (this.http) await this.http.close();
@@ -419,7 +441,7 @@ export class GatewayRunner {
     }
     if (!used.ran) this.logger.warn({ inboxId: params.row.id, platform: params.row.event.platform }, 'no adapter for a pending message; it stays journaled');
     // After a delivered turn, in the background: the session's review when due (never holding its mailbox).
-    if (delivered === undefined || this.phase !== 'running') return;
+    if (delivered === undefined || this.phase !== 'running' || params.row.event.system !== undefined) return;
     const { row } = params;
     const queued = this.mailboxes.get({ key: row.sessionKey })?.queued ?? 0;
     const { store, logger, replies, options, agent } = this;
@@ -427,34 +449,12 @@ export class GatewayRunner {
   }
 
   private async runTurnOn(params: { row: InboxRow; merged: readonly InboxRow[]; signal: AbortSignal; slot: AdapterSlot; onDelivered: TurnDeps['onDelivered'] }): Promise<void> {
-    const { slot } = params;
-    await runTurn({
-      row: params.row,
-      merged: params.merged,
-      signal: params.signal,
-      deps: {
-        store: this.store,
-        agent: this.agent,
-        clock: this.clock,
-        logger: this.logger,
-        adapter: slot.entry.adapter,
-        pacer: slot.pacer,
-        cursor: this.options.cursor,
-        typingIntervalMs: this.options.typingIntervalMs,
-        toolContext: this.options.toolContext,
-        prompts: this.options.prompts,
-        maxAttempts: maxTurnAttempts,
-        historyMaxChars: this.options.historyMaxChars,
-        ...this.compressionDeps(),
-        ...(slot.entry.reactions ? { reactions: slot.entry.reactions } : {}),
-        mediaPolicy: this.options.mediaPolicy,
-        ...(this.options.stageMedia === undefined ? {} : { stageMedia: this.options.stageMedia }),
-        scrub: this.options.scrub,
-        safeLength: this.options.safeLength,
-        ...(this.options.skillsDir === undefined ? {} : { expandSkill: skillExpander({ dir: this.options.skillsDir }) }),
-        ...(params.onDelivered ? { onDelivered: params.onDelivered } : {}),
-      },
-    });
+    const { row } = params;
+    const onFinished: TurnDeps['onFinished'] =
+      row.event.system === undefined ? undefined : (end) => this.injected.settle({ inboxId: row.id, end: { ...end, messageIds: turnMessageIds({ store: this.store, inboxId: row.id }) } });
+    const { store, agent, clock, logger, options } = this;
+    const deps = turnDepsFor({ store, agent, clock, logger, slot: params.slot, options, maxAttempts: maxTurnAttempts, compression: this.compressionDeps(), onDelivered: params.onDelivered, onFinished });
+    await runTurn({ row, merged: params.merged, signal: params.signal, deps });
   }
 
   /** The turn's compression deps: the configured settings with the context length in force. */

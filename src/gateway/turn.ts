@@ -22,6 +22,7 @@ import { turnJournal, turnLeftovers } from './turn-journal.js';
 import { reactToTurn, type TurnReactions } from './turn-reactions.js';
 import { startTyping } from './typing.js';
 import { titleFor, userTextFor, type SkillExpander } from './user-text.js';
+import { isSilentAnswer, turnOriginOf } from './inject-turn.js';
 
 /** Everything a turn needs besides its message. */
 export interface TurnDeps {
@@ -57,6 +58,18 @@ export interface TurnDeps {
   readonly expandSkill?: SkillExpander;
   /** Called after the reply was delivered and the turn completed (never after an error turn, /stop or shutdown), with the model calls it stored. */
   readonly onDelivered?: (params: { sessionId: string; modelCalls: number }) => void;
+  /** Called when the turn ended (not when a shutdown left it open for replay): how it ended, for system-started turns' runs. */
+  readonly onFinished?: (end: TurnFinish) => void;
+}
+
+/** How a turn ended: `silent` (a system turn whose answer was empty or a silence token: nothing sent), `undelivered` (the platform refused it). */
+export interface TurnFinish {
+  readonly outcome: 'delivered' | 'silent' | 'error' | 'stopped' | 'undelivered';
+  readonly sessionId: string;
+  /** The answer's final text (before any note). */
+  readonly text: string;
+  /** Why it failed: the agent's note, or the delivery errors. */
+  readonly error?: string;
 }
 
 /** The session's stored system prompt; built (from the session's start and platform) and stored when it has none. */
@@ -97,8 +110,10 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
   const mergedIds = merged.map((m) => m.id);
   const { store, adapter } = deps;
   const event = row.event;
-  // The chat this turn answers: where a job the model schedules delivers by default (`origin`).
-  const origin = { platform: event.platform, chatId: event.chat.id, chatKind: event.chat.kind, ...(event.chat.threadId !== undefined ? { threadId: event.chat.threadId } : {}) };
+  // A system-started turn (runner.inject) answers no platform message: no reply-to, no reactions, sent only once complete.
+  const system = event.system;
+  // What tools know of the turn: the chat it answers (where `origin` delivery goes) and who started it.
+  const turnTools = { origin: turnOriginOf({ event }), ...(system === undefined ? {} : { startedBy: system.kind }) };
   const logger = deps.logger.child({ inboxId: row.id, platform: event.platform, chatId: event.chat.id });
   const giveUp = row.attempts >= deps.maxAttempts;
   if (!giveUp) store.setInboxState({ inboxId: row.id, state: 'processing' });
@@ -118,7 +133,7 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
     new StreamDelivery({
       adapter,
       chat: event.chat,
-      replyToId: event.messageId,
+      ...(system === undefined ? { replyToId: event.messageId } : {}),
       pacer: deps.pacer,
       // Each adapter (bot token) has its own pacer, so the chat id is the key.
       chatKey: event.chat.id,
@@ -138,6 +153,7 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
     logger.error({ attempts: row.attempts }, 'giving up on a message that was cut short too many times');
     await delivery.finish({ note: giveUpNote({ attempts: row.attempts }) });
     store.completeTurn({ inboxId: row.id, merged: mergedIds });
+    deps.onFinished?.({ outcome: 'error', sessionId: session.id, text: '', error: `cut short ${row.attempts} times` });
     return;
   }
   // Built once per session and stored with it, so every model call of the session sends the same system prompt.
@@ -176,7 +192,7 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
     systemPrompt = done.systemPrompt;
     historyLength = done.turnStart;
     // Tools key on the current session (session_search leaves it out): they follow the switch for the rest of the turn.
-    return { messages: done.messages, systemPrompt: done.systemPrompt, ...(switched ? { toolContext: { ...deps.toolContext, origin, sessionId: session.id } } : {}) };
+    return { messages: done.messages, systemPrompt: done.systemPrompt, ...(switched ? { toolContext: { ...deps.toolContext, ...turnTools, sessionId: session.id } } : {}) };
   };
   if (compression !== undefined && !signal.aborted) {
     // The gateway's safety check: a request past 0.85 of the context is compressed before the agent runs.
@@ -200,7 +216,7 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
         skip: () => deps.pacer.rateLimited({ chatKey: event.chat.id }),
       });
   const react = (emoji: string, remove = false): Promise<void> => reactToTurn({ adapter, chat: event.chat, messageId: event.messageId, emoji, logger, remove });
-  const started = deps.reactions !== undefined && !signal.aborted;
+  const started = deps.reactions !== undefined && !signal.aborted && system === undefined;
   if (deps.reactions && started) await react(deps.reactions.start);
   let failed = false;
   let note: string | undefined;
@@ -216,7 +232,7 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
       signal,
       onTextDelta: (delta) => {
         streamed += delta;
-        delivery.push(delta);
+        if (system === undefined) delivery.push(delta);
       },
       onMessage: (message) => store.appendMessage(scrubStoredMessage({ message: toStoredMessage({ message, sessionId: session.id, inboxId: row.id }), scrub: deps.scrub })),
       ...(compression === undefined
@@ -233,7 +249,7 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
               run: (p) => compress({ ...p, turnMessages: Math.max(0, p.messages.length - historyLength) }),
             },
           }),
-      toolContext: { ...deps.toolContext, origin, signal, sessionId: session.id },
+      toolContext: { ...deps.toolContext, ...turnTools, signal, sessionId: session.id },
       onUsage: (report) => {
         // Usage is bookkeeping: a store that refuses it (disk full) must not cost the user the reply.
         try {
@@ -273,6 +289,18 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
     return;
   }
   if (abortKind !== undefined && text.trim() !== '') note = '(stopped)';
+  if (system !== undefined) {
+    // Nothing to say (or nothing reached the model): nothing is sent; the scheduler decides about retries.
+    const quiet = failed || abortKind !== undefined || isSilentAnswer({ origin: system, text });
+    if (quiet) {
+      await delivery.halt();
+      store.completeTurn({ inboxId: row.id, merged: mergedIds });
+      const outcome = failed ? 'error' : abortKind !== undefined ? 'stopped' : 'silent';
+      deps.onFinished?.({ outcome, sessionId: session.id, text, ...(note === undefined ? {} : { error: note }) });
+      return;
+    }
+    delivery.push(text);
+  }
   const finalParams = note !== undefined ? { note } : {};
   let delivered = await delivery.finish(finalParams);
   // The platform may be briefly unreachable: try again in place (adopting what was sent) before giving up.
@@ -290,10 +318,12 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
   }
   if (!delivered.textComplete) {
     logger.error({ errors: delivered.errors }, 'the reply could not be delivered; the message stays journaled and is answered on the next start');
+    deps.onFinished?.({ outcome: 'undelivered', sessionId: session.id, text, error: delivered.errors.join('; ') || 'not delivered' });
     return;
   }
   if (delivered.errors.length > 0) logger.warn({ errors: delivered.errors }, 'reply delivered with errors');
   if (deps.reactions && abortKind === undefined) await react(failed ? deps.reactions.error : deps.reactions.done);
   store.completeTurn({ inboxId: row.id, merged: mergedIds });
   if (abortKind === undefined && !failed) deps.onDelivered?.({ sessionId: session.id, modelCalls: storedCalls });
+  deps.onFinished?.({ outcome: failed ? 'error' : abortKind !== undefined ? 'stopped' : 'delivered', sessionId: session.id, text, ...(note === undefined ? {} : { error: note }) });
 }

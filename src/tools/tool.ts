@@ -32,6 +32,8 @@ export interface ToolContext {
   skills?: SkillsCapability;
   /** The chat the turn answers (absent for turns without one, e.g. a background review). */
   origin?: TurnOrigin;
+  /** Set when the system started the turn (a job's run, the heartbeat, a check): dangerous-command approval denies by default there. */
+  startedBy?: 'job' | 'heartbeat' | 'check';
   /** The profile's scheduled jobs (the `cronjob` tool); absent when the scheduler does not run. */
   cron?: CronCapability;
 }

@@ -1,0 +1,140 @@
+import { lastAnswer } from '../gateway/inject.js';
+import type { InjectedTurnEnd } from '../gateway/inject-watch.js';
+import { isSilentAnswer } from '../gateway/inject-turn.js';
+import { backoffDelay } from '../util/backoff.js';
+import { modelRetryDelay } from './catch-up.js';
+import type { JobRow, JobRunRow } from './job-types.js';
+import { resolveTargets, type ResolvedTarget } from './run-targets.js';
+import { runJobScript } from './run-script.js';
+import type { AttemptOutcome, SchedulerDeps } from './run-types.js';
+
+/** First wait before a failed delivery is tried again; doubles per attempt up to `deliveryRetryMaxMs`. */
+export const DELIVERY_RETRY_BASE_MS = 60_000;
+const deliveryRetryMaxMs = 60 * 60_000;
+
+/** Keeps ':' and '%' inside a session key part from being read as separators (as session-key.ts does). */
+function keyPart(part: string): string {
+  return part.replace(/%/g, '%25').replace(/:/g, '%3A');
+}
+
+/** The session key of one attempt of a run: profile, platform, chat, then the job and run (a fresh session each time). */
+export function runSessionKey(params: { profile: string; target: Extract<ResolvedTarget, { ok: true }>; jobId: string; runId: number; attempt: number }): string {
+  const { target } = params;
+  const parts = [params.profile, target.platform, target.chat.id, ...(target.chat.threadId === undefined ? [] : [`thread=${target.chat.threadId}`])];
+  return [...parts, `job=${params.jobId}`, `run=${params.runId}.${params.attempt}`].map(keyPart).join(':');
+}
+
+/** The journal key of one attempt of a run: the same after a restart, so the replayed row is found, never a second one. */
+export function runMessageId(params: { jobId: string; runId: number; attempt: number }): string {
+  return `job:${params.jobId}:${params.runId}:${params.attempt}`;
+}
+
+/**
+ * Runs one attempt of a claimed run (a new one, a retry, or one a crash left open) and records it: a model job becomes an
+ * injected turn to its first target's chat; a script job's output is sent without a model call; the answer then goes to
+ * every target still without proof. `delivered` only when every target's platform returned message ids.
+ */
+export async function runAttempt(params: { deps: SchedulerDeps; job: JobRow; run: JobRunRow; signal: AbortSignal }): Promise<AttemptOutcome> {
+  const { deps, job, run } = params;
+  const { store, clock } = deps;
+  const logger = deps.logger.child({ jobId: job.id, runId: run.id, attempt: run.attempts });
+  const targets = resolveTargets({ store, targets: job.targets });
+  const proven = new Set(run.deliveries.filter((d) => d.messageIds.length > 0).map((d) => d.target));
+  let text: string;
+  if (job.script !== null) {
+    const script = deps.script();
+    const output = await runJobScript({ command: job.script, workspace: script.workspace, terminal: script.terminal, clock, signal: params.signal });
+    if (output.kind === 'aborted') return 'left_open';
+    if (isSilentAnswer({ origin: { kind: 'job', jobId: job.id, runId: run.id }, text: output.output })) return finish({ deps, run, outcome: 'silent' });
+    text = job.prompt.trim() === '' ? output.output : `${job.prompt.trim()}\n\n${output.output}`;
+  } else if (run.deliveries.length > 0 && run.sessionId !== null) {
+    // A delivery retry: the answer is in the run's session; it is sent again only where no message id came back.
+    text = lastAnswer({ store, sessionId: run.sessionId });
+  } else {
+    const first = targets.find((t): t is Extract<ResolvedTarget, { ok: true }> => t.ok);
+    if (first === undefined) return deliverAll({ deps, run, targets, proven, text: '', logger });
+    const end = await injectRun({ deps, job, run, first });
+    if (end.outcome === 'shutdown') return 'left_open';
+    if (end.outcome === 'error' || end.outcome === 'stopped') {
+      const delay = modelRetryDelay({ retry: run.attempts });
+      logger.warn({ error: end.error, retryInMs: delay ?? null }, delay === undefined ? 'job run failed: the model was unreachable on every retry' : 'job run: the model was unreachable; trying again later');
+      const error = end.error ?? 'the model could not answer';
+      if (delay === undefined) return finish({ deps, run, outcome: 'failed', error });
+      return finish({ deps, run, outcome: 'retrying', error, retryAt: clock.now() + delay });
+    }
+    if (end.outcome === 'silent') return finish({ deps, run, outcome: 'silent' });
+    text = end.text;
+    const { key, platform, chat } = first;
+    const ids = end.outcome === 'delivered' ? end.messageIds : [];
+    const error = ids.length > 0 ? null : (end.error ?? 'the platform returned no message id');
+    store.recordDelivery({ runId: run.id, target: key, platform, chatId: chat.id, threadId: chat.threadId ?? null, messageIds: ids, error, now: clock.now() });
+    if (ids.length > 0) proven.add(key);
+  }
+  return deliverAll({ deps, run, targets, proven, text, logger });
+}
+
+/** Injects the run's turn (or finds the one a restart left) and waits for how it ended. */
+async function injectRun(params: { deps: SchedulerDeps; job: JobRow; run: JobRunRow; first: Extract<ResolvedTarget, { ok: true }> }): Promise<InjectedTurnEnd> {
+  const { deps, job, run, first } = params;
+  const sessionKey = runSessionKey({ profile: deps.profileName(), target: first, jobId: job.id, runId: run.id, attempt: run.attempts });
+  const result = deps.inject({
+    platform: first.platform,
+    chat: first.chat,
+    text: job.prompt,
+    sessionKey,
+    origin: { kind: 'job', jobId: job.id, runId: run.id },
+    messageId: runMessageId({ jobId: job.id, runId: run.id, attempt: run.attempts }),
+    title: job.name,
+  });
+  if (result.kind === 'refused') return { outcome: 'undelivered', sessionId: null, text: '', error: result.reason, messageIds: [] };
+  const session = deps.store.activeSession({ key: sessionKey });
+  if (session !== undefined && run.sessionId !== session.id) deps.store.setRunSession({ runId: run.id, sessionId: session.id });
+  const end = result.kind === 'finished' ? result.end : await result.finished;
+  // A reply the platform refused stays journaled by the turn; the run's retries send it instead (never the journal replay too).
+  if (end.outcome === 'undelivered') deps.store.completeTurn({ inboxId: result.inboxId });
+  return end;
+}
+
+/** Sends the answer to every target still without proof, records each, and finishes the run (delivered only with proof from all). */
+async function deliverAll(params: {
+  deps: SchedulerDeps;
+  run: JobRunRow;
+  targets: readonly ResolvedTarget[];
+  proven: Set<string>;
+  text: string;
+  logger: SchedulerDeps['logger'];
+}): Promise<AttemptOutcome> {
+  const { deps, run, targets, proven, text } = params;
+  const { store, clock } = deps;
+  const errors: string[] = [];
+  for (const target of targets) {
+    if (proven.has(target.key)) continue;
+    if (!target.ok) {
+      store.recordDelivery({ runId: run.id, target: target.key, platform: target.platform, chatId: '', messageIds: [], error: target.error, now: clock.now() });
+      errors.push(`${target.key}: ${target.error}`);
+      continue;
+    }
+    if (text.trim() === '') {
+      errors.push(`${target.key}: nothing to send (the answer was not found)`);
+      continue;
+    }
+    const sent = await deps.sendText({ platform: target.platform, chat: target.chat, text });
+    const ids = sent.ok ? sent.messageIds : [];
+    const error = sent.ok ? (ids.length > 0 ? null : 'the platform returned no message id') : sent.error;
+    store.recordDelivery({ runId: run.id, target: target.key, platform: target.platform, chatId: target.chat.id, threadId: target.chat.threadId ?? null, messageIds: ids, error, now: clock.now() });
+    if (error === null) proven.add(target.key);
+    else errors.push(`${target.key}: ${error}`);
+  }
+  if (errors.length === 0) return finish({ deps, run, outcome: 'delivered' });
+  const retryInMs = backoffDelay({ attempt: run.attempts - 1, baseMs: DELIVERY_RETRY_BASE_MS, maxMs: deliveryRetryMaxMs });
+  params.logger.warn({ errors, retryInMs }, 'job run not delivered to every target; trying again later');
+  return finish({ deps, run, outcome: 'delivery_failed', error: errors.join('; '), retryAt: clock.now() + retryInMs });
+}
+
+/** Records the attempt's outcome. */
+function finish(params: { deps: SchedulerDeps; run: JobRunRow; outcome: Exclude<AttemptOutcome, 'left_open'>; error?: string; retryAt?: number }): AttemptOutcome {
+  const { deps, run, outcome } = params;
+  deps.store.finishRun({ runId: run.id, outcome, error: params.error ?? null, retryAt: params.retryAt ?? null, now: deps.clock.now() });
+  deps.logger.info({ jobId: run.jobId, runId: run.id, outcome }, 'job run finished');
+  return outcome;
+}

@@ -1,0 +1,26 @@
+import type { Logger } from 'pino';
+import type { ChatRef } from '../gateway/contracts.js';
+import type { InjectParams, InjectResult } from '../gateway/inject.js';
+import type { SendTextResult } from '../gateway/inject-send.js';
+import type { Store } from '../store/types.js';
+import type { TerminalLimits } from '../tools/tool.js';
+import type { Clock } from '../util/clock.js';
+
+/** What the scheduler and a job's run need from the gateway (given by the runner). */
+export interface SchedulerDeps {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** runner.inject: a turn journaled, routed, paced and delivered like a user's message. */
+  readonly inject: (params: InjectParams) => InjectResult;
+  /** Sends a run's answer to a further target (or a script's output); the platform's message ids are the proof. */
+  readonly sendText: (params: { platform: string; chat: ChatRef; text: string }) => Promise<SendTextResult>;
+  readonly profileName: () => string;
+  /** config `cron.catch_up_window`. */
+  readonly catchUpWindowMs: () => number;
+  /** Where a script job's command runs, with the terminal tool's limits. */
+  readonly script: () => { readonly workspace: string; readonly terminal: TerminalLimits };
+}
+
+/** How one attempt of a run ended, as recorded with finishRun. */
+export type AttemptOutcome = 'delivered' | 'delivery_failed' | 'silent' | 'retrying' | 'failed' | 'left_open';

@@ -1,0 +1,140 @@
+import type { JobRow, JobRunRow } from './job-types.js';
+import { planCatchUp } from './catch-up.js';
+import { runAttempt } from './run-job.js';
+import type { AttemptOutcome, SchedulerDeps } from './run-types.js';
+
+export type { SchedulerDeps } from './run-types.js';
+
+/** Longest the loop sleeps without looking at the store (retries, and jobs another process changed, are seen by then). */
+const maxSleepMs = 60_000;
+
+/** Outcomes after which a one-shot job with no next run is done. */
+const finalOutcomes: ReadonlySet<AttemptOutcome> = new Set(['delivered', 'silent', 'failed']);
+
+/**
+ * Runs one profile's due jobs (src/jobs/job-types.ts has the steps): on start it finishes the runs a crash left open,
+ * then at each soonest due time (or when poked: a job was created or changed) it plans catch-up, records skipped
+ * times, claims and runs due ones (one run per job at a time), and takes due retries.
+ */
+export class Scheduler {
+  private readonly deps: SchedulerDeps;
+  private wake: AbortController | undefined;
+  private poked = false;
+  /** Runs in flight, by job id (a job runs one attempt at a time). */
+  private readonly running = new Map<string, Promise<void>>();
+
+  constructor(deps: SchedulerDeps) {
+    this.deps = deps;
+  }
+
+  /** Wakes the loop now (a job was created, changed, resumed or asked to run): it looks at the store again. */
+  poke(): void {
+    this.poked = true;
+    this.wake?.abort();
+  }
+
+  /** The loop: resolves once `signal` aborts and the runs in flight ended (a shutdown leaves them open for the next start). */
+  async run(params: { signal: AbortSignal }): Promise<void> {
+    // One listener on the caller's signal, however many sleeps and runs follow.
+    const local = new AbortController();
+    params.signal.addEventListener('abort', () => local.abort(), { once: true });
+    const { signal } = local;
+    this.resumeOpenRuns({ signal });
+    while (!signal.aborted) {
+      this.poked = false;
+      try {
+        this.tick({ signal });
+      } catch (error) {
+        this.deps.logger.error({ err: error }, 'scheduler: could not look at the due jobs; trying again soon');
+      }
+      if (this.poked) continue;
+      await this.sleep({ ms: this.sleepMs(), signal });
+    }
+    await Promise.allSettled([...this.running.values()]);
+  }
+
+  /** Runs a crash left `running` again in place: their turn's journal row is replayed (or found done), never a second run. */
+  private resumeOpenRuns(params: { signal: AbortSignal }): void {
+    for (const run of this.deps.store.openRuns()) {
+      const job = this.deps.store.job({ jobId: run.jobId });
+      if (job === undefined) continue;
+      this.deps.logger.info({ jobId: job.id, runId: run.id }, 'finishing a job run a restart cut short');
+      this.start({ job, run, signal: params.signal });
+    }
+  }
+
+  /** One look at the store: due jobs (catch-up planned, skipped times recorded, one time claimed) and due retries. */
+  private tick(params: { signal: AbortSignal }): void {
+    const { store, clock } = this.deps;
+    const now = clock.now();
+    for (const job of store.dueJobs({ now })) {
+      if (this.running.has(job.id)) continue;
+      const plan = planCatchUp({ schedule: job.schedule, timeZone: job.timeZone, nextRunAt: job.nextRunAt, lastScheduledFor: job.lastRunAt, now, catchUpWindowMs: this.deps.catchUpWindowMs() });
+      const nextRunAt = plan.nextRunAt ?? null;
+      if (plan.skipped !== undefined) {
+        store.recordSkipped({ jobId: job.id, from: plan.skipped.from, to: plan.skipped.to, count: plan.skipped.count, now, ...(plan.runFor === undefined ? { nextRunAt } : {}) });
+        this.deps.logger.info({ jobId: job.id, skipped: plan.skipped.count }, 'job: missed runs skipped (older than the catch-up window)');
+      }
+      if (plan.runFor === undefined) {
+        if (plan.skipped === undefined) store.updateJob({ jobId: job.id, changes: { nextRunAt } });
+        if (nextRunAt === null && job.schedule.kind === 'once') store.setJobState({ jobId: job.id, state: 'done' });
+        continue;
+      }
+      const run = store.claimRun({ jobId: job.id, scheduledFor: plan.runFor, now, nextRunAt });
+      if (run === undefined) continue;
+      this.start({ job: store.job({ jobId: job.id }) ?? job, run, signal: params.signal });
+    }
+    for (const waiting of store.dueRetries({ now })) {
+      if (this.running.has(waiting.jobId)) continue;
+      const job = store.job({ jobId: waiting.jobId });
+      const run = job === undefined ? undefined : store.claimRetry({ runId: waiting.id, now });
+      if (job !== undefined && run !== undefined) this.start({ job, run, signal: params.signal });
+    }
+  }
+
+  /** Runs one attempt in the background; when it ends the loop looks again (a one-shot that finished is marked done). */
+  private start(params: { job: JobRow; run: JobRunRow; signal: AbortSignal }): void {
+    const { job, run } = params;
+    const work = runAttempt({ deps: this.deps, job, run, signal: params.signal })
+      .then((outcome) => {
+        const current = this.deps.store.job({ jobId: job.id });
+        if (current !== undefined && finalOutcomes.has(outcome) && current.nextRunAt === null && current.schedule.kind === 'once' && current.state === 'active') {
+          // A one-shot whose model stayed unreachable is `failed` (listed as such); one that ran is `done`.
+          this.deps.store.setJobState({ jobId: job.id, state: outcome === 'failed' ? 'failed' : 'done' });
+        }
+      })
+      .catch((error: unknown) => this.deps.logger.error({ err: error, jobId: job.id, runId: run.id }, 'job run failed unexpectedly; it is finished on the next start'))
+      .finally(() => {
+        this.running.delete(job.id);
+        if (!params.signal.aborted) this.poke();
+      });
+    this.running.set(job.id, work);
+  }
+
+  /** Until the soonest next run or known retry, at most `maxSleepMs`. */
+  private sleepMs(): number {
+    const { store, clock } = this.deps;
+    const now = clock.now();
+    let soonest = now + maxSleepMs;
+    for (const job of store.listJobs({ states: ['active'] })) {
+      if (job.nextRunAt !== null && !this.running.has(job.id)) soonest = Math.min(soonest, job.nextRunAt);
+    }
+    return Math.max(0, soonest - now);
+  }
+
+  /** Sleeps on the clock; a poke or the signal ends it early. */
+  private async sleep(params: { ms: number; signal: AbortSignal }): Promise<void> {
+    const wake = new AbortController();
+    this.wake = wake;
+    const onAbort = (): void => wake.abort();
+    params.signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      await this.deps.clock.sleep(params.ms, wake.signal);
+    } catch {
+      // Woken early.
+    } finally {
+      params.signal.removeEventListener('abort', onAbort);
+      if (this.wake === wake) this.wake = undefined;
+    }
+  }
+}
