@@ -45,9 +45,13 @@ async function runGateway(params: { options: GlobalOptions; io: CliIO; extraAdap
     if (adapters.length === 0) {
       log.logger.warn('no platform is enabled; set platforms.<name>.enabled: true in config.yaml, or use `hermes chat`');
     }
+    // The cronjob tool wakes the scheduler after a change; the scheduler belongs to the runner built here.
+    let pokeScheduler = (): void => undefined;
+    const cron = { poke: (): void => pokeScheduler() };
     const { runner, http, registry, store } = buildGateway({
       profile,
       config,
+      cron,
       clock: systemClock,
       logger: log.logger,
       adapters,
@@ -56,6 +60,7 @@ async function runGateway(params: { options: GlobalOptions; io: CliIO; extraAdap
       secrets: loaded.redactor,
       disk,
     });
+    pokeScheduler = () => runner.scheduler.poke();
     const stopping = firstStopSignal();
     try {
       await runner.start();
@@ -72,7 +77,7 @@ async function runGateway(params: { options: GlobalOptions; io: CliIO; extraAdap
     };
     disk.setProbe({ part: 'state', probe: () => save(current) });
     save(state);
-    const reloader = new GatewayReloader({ profile, env: io.env, config, runner, http, registry, store, redactor: loaded.redactor, logger: log.logger, clock: systemClock });
+    const reloader = new GatewayReloader({ profile, env: io.env, config, runner, http, registry, store, redactor: loaded.redactor, logger: log.logger, clock: systemClock, cronPoke: cron.poke });
     let running = true;
     const recordReload = (outcome: ReloadOutcome): void => {
       if (!running) return;

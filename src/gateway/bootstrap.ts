@@ -66,7 +66,6 @@ export function buildGateway(params: {
   const store = openStore({ path: profile.dbPath, clock, logger, disk, ...(params.configureStore ? { configure: params.configureStore } : {}) });
   const registry = new ToolRegistry();
   const memory = anyMemoryEnabled({ settings: memorySettingsFrom({ config }) });
-  // TODO(issue 14): pass `cron` from gateway-run (and reload) once the scheduler runs jobs, so the tool is always offered.
   for (const tool of [...builtinTools({ memory, skills: true, cron: params.cron !== undefined }), ...(params.extraTools ?? [])]) registry.register(tool);
   const agent = buildAgent({ profile, config, registry, clock, logger, scrub: params.scrub, store });
   let runner: GatewayRunner | undefined;
