@@ -13,7 +13,7 @@ export function sessionKeyFor(params: { profile: string; event: Pick<MessageEven
 }
 
 /** Keeps ':' inside a part from being read as a separator. */
-function escapePart(part: string): string {
+export function escapePart(part: string): string {
   return part.replace(/%/g, '%25').replace(/:/g, '%3A');
 }
 

@@ -7,21 +7,17 @@ import type { JobRow, JobRunRow } from './job-types.js';
 import { resolveTargets, type ResolvedTarget } from './run-targets.js';
 import { runJobScript } from './run-script.js';
 import type { AttemptOutcome, SchedulerDeps } from './run-types.js';
+import { escapePart } from '../gateway/session-key.js';
 
 /** First wait before a failed delivery is tried again; doubles per attempt up to `deliveryRetryMaxMs`. */
 export const DELIVERY_RETRY_BASE_MS = 60_000;
 const deliveryRetryMaxMs = 60 * 60_000;
 
-/** Keeps ':' and '%' inside a session key part from being read as separators (as session-key.ts does). */
-function keyPart(part: string): string {
-  return part.replace(/%/g, '%25').replace(/:/g, '%3A');
-}
-
 /** The session key of one attempt of a run: profile, platform, chat, then the job and run (a fresh session each time). */
 export function runSessionKey(params: { profile: string; target: Extract<ResolvedTarget, { ok: true }>; jobId: string; runId: number; attempt: number }): string {
   const { target } = params;
   const parts = [params.profile, target.platform, target.chat.id, ...(target.chat.threadId === undefined ? [] : [`thread=${target.chat.threadId}`])];
-  return [...parts, `job=${params.jobId}`, `run=${params.runId}.${params.attempt}`].map(keyPart).join(':');
+  return [...parts, `job=${params.jobId}`, `run=${params.runId}.${params.attempt}`].map(escapePart).join(':');
 }
 
 /** The journal key of one attempt of a run: the same after a restart, so the replayed row is found, never a second one. */
