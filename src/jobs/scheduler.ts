@@ -81,7 +81,12 @@ export class Scheduler {
         continue;
       }
       const run = store.claimRun({ jobId: job.id, scheduledFor: plan.runFor, now, nextRunAt });
-      if (run === undefined) continue;
+      if (run === undefined) {
+        // That time was claimed before (another process, or a second "run now" for the same moment): move on from it,
+        // so a due time that can never be claimed again does not keep the loop from sleeping.
+        store.updateJob({ jobId: job.id, changes: { nextRunAt } });
+        continue;
+      }
       this.start({ job: store.job({ jobId: job.id }) ?? job, run, signal: params.signal });
     }
     for (const waiting of store.dueRetries({ now })) {
