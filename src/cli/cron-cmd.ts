@@ -1,17 +1,6 @@
 import { hostTimeZone } from '../config/time-zone.js';
 import { DEFAULT_PROFILE_NAME } from '../home/profile.js';
-import {
-  createJobAction,
-  jobHistoryAction,
-  listJobsAction,
-  pauseJobAction,
-  removeJobAction,
-  resumeJobAction,
-  runJobAction,
-  updateJobAction,
-  type JobActionDeps,
-  type JobActionResult,
-} from '../jobs/actions.js';
+import { jobAction, type JobActionDeps, type JobActionName, type JobActionResult } from '../jobs/actions.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { loadExistingProfile, type GlobalOptions } from './context.js';
 import { println, type CliIO } from './output.js';
@@ -28,27 +17,12 @@ export interface CronCliFields {
   readonly deliver?: string | undefined;
 }
 
+/** The job operation each CLI action is (`add` creates, `edit` updates). */
+const operationOf: Readonly<Record<CronCliAction, JobActionName>> = { list: 'list', add: 'create', edit: 'update', pause: 'pause', resume: 'resume', run: 'run', remove: 'remove', history: 'history' };
+
 /** Runs one action over the store; the CLI has no chat, so "origin" is refused and a target must be named. */
 function apply(params: { deps: JobActionDeps; action: CronCliAction; jobId?: string | undefined; fields: CronCliFields }): JobActionResult {
-  const { deps, jobId, fields } = params;
-  switch (params.action) {
-    case 'list':
-      return listJobsAction({ deps });
-    case 'add':
-      return createJobAction({ deps, ...fields });
-    case 'edit':
-      return updateJobAction({ deps, jobId, ...fields });
-    case 'pause':
-      return pauseJobAction({ deps, jobId });
-    case 'resume':
-      return resumeJobAction({ deps, jobId });
-    case 'run':
-      return runJobAction({ deps, jobId });
-    case 'remove':
-      return removeJobAction({ deps, jobId });
-    case 'history':
-      return jobHistoryAction({ deps, jobId });
-  }
+  return jobAction({ deps: params.deps, action: operationOf[params.action], jobId: params.jobId, ...params.fields });
 }
 
 /**

@@ -157,3 +157,39 @@ export function jobHistoryAction(params: { deps: JobActionDeps; jobId?: string |
 export function showJobText(params: { deps: JobActionDeps; job: JobRow }): string {
   return jobText({ job: params.job, store: params.deps.store });
 }
+
+/** A job operation by name: the `cronjob` tool's actions plus `history` (the CLI's). */
+export type JobActionName = 'create' | 'list' | 'update' | 'pause' | 'resume' | 'run' | 'remove' | 'history';
+
+/** Runs one job operation by name (the tool and `hermes cron` dispatch through here). */
+export function jobAction(params: {
+  deps: JobActionDeps;
+  action: JobActionName;
+  jobId?: string | undefined;
+  name?: string | undefined;
+  prompt?: string | undefined;
+  schedule?: string | undefined;
+  deliver?: string | undefined;
+  origin?: TurnOrigin | undefined;
+}): JobActionResult {
+  const { deps, jobId } = params;
+  const fields = { name: params.name, prompt: params.prompt, schedule: params.schedule, deliver: params.deliver, origin: params.origin };
+  switch (params.action) {
+    case 'create':
+      return createJobAction({ deps, ...fields });
+    case 'update':
+      return updateJobAction({ deps, jobId, ...fields });
+    case 'list':
+      return listJobsAction({ deps });
+    case 'pause':
+      return pauseJobAction({ deps, jobId });
+    case 'resume':
+      return resumeJobAction({ deps, jobId });
+    case 'run':
+      return runJobAction({ deps, jobId });
+    case 'remove':
+      return removeJobAction({ deps, jobId });
+    case 'history':
+      return jobHistoryAction({ deps, jobId });
+  }
+}
