@@ -1,17 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadConfig, type LoadedConfig } from '../../../src/config/load.js';
-import { tempProfile } from './temp-profile.js';
-
-/** Loads a config from a throwaway profile; returns it with the config.yaml path. */
-async function load(config: string): Promise<{ loaded: LoadedConfig; configPath: string }> {
-  const { profile, cleanup } = tempProfile({ config });
-  try {
-    return { loaded: await loadConfig({ profile, env: {} }), configPath: profile.configPath };
-  } finally {
-    cleanup();
-  }
-}
+import { loadTempConfig as load } from './temp-profile.js';
 
 describe('compression keys and the deprecated agent.history_max_chars', () => {
   test('compression defaults: threshold 0.5, tail_ratio 0.2, summary_max_tokens 12000', async () => {

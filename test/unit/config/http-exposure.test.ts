@@ -1,18 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isLoopbackHost } from '../../../src/config/http-exposure.js';
-import { loadConfig, type LoadedConfig } from '../../../src/config/load.js';
-import { tempProfile } from './temp-profile.js';
-
-/** Loads a config from a throwaway profile; returns it with the config.yaml path. */
-async function load(config: string): Promise<{ loaded: LoadedConfig; configPath: string }> {
-  const { profile, cleanup } = tempProfile({ config });
-  try {
-    return { loaded: await loadConfig({ profile, env: {} }), configPath: profile.configPath };
-  } finally {
-    cleanup();
-  }
-}
+import { loadTempConfig as load } from './temp-profile.js';
 
 describe('gateway.http.host exposure warning', () => {
   test('a non-loopback host loads, with a warning that names file, key and the risk', async () => {

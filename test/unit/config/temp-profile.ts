@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { loadConfig, type LoadedConfig } from '../../../src/config/load.js';
 import { resolveProfile, type Profile } from '../../../src/home/profile.js';
 
 /** A throwaway profile directory with optional config.yaml and .env contents. */
@@ -10,4 +11,14 @@ export function tempProfile(params: { config?: string; dotenv?: string }): { pro
   if (params.config !== undefined) fs.writeFileSync(profile.configPath, params.config);
   if (params.dotenv !== undefined) fs.writeFileSync(profile.envPath, params.dotenv);
   return { profile, cleanup: () => fs.rmSync(root, { recursive: true, force: true }) };
+}
+
+/** Loads a config from a throwaway profile; returns it with the config.yaml path (the profile is removed after). */
+export async function loadTempConfig(config: string): Promise<{ loaded: LoadedConfig; configPath: string }> {
+  const { profile, cleanup } = tempProfile({ config });
+  try {
+    return { loaded: await loadConfig({ profile, env: {} }), configPath: profile.configPath };
+  } finally {
+    cleanup();
+  }
 }
