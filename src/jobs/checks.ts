@@ -69,15 +69,8 @@ export async function runCheckCommand(params: {
   return output === '' ? { kind: 'quiet' } : { kind: 'fired', output };
 }
 
-/**
- * Runs one check until `signal` aborts (or, for `once`, until it fired): on its grid of intervals from the start, no
- * overlapping runs (a run still going when the next falls due makes that one be skipped). Output after exit 0 →
- * `inject` to the home channel of `platform`; no output → nothing (a debug line); a non-zero exit, timeout or start
- * failure → a warn when it starts failing and an info when it recovers, debug lines in between.
- */
-export async function runCheck(params: {
-  check: CheckConfig;
-  platform: PlatformName;
+/** What running checks needs besides the checks themselves: where and how commands run, and where output goes. */
+export interface CheckRunDeps {
   workspace: string;
   limits: CheckLimits;
   fired: FiredChecks;
@@ -86,7 +79,15 @@ export async function runCheck(params: {
   signal: AbortSignal;
   logger: Logger;
   run?: CommandRunner;
-}): Promise<void> {
+}
+
+/**
+ * Runs one check until `signal` aborts (or, for `once`, until it fired): on its grid of intervals from the start, no
+ * overlapping runs (a run still going when the next falls due makes that one be skipped). Output after exit 0 →
+ * `inject` to the home channel of `platform`; no output → nothing (a debug line); a non-zero exit, timeout or start
+ * failure → a warn when it starts failing and an info when it recovers, debug lines in between.
+ */
+export async function runCheck(params: CheckRunDeps & { check: CheckConfig; platform: PlatformName }): Promise<void> {
   const { check, fired, clock } = params;
   const logger = params.logger.child({ check: check.name });
   if (check.once && fired.hasFired({ name: check.name, command: check.command })) {
@@ -142,18 +143,7 @@ export async function runCheck(params: {
  * Runs every configured check (see runCheck) until `signal` aborts; resolves when all have stopped. A check goes to
  * its `target`, else `defaultTarget` (heartbeat.target); one with neither is not run (one warn).
  */
-export async function runChecks(params: {
-  checks: readonly CheckConfig[];
-  defaultTarget: PlatformName | undefined;
-  workspace: string;
-  limits: CheckLimits;
-  fired: FiredChecks;
-  inject: InjectTurn;
-  clock: Clock;
-  signal: AbortSignal;
-  logger: Logger;
-  run?: CommandRunner;
-}): Promise<void> {
+export async function runChecks(params: CheckRunDeps & { checks: readonly CheckConfig[]; defaultTarget: PlatformName | undefined }): Promise<void> {
   const { checks, defaultTarget, ...rest } = params;
   await Promise.all(
     checks.map(async (check) => {
