@@ -97,7 +97,8 @@ export function compressionChain(params: { store: Store; sessionId: string }): s
   for (let id: string | null = params.sessionId; id !== null && !chain.includes(id) && chain.length < MAX_CHAIN_DEPTH; ) {
     chain.push(id);
     const session = store.getSession({ sessionId: id });
-    const compressed = store.history({ sessionId: id, limit: REVIEW_HISTORY_LIMIT }).some((m) => m.role === 'user' && isSummaryMessage({ role: 'user', content: m.content }));
+    // A compressed session starts with its head and the summary: read from its start, however long it grew since.
+    const compressed = store.historyStart({ sessionId: id, limit: REVIEW_HISTORY_LIMIT }).some((m) => m.role === 'user' && isSummaryMessage({ role: 'user', content: m.content }));
     id = compressed ? (session?.parentSessionId ?? null) : null;
   }
   return chain;

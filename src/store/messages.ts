@@ -51,7 +51,7 @@ function toStoredMessage(record: MessageRecord): StoredMessage {
 }
 
 /** The chat history's part of the Store (search lives in search.ts). */
-export type MessageQueries = Pick<Store, 'appendMessage' | 'history' | 'deleteTurnMessages' | 'countUserTurns'>;
+export type MessageQueries = Pick<Store, 'appendMessage' | 'history' | 'historyStart' | 'deleteTurnMessages' | 'countUserTurns'>;
 
 /** Prepares the message statements once and returns the methods that use them. */
 export function createMessageQueries(params: { db: Database.Database; clock: Clock }): MessageQueries {
@@ -77,6 +77,7 @@ export function createMessageQueries(params: { db: Database.Database; clock: Clo
   const recentBySession = db.prepare<[string, number], MessageRecord>(
     'SELECT * FROM (SELECT * FROM messages WHERE session_id = ? ORDER BY id DESC LIMIT ?) ORDER BY id',
   );
+  const firstBySession = db.prepare<[string, number], MessageRecord>('SELECT * FROM messages WHERE session_id = ? ORDER BY id LIMIT ?');
   const deleteByInbox = db.prepare<[number]>('DELETE FROM messages WHERE inbox_id = ?');
   // One user message per turn carries the turn's inbox id; copies a compression wrote into a continued session carry
   // none, except the running turn's (the same id as in the old session: counted once).
@@ -101,6 +102,7 @@ export function createMessageQueries(params: { db: Database.Database; clock: Clo
     },
     history: ({ sessionId, limit }) =>
       (limit === undefined ? bySession.all(sessionId) : recentBySession.all(sessionId, Math.max(0, limit))).map(toStoredMessage),
+    historyStart: ({ sessionId, limit }) => firstBySession.all(sessionId, Math.max(0, limit)).map(toStoredMessage),
     deleteTurnMessages: ({ inboxId }) => deleteByInbox.run(inboxId).changes,
     countUserTurns: ({ sessionIds }) => countTurns.get(JSON.stringify(sessionIds))?.n ?? 0,
   };

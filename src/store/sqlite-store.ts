@@ -138,6 +138,7 @@ export function openStore(params: OpenStoreParams): Store {
     setCredentialCooldown: live('setCredentialCooldown', credentials.setCredentialCooldown),
     appendMessage: live('appendMessage', messages.appendMessage),
     history: live('history', messages.history),
+    historyStart: live('historyStart', messages.historyStart),
     deleteTurnMessages: live('deleteTurnMessages', messages.deleteTurnMessages),
     countUserTurns: live('countUserTurns', messages.countUserTurns),
     search: live('search', search.search),

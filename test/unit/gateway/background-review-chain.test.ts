@@ -92,3 +92,25 @@ test('user turns (the memory review\'s count) go on across a compression, withou
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a compressed session that grew past 400 messages still counts its parents (its summary is read from its start)', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'hermes-review-chain-'));
+  const store = openStore({ path: path.join(dir, 'state.db'), clock: new FakeClock() });
+  try {
+    const first = store.createSession({ key: 'k' });
+    store.appendMessage({ sessionId: first.id, role: 'user', content: 'question' });
+    calls(store, first.id, 6);
+    const summary = summaryMessage({ text: 'what happened so far' });
+    const next = store.continueSession({
+      fromSessionId: first.id,
+      messages: [{ role: 'user', content: 'question' }, { role: 'user', content: summary.content }, { role: 'assistant', content: 'tail' }],
+      prompt: { text: 'p', layers: [] },
+    });
+    for (let i = 0; i < 450; i++) store.appendMessage({ sessionId: next.id, role: i % 2 === 0 ? 'user' : 'assistant', content: `message ${i}` });
+    calls(store, next.id, 3);
+    assert.equal(chainModelCalls({ store, sessionId: next.id }), 9, 'the first session\'s 6 calls still count');
+  } finally {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
