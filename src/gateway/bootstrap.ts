@@ -186,7 +186,7 @@ export function runnerOptionsFrom(params: {
         reservedNames: gatewayCommandWords,
         logger: params.logger.child({ component: 'skills' }),
       }),
-      ...(params.store && params.cronPoke ? { cron: cronCapability({ store: params.store, timeZone: config.timezone ?? hostTimeZone(), clock, poke: params.cronPoke }) } : {}),
+      ...(params.store && params.cronPoke ? { cron: cronCapability({ store: params.store, timeZone: config.timezone ?? hostTimeZone(), clock, poke: params.cronPoke, scrub: params.scrub }) } : {}),
     },
     prompts: promptSource({ profile, config, clock, scrub: params.scrub, logger: params.logger.child({ component: 'prompt' }), toolNames }),
     ...(memory ? { memoryReport: () => memoryReport({ read: (target) => memory.read(target) }) } : {}),

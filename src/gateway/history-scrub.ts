@@ -10,7 +10,7 @@ export const SCRUBBED_CURSOR = 'history-scrub.fingerprint';
 /** Rows rewritten per transaction; the event loop runs between batches. */
 const DEFAULT_BATCH = 50;
 
-const PARTS: readonly ScrubbedPart[] = ['messages', 'sessions', 'inbox'];
+const PARTS: readonly ScrubbedPart[] = ['messages', 'sessions', 'inbox', 'jobs', 'job_runs'];
 
 /** What a history scrub did. */
 export type HistoryScrubResult =
@@ -22,7 +22,8 @@ export type HistoryScrubResult =
 /**
  * Scrubs history stored before a secret was known (an upgraded profile, a secret added to .env and reloaded): when
  * the profile's secret set differs from the one last applied (a salted fingerprint in the store, never the secrets),
- * every message (content, tool-call arguments, FTS), session title and answered inbox row is rewritten in bounded
+ * every message (content, tool-call arguments, FTS), session title, answered inbox row, job (name, prompt, script)
+ * and job run error is rewritten in bounded
  * batches, yielding between them. The fingerprint is recorded only once every row was looked at, so a run cut short
  * (stop, full disk) starts over next time. One log line with the count. Never rejects.
  */

@@ -60,6 +60,21 @@ interface TitleText {
   rid: number;
   title: string | null;
 }
+interface JobText {
+  id: string;
+  name: string;
+  prompt: string;
+  script: string | null;
+  last_outcome: string | null;
+}
+interface RunText {
+  rid: number;
+  error: string | null;
+}
+interface DeliveryText {
+  target: string;
+  error: string | null;
+}
 interface EventText {
   rid: number;
   event_json: string;
@@ -67,8 +82,9 @@ interface EventText {
 
 /**
  * Prepares the statements that rewrite stored rows with secrets scrubbed: messages (content and tool-call
- * arguments; the FTS index follows through its update trigger), session titles, and the raw journal of answered
- * inbox rows (a replay only reads rows not done). Each batch runs in one transaction with secure_delete on, so the
+ * arguments; the FTS index follows through its update trigger), session titles, the raw journal of answered
+ * inbox rows (a replay only reads rows not done), jobs (name, prompt, script, last outcome) and the errors of job
+ * runs and their deliveries. Each batch runs in one transaction with secure_delete on, so the
  * old text is overwritten in the database pages rather than left in free space.
  */
 export function createScrubQueries(params: { db: Database.Database }): ScrubQueries {
@@ -84,6 +100,17 @@ export function createScrubQueries(params: { db: Database.Database }): ScrubQuer
     'UPDATE messages SET content = @content, tool_calls_json = @toolCalls WHERE rowid = @rowid',
   );
   const setTitle = db.prepare<{ rowid: number; title: string }>('UPDATE sessions SET title = @title WHERE rowid = @rowid');
+  // jobs has no rowid: its batches page by position in id order (ids never change, so the order is stable).
+  const jobs = db.prepare<[number, number], JobText>('SELECT id, name, prompt, script, last_outcome FROM jobs ORDER BY id LIMIT ? OFFSET ?');
+  const setJob = db.prepare<{ id: string; name: string; prompt: string; script: string | null; lastOutcome: string | null }>(
+    'UPDATE jobs SET name = @name, prompt = @prompt, script = @script, last_outcome = @lastOutcome WHERE id = @id',
+  );
+  const runs = db.prepare<[number, number], RunText>('SELECT id AS rid, error FROM job_runs WHERE id > ? ORDER BY id LIMIT ?');
+  const setRun = db.prepare<{ rowid: number; error: string }>('UPDATE job_runs SET error = @error WHERE id = @rowid');
+  const deliveries = db.prepare<[number], DeliveryText>('SELECT target, error FROM job_deliveries WHERE run_id = ? AND error IS NOT NULL');
+  const setDelivery = db.prepare<{ runId: number; target: string; error: string }>(
+    'UPDATE job_deliveries SET error = @error WHERE run_id = @runId AND target = @target',
+  );
   const setEvent = db.prepare<{ rowid: number; event: string }>("UPDATE inbox SET event_json = @event WHERE rowid = @rowid AND state = 'done'");
 
   /** Scrubs one batch of `part`; returns the last rowid looked at and how many rows changed. */
@@ -109,6 +136,32 @@ export function createScrubQueries(params: { db: Database.Database }): ScrubQuer
         if (title === row.title) continue;
         setTitle.run({ rowid: row.rid, title });
         changed++;
+      }
+    } else if (part === 'jobs') {
+      const rows = jobs.all(limit, afterRowId);
+      if (rows.length > 0) lastRowId = afterRowId + rows.length;
+      for (const row of rows) {
+        const next = { id: row.id, name: scrub(row.name), prompt: scrub(row.prompt), script: row.script === null ? null : scrub(row.script), lastOutcome: row.last_outcome === null ? null : scrub(row.last_outcome) };
+        if (next.name === row.name && next.prompt === row.prompt && next.script === row.script && next.lastOutcome === row.last_outcome) continue;
+        setJob.run(next);
+        changed++;
+      }
+    } else if (part === 'job_runs') {
+      for (const row of runs.all(afterRowId, limit)) {
+        lastRowId = row.rid;
+        if (row.error !== null) {
+          const error = scrub(row.error);
+          if (error !== row.error) {
+            setRun.run({ rowid: row.rid, error });
+            changed++;
+          }
+        }
+        for (const delivery of deliveries.all(row.rid)) {
+          const error = delivery.error === null ? null : scrub(delivery.error);
+          if (error === null || error === delivery.error) continue;
+          setDelivery.run({ runId: row.rid, target: delivery.target, error });
+          changed++;
+        }
       }
     } else {
       for (const row of events.all(afterRowId, limit)) {

@@ -204,11 +204,14 @@ export interface SessionSearchResult {
 }
 
 /** The stored parts a secret scrub rewrites: message texts and tool-call arguments, session titles, answered inbox rows. */
-export type ScrubbedPart = 'messages' | 'sessions' | 'inbox';
+export type ScrubbedPart = 'messages' | 'sessions' | 'inbox' | 'jobs' | 'job_runs';
 
 /** What one scrub batch did. */
 export interface ScrubBatch {
-  /** The last rowid looked at; null when no row was left after `afterRowId`. */
+  /**
+   * The cursor for the next batch's `afterRowId`: the last rowid looked at (for `jobs`, which have no rowid, how many
+   * rows were looked at so far); null when no row was left after `afterRowId`.
+   */
   readonly lastRowId: number | null;
   /** How many rows it rewrote. */
   readonly changed: number;
