@@ -120,11 +120,20 @@ const streamSchema = z
   })
   .prefault({});
 
+/** display: what the user sees of the agent's work. */
+const displaySchema = z
+  .strictObject({
+    tool_progress: z.enum(['all', 'new', 'off']).default('new'),
+  })
+  .prefault({});
+
 /** tools: what the agent's tools may do. */
 const toolsSchema = z
   .strictObject({
     workspace: optionalString(),
     confine_to_workspace: bool().default(true),
+    approval: z.enum(['manual', 'smart', 'off']).default('manual'),
+    approval_timeout: duration({ defaultValue: '5m', minMs: 1_000 }),
     terminal: z
       .strictObject({
         timeout: duration({ defaultValue: '60s', minMs: 1 }),
@@ -162,6 +171,7 @@ export const configSchema = z
     compression: compressionSchema,
     gateway: gatewaySchema,
     stream: streamSchema,
+    display: displaySchema,
     tools: toolsSchema,
     cron: cronSchema,
     heartbeat: heartbeatSchema,

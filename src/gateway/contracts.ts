@@ -88,6 +88,39 @@ export interface AdapterCapabilities {
   readonly maxMessageLength: number;
   /** What formatting the platform renders. */
   readonly markup: 'none' | 'markdown' | 'html' | 'mrkdwn';
+  /** Messages can carry buttons (`choices`) whose presses come back through `choose`; without it they are left off. */
+  readonly buttons?: boolean;
+}
+
+/** A button under a message (an approval request, a clarify question). */
+export interface OutboundChoice {
+  /** What a press reports back, opaque to the adapter: at most 64 bytes (Telegram's callback_data limit). */
+  readonly id: string;
+  /** The button's label, as the user sees it. */
+  readonly label: string;
+}
+
+/** A press of a button a message carried. */
+export interface ChoiceEvent {
+  readonly platform: string;
+  readonly chat: ChatRef;
+  /** Who pressed it (not necessarily whom it was asked of: handlers check). */
+  readonly sender: Sender;
+  /** The message that carried the button. */
+  readonly messageId: string;
+  /** The pressed button's `id`. */
+  readonly choiceId: string;
+}
+
+/** How the gateway answers a press. */
+export interface ChoiceAnswer {
+  /** A short notice the platform shows the presser where it can (Telegram's callback answer, an ephemeral message). */
+  readonly notice?: string;
+  /**
+   * The press belongs to nothing pending (answered before, expired, from before a restart): the adapter removes the
+   * message's buttons, so none is left that looks as if it still acts.
+   */
+  readonly retire?: boolean;
 }
 
 /** A file to send. */
@@ -106,6 +139,8 @@ export interface OutboundMessage {
   readonly text: string;
   readonly replyToId?: string;
   readonly attachments?: readonly OutboundAttachment[];
+  /** Buttons under the message (only where `capabilities.buttons`). */
+  readonly choices?: readonly OutboundChoice[];
   /** A random marker (at most 25 characters) the platform keeps with the message, where it can: Discord's nonce, Slack's metadata. */
   readonly nonce?: string;
 }
@@ -133,6 +168,8 @@ export interface EditRequest {
   readonly chat: ChatRef;
   readonly messageId: string;
   readonly text: string;
+  /** The buttons the message shows after the edit; absent: none (an edit of a message that had buttons removes them). */
+  readonly choices?: readonly OutboundChoice[];
 }
 
 /** The adapter's state as it reports it to its supervisor. */
@@ -164,6 +201,8 @@ export interface AdapterStartParams {
    * others (no file downloads for strangers) but still emit their messages, so the gateway can answer pairing.
    */
   readonly mayTalk: (params: { sender: Sender }) => boolean;
+  /** Hands a button press to the gateway (adapters with `capabilities.buttons`); the adapter then acknowledges it with the answer. */
+  readonly choose: (event: ChoiceEvent) => Promise<ChoiceAnswer>;
 }
 
 /** One messaging platform. Every adapter passes the shared contract suite. */

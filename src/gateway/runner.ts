@@ -12,14 +12,16 @@ import { messageCommand, otherCommandReply, skillCatalogOf, type MessageCommand 
 import { messageEventSchema, type MessageEvent } from './contracts.js';
 import { compressCommand } from './compress-command.js';
 import { runControlCommand } from './control.js';
-import { DiskHealth, diskHealthReport, type DiskChange } from './disk-health.js';
+import { DiskHealth, type DiskChange } from './disk-health.js';
 import { probeStore } from './disk-probes.js';
 import { scrubStoredHistory } from './history-scrub.js';
 import { runMaintenance } from './maintenance.js';
-import { modelHealth, ModelWatch } from './model-watch.js';
+import { ModelWatch } from './model-watch.js';
+import { gatewayHealth } from './runner-health.js';
 import { AdapterSlots, type AdapterChange, type AdapterSlot } from './adapter-slots.js';
 import { GatewayReplies } from './gateway-replies.js';
 import { superviseEntry } from './supervise-entry.js';
+import { ChoiceRouter } from './choices.js';
 import type { AdapterStatus } from './supervisor.js';
 import { SenderGate } from './sender-gate.js';
 import { SessionMailboxes } from './session-mailboxes.js';
@@ -75,6 +77,8 @@ export class GatewayRunner {
   private readonly stalled: StalledTurns;
   /** Waiters for system-started turns (runner.inject), settled when each ends. */
   private readonly injected = new TurnWatch();
+  /** Where button presses go: approvals and clarify questions register their prefix here. */
+  readonly choices: ChoiceRouter;
   /** The profile's scheduled jobs (when `options.jobs` is set); poke it after a job was created or changed. */
   readonly scheduler: Scheduler;
   private schedulerRun: Promise<void> = Promise.resolve();
@@ -112,6 +116,7 @@ export class GatewayRunner {
     const onLate = ({ pieces }: { pieces: number }): void => this.logger.warn({ pieces }, 'background work did not stop in time; the gateway stops without it');
     this.background = new BackgroundWork({ maxConcurrent: maxBackgroundWork, clock: this.clock, onLate });
     this.refusals = new RejectionLog({ logger: this.logger, clock: this.clock });
+    this.choices = new ChoiceRouter({ logger: this.logger });
     this.options = params.options;
     this.http = params.http;
     this.disk = params.disk ?? new DiskHealth({ clock: this.clock });
@@ -130,6 +135,7 @@ export class GatewayRunner {
           backoff: this.options.supervisorBackoff,
           accept: (p) => this.accept(p),
           mayTalk: ({ platform, sender }) => this.gate.mayTalk({ platform, sender, allow: entry.allow }),
+          choose: (event) => this.choices.choose(event),
         }),
     });
     for (const entry of params.adapters) this.slots.add({ entry });
@@ -261,20 +267,9 @@ export class GatewayRunner {
 
   /** The /healthz report. */
   health(): HealthReport {
-    const adapters = this.adapterStatuses();
-    const modelDown = this.modelWatch?.status().state === 'fail';
-    const disk = this.disk.status();
-    const healthy = adapters.every((a) => a.state === 'connected') && !modelDown && disk.state === 'ok';
-    const status = this.phase === 'draining' || this.phase === 'stopped' ? 'draining' : this.phase === 'new' ? 'starting' : healthy ? 'ok' : 'degraded';
-    return {
-      status,
-      profile: this.options.profileName,
-      uptimeSeconds: this.startedAt === 0 ? 0 : Math.round((this.clock.now() - this.startedAt) / 1000),
-      // lastError is an error message: it may quote a secret, and /healthz may be reachable from outside.
-      adapters: adapters.map((a) => ({ ...a, since: new Date(a.since).toISOString(), lastError: a.lastError === null ? null : this.options.scrub(a.lastError) })),
-      ...(this.modelWatch ? { model: modelHealth({ status: this.modelWatch.status(), scrub: this.options.scrub }) } : {}),
-      disk: diskHealthReport({ status: disk }),
-    };
+    const { phase, startedAt } = this;
+    const common = { phase, startedAt, now: this.clock.now(), profileName: this.options.profileName, scrub: this.options.scrub };
+    return gatewayHealth({ ...common, adapters: this.adapterStatuses(), model: this.modelWatch?.status(), disk: this.disk.status() });
   }
 
   /**

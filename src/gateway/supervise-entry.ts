@@ -1,13 +1,13 @@
 import type { Logger } from 'pino';
 import type { Store } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
-import type { MessageEvent, Sender } from './contracts.js';
+import type { ChoiceAnswer, ChoiceEvent, MessageEvent, Sender } from './contracts.js';
 import type { AdapterEntry } from './runner.js';
 import { AdapterSupervisor, type SupervisorBackoff } from './supervisor.js';
 
 /**
- * A supervisor for one adapter entry: its messages go to `accept`, its senders are checked with `mayTalk`,
- * and its key/value storage lives in the store's cursors under `<platform>:<key>`.
+ * A supervisor for one adapter entry: its messages go to `accept`, its button presses to `choose`, its senders are
+ * checked with `mayTalk`, and its key/value storage lives in the store's cursors under `<platform>:<key>`.
  */
 export function superviseEntry(params: {
   entry: AdapterEntry;
@@ -17,6 +17,8 @@ export function superviseEntry(params: {
   backoff: Partial<SupervisorBackoff> | undefined;
   accept: (params: { event: MessageEvent; via: string }) => Promise<unknown>;
   mayTalk: (params: { platform: string; sender: Sender; entry: AdapterEntry }) => boolean;
+  /** Where its button presses go (the runner's ChoiceRouter). */
+  choose: (event: ChoiceEvent) => Promise<ChoiceAnswer>;
 }): AdapterSupervisor {
   const { entry, store } = params;
   const name = entry.adapter.name;
@@ -26,6 +28,7 @@ export function superviseEntry(params: {
       await params.accept({ event, via: name });
     },
     mayTalk: ({ sender }) => params.mayTalk({ platform: name, sender, entry }),
+    choose: params.choose,
     storage: {
       get: ({ name: key }) => store.getCursor({ name: `${name}:${key}` }),
       set: ({ name: key, value }) => store.setCursor({ name: `${name}:${key}`, value }),

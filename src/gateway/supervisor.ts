@@ -36,6 +36,7 @@ export class AdapterSupervisor {
   private readonly emit: (event: MessageEvent) => Promise<void>;
   private readonly storage: AdapterStorage;
   private readonly mayTalk: AdapterStartParams['mayTalk'];
+  private readonly choose: AdapterStartParams['choose'];
   private readonly clock: Clock;
   private readonly logger: Logger;
   private readonly backoff: SupervisorBackoff;
@@ -45,6 +46,7 @@ export class AdapterSupervisor {
     emit: (event: MessageEvent) => Promise<void>;
     storage: AdapterStorage;
     mayTalk: AdapterStartParams['mayTalk'];
+    choose: AdapterStartParams['choose'];
     clock: Clock;
     logger: Logger;
     backoff?: Partial<SupervisorBackoff>;
@@ -53,6 +55,7 @@ export class AdapterSupervisor {
     this.emit = params.emit;
     this.storage = params.storage;
     this.mayTalk = params.mayTalk;
+    this.choose = params.choose;
     this.clock = params.clock;
     this.logger = params.logger.child({ adapter: params.adapter.name });
     this.backoff = { ...defaultBackoff, ...params.backoff };
@@ -73,7 +76,7 @@ export class AdapterSupervisor {
       this.set({ state: attempt === 0 ? 'connecting' : 'reconnecting' });
       let failure: unknown = null;
       try {
-        await this.adapter.start({ signal, emit: this.emit, report: (r) => this.onReport(r), storage: this.storage, mayTalk: this.mayTalk });
+        await this.adapter.start({ signal, emit: this.emit, report: (r) => this.onReport(r), storage: this.storage, mayTalk: this.mayTalk, choose: this.choose });
         if (signal.aborted) break;
         failure = new Error(`${this.adapter.name} adapter stopped without being asked to`);
       } catch (error) {

@@ -229,6 +229,16 @@ CREATE TABLE home_channels (
 ) STRICT, WITHOUT ROWID;
 `;
 
+/** Dangerous-command approval: the profile's "always allow" rules, one per pattern of the dangerous-command table. */
+const approvalSchema = `
+CREATE TABLE approval_rules (
+  pattern_id  TEXT    PRIMARY KEY,
+  description TEXT    NOT NULL,
+  example     TEXT    NOT NULL,
+  created_at  INTEGER NOT NULL
+) STRICT, WITHOUT ROWID;
+`;
+
 /** The store's schema history, oldest first. Append new migrations; never edit released ones. */
 export const migrations: readonly Migration[] = [
   { version: 1, name: 'initial schema', up: (db) => db.exec(initialSchema) },
@@ -237,4 +247,5 @@ export const migrations: readonly Migration[] = [
   { version: 4, name: 'session prompts and model usage', up: (db) => db.exec(agentSessionSchema) },
   { version: 5, name: 'credential pool state', up: (db) => db.exec(credentialSchema) },
   { version: 6, name: 'scheduled jobs', up: (db) => db.exec(jobsSchema) },
+  { version: 7, name: 'approval rules', up: (db) => db.exec(approvalSchema) },
 ];

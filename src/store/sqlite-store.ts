@@ -6,6 +6,7 @@ import { diskOpenFailure, openDatabase } from './connection.js';
 import { createCursorQueries } from './cursors.js';
 import { StoreClosedError, StoreDiskError } from './errors.js';
 import { createHomeChannelQueries } from './home-channels.js';
+import { createApprovalRuleQueries } from './approval-rules.js';
 import { createInboxQueries } from './inbox.js';
 import { createJobRunQueries } from './job-runs.js';
 import { createJobQueries } from './jobs.js';
@@ -85,6 +86,7 @@ export function openStore(params: OpenStoreParams): Store {
   const jobs = createJobQueries({ db, clock, logger });
   const runs = createJobRunQueries({ db, clock });
   const homes = createHomeChannelQueries({ db, clock });
+  const approvals = createApprovalRuleQueries({ db, clock });
   params.configure?.(db);
   const folder = dbPath === ':memory:' ? undefined : path.dirname(dbPath);
 
@@ -177,6 +179,9 @@ export function openStore(params: OpenStoreParams): Store {
     homeChannel: live('homeChannel', homes.homeChannel),
     homeChannels: live('homeChannels', homes.homeChannels),
     knownChats: live('knownChats', homes.knownChats),
+    approvalRules: live('approvalRules', approvals.approvalRules),
+    addApprovalRule: live('addApprovalRule', approvals.addApprovalRule),
+    removeApprovalRule: live('removeApprovalRule', approvals.removeApprovalRule),
     close: () => {
       if (closed) return;
       closed = true;

@@ -1,4 +1,5 @@
 import type { MessageEvent } from '../gateway/contracts.js';
+import type { ApprovalStore } from './approval-store.js';
 import type { JobStore } from './job-store.js';
 
 /** Where an inbound message is in its life. */
@@ -242,9 +243,9 @@ export interface ApprovedSender {
 /**
  * The gateway's durable state, behind a narrow interface so another backend can replace SQLite.
  * Adapters never touch it directly. All methods are synchronous (better-sqlite3). The scheduled-jobs part is in
- * job-store.ts.
+ * job-store.ts, the approval rules in approval-store.ts.
  */
-export interface Store extends JobStore {
+export interface Store extends JobStore, ApprovalStore {
   // --- inbox journal ---
   /** Journals an inbound message. `inserted: false` means it was seen before (a redelivery). */
   recordInbound(params: { event: MessageEvent; sessionKey: string }): { inserted: boolean; row: InboxRow };

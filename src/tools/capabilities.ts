@@ -92,3 +92,32 @@ export interface CronCapability {
   /** Applies one action; resolves to the text for the model (ids, schedules with their time zone, next runs). Throws ToolError when refused. */
   manage(params: CronjobRequest & { origin?: TurnOrigin; signal: AbortSignal }): Promise<string>;
 }
+
+/** One dangerous pattern a command matched (the dangerous-command table's id and its description). */
+export interface ApprovalMatch {
+  readonly patternId: string;
+  readonly description: string;
+}
+
+/** What a tool asks the owner (or the approval policy) before running a dangerous command. */
+export interface ApprovalRequest {
+  /** The tool asking (`terminal`, `execute_code`). */
+  readonly tool: string;
+  /** The command as the model wrote it (shown to the owner scrubbed of secrets). */
+  readonly command: string;
+  /** Every dangerous pattern it matched (at least one). */
+  readonly matches: readonly ApprovalMatch[];
+}
+
+/** How an approval request ended. A denial's `reason` is written for the model (it is told why it may not). */
+export type ApprovalDecision =
+  | { readonly approved: true; readonly how: 'once' | 'session' | 'always' | 'rule' | 'smart' | 'off' }
+  | { readonly approved: false; readonly reason: string };
+
+/**
+ * Dangerous-command approval for one turn (`tools.approval`): resolves when the owner answered, the policy decided, or
+ * the request timed out or was cancelled (a `/stop`, the turn's abort, shutdown: denied). Never rejects.
+ */
+export interface ApprovalCapability {
+  decide(params: ApprovalRequest & { signal: AbortSignal }): Promise<ApprovalDecision>;
+}

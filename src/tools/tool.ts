@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Clock } from '../util/clock.js';
-import type { CronCapability, MemoryCapability, SessionSearchCapability, SkillsCapability, TurnOrigin } from './capabilities.js';
+import type { ApprovalCapability, CronCapability, MemoryCapability, SessionSearchCapability, SkillsCapability, TurnOrigin } from './capabilities.js';
 
 /** Limits for the `terminal` tool. */
 export interface TerminalLimits {
@@ -36,6 +36,8 @@ export interface ToolContext {
   startedBy?: 'job' | 'heartbeat' | 'check';
   /** The profile's scheduled jobs (the `cronjob` tool); absent when the scheduler does not run. */
   cron?: CronCapability;
+  /** Dangerous-command approval (`tools.approval`); absent means nobody can approve, so dangerous commands are denied. */
+  approval?: ApprovalCapability;
 }
 
 /** A path a call touches, for the scheduler's overlap check. */

@@ -60,7 +60,7 @@ test('discord slash commands: registered once across two starts (hash in storage
     const controller = new AbortController();
     let connected = false;
     const running = adapter.start({
-      signal: controller.signal, storage, emit: async () => undefined, mayTalk: () => true,
+      signal: controller.signal, storage, emit: async () => undefined, mayTalk: () => true, choose: async () => ({}),
       report: (report) => { connected ||= report.state === 'connected'; },
     });
     await fake.waitFor({ predicate: () => connected, what: 'READY' });

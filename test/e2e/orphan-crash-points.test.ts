@@ -63,7 +63,7 @@ async function discord(): Promise<CrashPlatform> {
         emit: async () => undefined,
         report: (report) => { if (report.state === 'connected') connected(); },
         storage: { get: () => undefined, set: () => undefined },
-        mayTalk: () => true,
+        mayTalk: () => true, choose: async () => ({}),
       };
       const running = adapter.start(params);
       await Promise.race([ready, running]);

@@ -71,7 +71,7 @@ async function discordSide(params: { fake: FakeDiscord; cacheDir: string }): Pro
     emit: async () => undefined,
     report: (report) => { if (report.state === 'connected') connected(); },
     storage: { get: () => undefined, set: () => undefined },
-    mayTalk: () => true,
+    mayTalk: () => true, choose: async () => ({}),
   };
   const running = adapter.start(start);
   await Promise.race([ready, running]);

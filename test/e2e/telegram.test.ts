@@ -290,7 +290,7 @@ test('telegram: a second adapter polling the same token in one process is refuse
     const twin = telegramAdapter({ fake, cacheDir: h.profile.cacheDir, clock: h.clock, logger: h.logger });
     const controller = new AbortController();
     await assert.rejects(
-      twin.start({ signal: controller.signal, emit: async () => undefined, report: () => undefined, storage: { get: () => undefined, set: () => undefined }, mayTalk: () => true }),
+      twin.start({ signal: controller.signal, emit: async () => undefined, report: () => undefined, storage: { get: () => undefined, set: () => undefined }, mayTalk: () => true, choose: async () => ({}) }),
       /already being polled/,
     );
     controller.abort();

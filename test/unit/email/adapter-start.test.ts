@@ -21,7 +21,7 @@ async function startWith(params: { dovecot: Dovecot; overrides: Record<string, u
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), 5000);
   try {
-    await adapter.start({ signal: controller.signal, emit: async (_event: MessageEvent) => undefined, report: (r) => reports.push(r), storage: memoryStorage(), mayTalk: () => true });
+    await adapter.start({ signal: controller.signal, emit: async (_event: MessageEvent) => undefined, report: (r) => reports.push(r), storage: memoryStorage(), mayTalk: () => true, choose: async () => ({}) });
     return { error: undefined, reports };
   } catch (error) {
     return { error, reports };
@@ -73,7 +73,7 @@ describe('EmailAdapter.start', { skip: availability.available ? false : availabi
       const logLines: string[] = [];
       const logger = pino({ level: 'info' }, { write: (line: string) => void logLines.push(line) });
       const adapter = emailAdapter({ dovecot, sink: new SmtpSink(), cacheDir: dir, clock: systemClock, logger, overrides: { smtp_port: 2525, poll_interval: '1s' } });
-      const running = adapter.start({ signal: controller.signal, emit: async (event) => void events.push(event), report: () => undefined, storage: memoryStorage(), mayTalk: () => true });
+      const running = adapter.start({ signal: controller.signal, emit: async (event) => void events.push(event), report: () => undefined, storage: memoryStorage(), mayTalk: () => true, choose: async () => ({}) });
       await adapter.ready();
       await dovecot.append({ raw: (await composeRaw({ from: 'a@example.org', subject: 'polled', text: 'hi' })).raw });
       const deadline = Date.now() + 5000;

@@ -30,7 +30,7 @@ test('a crashing adapter is restarted with growing backoff and reports its state
     }),
     emit: async () => undefined,
     storage: { get: () => undefined, set: () => undefined },
-    mayTalk: () => true,
+    mayTalk: () => true, choose: async () => ({}),
     clock,
     logger: pino({ level: 'silent' }),
     backoff: { baseMs: 1000, maxMs: 10_000 },
@@ -62,7 +62,7 @@ test('a fatal error stops restarts and keeps the hint', async () => {
     }),
     emit: async () => undefined,
     storage: { get: () => undefined, set: () => undefined },
-    mayTalk: () => true,
+    mayTalk: () => true, choose: async () => ({}),
     clock,
     logger: pino({ level: 'silent' }),
   });

@@ -120,7 +120,7 @@ test('after a restart, the search never edits a message the previous process sen
     const run = async (): Promise<{ adapter: ReturnType<typeof telegramAdapter>; stop: () => Promise<void> }> => {
       const adapter = telegramAdapter({ fake, cacheDir, clock: systemClock, logger });
       const controller = new AbortController();
-      const running = adapter.start({ signal: controller.signal, emit: async () => undefined, report: () => undefined, storage, mayTalk: () => true });
+      const running = adapter.start({ signal: controller.signal, emit: async () => undefined, report: () => undefined, storage, mayTalk: () => true, choose: async () => ({}) });
       return { adapter, stop: async () => { controller.abort(); await running.catch(() => undefined); } };
     };
     const asked = fake.pushMessage({ ...owner, text: 'answer me' });
