@@ -1,30 +1,32 @@
 import type { DangerPattern } from './types.js';
 
 // Each pattern is tested against every lower-cased segment of normalizeCommand: words separated by one space,
-// quotes removed, the program first (sudo, env, nohup, xargs… and its path stripped). `(?:^|\s)` marks the start
-// of a word; `(?:\s|$)` its end. Patterns run on V8's linear-time engine: no lookaround, no backreferences.
+// quotes removed, the program first (sudo, env, nohup, xargs… and its path stripped), redirections as segments of
+// their own (`> /dev/sda`). Patterns are anchored at the segment's start (`^`) wherever they can be: on V8's
+// linear-time engine an anchored pattern gives up at once on segments that start otherwise, while an unanchored
+// one walks every segment to its end. `(?:\s|$)` ends a word. No lookaround, no backreferences.
 
 /** Commands that wait for the owner's approval before they run. Ids are stable ("always allow" rules store them). */
 export const DANGER_PATTERNS: readonly DangerPattern[] = [
   {
     id: 'recursive-delete',
     description: 'recursive delete (rm -r)',
-    pattern: /(?:^|\s)rm\s(?:.*\s)?(?:-[a-z]*r[a-z]*|--recursive)(?:\s|$)/,
+    pattern: /^rm\s(?:.*\s)?(?:-[a-z]*r[a-z]*|--recursive)(?:\s|$)/,
   },
   {
     id: 'find-delete',
     description: 'delete every file a search finds (find -delete)',
-    pattern: /(?:^|\s)find\s(?:.*\s)?-delete(?:\s|$)/,
+    pattern: /^find\s(?:.*\s)?-delete(?:\s|$)/,
   },
   {
     id: 'find-exec-rm',
     description: 'delete every file a search finds (find -exec rm)',
-    pattern: /(?:^|\s)find\s(?:.*\s)?-(?:exec|execdir|ok|okdir)\s+(?:\S*\/)?rm(?:\s|$)/,
+    pattern: /^find\s(?:.*\s)?-(?:exec|execdir|ok|okdir)\s+(?:\S*\/)?rm(?:\s|$)/,
   },
   {
     id: 'xargs-rm',
     description: 'delete files listed by another command (xargs rm)',
-    pattern: /(?:(?:^|\s)xargs\s(?:.*\s)?|\|\s*)(?:\S*\/)?rm(?:\s|$)/,
+    pattern: /^xargs\s(?:.*\s)?(?:\S*\/)?rm(?:\s|$)|^[^|]*\|\s*rm(?:\s|$)/,
   },
   {
     id: 'shred-files',
@@ -34,13 +36,13 @@ export const DANGER_PATTERNS: readonly DangerPattern[] = [
   {
     id: 'world-writable',
     description: 'make files writable by everyone (chmod 777 / o+w)',
-    pattern: /(?:^|\s)chmod\s(?:.*\s)?(?:[0-7]?[0-7][0-7][2367]|[ugoa]*[oa][ugoa]*[+=][rwxst]*w[rwxst]*)(?:\s|$)/,
+    pattern: /^chmod\s(?:.*\s)?(?:[0-7]?[0-7][0-7][2367]|[ugoa]*[oa][ugoa]*[+=][rwxst]*w[rwxst]*)(?:\s|$)/,
   },
   {
     id: 'recursive-permissions-system',
     description: 'change owner or permissions of a whole system folder (chmod/chown -R on /, /etc, /usr…)',
     pattern:
-      /(?:^|\s)(?:chmod|chown|chgrp)\s(?:.*\s)?(?:-[a-z]*r[a-z]*|--recursive)\s(?:.*\s)?\/(?:etc|usr|bin|sbin|lib|lib32|lib64|boot|var|opt|root|home|srv|sys|proc|dev)?\/?(?:\s|$)/,
+      /^(?:chmod|chown|chgrp)\s(?:.*\s)?(?:-[a-z]*r[a-z]*|--recursive)\s(?:.*\s)?\/(?:etc|usr|bin|sbin|lib|lib32|lib64|boot|var|opt|root|home|srv|sys|proc|dev)?\/?(?:\s|$)/,
   },
   {
     id: 'format-filesystem',
@@ -50,30 +52,30 @@ export const DANGER_PATTERNS: readonly DangerPattern[] = [
   {
     id: 'dd-to-device',
     description: 'write raw data onto a disk (dd of=/dev/…)',
-    pattern: /(?:^|\s)dd\s(?:.*\s)?of=\/dev\/(?:sd|hd|vd|xvd|nvme|mmcblk|disk|loop|md|dm-|mapper\/|sr|fd)/,
+    pattern: /^dd\s(?:.*\s)?of=\/dev\/(?:sd|hd|vd|xvd|nvme|mmcblk|disk|loop|md|dm-|mapper\/|sr|fd)/,
   },
   {
     id: 'write-block-device',
     description: 'write directly onto a disk device (> /dev/sda, tee or cp to a disk)',
     pattern:
-      /(?:>>?\|?\s*|(?:^|\s)(?:tee|cp|shred)\s(?:.*\s)?)\/dev\/(?:sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|md\d|mapper\/)/,
+      /^>>?\s+\/dev\/(?:sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|md\d|mapper\/)|^(?:tee|cp|shred)\s(?:.*\s)?\/dev\/(?:sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|md\d|mapper\/)/,
   },
   {
     id: 'pipe-to-shell',
     description: 'download a script and run it at once (curl … | sh)',
     pattern:
-      /(?:^|\s)(?:curl|wget|fetch)\s.*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:\S*\/)?(?:(?:ba|da|z|k|fi)?sh|python[0-9.]*|perl|ruby|node)(?:\s|$)/,
+      /^(?:curl|wget|fetch)\s.*\|\s*(?:(?:ba|da|z|k|fi)?sh|python[0-9.]*|perl|ruby|node)(?:\s|$)/,
   },
   {
     id: 'shell-from-download',
     description: 'run a downloaded script without saving it (bash <(curl …))',
-    pattern: /(?:^|\s)(?:(?:ba|da|z|k)?sh|source|\.)\s+(?:-\S+\s+)*(?:<\s*)?<\((?:\S*\/)?(?:curl|wget)\s/,
+    pattern: /^(?:(?:ba|da|z|k)?sh|source|\.)\s+(?:-\S+\s+)*(?:<\s*)?<\((?:\S*\/)?(?:curl|wget)\s/,
   },
   {
     id: 'shell-c-download',
     description: 'run a downloaded script through sh -c or eval (sh -c "$(curl …)")',
     pattern:
-      /(?:^|\s)(?:(?:(?:ba|da|z|k)?sh|python[0-9.]*|perl|ruby|node)\s+(?:\S+\s+)*-[a-z]*[ce]|eval)\s+(?:\S+\s+)*\$\((?:\S*\/)?(?:curl|wget)\s/,
+      /^(?:(?:(?:ba|da|z|k)?sh|python[0-9.]*|perl|ruby|node)\s+(?:\S+\s+)*-[a-z]*[ce]|eval)\s+(?:\S+\s+)*\$\((?:\S*\/)?(?:curl|wget)\s/,
   },
   {
     id: 'sql-drop',
@@ -93,17 +95,17 @@ export const DANGER_PATTERNS: readonly DangerPattern[] = [
   {
     id: 'git-force-push',
     description: 'overwrite history on the git server (git push --force)',
-    pattern: /(?:^|\s)git\s(?:.*\s)?push\s(?:.*\s)?(?:--force(?:-with-lease|-if-includes)?(?:=\S*)?|-[a-z]*f[a-z]*|\+\S+)(?:\s|$)/,
+    pattern: /^git\s(?:.*\s)?push\s(?:.*\s)?(?:--force(?:-with-lease|-if-includes)?(?:=\S*)?|-[a-z]*f[a-z]*|\+\S+)(?:\s|$)/,
   },
   {
     id: 'git-reset-hard',
     description: 'throw away uncommitted changes (git reset --hard)',
-    pattern: /(?:^|\s)git\s(?:.*\s)?reset\s(?:.*\s)?--hard(?:\s|$)/,
+    pattern: /^git\s(?:.*\s)?reset\s(?:.*\s)?--hard(?:\s|$)/,
   },
   {
     id: 'git-clean-force',
     description: 'delete untracked files (git clean -f)',
-    pattern: /(?:^|\s)git\s(?:.*\s)?clean\s(?:.*\s)?(?:-[a-z]*f[a-z]*|--force)(?:\s|$)/,
+    pattern: /^git\s(?:.*\s)?clean\s(?:.*\s)?(?:-[a-z]*f[a-z]*|--force)(?:\s|$)/,
   },
   {
     id: 'shutdown-reboot',
@@ -135,13 +137,13 @@ export const DANGER_PATTERNS: readonly DangerPattern[] = [
     id: 'ssh-authorized-keys',
     description: 'change who can log in over SSH (authorized_keys)',
     pattern:
-      /(?:>>?\|?\s*|(?:^|\s)(?:tee|cp|mv|ln|rm|install|truncate|chmod|chown|vi|vim|nano|emacs|ed|sed\s(?:.*\s)?-[a-z]*i\S*)\s(?:.*\s)?)\S*authorized_keys2?(?:\s|$)/,
+      /^>>?\s+\S*authorized_keys2?$|^(?:tee|cp|mv|ln|rm|install|truncate|chmod|chown|vi|vim|nano|emacs|ed|sed\s(?:.*\s)?-[a-z]*i\S*)\s(?:.*\s)?\S*authorized_keys2?(?:\s|$)/,
   },
   {
     id: 'read-env-file',
     description: 'read a secrets file (.env)',
     pattern:
-      /^(?:cat|tac|nl|less|more|head|tail|grep|egrep|fgrep|rg|awk|sed|cut|sort|uniq|diff|cp|scp|mv|base64|xxd|od|hexdump|strings|bat|source|\.)\s(?:.*\s)?(?:\S*\/)?\.env(?:\s|$)|<\s*(?:\S*\/)?\.env(?:\s|$)/,
+      /^(?:cat|tac|nl|less|more|head|tail|grep|egrep|fgrep|rg|awk|sed|cut|sort|uniq|diff|cp|scp|mv|base64|xxd|od|hexdump|strings|bat|source|\.)\s(?:.*\s)?(?:\S*\/)?\.env(?:\s|$)|^<\s+(?:\S*\/)?\.env$/,
   },
   {
     id: 'read-ssh-private-key',
@@ -152,19 +154,19 @@ export const DANGER_PATTERNS: readonly DangerPattern[] = [
     id: 'write-etc',
     description: 'change system settings (write into /etc)',
     pattern:
-      /(?:>>?\|?\s*|(?:^|\s)tee\s(?:.*\s)?|(?:^|\s)sed\s(?:.*\s)?-[a-z]*i\S*\s(?:.*\s)?)\/etc\/|(?:^|\s)(?:cp|mv|ln|install|rsync)\s(?:.*\s)?\/etc(?:\/\S*)?$/,
+      /^>>?\s+\/etc\/|^tee\s(?:.*\s)?\/etc\/|^sed\s(?:.*\s)?-[a-z]*i\S*\s(?:.*\s)?\/etc\/|^(?:cp|mv|ln|install|rsync)\s(?:.*\s)?\/etc(?:\/\S*)?$/,
   },
   {
     id: 'overwrite-shell-startup',
     description: 'change a shell startup file (.bashrc, .profile…), which runs at every login',
     pattern:
-      /(?:>>?\|?\s*|(?:^|\s)tee\s(?:.*\s)?|(?:^|\s)sed\s(?:.*\s)?-[a-z]*i\S*\s(?:.*\s)?|(?:^|\s)(?:cp|mv|ln)\s(?:.*\s)?)(?:\S*\/)?\.(?:bashrc|bash_profile|bash_login|bash_logout|profile|zshrc|zprofile|zshenv|zlogin|kshrc|cshrc|tcshrc)(?:\s|$)/,
+      /^>>?\s+(?:\S*\/)?\.(?:bashrc|bash_profile|bash_login|bash_logout|profile|zshrc|zprofile|zshenv|zlogin|kshrc|cshrc|tcshrc)$|^tee\s(?:.*\s)?(?:\S*\/)?\.(?:bashrc|bash_profile|bash_login|bash_logout|profile|zshrc|zprofile|zshenv|zlogin|kshrc|cshrc|tcshrc)(?:\s|$)|^sed\s(?:.*\s)?-[a-z]*i\S*\s(?:.*\s)?(?:\S*\/)?\.(?:bashrc|bash_profile|bash_login|bash_logout|profile|zshrc|zprofile|zshenv|zlogin|kshrc|cshrc|tcshrc)(?:\s|$)|^(?:cp|mv|ln)\s(?:.*\s)?(?:\S*\/)?\.(?:bashrc|bash_profile|bash_login|bash_logout|profile|zshrc|zprofile|zshenv|zlogin|kshrc|cshrc|tcshrc)$/,
   },
   {
     id: 'overwrite-system-file',
     description: 'overwrite or empty a system file (in /usr, /bin, /boot, /var…)',
     pattern:
-      /(?:>>?\|?\s*|(?:^|\s)(?:tee|truncate)\s(?:.*\s)?)\/(?:usr|bin|sbin|lib|lib32|lib64|boot|var|opt|srv|root)\//,
+      /^>>?\s+\/(?:usr|bin|sbin|lib|lib32|lib64|boot|var|opt|srv|root)\/|^(?:tee|truncate)\s(?:.*\s)?\/(?:usr|bin|sbin|lib|lib32|lib64|boot|var|opt|srv|root)\//,
   },
   {
     id: 'firewall-flush',
@@ -179,7 +181,7 @@ export const DANGER_PATTERNS: readonly DangerPattern[] = [
   {
     id: 'clear-history',
     description: 'erase the shell history',
-    pattern: /^history\s(?:.*\s)?-[a-z]*c(?:\s|$)|^unset\s(?:.*\s)?histfile(?:\s|$)|>\s*(?:\S*\/)?\.(?:bash|zsh|sh)_history(?:\s|$)/,
+    pattern: /^history\s(?:.*\s)?-[a-z]*c(?:\s|$)|^unset\s(?:.*\s)?histfile(?:\s|$)|^>>?\s+(?:\S*\/)?\.(?:bash|zsh|sh)_history$/,
   },
   {
     id: 'script-deletes-or-runs-shell',

@@ -34,7 +34,7 @@ export const HARD_BLOCKLIST: readonly DangerPattern[] = [
   {
     id: 'fork-bomb',
     description: 'a fork bomb (a command that copies itself until the machine freezes)',
-    pattern: /(?:^|\s)[\w:.-]+\s*\(\s*\)\s*\{\s*[\w:.-]+\s*\|\s*[\w:.-]+\s*&\s*;?\s*\}|(?:^|\s)fork\s+while\s+fork(?:\s|$)/,
+    pattern: /^[\w:.-]+\s*\(\s*\)\s*\{\s*[\w:.-]+\s*\|\s*[\w:.-]+\s*&\s*;?\s*\}|^(?:perl|ruby)\s.*\bfork\s+while\s+fork\b/,
   },
   {
     id: 'format-device',
@@ -49,7 +49,7 @@ export const HARD_BLOCKLIST: readonly DangerPattern[] = [
   {
     id: 'redirect-to-disk',
     description: 'overwriting a whole disk (> /dev/sda)',
-    pattern: new RegExp(String.raw`(?:^|\s)>>?\|?\s*${WHOLE_DISK}(?:\s|$)`),
+    pattern: new RegExp(String.raw`^>>?\s+${WHOLE_DISK}$`),
   },
   {
     id: 'recursive-permissions-root',

@@ -6,9 +6,11 @@ export const MAX_NESTING = 8;
 /** A command line turned into the pieces the pattern tables are checked against. */
 export interface NormalizedCommand {
   /**
-   * Each simple command (wrappers such as sudo stripped, program paths shortened), each pipeline of two or more,
-   * each whole line, and the same for the inside of every substitution and `sh -c` / `eval` script; quotes and
-   * `\` escapes removed, words separated by one space. No duplicates.
+   * Each simple command (as written, and with wrappers such as sudo stripped and the program's path shortened, so
+   * the program comes first), each redirection (`> /dev/sda`, `>> ~/.bashrc`, `< .env`), each pipeline of two or
+   * more and each pair of neighbours in it, each function definition (`f ( ) { … }`), and the same for the inside
+   * of every substitution and `sh -c` / `eval` script; quotes and `\` escapes removed, words separated by one
+   * space. No duplicates.
    */
   segments: readonly string[];
   /** False when part of the command was not examined (longer than MAX_SCANNED_CHARS, or nested deeper than MAX_NESTING). */
@@ -81,8 +83,7 @@ function addScript(params: { text: string; depth: number; collector: Collector }
     return text;
   }
   const tokens = lex({ text, depth, collector });
-  const line = tokens.map((t) => t.text).join(' ');
-  if (line.length > 0) collector.segments.add(line);
+  addFunctionDefinitions({ tokens, collector });
   let pipeline: string[] = [];
   let simple: string[] = [];
   const endSimple = (): void => {
@@ -93,6 +94,9 @@ function addScript(params: { text: string; depth: number; collector: Collector }
   const endPipeline = (): void => {
     endSimple();
     if (pipeline.length > 1) collector.segments.add(pipeline.join(' | '));
+    if (pipeline.length > 2) {
+      for (let i = 1; i < pipeline.length; i++) collector.segments.add(`${pipeline[i - 1] ?? ''} | ${pipeline[i] ?? ''}`);
+    }
     pipeline = [];
   };
   for (const token of tokens) {
@@ -101,17 +105,50 @@ function addScript(params: { text: string; depth: number; collector: Collector }
     else simple.push(token.text);
   }
   endPipeline();
-  return line;
+  return tokens.map((t) => t.text).join(' ');
 }
+
+/** Most tokens of a function body kept in its segment (a fork bomb needs a handful). */
+const MAX_FUNCTION_TOKENS = 16;
+
+/** Adds `name ( ) { body }` for each function definition, so that its body is seen whole. */
+function addFunctionDefinitions(params: { tokens: readonly Token[]; collector: Collector }): void {
+  const { tokens } = params;
+  for (let i = 0; i + 3 < tokens.length; i++) {
+    const [name, open, close] = [tokens[i], tokens[i + 1], tokens[i + 2]];
+    if (name?.op !== false || open?.text !== '(' || !open.op || close?.text !== ')' || !close.op) continue;
+    const body = tokens.slice(i, i + 3 + MAX_FUNCTION_TOKENS);
+    const end = body.findIndex((t) => !t.op && t.text === '}');
+    params.collector.segments.add((end < 0 ? body : body.slice(0, end + 1)).map((t) => t.text).join(' '));
+  }
+}
+
+/** Redirection operators and the form their segment is written in (`&>` writes like `>`). */
+const REDIRECTS: ReadonlyMap<string, string> = new Map([
+  ['>', '>'],
+  ['>|', '>'],
+  ['&>', '>'],
+  ['<>', '>'],
+  ['>>', '>>'],
+  ['&>>', '>>'],
+  ['<', '<'],
+]);
 
 /** Adds one simple command (wrappers stripped) and any script it runs; returns the stripped command. */
 function addSimpleCommand(params: { words: readonly string[]; depth: number; collector: Collector }): string {
+  const { collector } = params;
+  for (let i = 0; i + 1 < params.words.length; i++) {
+    const redirect = REDIRECTS.get(params.words[i] ?? '');
+    if (redirect !== undefined) collector.segments.add(`${redirect} ${params.words[i + 1] ?? ''}`);
+  }
+  const asWritten = params.words.join(' ');
   const words = stripWrappers(params.words);
   const segment = words.join(' ');
+  if (asWritten.length > 0 && asWritten !== segment) collector.segments.add(asWritten);
   if (segment.length === 0) return segment;
-  params.collector.segments.add(segment);
+  collector.segments.add(segment);
   const script = innerScript(words);
-  if (script !== undefined) addScript({ text: script, depth: params.depth + 1, collector: params.collector });
+  if (script !== undefined) addScript({ text: script, depth: params.depth + 1, collector });
   return segment;
 }
 

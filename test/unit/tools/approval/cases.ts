@@ -12,7 +12,7 @@ export interface PatternCase {
 export const DANGER_CASES: readonly PatternCase[] = [
   {
     id: 'recursive-delete',
-    positive: ['rm -r build', 'rm -rf build', 'rm -fr build', 'rm -R build', 'rm --recursive build', 'rm -v -r build', 'rm build -rf', 'git rm -r --cached dist'],
+    positive: ['rm -r build', 'rm -rf build', 'rm -fr build', 'rm -R build', 'rm --recursive build', 'rm -v -r build', 'rm build -rf'],
     benign: ['rm file.txt', 'rm -f file.txt', 'rm --force old.log', 'rm my-rf.txt', 'grep -r rm src'],
   },
   { id: 'find-delete', positive: ['find . -name "*.tmp" -delete', 'find /tmp -mtime +7 -delete'], benign: ['find . -name "*.tmp"', 'find . -name delete'] },
