@@ -156,6 +156,11 @@ export const DANGER_PATTERNS: readonly DangerPattern[] = [
       /^(?:cat|tac|nl|less|more|head|tail|grep|egrep|fgrep|rg|awk|sed|cut|sort|uniq|diff|cp|scp|mv|base64|xxd|od|hexdump|strings|bat|source|\.)\s(?:.*\s)?(?:\S*\/)?\.env(?:\s|$)|^<\s+(?:\S*\/)?\.env$/,
   },
   {
+    id: 'read-process-environment',
+    description: 'read a running program’s environment, where secrets such as API keys live (/proc/…/environ)',
+    pattern: /^\S+\s(?:.*\s)?\/proc\/[^\s/]+\/environ(?:\s|$)|^<\s+\/proc\/[^\s/]+\/environ$/,
+  },
+  {
     id: 'read-ssh-private-key',
     description: 'read an SSH private key (~/.ssh/id_…)',
     pattern: /^(?:cat|tac|less|more|head|tail|base64|xxd|od|hexdump|strings|cp|scp)\s(?:.*\s)?\S*\.ssh\/id_[a-z0-9_]+(?:\s|$)/,

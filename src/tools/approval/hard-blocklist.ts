@@ -5,8 +5,8 @@ import type { DangerPattern } from './types.js';
 
 /** A recursive flag of rm/chmod/chown as a whole word. */
 const R = String.raw`(?:-[a-z]*r[a-z]*|--recursive)`;
-/** `/`, `/*`, `/.`, `~`, `~/`, `~/*`, `$home`, `${home}/*`… as a whole word (segments are lower-cased). */
-const TOP = String.raw`(?:\/+\.?\*?|~\/*\*?|\$\{?home\}?\/*\*?)`;
+/** `/`, `/*`, `/.`, `~`, `~/`, `~/*`, `$home`, `${home}/*`, `${home:?}/`… as a whole word (segments are lower-cased). */
+const TOP = String.raw`(?:\/+\.?\*?|~\/*\*?|\$\{?home(?::[^}\s]*)?\}?\/*\*?)`;
 /** Top-level system folders whose loss breaks the machine. */
 const SYSTEM_DIR = String.raw`\/(?:bin|boot|dev|etc|home|lib|lib32|lib64|opt|proc|root|sbin|srv|sys|usr|var)\/?\*?`;
 /** A whole disk (not a partition): /dev/sda, /dev/nvme0n1, /dev/mmcblk0, /dev/vdb. */

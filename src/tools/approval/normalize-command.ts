@@ -57,6 +57,7 @@ const WRAPPERS: ReadonlyMap<string, { valueFlags: readonly string[]; positional?
   ['timeout', { valueFlags: ['-s', '-k', '--signal', '--kill-after'], positional: 1 }],
   ['stdbuf', { valueFlags: ['-i', '-o', '-e'] }],
   ['setsid', { valueFlags: [] }],
+  ['watch', { valueFlags: ['-n', '--interval'] }],
   ['xargs', { valueFlags: ['-I', '-n', '-P', '-d', '-E', '-L', '-s', '-a', '--max-args', '--max-procs', '--delimiter'] }],
 ]);
 
@@ -190,7 +191,7 @@ function innerScript(words: readonly string[]): string | undefined {
   return undefined;
 }
 
-/** Drops leading keywords, assignments and wrappers (sudo, env, nohup, xargs, …) and shortens the program's path. */
+/** Drops leading keywords, assignments and wrappers (sudo, env, nohup, xargs, watch…) and shortens the program's path. */
 function stripWrappers(words: readonly string[]): string[] {
   let i = 0;
   while (i < words.length) {

@@ -102,6 +102,11 @@ export const DANGER_CASES: readonly PatternCase[] = [
     positive: ['cat .env', 'cat ../.env', 'cat $HERMES_HOME/.env', 'less /home/me/.hermes/.env', 'grep KEY .env', 'base64 .env', 'cp .env /tmp/x', 'tail -n 5 ./.env', 'xxd .env', 'strings .env', "sed -n '1p' .env", 'python app.py < .env'],
     benign: ['cat .env.example', 'cat notes.env.md', 'ls -la .env', 'touch .env.local', 'echo .env'],
   },
+  {
+    id: 'read-process-environment',
+    positive: ['cat /proc/self/environ', 'strings /proc/1234/environ', "tr '\\0' '\\n' < /proc/1/environ", 'xxd /proc/*/environ'],
+    benign: ['cat /proc/cpuinfo', 'ls /proc/self', 'cat environ.txt'],
+  },
   { id: 'read-ssh-private-key', positive: ['cat ~/.ssh/id_rsa', 'base64 /home/me/.ssh/id_ed25519'], benign: ['cat ~/.ssh/id_rsa.pub', 'ls ~/.ssh'] },
   {
     id: 'write-etc',
@@ -132,7 +137,7 @@ export const DANGER_CASES: readonly PatternCase[] = [
 export const BLOCK_CASES: readonly PatternCase[] = [
   {
     id: 'delete-everything',
-    positive: ['rm -rf /', 'rm -rf /*', 'rm -fr / ', 'sudo rm -rf /', "r'm' -rf /", 'rm -r -f /', 'rm / -rf', 'rm -rf ~', 'rm -rf ~/', 'rm -rf $HOME', 'rm -rf "$HOME"/*', 'rm -rf ${HOME}', '/bin/rm -Rf //'],
+    positive: ['rm -rf /', 'rm -rf /*', 'rm -fr / ', 'sudo rm -rf /', "r'm' -rf /", 'rm -r -f /', 'rm / -rf', 'rm -rf ~', 'rm -rf ~/', 'rm -rf $HOME', 'rm -rf "$HOME"/*', 'rm -rf ${HOME}', 'rm -rf "${HOME:?}/"', '/bin/rm -Rf //'],
     benign: ['rm -rf /tmp/build', 'rm -rf ./build', 'rm -f /', 'rm -rf ~/project/build', 'echo rm -rf /', 'git commit -m "never rm -rf /"'],
   },
   {

@@ -88,6 +88,7 @@ describe('normalizeCommand', () => {
       '/bin/rm -rf build',
       '/usr/bin/sudo /usr/bin/rm -rf build',
       '\\rm -rf build',
+      'watch -n 5 rm -rf build',
       '{ rm -rf build; }',
       '(rm -rf build)',
       'if true; then rm -rf build; fi',
