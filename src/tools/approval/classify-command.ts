@@ -14,6 +14,9 @@ export const UNCHECKED_COMMAND: Omit<DangerMatch, 'segment'> = {
   description: 'a command too long or too deeply nested to check',
 };
 
+/** How much of an unchecked command its match quotes. */
+const UNCHECKED_SEGMENT_CHARS = 200;
+
 /** A table entry with its pattern compiled for the linear-time engine when this V8 has it. */
 interface Compiled {
   entry: DangerPattern;
@@ -51,7 +54,10 @@ export function classifyCommand(params: { command: string }): CommandVerdict {
       if (!matches.has(c.entry.id) && c.regex.test(text)) matches.set(c.entry.id, toMatch({ entry: c.entry, segment }));
     }
   }
-  if (!complete) matches.set(UNCHECKED_COMMAND.patternId, { ...UNCHECKED_COMMAND, segment: segments[0] ?? '' });
+  if (!complete) {
+    const start = params.command.slice(0, UNCHECKED_SEGMENT_CHARS);
+    matches.set(UNCHECKED_COMMAND.patternId, { ...UNCHECKED_COMMAND, segment: start });
+  }
   return matches.size > 0 ? { kind: 'dangerous', matches: [...matches.values()] } : { kind: 'safe' };
 }
 

@@ -127,6 +127,8 @@ describe('normalizeCommand', () => {
     const long = `echo ${'a'.repeat(MAX_SCANNED_CHARS)}; rm -rf build`;
     assert.equal(normalizeCommand({ command: long }).complete, false);
     assert.deepEqual(ids(long), [UNCHECKED_COMMAND.patternId]);
+    const verdict = classifyCommand({ command: long });
+    if (verdict.kind === 'dangerous') assert.ok((verdict.matches[0]?.segment.length ?? 0) <= 200);
     assert.equal(classifyCommand({ command: `rm -rf /; echo ${'a'.repeat(MAX_SCANNED_CHARS)}` }).kind, 'blocked');
     assert.equal(normalizeCommand({ command: `echo ${'a'.repeat(1000)}` }).complete, true);
   });
