@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { classifyCommand } from '../approval/classify-command.js';
 import { defineTool, ToolError } from '../tool.js';
 import { runCommand, type CommandResult } from './run-command.js';
 
@@ -32,6 +33,10 @@ export const terminalTool = defineTool({
   input,
   parallel: 'never',
   handler: async (args, ctx) => {
+    const verdict = classifyCommand({ command: args.command });
+    if (verdict.kind === 'blocked') {
+      throw new ToolError(`refused: ${verdict.match.description} is never run, whatever the approval setting`);
+    }
     const limitMs = ctx.terminal.timeoutMs;
     const timeoutMs = args.timeout === undefined ? limitMs : Math.min(args.timeout * 1_000, limitMs);
     let result: CommandResult;
