@@ -1,45 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { FakeTelegram } from '../fakes/telegram/index.js';
-import type { BotMessage } from '../fakes/telegram/types.js';
+import type { FakeTelegram } from '../fakes/telegram/index.js';
 import { FakeClock } from '../helpers/fake-clock.js';
-import { startHarness, type Harness } from '../helpers/harness.js';
+import type { Harness } from '../helpers/harness.js';
 import { driveUntil, runsOf, withStore } from '../helpers/jobs.js';
-import { telegramAdapter, testToken } from '../helpers/telegram.js';
+import { ownerChat as botTexts, telegramGateway, tgDm as dm, tgOwner as owner } from '../helpers/telegram-gateway.js';
 
 const minute = 60_000;
-const owner = { id: 1001, first_name: 'Owner', username: 'owner' };
-const dm = { id: 1001, type: 'private' as const };
-
-/** A gateway on a fake clock with the real grammy adapter against a fake Telegram (owner 1001), the cronjob tool on. */
-async function telegramGateway(params: { clock: FakeClock }): Promise<{ h: Harness; fake: FakeTelegram; close: () => Promise<void> }> {
-  const { clock } = params;
-  const fake = new FakeTelegram({ token: testToken, clock });
-  await fake.start();
-  let poke = (): void => undefined;
-  const h = await startHarness({
-    clock,
-    config: { timezone: 'UTC' },
-    cron: { poke: () => poke() },
-    adapters: ({ profile, logger }) => [
-      { adapter: telegramAdapter({ fake, cacheDir: profile.cacheDir, clock, logger, overrides: { allowed_users: ['1001'] } }), allow: ['1001'], mergeWindowMs: 0 },
-    ],
-  });
-  poke = () => h.runner.scheduler.poke();
-  return {
-    h,
-    fake,
-    close: async () => {
-      await h.stop();
-      await fake.close();
-    },
-  };
-}
-
-/** The bot's visible messages in the owner's chat. */
-function botTexts(fake: FakeTelegram): BotMessage[] {
-  return fake.chatMessages(dm.id).filter((m) => !m.deleted);
-}
 
 /** The owner asks in Telegram; the scripted model calls cronjob with `args`, then answers `reply`; resolves once the reply is in the chat. */
 async function askForJob(params: { h: Harness; fake: FakeTelegram; clock: FakeClock; args: Record<string, unknown>; reply: string }): Promise<string> {
