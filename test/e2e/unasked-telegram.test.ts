@@ -64,12 +64,20 @@ test('heartbeat through Telegram: HEARTBEAT_OK sends nothing; an answer with tex
     assert.equal(gw.fake.callsTo('sendMessage').length, sentBefore, 'HEARTBEAT_OK was sent to Telegram');
     assert.equal(ownerChat(gw.fake).length, chatBefore);
 
+    // A model's decorated HEARTBEAT_OK ("**HEARTBEAT_OK**.") is not delivered either.
+    gw.h.fake.enqueue({ text: '**HEARTBEAT_OK**.' });
+    await pass({ clock, ms: 30 * minute });
+    await driveUntil({ clock, check: () => gw.h.fake.requests.length === 2, what: 'the second heartbeat model call' });
+    await gw.h.runner.waitIdle();
+    await settle();
+    assert.equal(gw.fake.callsTo('sendMessage').length, sentBefore, 'a decorated HEARTBEAT_OK was sent to Telegram');
+
     gw.h.fake.enqueue({ text: 'The nightly build is red.' });
     await pass({ clock, ms: 30 * minute });
     await driveUntil({ clock, check: () => ownerChat(gw.fake).some((m) => m.shown === 'The nightly build is red.'), what: 'the heartbeat message' });
     gw.h.fake.setResponder(() => ({ text: 'HEARTBEAT_OK' }));
     await pass({ clock, ms: 30 * minute });
-    await driveUntil({ clock, check: () => gw.h.fake.requests.length === 3, what: 'the third heartbeat' });
+    await driveUntil({ clock, check: () => gw.h.fake.requests.length === 4, what: 'the fourth heartbeat' });
     await gw.h.runner.waitIdle();
     await settle();
     assert.deepEqual(ownerChat(gw.fake).slice(chatBefore).map((m) => m.shown), ['The nightly build is red.'], 'delivered once, to the home channel');
