@@ -7,9 +7,13 @@ import type { ResolvedTarget } from './run-targets.js';
 
 type OkTarget = Extract<ResolvedTarget, { ok: true }>;
 
-/** The journal key of a run's send to one target: the same after a restart and on every retry of the run. */
-export function deliveryMessageId(params: { jobId: string; runId: number; target: string }): string {
-  return `job:${params.jobId}:${params.runId}:to:${params.target}`;
+/**
+ * The journal key of a run's send to one target in one chat: the same after a restart and on every retry of the run.
+ * The chat is part of it, so a `home` target moved by /sethome between retries gets the whole answer in its new chat.
+ */
+export function deliveryMessageId(params: { jobId: string; runId: number; target: OkTarget }): string {
+  const { chat } = params.target;
+  return `job:${params.jobId}:${params.runId}:to:${params.target.key}@${chat.id}${chat.threadId === undefined ? '' : `:${chat.threadId}`}`;
 }
 
 /**
@@ -19,7 +23,7 @@ export function deliveryMessageId(params: { jobId: string; runId: number; target
 export function deliveryJournal(params: { store: Store; clock: Clock; profile: string; run: JobRunRow; target: OkTarget }): number {
   const { run, target } = params;
   const origin = { kind: 'job', jobId: run.jobId, runId: run.id } as const;
-  const messageId = deliveryMessageId({ jobId: run.jobId, runId: run.id, target: target.key });
+  const messageId = deliveryMessageId({ jobId: run.jobId, runId: run.id, target });
   const event = systemEvent({ platform: target.platform, chat: target.chat, text: `delivery of run ${run.id} of job ${run.jobId}`, messageId, origin, now: params.clock.now() });
   const sessionKey = [params.profile, target.platform, target.chat.id, `job=${run.jobId}`, `run=${run.id}`, 'deliver'].map(escapePart).join(':');
   return params.store.recordInbound({ event, sessionKey, done: true }).row.id;
