@@ -52,13 +52,16 @@ export function finishedEnd(params: { store: Store; row: InboxRow; origin: Syste
   const session = store.activeSession({ key: row.sessionKey });
   const messageIds = turnMessageIds({ store, inboxId: row.id });
   const sessionId = session?.id ?? null;
+  // A turn completes with message ids only once its reply was delivered.
+  if (messageIds.length > 0) return { outcome: 'delivered', sessionId, text: session === undefined ? '' : lastAnswer({ store, sessionId: session.id }), messageIds };
   const own = session === undefined ? [] : store.history({ sessionId: session.id, limit: 200 }).filter((m) => m.inboxId === row.id);
   const last = own.at(-1);
-  const answered = last !== undefined && last.role === 'assistant' && (last.toolCalls === null || last.toolCalls.length === 0);
+  // Its messages are not there to look at (none stored, or compressed away): nothing was sent, as before.
+  if (last === undefined) return { outcome: 'silent', sessionId, text: '', messageIds };
+  const answered = last.role === 'assistant' && (last.toolCalls === null || last.toolCalls.length === 0);
   if (!answered) return { outcome: 'error', sessionId, text: '', error: 'the model gave no answer (the turn ended before a restart)', messageIds };
   const text = last.content;
-  if (isSilentAnswer({ origin: params.origin, text })) return { outcome: 'silent', sessionId, text, messageIds: [] };
-  if (messageIds.length > 0) return { outcome: 'delivered', sessionId, text, messageIds };
+  if (isSilentAnswer({ origin: params.origin, text })) return { outcome: 'silent', sessionId, text, messageIds };
   return { outcome: 'undelivered', sessionId, text, error: 'the answer has no platform message id', messageIds };
 }
 
