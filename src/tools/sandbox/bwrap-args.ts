@@ -16,8 +16,8 @@ function depth(p: string): number {
 
 /**
  * The argv (after the bwrap binary) that runs `/bin/sh -c <script>` confined: the system read-only, the workspace
- * read-write at its own path (cwd there), each `hide` folder an empty tmpfs (the workspace bound back when it lies
- * inside one), a private /tmp, its own /dev and /proc in new pid, ipc and uts namespaces, no network unless
+ * read-write at its own path (cwd there), each `hide` folder an empty read-only tmpfs (the workspace bound back when
+ * it lies inside one), a private /tmp, its own /dev and /proc in new pid, ipc and uts namespaces, no network unless
  * `network`, killed with its parent. The environment is the spawner's (pass exactly the command's env to spawn:
  * bwrap's own /proc/1/environ inside the sandbox shows it).
  */
@@ -45,6 +45,9 @@ export function bwrapArgs(params: { settings: BwrapSettings; workspace: string; 
     if (mount.op === 'tmpfs') args.push('--tmpfs', mount.path);
     else args.push('--bind', mount.path, mount.path);
   }
+  // A hidden folder is empty and read-only (a write there fails instead of vanishing); the workspace bound inside
+  // one is a mount of its own and stays writable.
+  for (const { mount } of ordered) if (mount.op === 'tmpfs' && mount.rank === 2) args.push('--remount-ro', mount.path);
   args.push('--chdir', workspace, '/bin/sh', '-c', params.script);
   return args;
 }
