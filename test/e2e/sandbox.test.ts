@@ -149,6 +149,19 @@ describe('the terminal under bwrap', { skip }, () => {
     assert.deepEqual(processesWith(marker), [], 'a sandboxed process (or bwrap) survived the timeout');
   });
 
+  test('an interrupt kills a sandboxed command; a background child does not outlive a finished one', async () => {
+    const marker = `200.${Date.now() % 1_000_000}`;
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 300);
+    const aborted = await terminalTool.handler({ command: `sleep ${marker}1` }, { ...ctx(), signal: controller.signal });
+    assert.equal(aborted, '(no output)\n[interrupted by the user: the command and its child processes were killed]');
+    const t0 = Date.now();
+    assert.equal(await run(`sleep ${marker}2 & echo done`), 'done\n[exit code: 0]');
+    assert.ok(Date.now() - t0 < 2_000, 'waited for the background child');
+    for (const end = Date.now() + 2_000; Date.now() < end && processesWith(marker).length > 0; ) await new Promise((r) => setTimeout(r, 50));
+    assert.deepEqual(processesWith(marker), [], 'a sandboxed process survived');
+  });
+
   test('secrets stay out: env, ~/.hermes/.env, $HERMES_HOME/.env, /proc/self/environ and /proc/1/environ show none', async () => {
     const secrets = [modelKey, botToken, gatewaySecret, otherProfileSecret];
     const commands = [
