@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { realpathSync } from 'node:fs';
 import type { Clock } from '../../util/clock.js';
 import { bwrapArgs } from '../sandbox/bwrap-args.js';
 import type { BwrapSettings } from '../sandbox/spec.js';
@@ -44,7 +45,7 @@ export function runCommand(params: {
     // stderr joins stdout inside the shell, so both arrive through one pipe in the order they were written.
     const script = `exec 2>&1\n${params.command}`;
     const [file, args] = params.sandbox
-      ? [params.sandbox.bwrap, bwrapArgs({ settings: params.sandbox, workspace: params.cwd, script })]
+      ? [params.sandbox.bwrap, bwrapArgs({ settings: params.sandbox, workspace: realDir(params.cwd), script })]
       : ['/bin/sh', ['-c', script]];
     // The env goes to bwrap too: its process is pid 1 in the sandbox, and /proc/1/environ shows what it was given.
     const child = spawn(file, args, {
@@ -103,4 +104,13 @@ export function runCommand(params: {
     if (signal.aborted) kill('abort');
     else signal.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+/** The real path of a folder (the sandbox's mounts are ordered by real paths); as given when it cannot be resolved. */
+function realDir(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return dir;
+  }
 }
