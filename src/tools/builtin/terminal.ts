@@ -39,6 +39,9 @@ export const terminalTool = defineTool({
     }
     const limitMs = ctx.terminal.timeoutMs;
     const timeoutMs = args.timeout === undefined ? limitMs : Math.min(args.timeout * 1_000, limitMs);
+    const sandbox = ctx.terminal.sandbox;
+    // tools.terminal.sandbox: bwrap where bwrap does not work: nothing runs, and the model is told why.
+    if (sandbox?.kind === 'unavailable') throw new ToolError(sandbox.reason);
     let result: CommandResult;
     try {
       result = await runCommand({
@@ -49,6 +52,7 @@ export const terminalTool = defineTool({
         maxOutputBytes: ctx.terminal.maxOutputBytes,
         clock: ctx.clock,
         signal: ctx.signal,
+        ...(sandbox ? { sandbox } : {}),
       });
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
