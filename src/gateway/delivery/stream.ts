@@ -83,6 +83,10 @@ export class StreamDelivery {
   /** How much of the visible text safeLength released so far: never taken back. */
   private released = 0;
   private finished: Promise<DeliveryResult> | undefined;
+  /** Tool activity shown below the streamed text while the reply is open (never in the final text). */
+  private progressLines: readonly string[] = [];
+  /** Tool activity lines an adapter that shows them itself (a terminal) has not been given yet. */
+  private unprinted: string[] = [];
 
   constructor(params: StreamDeliveryParams) {
     this.params = params;
@@ -112,6 +116,26 @@ export class StreamDelivery {
   push(delta: string): void {
     if (this.stopped || delta === '') return;
     this.raw += delta;
+    this.schedule();
+  }
+
+  /**
+   * Shows tool activity while the reply is open: `lines` below the text streamed so far (cursor after) on the
+   * normal paced edits, gone from the final text; an adapter with `showToolProgress` gets each `added` line instead,
+   * after the text streamed before it. Platforms without edits show none. Never blocks and never throws.
+   */
+  progress(params: { lines: readonly string[]; added?: string }): void {
+    if (this.stopped) return;
+    const { adapter } = this.params;
+    if (adapter.showToolProgress !== undefined) {
+      if (params.added === undefined) return;
+      this.unprinted.push(params.added);
+    } else this.progressLines = [...params.lines];
+    this.schedule();
+  }
+
+  /** Starts the streaming loop when the platform edits; one running loop picks up every later change. */
+  private schedule(): void {
     if (!this.params.adapter.capabilities.edit) return;
     this.dirty = true;
     if (this.looping) return;
@@ -173,9 +197,38 @@ export class StreamDelivery {
   /** Whether a streaming update would change what the platform shows. */
   private hasStreamingWork(): boolean {
     if (this.stopped) return false;
+    if (this.unprinted.length > 0) return true;
     const { body } = this.view();
     if (body.length > this.streamLimit) return true;
-    return body !== '' && this.messages.needsCall({ seq: this.committed.length, text: body + this.params.cursor });
+    const preview = this.preview({ body });
+    return preview !== undefined && this.messages.needsCall({ seq: this.committed.length, text: preview });
+  }
+
+  /** What the open message shows: the text, the tool activity lines that fit below it, the cursor; undefined when empty. */
+  private preview(params: { body: string }): string | undefined {
+    const { body } = params;
+    const { cursor } = this.params;
+    for (let from = 0; from < this.progressLines.length; from++) {
+      const block = this.progressLines.slice(from).join('\n');
+      const text = (body === '' ? block : `${body}\n\n${block}`) + cursor;
+      // The oldest lines give way when the text and lines together pass the platform's limit.
+      if (text.length <= this.maxLength) return text;
+    }
+    return body === '' ? undefined : body + cursor;
+  }
+
+  /** Hands the tool activity lines not printed yet to an adapter that prints them itself. */
+  private printProgress(): void {
+    const show = this.params.adapter.showToolProgress;
+    const lines = this.unprinted.splice(0);
+    if (show === undefined) return;
+    for (const line of lines) {
+      try {
+        show.call(this.params.adapter, { chat: this.params.chat, line });
+      } catch (error) {
+        this.params.logger?.warn({ err: error }, 'could not show a tool activity line');
+      }
+    }
   }
 
   /** One streaming update with the latest text: finalize a full message, or show the text with the cursor. */
@@ -184,7 +237,11 @@ export class StreamDelivery {
     const { rest, body } = this.view();
     const seq = this.committed.length;
     if (body.length <= this.streamLimit) {
-      return body !== '' && (await this.messages.put({ seq, text: body + this.params.cursor, state: 'open' }));
+      const preview = this.preview({ body });
+      const called = preview !== undefined && (await this.messages.put({ seq, text: preview, state: 'open' }));
+      // After the text streamed before them, so a terminal prints the lines where the work happened.
+      this.printProgress();
+      return called;
     }
     // Cut below the streaming limit, which the text exceeds, so the cut is a real boundary and not the
     // place where the stream happens to be (possibly mid-word).
