@@ -52,8 +52,11 @@ export class TerminalAdapter implements PlatformAdapter {
   private readonly tty: boolean;
   /** The end of what was written last: a tool activity line starts on a line of its own. */
   private lastWritten = '';
+  /** The last thing written was a tool activity line: the answer's next text starts after one blank line, not several. */
+  private afterProgress = false;
 
-  constructor(params: { input: Readable; output: Writable; cursor: string; clock: Clock; user: string; onEnd: () => void }) {
+  /** `dim`: whether tool activity lines are dimmed (default: when the output is a terminal). */
+  constructor(params: { input: Readable; output: Writable; cursor: string; clock: Clock; user: string; onEnd: () => void; dim?: boolean }) {
     this.input = params.input;
     this.output = params.output;
     this.cursor = params.cursor;
@@ -61,7 +64,7 @@ export class TerminalAdapter implements PlatformAdapter {
     this.user = params.user;
     this.onEnd = params.onEnd;
     this.runId = params.clock.now().toString(36);
-    this.tty = 'isTTY' in params.output && params.output.isTTY === true;
+    this.tty = params.dim ?? ('isTTY' in params.output && params.output.isTTY === true);
   }
 
   async start(params: AdapterStartParams): Promise<void> {
@@ -104,7 +107,7 @@ export class TerminalAdapter implements PlatformAdapter {
     const text = this.strip(message.text);
     const files = (message.attachments ?? []).map((a) => `📎 ${a.path}`);
     const body = [text, ...files].filter((x) => x !== '').join('\n');
-    this.write(body);
+    this.writeText(body);
     this.remember({ id, text });
     this.promptIfComplete({ text: message.text });
     return { messageId: id };
@@ -113,8 +116,8 @@ export class TerminalAdapter implements PlatformAdapter {
   async edit(request: EditRequest): Promise<void> {
     const before = this.printed.get(request.messageId) ?? '';
     const text = this.strip(request.text);
-    if (text.startsWith(before)) this.write(text.slice(before.length));
-    else this.write(`\n${text}`);
+    if (text.startsWith(before)) this.writeText(text.slice(before.length));
+    else this.writeText(`\n${text}`);
     this.remember({ id: request.messageId, text });
     this.promptIfComplete({ text: request.text });
   }
@@ -127,6 +130,13 @@ export class TerminalAdapter implements PlatformAdapter {
     const fresh = this.lastWritten === '' || this.lastWritten.endsWith('\n') || this.lastWritten.endsWith(prompt);
     const line = this.tty ? `${dimOn}${params.line}${dimOff}` : params.line;
     this.write(`${fresh ? '' : '\n'}${line}\n`);
+    this.afterProgress = true;
+  }
+
+  /** Writes reply text; right after tool activity lines its leading line breaks become one blank line. */
+  private writeText(text: string): void {
+    const shown = this.afterProgress ? text.replace(/^(?:\r?\n)+/, '\n') : text;
+    this.write(shown);
   }
 
   /** Writes to the output, remembering how it ended. */
@@ -134,6 +144,7 @@ export class TerminalAdapter implements PlatformAdapter {
     if (text === '') return;
     this.output.write(text);
     this.lastWritten = text.slice(-prompt.length);
+    this.afterProgress = false;
   }
 
   /** A message without the streaming cursor is complete: end the line and show the prompt again. */

@@ -6,6 +6,7 @@ import { checkAttachments } from './attachments.js';
 import { extractMedia, visibleStreamingText, type MediaRef } from './media.js';
 import type { ChatPacer } from './pacer.js';
 import { SentMessages, type DeliveryJournal, type ExistingMessage, type SendIntent } from './sent-messages.js';
+import { previewText } from './preview.js';
 import { MIN_SPLIT_LIMIT, reopenPrefix, splitMessage, takeChunk } from './split.js';
 
 /** What a StreamDelivery is built from. */
@@ -85,8 +86,8 @@ export class StreamDelivery {
   private finished: Promise<DeliveryResult> | undefined;
   /** Tool activity shown below the streamed text while the reply is open (never in the final text). */
   private progressLines: readonly string[] = [];
-  /** Tool activity lines an adapter that shows them itself (a terminal) has not been given yet. */
-  private unprinted: string[] = [];
+  /** Tool activity lines an adapter that shows them itself (a terminal) has not been given yet, with how much text came before each. */
+  private unprinted: { line: string; at: number }[] = [];
 
   constructor(params: StreamDeliveryParams) {
     this.params = params;
@@ -129,7 +130,7 @@ export class StreamDelivery {
     const { adapter } = this.params;
     if (adapter.showToolProgress !== undefined) {
       if (params.added === undefined) return;
-      this.unprinted.push(params.added);
+      this.unprinted.push({ line: params.added, at: this.raw.length });
     } else this.progressLines = [...params.lines];
     this.schedule();
   }
@@ -184,8 +185,8 @@ export class StreamDelivery {
   }
 
   /** The uncommitted visible text and what the current message should show of it. */
-  private view(): { rest: string; body: string } {
-    const visible = visibleStreamingText({ text: this.raw });
+  private view(params: { upTo?: number } = {}): { rest: string; body: string } {
+    const visible = visibleStreamingText({ text: params.upTo === undefined ? this.raw : this.raw.slice(0, params.upTo) });
     if (this.params.safeLength) this.released = Math.max(this.released, this.consumed, this.params.safeLength({ text: visible }));
     const safe = this.params.safeLength ? this.released : visible.length;
     const rest = visible.slice(this.consumed, safe);
@@ -206,27 +207,40 @@ export class StreamDelivery {
 
   /** What the open message shows: the text, the tool activity lines that fit below it, the cursor; undefined when empty. */
   private preview(params: { body: string }): string | undefined {
-    const { body } = params;
-    const { cursor } = this.params;
-    for (let from = 0; from < this.progressLines.length; from++) {
-      const block = this.progressLines.slice(from).join('\n');
-      const text = (body === '' ? block : `${body}\n\n${block}`) + cursor;
-      // The oldest lines give way when the text and lines together pass the platform's limit.
-      if (text.length <= this.maxLength) return text;
-    }
-    return body === '' ? undefined : body + cursor;
+    return previewText({ body: params.body, lines: this.progressLines, cursor: this.params.cursor, maxLength: this.maxLength });
   }
 
-  /** Hands the tool activity lines not printed yet to an adapter that prints them itself. */
-  private printProgress(): void {
+  /**
+   * For an adapter that prints tool activity itself: shows the text streamed before the next unprinted line, then that
+   * line (and any added at the same point), so lines and text appear in the order they happened. True when it called the platform.
+   */
+  private async printStep(): Promise<boolean> {
+    const first = this.unprinted[0];
+    if (first === undefined) return false;
+    const { body } = this.view({ upTo: first.at });
+    const called = body !== '' && body.length <= this.streamLimit && (await this.messages.put({ seq: this.committed.length, text: body + this.params.cursor, state: 'open' }));
     const show = this.params.adapter.showToolProgress;
-    const lines = this.unprinted.splice(0);
-    if (show === undefined) return;
-    for (const line of lines) {
+    while (this.unprinted[0] !== undefined && this.unprinted[0].at <= first.at) {
+      const { line } = this.unprinted.shift() ?? first;
       try {
-        show.call(this.params.adapter, { chat: this.params.chat, line });
+        show?.call(this.params.adapter, { chat: this.params.chat, line });
       } catch (error) {
         this.params.logger?.warn({ err: error }, 'could not show a tool activity line');
+      }
+    }
+    this.dirty = true;
+    return called;
+  }
+
+  /** Prints the tool activity lines still waiting when the reply finishes, before its final text. */
+  private async flushPrinted(): Promise<void> {
+    const { pacer, chatKey, signal, logger } = this.params;
+    while (this.unprinted.length > 0 && !this.aborted) {
+      try {
+        await pacer.run({ chatKey, op: () => this.printStep(), calledPlatform: (called) => called, ...(signal ? { signal } : {}) });
+      } catch (error) {
+        logger?.warn({ err: error }, 'could not show the last tool activity lines');
+        return;
       }
     }
   }
@@ -234,14 +248,12 @@ export class StreamDelivery {
   /** One streaming update with the latest text: finalize a full message, or show the text with the cursor. */
   private async streamStep(): Promise<boolean> {
     if (this.stopped) return false;
+    if (this.unprinted.length > 0) return this.printStep();
     const { rest, body } = this.view();
     const seq = this.committed.length;
     if (body.length <= this.streamLimit) {
       const preview = this.preview({ body });
-      const called = preview !== undefined && (await this.messages.put({ seq, text: preview, state: 'open' }));
-      // After the text streamed before them, so a terminal prints the lines where the work happened.
-      this.printProgress();
-      return called;
+      return preview !== undefined && (await this.messages.put({ seq, text: preview, state: 'open' }));
     }
     // Cut below the streaming limit, which the text exceeds, so the cut is a real boundary and not the
     // place where the stream happens to be (possibly mid-word).
@@ -258,6 +270,7 @@ export class StreamDelivery {
   private async deliverFinal(params: { note: string | undefined }): Promise<DeliveryResult> {
     this.stopped = true;
     await this.loopDone;
+    await this.flushPrinted();
     const { adapter } = this.params;
     const errors: string[] = [];
     const { text, media } = extractMedia({ text: this.raw });

@@ -90,10 +90,19 @@ describe('StreamDelivery tool activity lines', () => {
     h.delivery.push('Checking.');
     h.delivery.progress({ lines: ['⚙ terminal: ls'], added: '⚙ terminal: ls' });
     h.delivery.progress({ lines: ['⚙ terminal: ls ×2'] });
+    // Text that came after the line, inside the same pacing interval, is shown after it.
+    h.delivery.push(' Found it.');
     await h.clock.advance(INTERVAL_MS + 10);
     assert.deepEqual(printed, [{ line: '⚙ terminal: ls', textBefore: `Checking.${CURSOR}` }]);
-    assert.ok(h.adapter.calls.every((c) => !c.text.includes('terminal')), 'the lines stay out of the reply');
+    await h.clock.advance(INTERVAL_MS + 10);
+    assert.equal(h.adapter.calls.at(-1)?.text, `Checking. Found it.${CURSOR}`);
+    // A line added just before the reply finishes is still printed, before the final text.
+    h.delivery.progress({ lines: [], added: '📖 read_file a.md' });
+    h.delivery.push(' Bye.');
     await settle({ clock: h.clock, promise: h.delivery.finish() });
-    assert.deepEqual(shownTexts(h), ['Checking.']);
+    assert.equal(printed.length, 2);
+    assert.deepEqual(printed[1], { line: '📖 read_file a.md', textBefore: `Checking. Found it.${CURSOR}` });
+    assert.ok(h.adapter.calls.every((c) => !c.text.includes('terminal') && !c.text.includes('read_file')), 'the lines stay out of the reply');
+    assert.deepEqual(shownTexts(h), ['Checking. Found it. Bye.']);
   });
 });
