@@ -296,7 +296,8 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
     logger.info('turn left open for replay after shutdown');
     return;
   }
-  if (abortKind !== undefined && text.trim() !== '') note = '(stopped)';
+  // A reply that showed only tool activity says so too, rather than being left as a bare "…".
+  if (abortKind !== undefined && (text.trim() !== '' || delivery.started)) note = '(stopped)';
   if (system !== undefined) {
     // Nothing to say (or nothing reached the model): nothing is sent; the scheduler decides about retries.
     const quiet = failed || abortKind !== undefined || isSilentAnswer({ origin: system, text });

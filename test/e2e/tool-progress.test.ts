@@ -8,6 +8,7 @@ import type { ScriptedReply } from '../fakes/openai/server.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import type { AdapterCapabilities } from '../../src/gateway/contracts.js';
+import { whenAborted } from '../../src/util/when-aborted.js';
 
 const CURSOR = ' ▉';
 
@@ -23,9 +24,9 @@ function gate(): { tool: ToolDefinition; open: () => void; entered: () => boolea
     description: 'waits for the test',
     input: z.object({}),
     parallel: 'never',
-    handler: async () => {
+    handler: async (_args, ctx) => {
       entered = true;
-      await opened;
+      await Promise.race([opened, whenAborted({ signal: ctx.signal })]);
       return 'gate opened';
     },
   });
@@ -183,6 +184,22 @@ test('a secret in a tool argument never appears in a progress line', { timeout: 
     await until({ h, clock, done: () => h.adapter.shown()[0]?.text === 'Deployed.', what: 'the answer' });
     await h.runner.waitIdle();
     for (const call of h.adapter.calls) assert.ok(!call.text.includes(secret) && !call.text.includes(secret.slice(0, 8)), call.text);
+  } finally {
+    await h.stop();
+  }
+});
+
+test('/stop while only tools ran: the tool lines give way to "(stopped)", not a bare message', { timeout: 30_000 }, async () => {
+  const { h, clock, g } = await setup();
+  try {
+    h.fake.enqueue({ toolCalls: [{ name: 'probe_gate', arguments: {} }] }, { text: 'never asked for' });
+    await h.adapter.inject({ text: 'wait for it' });
+    await until({ h, clock, done: () => g.entered() && h.adapter.shown()[0]?.text === `🔧 probe_gate${CURSOR}`, what: 'the tool line' });
+    await h.adapter.inject({ text: '/stop' });
+    await until({ h, clock, done: () => h.adapter.shown()[0]?.text === '(stopped)', what: 'the stopped reply' });
+    await h.runner.waitIdle();
+    assert.equal(h.fake.requests.length, 1);
+    assert.ok(h.adapter.shown().some((m) => m.text.startsWith('Stopped.')), 'the /stop answer');
   } finally {
     await h.stop();
   }

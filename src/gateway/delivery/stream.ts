@@ -144,6 +144,11 @@ export class StreamDelivery {
     this.loopDone = this.loop();
   }
 
+  /** Whether the platform shows a message of this reply already (streamed text or tool activity). */
+  get started(): boolean {
+    return this.messages.seqs().length > 0;
+  }
+
   /** Finishes the reply: final text edited in place (no cursor), `note` appended, attachments sent. Idempotent. */
   finish(params: { note?: string } = {}): Promise<DeliveryResult> {
     this.finished ??= this.deliverFinal({ note: params.note });
