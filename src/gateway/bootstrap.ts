@@ -159,6 +159,7 @@ export function runnerOptionsFrom(params: {
     drainTimeoutMs: config.gateway.drain_timeout,
     editIntervalMs: config.stream.edit_interval,
     cursor: config.stream.cursor,
+    toolProgress: config.display.tool_progress,
     typingIntervalMs: config.stream.typing_interval,
     modelLabel: modelLabel({ config }),
     // agent.history_max_chars is deprecated and ignored: compression replaces the cut.

@@ -30,6 +30,7 @@ const liveKeys: ReadonlySet<string> = new Set([
   'tools',
   'stream.cursor',
   'stream.typing_interval',
+  'display',
   'gateway.busy_policy',
   'gateway.drain_timeout',
   'logging.level',
