@@ -236,9 +236,10 @@ describe('gateway install / uninstall / start / stop / restart / status with an 
     try {
       const error = await failure(() => gatewayStart({ ...s.base, system: false }));
       assert.match(error.message, /not installed as a user service: run `hermes -p work gateway install` or `hermes -p work gateway run`/);
-      const child = spawn(process.execPath, ['-e', "process.on('SIGTERM', () => setTimeout(() => process.exit(0), 200)); setInterval(() => {}, 1000)"], { stdio: 'ignore' });
+      const child = spawn(process.execPath, ['-e', "process.on('SIGTERM', () => setTimeout(() => process.exit(0), 200)); setInterval(() => {}, 1000); console.log('ready')"], { stdio: ['ignore', 'pipe', 'ignore'] });
       const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-      await new Promise((r) => setTimeout(r, 300));
+      // Its SIGTERM handler is in place once it says so (a fixed wait lost the race on a loaded machine).
+      await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
       writeFileSync(path.join(s.home, 'profiles', 'work', 'gateway.pid'), `${child.pid}\n`);
       assert.equal(await gatewayStop({ ...s.base, system: false }), 0);
       assert.equal(child.exitCode, 0, 'stop returned only after the gateway had exited');
