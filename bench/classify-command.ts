@@ -1,0 +1,56 @@
+import { classifyCommand } from '../src/tools/approval/classify-command.js';
+
+// Dangerous-command classification cost (src/tools/approval/): `node --import tsx bench/classify-command.ts`.
+// classifyCommand runs on the gateway's event loop for every terminal call, so crafted input must not stall it.
+// Prints ms per call for each input shape at 1, 4, 16 and 64 KiB, and the ratio to a 1 KiB plain command;
+// asserts nothing. `BENCH_CLASSIFY_RUNS` sets the calls per figure (default 5).
+
+/** An input shape: a name and a command of about `bytes` characters. */
+interface Shape {
+  name: string;
+  make: (bytes: number) => string;
+}
+
+/** `unit` repeated until the string is `bytes` long (cut to length). */
+const fill = (unit: string, bytes: number): string => unit.repeat(Math.ceil(bytes / unit.length)).slice(0, bytes);
+
+/** A shell heredoc of about `bytes` characters: a config file written by cat, then a few commands. */
+function heredoc(bytes: number): string {
+  const body = fill('server_name example.org; listen 443 ssl; root /srv/www/$HOST; # "quoted" `tick` $(x)\n', bytes - 120);
+  return `cat > /tmp/site.conf <<'EOF'\n${body}\nEOF\nnginx -t && systemctl reload nginx`;
+}
+
+const SHAPES: readonly Shape[] = [
+  { name: 'plain: git log | grep …; ls -la', make: (b) => fill('git log --oneline | grep -i fix; ls -la src && echo done\n', b) },
+  { name: "'$('.repeat(n)", make: (b) => fill('$(', b) },
+  { name: "'rm ' + '-r '.repeat(n)", make: (b) => `rm ${fill('-r ', b - 3)}` },
+  { name: "'a | '.repeat(n)", make: (b) => fill('a | ', b) },
+  { name: `'"a" '.repeat(n)`, make: (b) => fill('"a" ', b) },
+  { name: "'echo $(' nested, closed", make: (b) => `${fill('echo $(', b / 2)}${fill(')', b / 2)}` },
+  { name: "'`' backticks", make: (b) => fill('a`', b) },
+  { name: "'a;'.repeat(n)", make: (b) => fill('a;', b) },
+  { name: "'sh -c ' nested quotes", make: (b) => fill(`sh -c "sh -c 'sh -c eval `, b) },
+  { name: 'heredoc (config file)', make: heredoc },
+];
+
+const SIZES = [1024, 4 * 1024, 16 * 1024, 64 * 1024];
+const runs = Number.parseInt(process.env['BENCH_CLASSIFY_RUNS'] ?? '5', 10);
+
+/** Mean ms of `runs` classifications of `command`, after one warm-up call. */
+function measure(command: string): number {
+  classifyCommand({ command });
+  const start = performance.now();
+  for (let i = 0; i < runs; i++) classifyCommand({ command });
+  return (performance.now() - start) / runs;
+}
+
+const reference = measure(SHAPES[0]?.make(1024) ?? '');
+console.log(`node ${process.version}, ${runs} runs per figure; ratio = ms / ms of the 1 KiB plain command (${reference.toFixed(3)} ms)`);
+console.log(`${'shape'.padEnd(34)}${SIZES.map((s) => `${s / 1024} KiB`.padStart(18)).join('')}`);
+for (const shape of SHAPES) {
+  const cells = SIZES.map((size) => {
+    const ms = measure(shape.make(size));
+    return `${ms.toFixed(2)} ms ×${(ms / reference).toFixed(0)}`.padStart(18);
+  });
+  console.log(`${shape.name.padEnd(34)}${cells.join('')}`);
+}
