@@ -317,7 +317,7 @@ export class LinearMatcher {
     const key = `${atStart ? 's' : ''}${prevWord ? 'w' : ''}:${sets.join(',')}`;
     let state = this.cache.get(key);
     if (state === undefined) {
-      state = { key, sets, atStart, prevWord, ascii: [], other: new Map() };
+      state = { key, sets, atStart, prevWord, ascii: new Array<DfaState | undefined>(128).fill(undefined), other: new Map() };
       this.cache.set(key, state);
     }
     return state;

@@ -36,6 +36,10 @@ const PIPE_OPS = new Set(['|', '|&']);
 const OP_CHARS = new Set([';', '&', '|', '(', ')', '<', '>']);
 /** Operators of more than one character, longest first. */
 const LONG_OPS = ['&>>', '<<<', '<<-', ';;&', '&&', '||', ';;', ';&', '|&', '>>', '>&', '<&', '&>', '<<', '>|', '<>'];
+/** LONG_OPS by their first character (longest first still). */
+const LONG_OPS_BY_FIRST: ReadonlyMap<string, readonly string[]> = new Map(
+  [...OP_CHARS].map((c) => [c, LONG_OPS.filter((o) => o.startsWith(c))]),
+);
 
 /** Programs whose `-c` argument is a script of its own. */
 const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'fish']);
@@ -76,24 +80,26 @@ export function normalizeCommand(params: { command: string }): NormalizedCommand
   return { segments: [...collector.segments], complete: collector.complete };
 }
 
-/** Adds the segments of one script (a line, or the inside of a substitution); returns its flattened form. */
-function addScript(params: { text: string; depth: number; collector: Collector }): string {
+/** Adds the segments of one script (a line, or the inside of a substitution); returns its tokens (none when too deep). */
+function addScript(params: { text: string; depth: number; collector: Collector }): readonly Token[] | undefined {
   const { text, depth, collector } = params;
   if (depth > MAX_NESTING) {
     collector.complete = false;
-    return text;
+    return undefined;
   }
   const tokens = lex({ text, depth, collector });
   addFunctionDefinitions({ tokens, collector });
   let pipeline: string[][] = [];
   let simple: string[] = [];
   const endSimple = (): void => {
+    if (simple.length === 0) return;
     const stripped = addSimpleCommand({ words: simple, depth, collector });
     if (stripped.length > 0) pipeline.push(stripped);
     simple = [];
   };
   const endPipeline = (): void => {
     endSimple();
+    if (pipeline.length === 0) return;
     const joined = pipeline.map((words) => words.join(' '));
     if (pipeline.length > 1) collector.segments.add(joined.join(' | '));
     for (let i = 1; i < pipeline.length; i++) {
@@ -109,7 +115,7 @@ function addScript(params: { text: string; depth: number; collector: Collector }
     else simple.push(token.text);
   }
   endPipeline();
-  return tokens.map((t) => t.text).join(' ');
+  return tokens;
 }
 
 /** Most tokens of a function body kept in its segment (a fork bomb needs a handful). */
@@ -249,7 +255,9 @@ function lex(params: { text: string; depth: number; collector: Collector }): Tok
     inWord = false;
   };
   const substitute = (inner: string, opener: string): void => {
-    word += `${opener}${addScript({ text: inner, depth: depth + 1, collector })})`;
+    const innerTokens = addScript({ text: inner, depth: depth + 1, collector });
+    // Flattened: the inside's words and operators separated by one space (as written when nested too deeply).
+    word += `${opener}${innerTokens === undefined ? inner : innerTokens.map((t) => t.text).join(' ')})`;
     inWord = true;
   };
   let i = 0;
@@ -296,17 +304,42 @@ function lex(params: { text: string; depth: number; collector: Collector }): Tok
       i = close + 1;
     } else if (OP_CHARS.has(c)) {
       endWord();
-      const op = LONG_OPS.find((o) => text.startsWith(o, i)) ?? c;
+      const op = LONG_OPS_BY_FIRST.get(c)?.find((o) => text.startsWith(o, i)) ?? c;
       tokens.push({ text: op, op: true });
       i += op.length;
     } else {
-      word += c;
+      // A run of ordinary characters is appended at once (a `#` inside a word is ordinary).
+      const stop = runEnd({ text, from: i + 1, special: WORD_SPECIAL });
+      word += text.slice(i, stop);
       inWord = true;
-      i++;
+      i = stop;
     }
   }
   endWord();
   return tokens;
+}
+
+/** Marks the ASCII codes of `chars`. */
+function codeTable(chars: string): Uint8Array {
+  const table = new Uint8Array(128);
+  for (let k = 0; k < chars.length; k++) table[chars.charCodeAt(k)] = 1;
+  return table;
+}
+
+/** Characters that end a run of ordinary characters in a word, and in a double-quoted string. */
+const WORD_SPECIAL = codeTable(' \t\r\n\\\'"`$<>;&|()');
+const QUOTED_SPECIAL = codeTable('"\\`$');
+
+/** Index of the first character at or after `from` that `special` marks, or the text's length. */
+function runEnd(params: { text: string; from: number; special: Uint8Array }): number {
+  const { text, special } = params;
+  let i = params.from;
+  while (i < text.length) {
+    const code = text.charCodeAt(i);
+    if (code < 128 && special[code] === 1) break;
+    i++;
+  }
+  return i;
 }
 
 /** Reads a double-quoted string from `from`; returns the index after its closing quote. */
@@ -334,8 +367,9 @@ function readDoubleQuoted(params: {
       substitute(text.slice(i + 2, close), '$(');
       i = close + 1;
     } else {
-      append(c);
-      i++;
+      const stop = runEnd({ text, from: i + 1, special: QUOTED_SPECIAL });
+      append(text.slice(i, stop));
+      i = stop;
     }
   }
   return i;
