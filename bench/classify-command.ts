@@ -2,8 +2,9 @@ import { classifyCommand } from '../src/tools/approval/classify-command.js';
 
 // Dangerous-command classification cost (src/tools/approval/): `node --import tsx bench/classify-command.ts`.
 // classifyCommand runs on the gateway's event loop for every terminal call, so crafted input must not stall it.
-// Prints ms per call for each input shape at 1, 4, 16 and 64 KiB, and the ratio to a 1 KiB plain command;
-// asserts nothing. `BENCH_CLASSIFY_RUNS` sets the calls per figure (default 5).
+// Prints ms per call (the best of `BENCH_CLASSIFY_RUNS` calls, default 7, after a warm-up call: the least disturbed by
+// other load) for each input shape at 1, 4, 16 and 64 KiB (the scan cap), and its ratio to a 1 KiB plain command;
+// asserts nothing.
 
 /** An input shape: a name and a command of about `bytes` characters. */
 interface Shape {
@@ -30,27 +31,34 @@ const SHAPES: readonly Shape[] = [
   { name: "'`' backticks", make: (b) => fill('a`', b) },
   { name: "'a;'.repeat(n)", make: (b) => fill('a;', b) },
   { name: "'sh -c ' nested quotes", make: (b) => fill(`sh -c "sh -c 'sh -c eval `, b) },
+  { name: "'eval '.repeat(n)", make: (b) => fill('eval ', b) },
+  { name: "'('.repeat(n)", make: (b) => fill('(', b) },
+  { name: "'echo rm | sh | '.repeat(n)", make: (b) => fill('echo rm | sh | ', b) },
   { name: 'heredoc (config file)', make: heredoc },
 ];
 
 const SIZES = [1024, 4 * 1024, 16 * 1024, 64 * 1024];
-const runs = Number.parseInt(process.env['BENCH_CLASSIFY_RUNS'] ?? '5', 10);
+const runs = Number.parseInt(process.env['BENCH_CLASSIFY_RUNS'] ?? '7', 10);
 
-/** Mean ms of `runs` classifications of `command`, after one warm-up call. */
+/** The fastest of `runs` classifications of `command` in ms, after one warm-up call. */
 function measure(command: string): number {
   classifyCommand({ command });
-  const start = performance.now();
-  for (let i = 0; i < runs; i++) classifyCommand({ command });
-  return (performance.now() - start) / runs;
+  let best = Infinity;
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now();
+    classifyCommand({ command });
+    best = Math.min(best, performance.now() - start);
+  }
+  return best;
 }
 
 const reference = measure(SHAPES[0]?.make(1024) ?? '');
-console.log(`node ${process.version}, ${runs} runs per figure; ratio = ms / ms of the 1 KiB plain command (${reference.toFixed(3)} ms)`);
-console.log(`${'shape'.padEnd(34)}${SIZES.map((s) => `${s / 1024} KiB`.padStart(18)).join('')}`);
+console.log(`node ${process.version}, best of ${runs} calls per figure; ×ratio to the 1 KiB plain command (${reference.toFixed(3)} ms)`);
+console.log(`${'shape'.padEnd(34)}${SIZES.map((s) => `${s / 1024} KiB`.padStart(20)).join('')}`);
 for (const shape of SHAPES) {
   const cells = SIZES.map((size) => {
     const ms = measure(shape.make(size));
-    return `${ms.toFixed(2)} ms ×${(ms / reference).toFixed(0)}`.padStart(18);
+    return `${ms.toFixed(2)} ms ×${(ms / reference).toFixed(0)}`.padStart(20);
   });
   console.log(`${shape.name.padEnd(34)}${cells.join('')}`);
 }

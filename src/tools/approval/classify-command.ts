@@ -47,7 +47,7 @@ const compiled = new WeakMap<DangerPattern, Compiled>();
 function tester(pattern: RegExp): Tester {
   if (pattern.flags.replace(/[gy]/g, '') === '') {
     try {
-      return new LinearMatcher(pattern.source);
+      return new LinearMatcher({ source: pattern.source });
     } catch (error) {
       if (!(error instanceof UnsupportedPatternError)) throw error;
     }

@@ -239,12 +239,13 @@ interface DfaState {
   prevWord: boolean;
   /** Next state per ASCII code (MATCHED when a match ends before it). */
   ascii: (DfaState | undefined)[];
+  /** Next state per class of codes from 128 up (codes no set of the pattern tells apart share a class). */
   other: Map<number, DfaState>;
   /** Whether a match ends at the end of the input, once computed. */
   endMatch?: boolean;
 }
 
-/** Most DFA states kept per pattern; past it the cache starts over (each step is then an NFA step: still linear). */
+/** Most DFA states kept per pattern by default; past it the cache starts over (still linear: a step is then an NFA step). */
 const MAX_DFA_STATES = 2000;
 
 const MATCHED: DfaState = { key: 'matched', sets: [], atStart: false, prevWord: false, ascii: [], other: new Map() };
@@ -257,11 +258,25 @@ export class LinearMatcher {
   private initial: DfaState;
   /** True when no match can start after the first character (every branch begins with `^`). */
   private readonly anchored: boolean;
+  /** Sorted starts of the intervals of codes ≥ 128 that the pattern's sets tell apart. */
+  private readonly cuts: readonly number[];
+  private readonly maxStates: number;
 
-  constructor(source: string) {
-    const nfa = buildNfa(new Parser(source).parse());
+  /** Compiles `source` (a RegExp source, no flags); throws UnsupportedPatternError for syntax outside the subset. */
+  constructor(params: { source: string; maxStates?: number }) {
+    const nfa = buildNfa(new Parser(params.source).parse());
     this.states = nfa.states;
     this.start = nfa.start;
+    this.maxStates = params.maxStates ?? MAX_DFA_STATES;
+    const cuts = new Set<number>([128]);
+    for (const state of this.states) {
+      if (state.kind !== 'set') continue;
+      for (const [lo, hi] of state.set.ranges) {
+        if (lo >= 128) cuts.add(lo);
+        if (hi + 1 >= 128) cuts.add(hi + 1);
+      }
+    }
+    this.cuts = [...cuts].sort((a, b) => a - b);
     this.initial = this.intern([], true, false);
     this.anchored = [false, true].every((prevWord) =>
       [-1, 0x20, 0x61].every((next) => {
@@ -274,6 +289,11 @@ export class LinearMatcher {
   /** Counts characters stepped over by every matcher, for tests of bounded work. */
   static stepped = 0;
 
+  /** Number of DFA states built so far (since the cache last started over). */
+  get size(): number {
+    return this.cache.size;
+  }
+
   /** True when the pattern matches anywhere in `text`. */
   test(text: string): boolean {
     let state = this.initial;
@@ -281,7 +301,7 @@ export class LinearMatcher {
     let i = 0;
     for (; i < text.length; i++) {
       const code = text.charCodeAt(i);
-      let next = code < 128 ? state.ascii[code] : state.other.get(code);
+      let next = code < 128 ? state.ascii[code] : state.other.get(this.classOf(code));
       if (next === undefined) next = this.step(state, code);
       if (next === MATCHED) break;
       state = next;
@@ -305,12 +325,29 @@ export class LinearMatcher {
         const s = this.states[id];
         if (s?.kind === 'set' && inSet(s.set, code)) reached.add(s.out);
       }
-      if (this.cache.size >= MAX_DFA_STATES) this.cache = new Map();
+      if (this.cache.size >= this.maxStates) {
+        // Start over; the old states stay unlinked from the new ones, so they are freed once this search moves on.
+        this.cache = new Map();
+        this.initial = this.intern([], true, false);
+        return this.intern([...reached].sort((a, b) => a - b), false, isWord(code));
+      }
       next = this.intern([...reached].sort((a, b) => a - b), false, isWord(code));
     }
     if (code < 128) state.ascii[code] = next;
-    else if (state.other.size < 256) state.other.set(code, next);
+    else state.other.set(this.classOf(code), next);
     return next;
+  }
+
+  /** The index of the interval of `code` (≥ 128) among `cuts`: every code of one interval is in the same sets. */
+  private classOf(code: number): number {
+    let lo = 0;
+    let hi = this.cuts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((this.cuts[mid] ?? 0) <= code) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
   }
 
   private intern(sets: readonly number[], atStart: boolean, prevWord: boolean): DfaState {

@@ -46,20 +46,24 @@ function corpus(): string[] {
 
 describe('LinearMatcher', () => {
   test('every table pattern compiles to it (none falls back to V8)', () => {
-    for (const entry of TABLE) assert.doesNotThrow(() => new LinearMatcher(entry.pattern.source), entry.id);
+    for (const entry of TABLE) assert.doesNotThrow(() => new LinearMatcher({ source: entry.pattern.source }), entry.id);
   });
 
   test('answers as RegExp#test does, for every table pattern, on the cases and 8,000 random phrases', () => {
     const inputs = corpus();
     for (const entry of TABLE) {
-      const matcher = new LinearMatcher(entry.pattern.source);
+      const matcher = new LinearMatcher({ source: entry.pattern.source });
+      // A cache of 3 states starts over all the time: answers must not change.
+      const starved = new LinearMatcher({ source: entry.pattern.source, maxStates: 3 });
       const regex = linearPattern({ pattern: entry.pattern });
       let matched = 0;
       for (const text of inputs) {
         const expected = regex.test(text);
         assert.equal(matcher.test(text), expected, `${entry.id} on ${JSON.stringify(text)}`);
+        assert.equal(starved.test(text), expected, `${entry.id} (3 states) on ${JSON.stringify(text)}`);
         if (expected) matched++;
       }
+      assert.ok(starved.size <= 3, `${entry.id}: ${starved.size} states kept`);
       assert.ok(matched > 0, `${entry.id} matched nothing in the corpus`);
     }
   });
@@ -73,24 +77,36 @@ describe('LinearMatcher', () => {
       [String.raw`\Bb`, ['ab', ' b', 'b']],
     ];
     for (const [source, texts] of cases) {
-      const matcher = new LinearMatcher(source);
+      const matcher = new LinearMatcher({ source });
       for (const text of texts) assert.equal(matcher.test(text), new RegExp(source).test(text), `${source} on ${JSON.stringify(text)}`);
+    }
+  });
+
+  test('characters from 128 up share states by the classes the pattern tells apart (64 KiB of distinct ones build few)', () => {
+    let text = 'cat ';
+    for (let code = 0x4e00; text.length < 64 * 1024; code++) text += String.fromCharCode(code);
+    const withSpaces = `${text}\u3000.env\u2028/proc/1/environ`;
+    for (const entry of TABLE) {
+      const matcher = new LinearMatcher({ source: entry.pattern.source });
+      const regex = linearPattern({ pattern: entry.pattern });
+      for (const t of [text, withSpaces]) assert.equal(matcher.test(t), regex.test(t), entry.id);
+      assert.ok(matcher.size <= 64, `${entry.id}: ${matcher.size} DFA states`);
     }
   });
 
   test('refuses syntax it does not implement', () => {
     for (const source of [String.raw`(a)\1`, 'a(?=b)', 'a{2}', '(a)', String.raw`\x41`, '[a', 'a)', '*a']) {
-      assert.throws(() => new LinearMatcher(source), UnsupportedPatternError, source);
+      assert.throws(() => new LinearMatcher({ source }), UnsupportedPatternError, source);
     }
   });
 
   test('an anchored pattern stops at the first character that rules it out; any test reads each character once', () => {
     const long = 'x'.repeat(64 * 1024);
-    const anchored = new LinearMatcher(String.raw`^rm\s(?:.*\s)?-r`);
+    const anchored = new LinearMatcher({ source: String.raw`^rm\s(?:.*\s)?-r` });
     let before = LinearMatcher.stepped;
     assert.equal(anchored.test(long), false);
     assert.ok(LinearMatcher.stepped - before <= 1, `stepped ${LinearMatcher.stepped - before}`);
-    const unanchored = new LinearMatcher(String.raw`\bdrop\s+table`);
+    const unanchored = new LinearMatcher({ source: String.raw`\bdrop\s+table` });
     before = LinearMatcher.stepped;
     assert.equal(unanchored.test(long), false);
     assert.ok(LinearMatcher.stepped - before <= long.length);
