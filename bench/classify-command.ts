@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { classifyCommand } from '../src/tools/approval/classify-command.js';
 
 // Dangerous-command classification cost (src/tools/approval/): `node --import tsx bench/classify-command.ts`.
@@ -21,6 +22,19 @@ function heredoc(bytes: number): string {
   return `cat > /tmp/site.conf <<'EOF'\n${body}\nEOF\nnginx -t && systemctl reload nginx`;
 }
 
+/** This repository's TypeScript sources (quotes, template literals, regexes, apostrophes in comments), concatenated. */
+const SOURCE = ((): string => {
+  const dir = new URL('../src/tools/builtin/', import.meta.url);
+  let text = '';
+  for (const name of readdirSync(dir).sort()) {
+    if (name.endsWith('.ts') && text.length < 64 * 1024) text += readFileSync(new URL(name, dir), 'utf8');
+  }
+  return text;
+})();
+
+/** The agent writing a source file with a quoted heredoc, as it does to create a file, then compiling it. */
+const sourceHeredoc = (bytes: number): string => `cat > /tmp/tool.ts <<'EOF'\n${SOURCE.repeat(2).slice(0, bytes - 60)}\nEOF\nnpx tsc --noEmit /tmp/tool.ts`;
+
 const SHAPES: readonly Shape[] = [
   { name: 'plain: git log | grep …; ls -la', make: (b) => fill('git log --oneline | grep -i fix; ls -la src && echo done\n', b) },
   { name: "'$('.repeat(n)", make: (b) => fill('$(', b) },
@@ -35,6 +49,7 @@ const SHAPES: readonly Shape[] = [
   { name: "'('.repeat(n)", make: (b) => fill('(', b) },
   { name: "'echo rm | sh | '.repeat(n)", make: (b) => fill('echo rm | sh | ', b) },
   { name: 'heredoc (config file)', make: heredoc },
+  { name: 'heredoc (TypeScript source)', make: sourceHeredoc },
 ];
 
 const SIZES = [1024, 4 * 1024, 16 * 1024, 64 * 1024];

@@ -243,12 +243,69 @@ interface DfaState {
   other: Map<number, DfaState>;
   /** Whether a match ends at the end of the input, once computed. */
   endMatch?: boolean;
+  /** No thread left and none can start (an anchored pattern past its start): the search has failed. */
+  dead: boolean;
 }
 
 /** Most DFA states kept per pattern by default; past it the cache starts over (still linear: a step is then an NFA step). */
 const MAX_DFA_STATES = 2000;
 
-const MATCHED: DfaState = { key: 'matched', sets: [], atStart: false, prevWord: false, ascii: [], other: new Map() };
+const MATCHED: DfaState = { key: 'matched', sets: [], atStart: false, prevWord: false, ascii: [], other: new Map(), dead: false };
+
+/** Literals of which every match contains at least one, or undefined when none is known. */
+type Required = readonly string[] | undefined;
+
+/** Prefers the requirement whose shortest literal is longest (it rules out the most texts). */
+function better(a: Required, b: Required): Required {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  const shortest = (r: readonly string[]): number => Math.min(...r.map((l) => l.length));
+  return shortest(b) > shortest(a) || (shortest(b) === shortest(a) && b.length < a.length) ? b : a;
+}
+
+/** The single code unit a set matches, if it matches exactly one. */
+function single(set: CharSet): string | undefined {
+  const range = set.ranges[0];
+  return !set.negated && set.ranges.length === 1 && range !== undefined && range[0] === range[1] ? String.fromCharCode(range[0]) : undefined;
+}
+
+/** Literals one of which every match of `node` contains (consecutive single characters make one literal). */
+function required(node: Node): Required {
+  switch (node.t) {
+    case 'set': {
+      const c = single(node.set);
+      return c === undefined ? undefined : [c];
+    }
+    case 'assert':
+      return undefined;
+    case 'rep':
+      return node.min >= 1 ? required(node.item) : undefined;
+    case 'alt': {
+      const all: string[] = [];
+      for (const item of node.items) {
+        const r = required(item);
+        if (r === undefined) return undefined;
+        all.push(...r);
+      }
+      return [...new Set(all)];
+    }
+    case 'cat': {
+      let best: Required;
+      let run = '';
+      for (const item of node.items) {
+        const c = item.t === 'set' ? single(item.set) : undefined;
+        if (c !== undefined) {
+          run += c;
+          continue;
+        }
+        if (run.length > 0) best = better(best, [run]);
+        run = '';
+        best = better(best, required(item));
+      }
+      return run.length > 0 ? better(best, [run]) : best;
+    }
+  }
+}
 
 /** A compiled pattern: `test` answers as RegExp#test on the same source (no flags) would. */
 export class LinearMatcher {
@@ -261,10 +318,14 @@ export class LinearMatcher {
   /** Sorted starts of the intervals of codes ≥ 128 that the pattern's sets tell apart. */
   private readonly cuts: readonly number[];
   private readonly maxStates: number;
+  /** Literals one of which every match contains: a text with none of them is refused without a DFA step. */
+  private readonly required: Required;
 
   /** Compiles `source` (a RegExp source, no flags); throws UnsupportedPatternError for syntax outside the subset. */
   constructor(params: { source: string; maxStates?: number }) {
-    const nfa = buildNfa(new Parser(params.source).parse());
+    const root = new Parser(params.source).parse();
+    this.required = required(root);
+    const nfa = buildNfa(root);
     this.states = nfa.states;
     this.start = nfa.start;
     this.maxStates = params.maxStates ?? MAX_DFA_STATES;
@@ -277,17 +338,22 @@ export class LinearMatcher {
       }
     }
     this.cuts = [...cuts].sort((a, b) => a - b);
-    this.initial = this.intern([], true, false);
     this.anchored = [false, true].every((prevWord) =>
       [-1, 0x20, 0x61].every((next) => {
         const { sets, matched } = this.close([], { atStart: false, prevWord, next });
         return sets.length === 0 && !matched;
       }),
     );
+    this.initial = this.intern([], true, false);
   }
 
   /** Counts characters stepped over by every matcher, for tests of bounded work. */
   static stepped = 0;
+
+  /** The literals one of which every match contains (for tests). */
+  get requiredLiterals(): readonly string[] | undefined {
+    return this.required;
+  }
 
   /** Number of DFA states built so far (since the cache last started over). */
   get size(): number {
@@ -296,8 +362,8 @@ export class LinearMatcher {
 
   /** True when the pattern matches anywhere in `text`. */
   test(text: string): boolean {
+    if (this.required !== undefined && !this.required.some((literal) => text.includes(literal))) return false;
     let state = this.initial;
-    let dead = false;
     let i = 0;
     for (; i < text.length; i++) {
       const code = text.charCodeAt(i);
@@ -305,12 +371,10 @@ export class LinearMatcher {
       if (next === undefined) next = this.step(state, code);
       if (next === MATCHED) break;
       state = next;
-      // Anchored and no thread left: nothing can match any more.
-      dead = this.anchored && state.sets.length === 0;
-      if (dead) break;
+      if (state.dead) break;
     }
     LinearMatcher.stepped += i;
-    if (i < text.length) return !dead;
+    if (i < text.length) return !state.dead;
     if (state.endMatch === undefined) state.endMatch = this.close(state.sets, { atStart: state.atStart, prevWord: state.prevWord, next: -1 }).matched;
     return state.endMatch;
   }
@@ -354,7 +418,8 @@ export class LinearMatcher {
     const key = `${atStart ? 's' : ''}${prevWord ? 'w' : ''}:${sets.join(',')}`;
     let state = this.cache.get(key);
     if (state === undefined) {
-      state = { key, sets, atStart, prevWord, ascii: new Array<DfaState | undefined>(128).fill(undefined), other: new Map() };
+      const dead = this.anchored && !atStart && sets.length === 0;
+      state = { key, sets, atStart, prevWord, ascii: new Array<DfaState | undefined>(128).fill(undefined), other: new Map(), dead };
       this.cache.set(key, state);
     }
     return state;
