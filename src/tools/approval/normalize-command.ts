@@ -89,22 +89,23 @@ function addScript(params: { text: string; depth: number; collector: Collector }
   }
   const tokens = lex({ text, depth, collector });
   addFunctionDefinitions({ tokens, collector });
-  let pipeline: string[][] = [];
+  let pipeline: StrippedCommand[] = [];
   let simple: string[] = [];
   const endSimple = (): void => {
     if (simple.length === 0) return;
     const stripped = addSimpleCommand({ words: simple, depth, collector });
-    if (stripped.length > 0) pipeline.push(stripped);
+    if (stripped.words.length > 0) pipeline.push(stripped);
     simple = [];
   };
   const endPipeline = (): void => {
     endSimple();
     if (pipeline.length === 0) return;
-    const joined = pipeline.map((words) => words.join(' '));
-    if (pipeline.length > 1) collector.segments.add(joined.join(' | '));
+    if (pipeline.length > 1) collector.segments.add(pipeline.map((c) => c.segment).join(' | '));
     for (let i = 1; i < pipeline.length; i++) {
-      if (pipeline.length > 2) collector.segments.add(`${joined[i - 1] ?? ''} | ${joined[i] ?? ''}`);
-      const piped = pipedScript({ from: pipeline[i - 1] ?? [], into: pipeline[i] ?? [] });
+      const [from, into] = [pipeline[i - 1], pipeline[i]];
+      if (from === undefined || into === undefined) continue;
+      if (pipeline.length > 2) collector.segments.add(`${from.segment} | ${into.segment}`);
+      const piped = pipedScript({ from: from.words, into: into.words });
       if (piped !== undefined) addScript({ text: piped, depth: depth + 1, collector });
     }
     pipeline = [];
@@ -153,29 +154,40 @@ function pipedScript(params: { from: readonly string[]; into: readonly string[] 
   return from.slice(1).filter((w) => !/^-[a-z]+$/.test(w)).join(' ');
 }
 
-/** Adds one simple command (wrappers stripped) and any script it runs; returns the stripped command's words. */
-function addSimpleCommand(params: { words: readonly string[]; depth: number; collector: Collector }): string[] {
+/** A simple command with wrappers stripped: its words and their segment (joined by one space). */
+interface StrippedCommand {
+  words: string[];
+  segment: string;
+}
+
+/** Adds one simple command (wrappers stripped) and any script it runs; returns the stripped command. */
+function addSimpleCommand(params: { words: readonly string[]; depth: number; collector: Collector }): StrippedCommand {
   const { collector } = params;
   for (let i = 0; i + 1 < params.words.length; i++) {
     const redirect = REDIRECTS.get(params.words[i] ?? '');
     if (redirect !== undefined) collector.segments.add(`${redirect} ${params.words[i + 1] ?? ''}`);
   }
-  const asWritten = params.words.join(' ');
   const words = stripWrappers(params.words);
   const segment = words.join(' ');
-  if (asWritten.length > 0 && asWritten !== segment) collector.segments.add(asWritten);
-  if (segment.length === 0) return words;
+  // Joined as written only when stripping changed something (else it is the same text).
+  const unchanged = words.length === params.words.length && words[0] === params.words[0];
+  if (!unchanged) {
+    const asWritten = params.words.join(' ');
+    if (asWritten.length > 0 && asWritten !== segment) collector.segments.add(asWritten);
+  }
+  if (segment.length === 0) return { words, segment };
   collector.segments.add(segment);
-  const script = innerScript(words);
+  const script = innerScript({ words, segment });
   if (script !== undefined) addScript({ text: script, depth: params.depth + 1, collector });
-  return words;
+  return { words, segment };
 }
 
 /** The script a command runs itself: the argument of `sh -c`, `su -c` or `sh <<< …`, or everything after `eval`. */
-function innerScript(words: readonly string[]): string | undefined {
+function innerScript(params: { words: readonly string[]; segment: string }): string | undefined {
+  const { words } = params;
   const program = words[0];
   if (program === undefined) return undefined;
-  if (program === 'eval') return words.length > 1 ? words.slice(1).join(' ') : undefined;
+  if (program === 'eval') return words.length > 1 ? params.segment.slice(program.length + 1) : undefined;
   if (program === 'su') {
     const at = words.findIndex((w) => w === '-c' || w === '--command');
     return at > 0 ? words[at + 1] : undefined;
