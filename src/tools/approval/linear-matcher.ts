@@ -252,6 +252,13 @@ const MAX_DFA_STATES = 2000;
 
 const MATCHED: DfaState = { key: 'matched', sets: [], atStart: false, prevWord: false, ascii: [], other: new Map(), dead: false };
 
+/**
+ * Characters a search reads before it checks the pattern's required literals. Most patterns are anchored and fail
+ * within a few characters, sooner than `includes` could scan the text; a pattern still alive this far (`^\S+\s(?:.*\s)?…`,
+ * an unanchored `\bdrop…`) is abandoned at once when the text lacks every literal a match needs.
+ */
+const PREFILTER_AFTER = 64;
+
 /** Literals of which every match contains at least one, or undefined when none is known. */
 type Required = readonly string[] | undefined;
 
@@ -362,10 +369,15 @@ export class LinearMatcher {
 
   /** True when the pattern matches anywhere in `text`. */
   test(text: string): boolean {
-    if (this.required !== undefined && !this.required.some((literal) => text.includes(literal))) return false;
+    const required = this.required;
+    const checkAt = required === undefined ? -1 : PREFILTER_AFTER;
     let state = this.initial;
     let i = 0;
     for (; i < text.length; i++) {
+      if (i === checkAt && required !== undefined && !required.some((literal) => text.includes(literal))) {
+        LinearMatcher.stepped += i;
+        return false;
+      }
       const code = text.charCodeAt(i);
       let next = code < 128 ? state.ascii[code] : state.other.get(this.classOf(code));
       if (next === undefined) next = this.step(state, code);
