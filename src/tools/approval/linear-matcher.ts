@@ -68,8 +68,11 @@ interface DfaState {
   dead: boolean;
 }
 
-/** Most DFA states kept per pattern by default; past it the cache starts over (still linear: a step is then an NFA step). */
-const MAX_DFA_STATES = 2000;
+/**
+ * Most DFA states kept per pattern by default (the tables reach at most ~80 on random and adversarial text; each
+ * holds a 128-entry transition array); past it the cache starts over (still linear: a step is then an NFA step).
+ */
+const MAX_DFA_STATES = 512;
 
 const MATCHED: DfaState = { key: 'matched', sets: [], atStart: false, prevWord: false, ascii: [], other: new Map(), dead: false };
 
