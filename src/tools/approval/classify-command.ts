@@ -1,11 +1,13 @@
 import v8 from 'node:v8';
 import { DANGER_PATTERNS } from './danger-patterns.js';
 import { HARD_BLOCKLIST } from './hard-blocklist.js';
+import { LinearMatcher, UnsupportedPatternError } from './linear-matcher.js';
 import { normalizeCommand } from './normalize-command.js';
 import type { CommandVerdict, DangerMatch, DangerPattern } from './types.js';
 
-// Lets the 'l' flag select V8's linear-time engine (as src/tools/builtin/linear-regex.ts does): a pattern then
-// takes time linear in the segment's length, whatever the command holds.
+// Lets the 'l' flag select V8's linear-time engine (as src/tools/builtin/linear-regex.ts does). The tables are matched
+// by LinearMatcher (a lazily built DFA: each segment character read once per pattern, a few ns each); a pattern using
+// syntax it lacks falls back to the 'l' engine, linear too but microseconds per character on a long segment.
 v8.setFlagsFromString('--enable-experimental-regexp-engine');
 
 /** The match reported for a command that could not be examined in full (too long, or nested too deeply). */
@@ -17,10 +19,15 @@ export const UNCHECKED_COMMAND: Omit<DangerMatch, 'segment'> = {
 /** How much of an unchecked command its match quotes. */
 const UNCHECKED_SEGMENT_CHARS = 200;
 
-/** A table entry with its pattern compiled for the linear-time engine when this V8 has it. */
+/** Anything with RegExp#test's meaning: a match anywhere in the text. */
+interface Tester {
+  test: (text: string) => boolean;
+}
+
+/** A table entry with its pattern compiled to a LinearMatcher (or V8's linear-time engine if it cannot be). */
 interface Compiled {
   entry: DangerPattern;
-  regex: RegExp;
+  regex: Tester;
 }
 
 /** Compiles `pattern` with the 'l' flag; falls back to it unchanged when the engine is missing. */
@@ -34,8 +41,30 @@ export function linearPattern(params: { pattern: RegExp }): RegExp {
   }
 }
 
+/** Compiled entries by pattern: a table is compiled once, whoever asks. */
+const compiled = new WeakMap<DangerPattern, Compiled>();
+
+/** A pattern as a LinearMatcher (a DFA, a few ns per character); V8's linear-time engine for syntax it lacks. */
+function tester(pattern: RegExp): Tester {
+  if (pattern.flags.replace(/[gy]/g, '') === '') {
+    try {
+      return new LinearMatcher({ source: pattern.source });
+    } catch (error) {
+      if (!(error instanceof UnsupportedPatternError)) throw error;
+    }
+  }
+  return linearPattern({ pattern });
+}
+
 const compile = (table: readonly DangerPattern[]): Compiled[] =>
-  table.map((entry) => ({ entry, regex: linearPattern({ pattern: entry.pattern }) }));
+  table.map((entry) => {
+    let c = compiled.get(entry);
+    if (c === undefined) {
+      c = { entry, regex: tester(entry.pattern) };
+      compiled.set(entry, c);
+    }
+    return c;
+  });
 
 const BLOCKLIST = compile(HARD_BLOCKLIST);
 const DANGEROUS = compile(DANGER_PATTERNS);

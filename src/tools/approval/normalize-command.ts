@@ -36,6 +36,10 @@ const PIPE_OPS = new Set(['|', '|&']);
 const OP_CHARS = new Set([';', '&', '|', '(', ')', '<', '>']);
 /** Operators of more than one character, longest first. */
 const LONG_OPS = ['&>>', '<<<', '<<-', ';;&', '&&', '||', ';;', ';&', '|&', '>>', '>&', '<&', '&>', '<<', '>|', '<>'];
+/** LONG_OPS by their first character (longest first still). */
+const LONG_OPS_BY_FIRST: ReadonlyMap<string, readonly string[]> = new Map(
+  [...OP_CHARS].map((c) => [c, LONG_OPS.filter((o) => o.startsWith(c))]),
+);
 
 /** Programs whose `-c` argument is a script of its own. */
 const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'fish']);
@@ -76,29 +80,32 @@ export function normalizeCommand(params: { command: string }): NormalizedCommand
   return { segments: [...collector.segments], complete: collector.complete };
 }
 
-/** Adds the segments of one script (a line, or the inside of a substitution); returns its flattened form. */
-function addScript(params: { text: string; depth: number; collector: Collector }): string {
+/** Adds the segments of one script (a line, or the inside of a substitution); returns its tokens (none when too deep). */
+function addScript(params: { text: string; depth: number; collector: Collector }): readonly Token[] | undefined {
   const { text, depth, collector } = params;
   if (depth > MAX_NESTING) {
     collector.complete = false;
-    return text;
+    return undefined;
   }
   const tokens = lex({ text, depth, collector });
   addFunctionDefinitions({ tokens, collector });
-  let pipeline: string[][] = [];
+  let pipeline: StrippedCommand[] = [];
   let simple: string[] = [];
   const endSimple = (): void => {
+    if (simple.length === 0) return;
     const stripped = addSimpleCommand({ words: simple, depth, collector });
-    if (stripped.length > 0) pipeline.push(stripped);
+    if (stripped.words.length > 0) pipeline.push(stripped);
     simple = [];
   };
   const endPipeline = (): void => {
     endSimple();
-    const joined = pipeline.map((words) => words.join(' '));
-    if (pipeline.length > 1) collector.segments.add(joined.join(' | '));
+    if (pipeline.length === 0) return;
+    if (pipeline.length > 1) collector.segments.add(pipeline.map((c) => c.segment).join(' | '));
     for (let i = 1; i < pipeline.length; i++) {
-      if (pipeline.length > 2) collector.segments.add(`${joined[i - 1] ?? ''} | ${joined[i] ?? ''}`);
-      const piped = pipedScript({ from: pipeline[i - 1] ?? [], into: pipeline[i] ?? [] });
+      const [from, into] = [pipeline[i - 1], pipeline[i]];
+      if (from === undefined || into === undefined) continue;
+      if (pipeline.length > 2) collector.segments.add(`${from.segment} | ${into.segment}`);
+      const piped = pipedScript({ from: from.words, into: into.words });
       if (piped !== undefined) addScript({ text: piped, depth: depth + 1, collector });
     }
     pipeline = [];
@@ -109,7 +116,7 @@ function addScript(params: { text: string; depth: number; collector: Collector }
     else simple.push(token.text);
   }
   endPipeline();
-  return tokens.map((t) => t.text).join(' ');
+  return tokens;
 }
 
 /** Most tokens of a function body kept in its segment (a fork bomb needs a handful). */
@@ -147,29 +154,40 @@ function pipedScript(params: { from: readonly string[]; into: readonly string[] 
   return from.slice(1).filter((w) => !/^-[a-z]+$/.test(w)).join(' ');
 }
 
-/** Adds one simple command (wrappers stripped) and any script it runs; returns the stripped command's words. */
-function addSimpleCommand(params: { words: readonly string[]; depth: number; collector: Collector }): string[] {
+/** A simple command with wrappers stripped: its words and their segment (joined by one space). */
+interface StrippedCommand {
+  words: string[];
+  segment: string;
+}
+
+/** Adds one simple command (wrappers stripped) and any script it runs; returns the stripped command. */
+function addSimpleCommand(params: { words: readonly string[]; depth: number; collector: Collector }): StrippedCommand {
   const { collector } = params;
   for (let i = 0; i + 1 < params.words.length; i++) {
     const redirect = REDIRECTS.get(params.words[i] ?? '');
     if (redirect !== undefined) collector.segments.add(`${redirect} ${params.words[i + 1] ?? ''}`);
   }
-  const asWritten = params.words.join(' ');
   const words = stripWrappers(params.words);
   const segment = words.join(' ');
-  if (asWritten.length > 0 && asWritten !== segment) collector.segments.add(asWritten);
-  if (segment.length === 0) return words;
+  // Joined as written only when stripping changed something (else it is the same text).
+  const unchanged = words.length === params.words.length && words[0] === params.words[0];
+  if (!unchanged) {
+    const asWritten = params.words.join(' ');
+    if (asWritten.length > 0 && asWritten !== segment) collector.segments.add(asWritten);
+  }
+  if (segment.length === 0) return { words, segment };
   collector.segments.add(segment);
-  const script = innerScript(words);
+  const script = innerScript({ words, segment });
   if (script !== undefined) addScript({ text: script, depth: params.depth + 1, collector });
-  return words;
+  return { words, segment };
 }
 
 /** The script a command runs itself: the argument of `sh -c`, `su -c` or `sh <<< …`, or everything after `eval`. */
-function innerScript(words: readonly string[]): string | undefined {
+function innerScript(params: { words: readonly string[]; segment: string }): string | undefined {
+  const { words } = params;
   const program = words[0];
   if (program === undefined) return undefined;
-  if (program === 'eval') return words.length > 1 ? words.slice(1).join(' ') : undefined;
+  if (program === 'eval') return words.length > 1 ? params.segment.slice(program.length + 1) : undefined;
   if (program === 'su') {
     const at = words.findIndex((w) => w === '-c' || w === '--command');
     return at > 0 ? words[at + 1] : undefined;
@@ -249,7 +267,9 @@ function lex(params: { text: string; depth: number; collector: Collector }): Tok
     inWord = false;
   };
   const substitute = (inner: string, opener: string): void => {
-    word += `${opener}${addScript({ text: inner, depth: depth + 1, collector })})`;
+    const innerTokens = addScript({ text: inner, depth: depth + 1, collector });
+    // Flattened: the inside's words and operators separated by one space (as written when nested too deeply).
+    word += `${opener}${innerTokens === undefined ? inner : innerTokens.map((t) => t.text).join(' ')})`;
     inWord = true;
   };
   let i = 0;
@@ -296,17 +316,42 @@ function lex(params: { text: string; depth: number; collector: Collector }): Tok
       i = close + 1;
     } else if (OP_CHARS.has(c)) {
       endWord();
-      const op = LONG_OPS.find((o) => text.startsWith(o, i)) ?? c;
+      const op = LONG_OPS_BY_FIRST.get(c)?.find((o) => text.startsWith(o, i)) ?? c;
       tokens.push({ text: op, op: true });
       i += op.length;
     } else {
-      word += c;
+      // A run of ordinary characters is appended at once (a `#` inside a word is ordinary).
+      const stop = runEnd({ text, from: i + 1, special: WORD_SPECIAL });
+      word += text.slice(i, stop);
       inWord = true;
-      i++;
+      i = stop;
     }
   }
   endWord();
   return tokens;
+}
+
+/** Marks the ASCII codes of `chars`. */
+function codeTable(chars: string): Uint8Array {
+  const table = new Uint8Array(128);
+  for (let k = 0; k < chars.length; k++) table[chars.charCodeAt(k)] = 1;
+  return table;
+}
+
+/** Characters that end a run of ordinary characters in a word, and in a double-quoted string. */
+const WORD_SPECIAL = codeTable(' \t\r\n\\\'"`$<>;&|()');
+const QUOTED_SPECIAL = codeTable('"\\`$');
+
+/** Index of the first character at or after `from` that `special` marks, or the text's length. */
+function runEnd(params: { text: string; from: number; special: Uint8Array }): number {
+  const { text, special } = params;
+  let i = params.from;
+  while (i < text.length) {
+    const code = text.charCodeAt(i);
+    if (code < 128 && special[code] === 1) break;
+    i++;
+  }
+  return i;
 }
 
 /** Reads a double-quoted string from `from`; returns the index after its closing quote. */
@@ -334,8 +379,9 @@ function readDoubleQuoted(params: {
       substitute(text.slice(i + 2, close), '$(');
       i = close + 1;
     } else {
-      append(c);
-      i++;
+      const stop = runEnd({ text, from: i + 1, special: QUOTED_SPECIAL });
+      append(text.slice(i, stop));
+      i = stop;
     }
   }
   return i;
