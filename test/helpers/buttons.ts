@@ -18,6 +18,8 @@ export interface RunningAdapter {
   readonly emitted: MessageEvent[];
   /** What `choose` answers next (change it between presses). */
   answer: ChoiceAnswer;
+  /** While set, `choose` waits for it before answering (a slow gateway). */
+  gate: Promise<void> | undefined;
   /** Resolves once `choose` has seen `count` presses (real-time watchdog). */
   waitPresses(params: { count: number; timeoutMs?: number }): Promise<void>;
   /** Resolves once the adapter reported itself connected. */
@@ -50,6 +52,7 @@ export function runAdapter(params: { adapter: PlatformAdapter; answer?: ChoiceAn
     presses: [],
     emitted: [],
     answer: params.answer ?? {},
+    gate: undefined,
     waitPresses: ({ count, timeoutMs }) => until(() => running.presses.length >= count, `${count} presses`, timeoutMs),
     connected: () => until(() => isConnected, 'connected'),
     stop: async () => {
@@ -73,6 +76,7 @@ export function runAdapter(params: { adapter: PlatformAdapter; answer?: ChoiceAn
     choose: async (event) => {
       running.presses.push(event);
       notify();
+      if (running.gate !== undefined) await running.gate;
       return running.answer;
     },
   });
