@@ -153,6 +153,19 @@ test('telegram buttons over the webhook: setWebhook asks for callback_query; a p
     const base = (running as RunningAdapter & { base?: string }).base;
     assert.ok(base);
     const { messageId } = await adapter.send({ chat: dmChat, text: 'Run it?', choices });
+    const malformed = await fetch(`${base}/telegram/webhook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': secret },
+      body: JSON.stringify({ update_id: 5, callback_query: { id: 'q-bad', data: 'appr:k1:once' } }),
+    });
+    assert.equal(malformed.status, 200, 'a press of an unexpected shape is answered 200 and skipped');
+    const forged = await fetch(`${base}/telegram/webhook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': 'wrong-secret-token-xx' },
+      body: JSON.stringify({ update_id: 6, callback_query: { id: 'q-forged', from: { ...owner, is_bot: false }, chat_instance: 'c', data: 'appr:k1:once' } }),
+    });
+    assert.equal(forged.status, 401);
+    assert.equal(running.presses.length, 0);
     running.answer = { notice: 'Allowed once.', retire: true };
     const { status } = await fake.pressViaWebhook({ url: `${base}/telegram/webhook`, chatId: owner.id, messageId: Number(messageId), from: owner, label: 'Allow once' });
     assert.equal(status, 200);
