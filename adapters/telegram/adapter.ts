@@ -144,13 +144,13 @@ export class TelegramAdapter implements PlatformAdapter {
     const attachments = message.attachments ?? [];
     if (attachments.length > 1) throw new Error('the Telegram adapter sends one file per message; send them one by one');
     const [attachment] = attachments;
+    const choices = message.choices !== undefined && message.choices.length > 0 ? { choices: message.choices } : {};
     if (attachment !== undefined) {
       const caption = attachment.caption ?? (message.text.trim() !== '' ? message.text : undefined);
       const withCaption = caption !== undefined ? { ...attachment, caption } : attachment;
-      return this.sent({ chatId: message.chat.id, messageId: await this.outbound.sendFile({ chat: message.chat, attachment: withCaption, ...replyTo }) });
+      return this.sent({ chatId: message.chat.id, messageId: await this.outbound.sendFile({ chat: message.chat, attachment: withCaption, ...replyTo, ...choices }) });
     }
     if (message.text.trim() === '') throw new Error('nothing to send: empty text and no attachments');
-    const choices = message.choices !== undefined && message.choices.length > 0 ? { choices: message.choices } : {};
     const messageId = await this.outbound.sendText({ chat: message.chat, text: message.text, ...replyTo, ...choices });
     // A send with a nonce is journaled (intent, then outbox): an earlier process's one may be the interrupted send itself.
     return this.sent({ chatId: message.chat.id, messageId, persist: message.nonce === undefined });

@@ -136,7 +136,7 @@ export class TelegramOutbound {
   }
 
   /** Sends one file the way Telegram shows its kind best (a photo Telegram refuses goes as a document); returns the message id. */
-  async sendFile(params: { chat: ChatRef; attachment: OutboundAttachment; replyToId?: string }): Promise<string> {
+  async sendFile(params: { chat: ChatRef; attachment: OutboundAttachment; replyToId?: string; choices?: readonly OutboundChoice[] }): Promise<string> {
     const method = sendMethodFor({ kind: params.attachment.kind, path: params.attachment.path });
     try {
       return await this.sendFileAs({ ...params, method });
@@ -154,10 +154,10 @@ export class TelegramOutbound {
     }
   }
 
-  private async sendFileAs(params: { chat: ChatRef; attachment: OutboundAttachment; replyToId?: string; method: SendFileMethod }): Promise<string> {
+  private async sendFileAs(params: { chat: ChatRef; attachment: OutboundAttachment; replyToId?: string; choices?: readonly OutboundChoice[]; method: SendFileMethod }): Promise<string> {
     const { chat, attachment } = params;
     const file = new InputFile(attachment.path);
-    const extra = { ...placement(params), ...(attachment.caption ? { caption: attachment.caption } : {}) };
+    const extra = { ...placement(params), ...keyboard(params), ...(attachment.caption ? { caption: attachment.caption } : {}) };
     const sent = await (async () => {
       switch (params.method) {
         case 'sendPhoto':

@@ -87,9 +87,14 @@ test('slack buttons over Socket Mode: a press is acked, reaches choose (presser,
   await withSlack(async ({ fake, adapter, running }) => {
     const { messageId } = await adapter.send({ chat: channel, text: 'Run it?', choices });
     running.answer = { notice: 'Only the owner can answer this.' };
+    let open: () => void = () => undefined;
+    running.gate = new Promise<void>((resolve) => { open = resolve; });
     const { ack, envelopeId } = await fake.press({ channel: channel.id, ts: messageId, user: member, label: 'Allow once' });
     assert.equal(ack.envelope_id, envelopeId, 'acknowledged');
     await running.waitPresses({ count: 1 });
+    assert.equal(fake.ephemerals.length, 0, 'acked while choose is still deciding');
+    open();
+    running.gate = undefined;
     assert.deepEqual(running.presses[0], {
       platform: 'slack',
       chat: channel,
@@ -127,9 +132,14 @@ test('slack buttons over HTTP: a signed press → 200 and choose; a forged or un
     assert.equal((await post(fake.signedPress({ payload: JSON.stringify({ type: 'block_actions', actions: 'x' }) }))).status, 400);
     assert.equal(running.presses.length, 0, 'choose not called for rejected requests');
     running.answer = { notice: 'Allowed once.', retire: true };
+    let open: () => void = () => undefined;
+    running.gate = new Promise<void>((resolve) => { open = resolve; });
     const signed = await post(fake.signedPress({ channel: dm.id, ts: messageId, user: owner, label: 'Allow once' }));
-    assert.equal(signed.status, 200);
+    assert.equal(signed.status, 200, 'answered while choose is still deciding (Slack wants it within 3 s)');
     await running.waitPresses({ count: 1 });
+    assert.equal(fake.ephemerals.length, 0);
+    open();
+    running.gate = undefined;
     assert.deepEqual(running.presses[0], { platform: 'slack', chat: dm, sender: { id: owner, name: 'u0owner', isBot: false }, messageId, choiceId: 'appr:k1:once' });
     await fake.waitFor({ predicate: (f) => f.ephemerals.some((e) => e.text === 'Allowed once.' && e.user === owner) && f.buttons({ channel: dm.id, ts: messageId }).length === 0 });
     assert.equal(running.emitted.length, 0);

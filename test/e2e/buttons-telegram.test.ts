@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -60,6 +60,20 @@ test('telegram buttons: four choices are two rows of two inline buttons whose ca
     assert.deepEqual(fake.buttons({ chatId: owner.id, messageId: Number(plain.messageId) }), []);
     assert.equal(fake.callsTo('sendMessage').at(-1)?.params['reply_markup'], undefined, 'an ordinary send carries no reply_markup');
   });
+});
+
+test('telegram buttons: a file sent with choices carries them too', { timeout: 20_000 }, async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'hermes-tg-buttons-file-'));
+  try {
+    const file = path.join(dir, 'plan.txt');
+    writeFileSync(file, 'the plan');
+    await withTelegram(async ({ fake, adapter }) => {
+      const { messageId } = await adapter.send({ chat: dmChat, text: 'Apply this plan?', attachments: [{ path: file, kind: 'document' }], choices: choices.slice(0, 2) });
+      assert.deepEqual(fake.buttons({ chatId: owner.id, messageId: Number(messageId) }), [[{ text: 'Allow once', data: 'appr:k1:once' }, { text: 'Allow for this session', data: 'appr:k1:session' }]]);
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('telegram buttons: the fake refuses callback_data over 64 bytes like the Bot API (400 BUTTON_DATA_INVALID)', { timeout: 20_000 }, async () => {
