@@ -16,8 +16,10 @@ import type {
   PlatformAdapter,
 } from '../../src/gateway/contracts.js';
 import { AdapterFatalError, JournalRefusedError } from '../../src/gateway/errors.js';
+import { BoundedSet } from '../../src/util/bounded-set.js';
 import type { Clock } from '../../src/util/clock.js';
 import { openThread, wantsThread } from './auto-thread.js';
+import { choiceComponents, handleButtonPress } from './buttons.js';
 import { readMessage, type DiscordInboundPolicy } from './inbound.js';
 import { readCommand, takeCommand } from './interactions.js';
 import { oversizeNote } from './media-out.js';
@@ -56,6 +58,7 @@ export class DiscordAdapter implements PlatformAdapter {
     media: true,
     maxMessageLength: 2000,
     markup: 'markdown',
+    buttons: true,
   };
   private readonly config: DiscordConfig;
   private readonly token: string;
@@ -67,6 +70,8 @@ export class DiscordAdapter implements PlatformAdapter {
   private readonly interactionIds = new Set<string>();
   /** Messages the journal refused (disk full), offered again until taken: Discord never redelivers. */
   private readonly hold: RefusedHold;
+  /** Messages this process gave buttons: an edit without choices must remove their components explicitly. */
+  private readonly withButtons = new BoundedSet<string>({ max: 1000 });
 
   /** `refusedRetryMs`: how often a message the journal refused is offered again (tests shorten it). */
   constructor(params: { config: DiscordConfig; cacheDir: string; clock: Clock; logger: Logger; refusedRetryMs?: number }) {
@@ -110,6 +115,10 @@ export class DiscordAdapter implements PlatformAdapter {
       });
     });
     client.on(Events.InteractionCreate, (interaction) => {
+      if (interaction.isButton()) {
+        void handleButtonPress({ interaction, choose: params.choose, removeButtons: (target) => this.removeButtons(target), logger: this.logger });
+        return;
+      }
       if (!interaction.isChatInputCommand()) return;
       void this.onCommand({ interaction, params }).catch((error: unknown) => {
         this.logger.error({ err: error, interactionId: interaction.id }, 'a Discord slash command could not be taken');
@@ -144,14 +153,17 @@ export class DiscordAdapter implements PlatformAdapter {
     if (text.length > this.capabilities.maxMessageLength) throw new Error(`${notes.join(' ')} (and the message text is too long to say so in it)`);
     const content = text === '' ? undefined : text;
     const replyTo = message.replyToId !== undefined && !this.interactionIds.has(message.replyToId) ? message.replyToId : undefined;
+    const choices = message.choices ?? [];
     const sent = await channel.send({
       ...(content !== undefined ? { content } : {}),
       files,
+      ...(choices.length > 0 ? { components: choiceComponents({ choices }) } : {}),
       allowedMentions,
       ...(replyTo !== undefined ? { reply: { messageReference: replyTo, failIfNotExists: false } } : {}),
       // With enforce_nonce Discord answers a repeated nonce (within minutes) with the message it already created.
       ...(message.nonce !== undefined ? { nonce: message.nonce, enforceNonce: true } : {}),
     });
+    if (choices.length > 0) this.withButtons.add(sent.id);
     return { messageId: sent.id };
   }
 
@@ -172,9 +184,22 @@ export class DiscordAdapter implements PlatformAdapter {
     return undefined;
   }
 
+  /** Edits a message; its buttons become `choices` (an edit without them removes those this process drew). */
   async edit(request: EditRequest): Promise<void> {
     const channel = await this.channel({ chat: request.chat });
-    await channel.messages.edit(request.messageId, { content: request.text, allowedMentions });
+    const choices = request.choices ?? [];
+    const hadButtons = this.withButtons.has(request.messageId);
+    const components = choices.length > 0 ? { components: choiceComponents({ choices }) } : hadButtons ? { components: [] } : {};
+    await channel.messages.edit(request.messageId, { content: request.text, allowedMentions, ...components });
+    if (choices.length > 0) this.withButtons.add(request.messageId);
+    else if (hadButtons) this.withButtons.delete(request.messageId);
+  }
+
+  /** Removes a message's buttons, keeping its content (a retired question). */
+  private async removeButtons(params: { chat: ChatRef; messageId: string }): Promise<void> {
+    const channel = await this.channel({ chat: params.chat });
+    await channel.messages.edit(params.messageId, { components: [] });
+    this.withButtons.delete(params.messageId);
   }
 
   async typing(params: { chat: ChatRef }): Promise<void> {

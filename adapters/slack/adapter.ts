@@ -17,6 +17,7 @@ import { readSlackEvent, type SlackInboundPolicy, type SlackMessageEvent } from 
 import { findSentSlack } from './find-sent.js';
 import { downloadSlackFiles } from './media-in.js';
 import { SlackOutbound, translateSlackError } from './outbound.js';
+import { checkPayload, handleSlackPress, type SlackPress } from './presses.js';
 import { whenAborted } from '../../src/util/when-aborted.js';
 
 /** The message ts in a gateway message id (`channel:ts`). */
@@ -43,6 +44,7 @@ export class SlackAdapter implements PlatformAdapter {
     // Slack shows up to 4000 characters of a message; mrkdwn conversion can add a few, so split below it.
     maxMessageLength: 3800,
     markup: 'mrkdwn',
+    buttons: true,
   };
   private readonly config: SlackConfig;
   private readonly botToken: string;
@@ -58,6 +60,9 @@ export class SlackAdapter implements PlatformAdapter {
   /** Slack's assistant status only exists in assistant threads; after the first refusal it is not tried again. */
   private assistantStatus = true;
   private handler: ((callback: SlackEventCallback) => Promise<void>) | undefined;
+  private pressHandler: ((press: SlackPress) => Promise<void>) | undefined;
+  /** Messages (`channel:ts`) this process gave buttons: an edit without choices must remove their blocks explicitly. */
+  private readonly withButtons = new BoundedSet<string>({ max: 1000 });
 
   constructor(params: { config: SlackConfig; cacheDir: string; clock: Clock; logger: Logger }) {
     const token = params.config.bot_token;
@@ -85,6 +90,7 @@ export class SlackAdapter implements PlatformAdapter {
       rejections: params.rejections,
       clock: this.clock,
       handle: () => this.handler,
+      press: () => this.pressHandler,
     });
   }
 
@@ -121,14 +127,20 @@ export class SlackAdapter implements PlatformAdapter {
       }
     };
     const stopped = whenAborted({ signal: params.signal });
-    if (this.config.mode === 'http') {
-      this.handler = handle;
-      params.report({ state: 'connected' });
-      await stopped;
-      this.handler = undefined;
-      return;
+    const press = (pressed: SlackPress): Promise<void> => handleSlackPress({ press: pressed, outbound: this.outbound, choose: params.choose, logger: this.logger });
+    this.pressHandler = press;
+    try {
+      if (this.config.mode === 'http') {
+        this.handler = handle;
+        params.report({ state: 'connected' });
+        await stopped;
+        this.handler = undefined;
+        return;
+      }
+      await this.runSocketMode({ params, handle, press, stopped });
+    } finally {
+      if (this.pressHandler === press) this.pressHandler = undefined;
     }
-    await this.runSocketMode({ params, handle, stopped });
   }
 
   async send(message: OutboundMessage): Promise<{ messageId: string }> {
@@ -139,7 +151,10 @@ export class SlackAdapter implements PlatformAdapter {
       const comment = message.text.trim() !== '' ? message.text : undefined;
       return { messageId: await this.outbound.upload({ chat: message.chat, attachment, ...(comment !== undefined ? { comment } : {}) }) };
     }
-    return { messageId: await this.outbound.post({ chat: message.chat, text: message.text, ...(message.nonce !== undefined ? { nonce: message.nonce } : {}) }) };
+    const choices = message.choices ?? [];
+    const ts = await this.outbound.post({ chat: message.chat, text: message.text, ...(message.nonce !== undefined ? { nonce: message.nonce } : {}), ...(choices.length > 0 ? { choices } : {}) });
+    if (choices.length > 0) this.withButtons.add(`${message.chat.id}:${ts}`);
+    return { messageId: ts };
   }
 
   /** Finds an interrupted post by the nonce in its metadata (see find-sent.ts). */
@@ -147,8 +162,18 @@ export class SlackAdapter implements PlatformAdapter {
     return findSentSlack({ client: this.client, send, logger: this.logger });
   }
 
+  /** Edits a message; its buttons become `choices` (an edit without them removes those this process drew). */
   async edit(request: EditRequest): Promise<void> {
-    await this.outbound.update({ chat: request.chat, ts: request.messageId, text: request.text });
+    const key = `${request.chat.id}:${request.messageId}`;
+    const choices = request.choices ?? [];
+    if (choices.length > 0) {
+      await this.outbound.update({ chat: request.chat, ts: request.messageId, text: request.text, choices });
+      this.withButtons.add(key);
+      return;
+    }
+    const hadButtons = this.withButtons.has(key);
+    await this.outbound.update({ chat: request.chat, ts: request.messageId, text: request.text, ...(hadButtons ? { dropBlocks: true } : {}) });
+    if (hadButtons) this.withButtons.delete(key);
   }
 
   /** Shows "is thinking…" in the thread (Slack's assistant status). */
@@ -202,7 +227,12 @@ export class SlackAdapter implements PlatformAdapter {
     }
   }
 
-  private async runSocketMode(params: { params: AdapterStartParams; handle: (callback: SlackEventCallback) => Promise<void>; stopped: Promise<void> }): Promise<void> {
+  private async runSocketMode(params: {
+    params: AdapterStartParams;
+    handle: (callback: SlackEventCallback) => Promise<void>;
+    press: (press: SlackPress) => Promise<void>;
+    stopped: Promise<void>;
+  }): Promise<void> {
     const appToken = this.config.app_token;
     if (appToken === undefined) throw new AdapterFatalError({ message: 'platforms.slack.app_token is not set (needed for Socket Mode)' });
     const { report } = params.params;
@@ -217,6 +247,14 @@ export class SlackAdapter implements PlatformAdapter {
     socket.on('connected', () => report({ state: 'connected' }));
     socket.on('reconnecting', () => report({ state: 'reconnecting', reason: 'Slack Socket Mode connection lost or silent; reconnecting' }));
     socket.on('slack_event', async (delivery: { ack: () => Promise<void>; type: string; body: unknown }) => {
+      if (delivery.type === 'interactive') {
+        // Acknowledged at once (Slack wants it within 3 s), then handled: a press is never journaled.
+        await delivery.ack().catch(() => undefined);
+        const checked = checkPayload({ body: delivery.body });
+        if (checked.kind === 'press') await params.press(checked.press);
+        else if (checked.kind === 'malformed') this.logger.warn({ issue: checked.issue }, 'Slack interaction of an unexpected shape skipped');
+        return;
+      }
       const checked = delivery.type === 'events_api' ? checkCallback({ body: delivery.body }) : undefined;
       if (checked?.kind !== 'event') {
         if (checked?.kind === 'malformed') this.logger.warn({ issue: checked.issue }, 'Slack event of an unexpected shape skipped');

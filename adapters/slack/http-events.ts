@@ -5,6 +5,7 @@ import { JournalRefusedError } from '../../src/gateway/errors.js';
 import type { RejectionLog } from '../../src/http/rejection-log.js';
 import type { Clock } from '../../src/util/clock.js';
 import { checkCallback, type SlackEventCallback } from './event-schema.js';
+import { checkPayload, type SlackPress } from './presses.js';
 
 /** How far a request timestamp may be from now, either way (Slack's own rule is five minutes). */
 export const SLACK_TIMESTAMP_TOLERANCE_SECONDS = 5 * 60;
@@ -15,7 +16,9 @@ export const SLACK_TIMESTAMP_TOLERANCE_SECONDS = 5 * 60;
  * (here; Bolt checks only the past): 401. `url_verification` is answered. A body of a shape the adapter does not
  * read is answered 200 and skipped (Slack would only send it again). Rejections are logged rate-limited. An
  * event is answered 200 only after it is journaled, so Slack retries whatever the gateway did not take (503 with
- * Retry-After while the disk is full).
+ * Retry-After while the disk is full). The same route takes interactivity (button presses): a form-encoded
+ * `payload=` signed the same way, answered 200 at once (Slack wants it within 3 s) and handled after; a payload
+ * that is not JSON or not a readable block_actions is 400.
  */
 export function registerSlackEvents(params: {
   app: FastifyInstance;
@@ -25,6 +28,7 @@ export function registerSlackEvents(params: {
   rejections: RejectionLog;
   clock: Clock;
   handle: () => ((callback: SlackEventCallback) => Promise<void>) | undefined;
+  press: () => ((press: SlackPress) => Promise<void>) | undefined;
 }): void {
   const { logger, rejections, clock } = params;
   void params.app.register(async (scope) => {
@@ -50,6 +54,14 @@ export function registerSlackEvents(params: {
         const detail = error instanceof Error ? error.message : String(error);
         rejections.reject({ source: request.ip, reason: 'bad_signature', logger, fields: { detail }, message: 'Slack event with a bad signature rejected' });
         return reply.code(401).send({ error: 'invalid signature' });
+      }
+      const contentType = String(request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+      if (contentType === 'application/x-www-form-urlencoded') {
+        const outcome = takeInteraction({ raw, press: params.press(), logger });
+        if (outcome.status >= 400 && outcome.status < 500) {
+          rejections.reject({ source: request.ip, reason: 'malformed', logger, fields: { issue: outcome.issue }, message: 'Slack interaction payload rejected' });
+        }
+        return reply.code(outcome.status).send(outcome.status === 200 ? '' : { error: outcome.issue });
       }
       let body: unknown;
       try {
@@ -81,4 +93,25 @@ export function registerSlackEvents(params: {
       }
     });
   });
+}
+
+/** What the route answers an interaction with, after handing a press on (not awaited: the answer must be quick). */
+function takeInteraction(params: { raw: string; press: ((press: SlackPress) => Promise<void>) | undefined; logger: Logger }): { status: number; issue?: string } {
+  const payload = new URLSearchParams(params.raw).get('payload');
+  if (payload === null) return { status: 400, issue: 'no payload field' };
+  let body: unknown;
+  try {
+    body = JSON.parse(payload);
+  } catch {
+    return { status: 400, issue: 'the payload is not JSON' };
+  }
+  const checked = checkPayload({ body });
+  if (checked.kind === 'malformed') return { status: 400, issue: checked.issue };
+  if (checked.kind === 'skip') {
+    params.logger.debug({ reason: checked.reason }, 'Slack interaction skipped');
+    return { status: 200 };
+  }
+  if (params.press === undefined) return { status: 503, issue: 'the Slack adapter is not running yet' };
+  void params.press(checked.press);
+  return { status: 200 };
 }

@@ -1,8 +1,10 @@
 import path from 'node:path';
+import type { Block, KnownBlock } from '@slack/types';
 import { ErrorCode, type WebClient } from '@slack/web-api';
 import slackifyMarkdown from 'slackify-markdown';
-import type { ChatRef, OutboundAttachment } from '../../src/gateway/contracts.js';
+import type { ChatRef, OutboundAttachment, OutboundChoice } from '../../src/gateway/contracts.js';
 import { RateLimitError } from '../../src/gateway/errors.js';
+import { choiceBlocks } from './blocks.js';
 
 /** Markdown as Slack mrkdwn (bold, italics, links, code), through slackify-markdown; never empty. */
 export function toMrkdwn(params: { markdown: string }): string {
@@ -31,12 +33,15 @@ export class SlackOutbound {
     this.client = params.client;
   }
 
-  /** Posts a message (in the chat's thread, if any), with the nonce as its metadata; returns its ts. */
-  async post(params: { chat: ChatRef; text: string; nonce?: string }): Promise<string> {
+  /** Posts a message (in the chat's thread, if any), with the nonce as its metadata and any buttons as blocks; returns its ts. */
+  async post(params: { chat: ChatRef; text: string; nonce?: string; choices?: readonly OutboundChoice[] }): Promise<string> {
     try {
+      const text = toMrkdwn({ markdown: params.text });
+      const choices = params.choices ?? [];
       const result = await this.client.chat.postMessage({
         channel: params.chat.id,
-        text: toMrkdwn({ markdown: params.text }),
+        text,
+        ...(choices.length > 0 ? { blocks: choiceBlocks({ mrkdwn: text, choices }) } : {}),
         ...(params.chat.threadId !== undefined ? { thread_ts: params.chat.threadId } : {}),
         ...(params.nonce !== undefined ? { metadata: { event_type: replyEventType, event_payload: { nonce: params.nonce } } } : {}),
         unfurl_links: false,
@@ -48,12 +53,41 @@ export class SlackOutbound {
     }
   }
 
-  /** Replaces a message's text. */
-  async update(params: { chat: ChatRef; ts: string; text: string }): Promise<void> {
+  /**
+   * Replaces a message's text. With choices its buttons are (re)drawn; with `dropBlocks` its blocks are removed
+   * (an update without `blocks` keeps a message's blocks); otherwise only the text goes, as a streamed edit does.
+   */
+  async update(params: { chat: ChatRef; ts: string; text: string; choices?: readonly OutboundChoice[]; dropBlocks?: boolean }): Promise<void> {
+    const text = toMrkdwn({ markdown: params.text });
+    const choices = params.choices ?? [];
+    const blocks = choices.length > 0 ? { blocks: choiceBlocks({ mrkdwn: text, choices }) } : params.dropBlocks === true ? { blocks: [] } : {};
     try {
-      await this.client.chat.update({ channel: params.chat.id, ts: params.ts, text: toMrkdwn({ markdown: params.text }) });
+      await this.client.chat.update({ channel: params.chat.id, ts: params.ts, text, ...blocks });
     } catch (error) {
       throw translateSlackError({ error, method: 'chat.update' });
+    }
+  }
+
+  /** Replaces a message's blocks as they are, keeping its text (a retired question loses its buttons). */
+  async replaceBlocks(params: { channel: string; ts: string; text: string; blocks: readonly unknown[] }): Promise<void> {
+    try {
+      await this.client.chat.update({ channel: params.channel, ts: params.ts, text: params.text, blocks: params.blocks as (Block | KnownBlock)[] });
+    } catch (error) {
+      throw translateSlackError({ error, method: 'chat.update' });
+    }
+  }
+
+  /** Shows a notice only `user` sees, in the channel (and thread) of the message they acted on. */
+  async ephemeral(params: { channel: string; user: string; text: string; threadTs?: string }): Promise<void> {
+    try {
+      await this.client.chat.postEphemeral({
+        channel: params.channel,
+        user: params.user,
+        text: params.text,
+        ...(params.threadTs !== undefined ? { thread_ts: params.threadTs } : {}),
+      });
+    } catch (error) {
+      throw translateSlackError({ error, method: 'chat.postEphemeral' });
     }
   }
 

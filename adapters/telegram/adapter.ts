@@ -24,6 +24,7 @@ import { findSentTelegram } from './find-sent.js';
 import { readUpdate, type BotIdentity } from './inbound.js';
 import { PersistedSentIds } from './sent-ids.js';
 import { downloadFiles } from './media-in.js';
+import { handlePress } from './presses.js';
 import { TelegramOutbound } from './outbound.js';
 import { allowedUpdates, pollUpdates } from './polling.js';
 import { checkUpdate, type TelegramUpdate } from './update-schema.js';
@@ -51,6 +52,7 @@ export class TelegramAdapter implements PlatformAdapter {
     media: true,
     maxMessageLength: 4096,
     markup: 'html',
+    buttons: true,
   };
   private readonly config: TelegramConfig;
   private readonly token: string;
@@ -101,13 +103,18 @@ export class TelegramAdapter implements PlatformAdapter {
     });
     const handleBatch = async (updates: readonly unknown[]): Promise<void> => {
       const fresh = this.readable({ updates }).filter((update) => this.seenUpdates.add(update.update_id));
+      // Button presses are answered, never journaled: they go to `choose`, not to a turn.
+      for (const update of fresh) {
+        if (update.callback_query !== undefined) await handlePress({ query: update.callback_query, bot, outbound: this.outbound, choose: params.choose, logger: this.logger });
+      }
+      const messages = fresh.filter((update) => update.callback_query === undefined);
       try {
         // Downloads run side by side (a few at a time): an album's parts reach the gateway together (one turn),
         // and one large file does not hold up other chats. Emits (journaling) keep the update order.
-        const events = await mapLimit({ items: fresh, limit: parallelDownloads, fn: (update) => this.toEvent({ update, bot, signal, mayTalk: params.mayTalk }) });
+        const events = await mapLimit({ items: messages, limit: parallelDownloads, fn: (update) => this.toEvent({ update, bot, signal, mayTalk: params.mayTalk }) });
         for (const event of events) if (event) await params.emit(event);
       } catch (error) {
-        for (const update of fresh) this.seenUpdates.delete(update.update_id);
+        for (const update of messages) this.seenUpdates.delete(update.update_id);
         throw error;
       }
     };
@@ -137,13 +144,14 @@ export class TelegramAdapter implements PlatformAdapter {
     const attachments = message.attachments ?? [];
     if (attachments.length > 1) throw new Error('the Telegram adapter sends one file per message; send them one by one');
     const [attachment] = attachments;
+    const choices = message.choices !== undefined && message.choices.length > 0 ? { choices: message.choices } : {};
     if (attachment !== undefined) {
       const caption = attachment.caption ?? (message.text.trim() !== '' ? message.text : undefined);
       const withCaption = caption !== undefined ? { ...attachment, caption } : attachment;
-      return this.sent({ chatId: message.chat.id, messageId: await this.outbound.sendFile({ chat: message.chat, attachment: withCaption, ...replyTo }) });
+      return this.sent({ chatId: message.chat.id, messageId: await this.outbound.sendFile({ chat: message.chat, attachment: withCaption, ...replyTo, ...choices }) });
     }
     if (message.text.trim() === '') throw new Error('nothing to send: empty text and no attachments');
-    const messageId = await this.outbound.sendText({ chat: message.chat, text: message.text, ...replyTo });
+    const messageId = await this.outbound.sendText({ chat: message.chat, text: message.text, ...replyTo, ...choices });
     // A send with a nonce is journaled (intent, then outbox): an earlier process's one may be the interrupted send itself.
     return this.sent({ chatId: message.chat.id, messageId, persist: message.nonce === undefined });
   }

@@ -1,6 +1,7 @@
 import { GrammyError, InputFile, type Api } from 'grammy';
 import type { Logger } from 'pino';
-import type { ChatRef, OutboundAttachment } from '../../src/gateway/contracts.js';
+import type { ChatRef, OutboundAttachment, OutboundChoice } from '../../src/gateway/contracts.js';
+import { choiceRows } from '../choice-rows.js';
 import { classifyTelegramError } from './errors.js';
 import { plainText, toTelegramHtml, visibleLength } from './format.js';
 import { sendMethodFor, type SendFileMethod } from './media-kind.js';
@@ -43,6 +44,13 @@ function placement(params: { chat: ChatRef; replyToId?: string }): { message_thr
   return out;
 }
 
+/** An inline keyboard carrying a message's buttons (callback_data = the choice id); nothing when there are none. */
+function keyboard(params: { choices?: readonly OutboundChoice[] | undefined }): { reply_markup?: { inline_keyboard: { text: string; callback_data: string }[][] } } {
+  const choices = params.choices ?? [];
+  if (choices.length === 0) return {};
+  return { reply_markup: { inline_keyboard: choiceRows({ choices }).map((row) => row.map((choice) => ({ text: choice.label, callback_data: choice.id }))) } };
+}
+
 /**
  * Sends and edits Telegram messages: Markdown rendered as Telegram HTML, with a plain-text retry when Telegram
  * rejects the markup; "message is not modified" counts as success; flood control becomes RateLimitError
@@ -58,8 +66,8 @@ export class TelegramOutbound {
   }
 
   /** Sends a text message; returns its message id. */
-  async sendText(params: { chat: ChatRef; text: string; replyToId?: string }): Promise<string> {
-    const where = placement(params);
+  async sendText(params: { chat: ChatRef; text: string; replyToId?: string; choices?: readonly OutboundChoice[] }): Promise<string> {
+    const where = { ...placement(params), ...keyboard(params) };
     const sent = await this.withMarkupFallback({
       method: 'sendMessage',
       html: () => this.api.sendMessage(params.chat.id, rendered({ markdown: params.text }), { ...where, parse_mode: 'HTML' }),
@@ -69,15 +77,38 @@ export class TelegramOutbound {
     return String(sent.message_id);
   }
 
-  /** Replaces a message's text ("message is not modified" counts as done). */
-  async editText(params: { chat: ChatRef; messageId: string; text: string }): Promise<void> {
+  /**
+   * Replaces a message's text ("message is not modified" counts as done). The buttons it shows after are `choices`:
+   * an edit without reply_markup removes an inline keyboard, so an edit without choices leaves none.
+   */
+  async editText(params: { chat: ChatRef; messageId: string; text: string; choices?: readonly OutboundChoice[] }): Promise<void> {
     const id = Number(params.messageId);
+    const markup = keyboard(params);
     await this.withMarkupFallback({
       method: 'editMessageText',
-      html: () => this.api.editMessageText(params.chat.id, id, rendered({ markdown: params.text }), { parse_mode: 'HTML' }),
-      plain: () => this.api.editMessageText(params.chat.id, id, plain({ markdown: params.text })),
+      html: () => this.api.editMessageText(params.chat.id, id, rendered({ markdown: params.text }), { parse_mode: 'HTML', ...markup }),
+      plain: () => this.api.editMessageText(params.chat.id, id, plain({ markdown: params.text }), markup),
       notModifiedIsDone: true,
     });
+  }
+
+  /** Removes a message's buttons, keeping its text ("message is not modified": it had none; done). */
+  async removeButtons(params: { chatId: string; messageId: string }): Promise<void> {
+    try {
+      await this.api.editMessageReplyMarkup(params.chatId, Number(params.messageId));
+    } catch (error) {
+      if (classifyTelegramError({ error, method: 'editMessageReplyMarkup' }).kind === 'not-modified') return;
+      throw this.translate({ error, method: 'editMessageReplyMarkup' });
+    }
+  }
+
+  /** Answers a callback query (stops the button's spinner), with a short notice the presser sees when given. */
+  async answerPress(params: { queryId: string; notice?: string }): Promise<void> {
+    try {
+      await this.api.answerCallbackQuery(params.queryId, params.notice !== undefined ? { text: params.notice.slice(0, 200) } : {});
+    } catch (error) {
+      throw this.translate({ error, method: 'answerCallbackQuery' });
+    }
   }
 
   /**
@@ -105,7 +136,7 @@ export class TelegramOutbound {
   }
 
   /** Sends one file the way Telegram shows its kind best (a photo Telegram refuses goes as a document); returns the message id. */
-  async sendFile(params: { chat: ChatRef; attachment: OutboundAttachment; replyToId?: string }): Promise<string> {
+  async sendFile(params: { chat: ChatRef; attachment: OutboundAttachment; replyToId?: string; choices?: readonly OutboundChoice[] }): Promise<string> {
     const method = sendMethodFor({ kind: params.attachment.kind, path: params.attachment.path });
     try {
       return await this.sendFileAs({ ...params, method });
@@ -123,10 +154,10 @@ export class TelegramOutbound {
     }
   }
 
-  private async sendFileAs(params: { chat: ChatRef; attachment: OutboundAttachment; replyToId?: string; method: SendFileMethod }): Promise<string> {
+  private async sendFileAs(params: { chat: ChatRef; attachment: OutboundAttachment; replyToId?: string; choices?: readonly OutboundChoice[]; method: SendFileMethod }): Promise<string> {
     const { chat, attachment } = params;
     const file = new InputFile(attachment.path);
-    const extra = { ...placement(params), ...(attachment.caption ? { caption: attachment.caption } : {}) };
+    const extra = { ...placement(params), ...keyboard(params), ...(attachment.caption ? { caption: attachment.caption } : {}) };
     const sent = await (async () => {
       switch (params.method) {
         case 'sendPhoto':

@@ -8,7 +8,7 @@ import { classifyTelegramError } from './errors.js';
 import { grammySignal } from './signal.js';
 
 /** Updates the adapter asks Telegram for. */
-export const allowedUpdates = ['message', 'edited_message'] as const;
+export const allowedUpdates = ['message', 'edited_message', 'callback_query'] as const;
 
 /** Seconds Telegram holds a getUpdates request open when there is nothing new. */
 const longPollSeconds = 25;

@@ -46,12 +46,33 @@ export const telegramMessageSchema = z.looseObject({
   video: fileSchema.optional(),
 });
 
+/**
+ * A button press: who pressed, and the message that carried the button (absent for inline-mode messages; an
+ * inaccessible one, older than 48 hours, has only chat, message_id and date 0). `data` is the button's callback_data.
+ */
+export const callbackQuerySchema = z.looseObject({
+  id: z.string().min(1),
+  from: userSchema,
+  message: z.looseObject({
+    message_id: z.number().int(),
+    chat: z.looseObject({ id: z.number().int(), type: z.string() }),
+    from: z.looseObject({ id: z.number().int() }).optional(),
+    message_thread_id: z.number().int().optional(),
+    is_topic_message: z.boolean().optional(),
+  }).optional(),
+  data: z.string().optional(),
+});
+
 /** A Telegram update as the adapter reads it; updates without a message (other kinds) pass through unread. */
 export const telegramUpdateSchema = z.looseObject({
   update_id: z.number().int(),
   message: telegramMessageSchema.optional(),
   edited_message: telegramMessageSchema.optional(),
+  callback_query: callbackQuerySchema.optional(),
 });
+
+/** A validated button press. */
+export type TelegramCallbackQuery = z.infer<typeof callbackQuerySchema>;
 
 /** A validated update. */
 export type TelegramUpdate = z.infer<typeof telegramUpdateSchema>;

@@ -41,6 +41,10 @@ export interface ContractPlatform {
   redeliverLast(): Promise<void>;
   /** What the bot shows in a chat, oldest first. */
   botMessages(params: { chatId: string }): readonly ShownBotMessage[];
+  /** The choice ids of the buttons a bot message shows now, in order (platforms whose adapter has `capabilities.buttons`). */
+  buttonsOf?(params: { chatId: string; messageId: string }): readonly string[];
+  /** The user presses the button with this choice id under a bot message, as the platform delivers it. */
+  press?(params: { user: ContractUser; chatId: string; messageId: string; choiceId: string }): Promise<void>;
   /** Length of shown text in the units the platform's limit counts. */
   visibleLength(params: { text: string }): number;
   /** Stops the platform's fake. */

@@ -174,5 +174,44 @@ export function adapterContract(params: { name: string; setup: () => Promise<Con
         },
       });
     });
+
+    test('buttons: choices are shown, a press reaches the gateway\'s choice router (never the agent), an unclaimed press retires them', async () => {
+      await withGateway({
+        setup,
+        run: async ({ platform, h }) => {
+          const adapter = platform.entry({ profile: h.profile, clock: h.clock, logger: h.logger }).adapter;
+          if (adapter.capabilities.buttons !== true) return;
+          const { buttonsOf, press } = platform;
+          assert.ok(buttonsOf && press, 'a platform with buttons lets the suite read and press them');
+          h.fake.setResponder(() => ({ text: 'hello back' }));
+          await platform.userSays({ user: platform.owner, text: 'hello' });
+          await until({ check: () => platform.botMessages({ chatId: platform.owner.chatId }).length === 1, what: 'the first answer' });
+          await h.runner.waitIdle();
+          const seen: { senderId: string; choiceId: string; messageId: string }[] = [];
+          const remove = h.runner.choices.register({
+            prefix: 'ctest',
+            handle: async (event) => {
+              seen.push({ senderId: event.sender.id, choiceId: event.choiceId, messageId: event.messageId });
+              return event.choiceId === 'ctest:a' ? { notice: 'noted' } : undefined;
+            },
+          });
+          try {
+            const chat = { id: platform.owner.chatId, kind: 'dm' as const };
+            const sent = await adapter.send({ chat, text: 'Pick one', choices: [{ id: 'ctest:a', label: 'A' }, { id: 'ctest:gone', label: 'B' }] });
+            assert.deepEqual(buttonsOf({ chatId: chat.id, messageId: sent.messageId }), ['ctest:a', 'ctest:gone']);
+            await press({ user: platform.owner, chatId: chat.id, messageId: sent.messageId, choiceId: 'ctest:a' });
+            await until({ check: () => seen.length === 1, what: 'the press at the choice router' });
+            assert.deepEqual(seen[0], { senderId: platform.owner.id, choiceId: 'ctest:a', messageId: sent.messageId });
+            assert.equal(buttonsOf({ chatId: chat.id, messageId: sent.messageId }).length, 2, 'a claimed press keeps the buttons');
+            await press({ user: platform.owner, chatId: chat.id, messageId: sent.messageId, choiceId: 'ctest:gone' });
+            await until({ check: () => buttonsOf({ chatId: chat.id, messageId: sent.messageId }).length === 0, what: 'the unclaimed question retired' });
+            await h.runner.waitIdle();
+            assert.equal(h.fake.requests.length, 1, 'presses never reach the agent');
+          } finally {
+            remove();
+          }
+        },
+      });
+    });
   });
 }

@@ -60,6 +60,10 @@ export async function discordPlatform(): Promise<ContractPlatform> {
           const file = m.attachments[0];
           return file ? { text: m.content, file: { name: file.name, bytes: file.bytes } } : { text: m.content };
         }),
+    buttonsOf: ({ messageId }) => fake.buttons({ messageId }).flat().map((b) => b.customId),
+    press: async ({ user, messageId, choiceId }) => {
+      fake.press({ messageId, user: { id: user.id, username: user.id === ownerId ? 'owner' : 'stranger' }, customId: choiceId });
+    },
     visibleLength: ({ text }) => text.length,
     close: async () => fake.close(),
   };

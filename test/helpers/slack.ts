@@ -62,6 +62,10 @@ export async function slackPlatform(): Promise<ContractPlatform> {
           const bytes = file ? fake.fileBytes(file.id) : undefined;
           return file && bytes ? { text: m.text, file: { name: file.name, bytes } } : { text: m.text };
         }),
+    buttonsOf: ({ chatId, messageId }) => fake.buttons({ channel: chatId, ts: messageId }).flat().map((b) => b.actionId),
+    press: async ({ user, chatId, messageId, choiceId }) => {
+      await fake.press({ channel: chatId, ts: messageId, user: user.id, actionId: choiceId });
+    },
     visibleLength: ({ text }) => text.length,
     close: async () => fake.close(),
   };

@@ -70,6 +70,10 @@ export async function telegramPlatform(): Promise<ContractPlatform> {
         .chatMessages(Number(chatId))
         .filter((m) => !m.deleted)
         .map((m) => (m.file ? { text: m.shown, file: { name: m.file.file_name ?? '', bytes: m.file.bytes } } : { text: m.shown })),
+    buttonsOf: ({ chatId, messageId }) => fake.buttons({ chatId: Number(chatId), messageId: Number(messageId) }).flat().map((b) => b.data),
+    press: async ({ user, chatId, messageId, choiceId }) => {
+      fake.press({ chatId: Number(chatId), messageId: Number(messageId), from: { id: Number(user.id), first_name: `User ${user.id}` }, data: choiceId });
+    },
     visibleLength: ({ text }) => text.length,
     close: async () => fake.close(),
   };

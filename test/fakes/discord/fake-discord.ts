@@ -3,6 +3,8 @@ import { systemClock } from '../../../src/util/clock.js';
 import { DiscordGateway } from './gateway.js';
 import { DiscordHttpServer } from './http.js';
 import { Intent, messageDelivery } from './intents.js';
+import { shownButtons, type ShownButton } from './components.js';
+import { buttonInteraction, type ButtonPressOptions } from './presses.js';
 import { interactionRoutes, slashCommandInteraction, type InteractionRecord, type SlashCommandOptions } from './interactions.js';
 import { incomingMessage } from './messages.js';
 import { miscRoutes } from './rest-misc.js';
@@ -160,6 +162,20 @@ export class FakeDiscord {
     const record = this.state.interactions.get(payload['id'] as string);
     if (!record) throw new Error('FakeDiscord: the interaction was not recorded');
     return record;
+  }
+
+  /** A user presses a button under a bot message: dispatches INTERACTION_CREATE (MESSAGE_COMPONENT) and returns its record. */
+  press(options: ButtonPressOptions): InteractionRecord {
+    const payload = buttonInteraction({ state: this.state, options });
+    this.gateway.dispatch({ t: 'INTERACTION_CREATE', d: payload });
+    const record = this.state.interactions.get(payload['id'] as string);
+    if (!record) throw new Error('FakeDiscord: the interaction was not recorded');
+    return record;
+  }
+
+  /** The buttons a message shows now, row by row; [] when it has none. */
+  buttons(params: { messageId: string }): ShownButton[][] {
+    return shownButtons({ components: this.state.messages.get(params.messageId)?.['components'] });
   }
 
   /** An interaction by id (its callback and follow-ups), or undefined. */

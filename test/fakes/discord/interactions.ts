@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { checkComponents } from './components.js';
 import { memberJson, userJson } from './payloads.js';
 import { asObject } from './rest-messages.js';
 import { DiscordApiError, type RestRequest, type Route } from './router.js';
@@ -10,6 +11,9 @@ export const INTERACTION_DEADLINE_MS = 3_000;
 
 /** An interaction callback's types that the fake accepts: 4 CHANNEL_MESSAGE_WITH_SOURCE, 5 DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE. */
 const REPLY_TYPES: ReadonlySet<number> = new Set([4, 5]);
+
+/** A component interaction (a button press) may also answer 6 DEFERRED_UPDATE_MESSAGE or 7 UPDATE_MESSAGE. */
+const COMPONENT_REPLY_TYPES: ReadonlySet<number> = new Set([4, 5, 6, 7]);
 
 /** One interaction the fake dispatched, as the test inspects it. */
 export interface InteractionRecord {
@@ -27,6 +31,8 @@ export interface InteractionRecord {
   callback?: { type: number; data: Json; at: number };
   /** Follow-up and edited-original message bodies, in order. */
   followups: Json[];
+  /** For a button press: the pressed button and the message that carries it. */
+  component?: { customId: string; messageId: string };
 }
 
 /** What a user running a slash command needs. */
@@ -83,8 +89,11 @@ export function interactionRoutes(params: { state: DiscordState }): Route[] {
         if (state.clock.now() - record.createdAt > INTERACTION_DEADLINE_MS) throw new DiscordApiError({ status: 404, code: 10062, message: 'Unknown interaction' });
         const body = asObject(request.body);
         const type = Number(body['type']);
-        if (!REPLY_TYPES.has(type)) throw new DiscordApiError({ status: 400, code: 50035, message: 'Invalid Form Body', errors: { type: { _errors: [{ code: 'BASE_TYPE_CHOICES', message: 'Value must be one of {4, 5}.' }] } } });
-        record.callback = { type, data: asObject(body['data']), at: state.clock.now() };
+        const allowed = record.component ? COMPONENT_REPLY_TYPES : REPLY_TYPES;
+        if (!allowed.has(type)) throw new DiscordApiError({ status: 400, code: 50035, message: 'Invalid Form Body', errors: { type: { _errors: [{ code: 'BASE_TYPE_CHOICES', message: `Value must be one of {${[...allowed].join(', ')}}.` }] } } });
+        const data = asObject(body['data']);
+        if (type === 7 && record.component) updateMessage({ state, messageId: record.component.messageId, data });
+        record.callback = { type, data, at: state.clock.now() };
         return { status: 204 };
       },
     },
@@ -97,6 +106,15 @@ export function interactionRoutes(params: { state: DiscordState }): Route[] {
       handle: (request) => followup({ state, request }),
     },
   ];
+}
+
+/** UPDATE_MESSAGE: the pressed message takes the callback's content and components. */
+function updateMessage(params: { state: DiscordState; messageId: string; data: Json }): void {
+  const stored = params.state.messages.get(params.messageId);
+  if (!stored) return;
+  if (typeof params.data['content'] === 'string') stored['content'] = params.data['content'];
+  if (params.data['components'] !== undefined) stored['components'] = checkComponents({ components: params.data['components'] });
+  stored['edited_timestamp'] = params.state.isoNow();
 }
 
 function followup(params: { state: DiscordState; request: RestRequest }): { status: number; body: Json } {

@@ -1,5 +1,6 @@
 import type { MultipartPart } from '../telegram/multipart.js';
 import { attachmentJson, messageJson } from './messages.js';
+import { checkComponents } from './components.js';
 import { DiscordApiError, type RestRequest, type Route } from './router.js';
 import type { DiscordState } from './state.js';
 import type { BotMessage, Json, SentAttachment } from './types.js';
@@ -83,6 +84,7 @@ function createMessage(deps: MessageRouteDeps, request: RestRequest): { status: 
   const content = typeof body['content'] === 'string' ? body['content'] : '';
   checkContent({ content });
   const embeds = Array.isArray(body['embeds']) ? body['embeds'] : [];
+  const components = body['components'] === undefined ? [] : checkComponents({ components: body['components'] });
   if (content === '' && embeds.length === 0 && request.files.length === 0) {
     throw new DiscordApiError({ status: 400, code: 50006, message: 'Cannot send an empty message' });
   }
@@ -105,6 +107,7 @@ function createMessage(deps: MessageRouteDeps, request: RestRequest): { status: 
     message['nonce'] = body['nonce'];
     state.nonces.set(`${channelId}:${nonce}`, { messageId: id, at: state.clock.now() });
   }
+  if (components.length > 0) message['components'] = components;
   state.messages.set(id, message);
   const record: BotMessage = {
     id, channelId, content, edits: 0, history: [content], attachments: sent, embeds, reactions: [], deleted: false,
@@ -132,6 +135,8 @@ function editMessage(deps: MessageRouteDeps, request: RestRequest): { status: nu
     stored['embeds'] = body['embeds'];
     record.embeds = body['embeds'];
   }
+  // Without `components` a message keeps its buttons; `components: []` removes them.
+  if (body['components'] !== undefined) stored['components'] = checkComponents({ components: body['components'] });
   if (body['allowed_mentions'] !== undefined) record.allowed_mentions = body['allowed_mentions'];
   record.edits += 1;
   stored['edited_timestamp'] = state.isoNow();

@@ -17,6 +17,7 @@ const BOT_METHODS: Record<string, MethodHandler> = {
   'auth.test': workspace.authTest,
   'chat.postMessage': chat.postMessage,
   'chat.update': chat.update,
+  'chat.postEphemeral': chat.postEphemeral,
   'chat.delete': chat.remove,
   'reactions.add': chat.reaction({ add: true }),
   'reactions.remove': chat.reaction({ add: false }),

@@ -1,13 +1,15 @@
 import { systemClock } from '../../../src/util/clock.js';
 import type { HeldAnswer } from '../held-answers.js';
 import { Dispatcher } from './dispatch.js';
+import { shownButtons, type ShownButton } from './blocks.js';
 import { buildUserMessage, eventCallback, signedEventRequest } from './events.js';
+import { blockActionsPayload, type PressOptions } from './interactions.js';
 import { mimeFor, receiveUpload } from './methods-files.js';
 import { SlackHttpServer } from './server.js';
 import { SocketModeServer } from './socket-mode.js';
 import { SlackState } from './state.js';
 import type {
-  AckRecord, AddFileOptions, BotMessage, CallRecord, Delivery, DeliverOptions, FailRule, FakeSlackOptions, SlackFileObject,
+  AckRecord, AddFileOptions, BotMessage, CallRecord, Delivery, DeliverOptions, EphemeralMessage, FailRule, FakeSlackOptions, SlackFileObject,
   UserMessageOptions,
 } from './types.js';
 
@@ -156,6 +158,42 @@ export class FakeSlack {
       ...(params.timestamp !== undefined ? { timestamp: params.timestamp } : {}),
       ...(params.retryNum !== undefined ? { retryNum: params.retryNum } : {}),
     });
+  }
+
+  /** The buttons a bot message shows now, row (actions block) by row; [] when it has none. */
+  buttons(params: { channel: string; ts: string }): ShownButton[][] {
+    return shownButtons({ blocks: this.state.messages.get(`${params.channel}:${params.ts}`)?.blocks });
+  }
+
+  /** Ephemeral messages the bot showed (chat.postEphemeral), oldest first. */
+  get ephemerals(): EphemeralMessage[] {
+    return [...this.state.ephemerals];
+  }
+
+  /** The block_actions payload of a user's press of a button under a bot message. */
+  pressPayload(options: PressOptions): Record<string, unknown> {
+    return blockActionsPayload({ state: this.state, options });
+  }
+
+  /** A press over Socket Mode: an `interactive` envelope; resolves with the client's ack. */
+  press(options: PressOptions & { timeoutMs?: number }): Promise<{ envelopeId: string; ack: AckRecord }> {
+    const envelopeId = crypto.randomUUID();
+    const envelope = { envelope_id: envelopeId, type: 'interactive', accepts_response_payload: true, payload: this.pressPayload(options) };
+    return this.socket.send({ envelope, timeoutMs: options.timeoutMs ?? DEFAULT_WAIT_MS }).then((ack) => ({ envelopeId, ack }));
+  }
+
+  /**
+   * A press for HTTP mode: the form-encoded `payload=` Slack POSTs to the interactivity URL, signed with the fake's
+   * signing secret (or `secret`); `payload` replaces the built one (e.g. a malformed one).
+   */
+  signedPress(params: (PressOptions | { payload: string }) & { secret?: string; timestamp?: number }): { headers: Record<string, string>; body: string } {
+    const payload = 'payload' in params ? params.payload : JSON.stringify(this.pressPayload(params));
+    const signed = signedEventRequest({
+      body: new URLSearchParams({ payload }).toString(),
+      secret: params.secret ?? this.state.identity.signingSecret,
+      ...(params.timestamp !== undefined ? { timestamp: params.timestamp } : {}),
+    });
+    return { headers: { ...signed.headers, 'content-type': 'application/x-www-form-urlencoded' }, body: signed.body };
   }
 
   /** Stops answering pings and sending anything while keeping sockets open. */

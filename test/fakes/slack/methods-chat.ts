@@ -1,4 +1,5 @@
 import { jsonParam, optionalString, requireChannel, requireString, SlackApiError, type MethodHandler } from './method-kit.js';
+import { checkBlocks } from './blocks.js';
 import type { SlackState } from './state.js';
 import type { BotMessage } from './types.js';
 
@@ -18,7 +19,14 @@ export function messageObject(params: { state: SlackState; message: BotMessage; 
     ...(message.edits > 0 ? { edited: { user: identity.botUserId, ts: message.ts } } : {}),
     ...(message.files ? { files: message.files } : {}),
     ...(params.withMetadata === true && message.metadata ? { metadata: message.metadata } : {}),
+    ...(message.blocks !== undefined && message.blocks.length > 0 ? { blocks: message.blocks } : {}),
   };
+}
+
+/** The `blocks` parameter, checked; undefined when absent. */
+function blocksParam(params: Record<string, unknown>): unknown[] | undefined {
+  const raw = jsonParam({ from: params, key: 'blocks' });
+  return raw === undefined ? undefined : checkBlocks({ blocks: raw });
 }
 
 /** The `metadata` parameter of chat.postMessage: {event_type, event_payload}, or Slack's invalid_metadata_format. */
@@ -60,9 +68,11 @@ export const postMessage: MethodHandler = ({ state, params }) => {
   if (text !== undefined && text.length > 40_000) throw new SlackApiError({ code: 'msg_too_long' });
   const threadTs = optionalString({ from: params, key: 'thread_ts' });
   const metadata = metadataParam(params);
+  const blocks = blocksParam(params);
   const ts = state.nextTs({ channel });
   const message: BotMessage = {
     ts, channel, text: text ?? '', edits: 0, history: [text ?? ''], deleted: false,
+    ...(blocks !== undefined && blocks.length > 0 ? { blocks } : {}),
     ...(threadTs !== undefined && threadTs !== '' ? { thread_ts: threadTs } : {}),
     ...(metadata ? { metadata } : {}),
   };
@@ -120,11 +130,28 @@ export const update: MethodHandler = ({ state, params }) => {
   const text = optionalString({ from: params, key: 'text' });
   if (!hasContent(params, text)) throw new SlackApiError({ code: 'no_text' });
   if (text !== undefined && text.length > 40_000) throw new SlackApiError({ code: 'msg_too_long' });
+  // Without `blocks` a message keeps the blocks it has; an empty array removes them.
+  const blocks = blocksParam(params);
+  if (blocks !== undefined && blocks.length > 0) message.blocks = blocks;
+  else if (blocks !== undefined) delete message.blocks;
   message.text = text ?? '';
   message.edits += 1;
   message.history.push(message.text);
   state.changed();
   return { channel, ts, text: message.text, message: messageObject({ state, message }) };
+};
+
+/** chat.postEphemeral: channel, user, text (or blocks), thread_ts; shown to that user only, never stored as a message. */
+export const postEphemeral: MethodHandler = ({ state, params }) => {
+  const channel = requireChannel({ state, from: params });
+  const user = requireString({ from: params, key: 'user', error: 'user_not_in_channel' });
+  if (!state.users.has(user)) throw new SlackApiError({ code: 'user_not_in_channel' });
+  const text = optionalString({ from: params, key: 'text' });
+  if (!hasContent(params, text)) throw new SlackApiError({ code: 'no_text' });
+  const threadTs = optionalString({ from: params, key: 'thread_ts' });
+  state.ephemerals.push({ channel, user, text: text ?? '', at: state.clock.now(), ...(threadTs !== undefined ? { thread_ts: threadTs } : {}) });
+  state.changed();
+  return { message_ts: `${Math.floor(state.clock.now() / 1000)}.${String(state.ephemerals.length).padStart(6, '0')}` };
 };
 
 /** chat.delete: channel, ts. */

@@ -1,5 +1,5 @@
 import type { Clock } from '../../../src/util/clock.js';
-import type { BotMessage, ChannelType, SlackFileObject, StoredFile } from './types.js';
+import type { BotMessage, ChannelType, SlackFileObject, StoredFile, EphemeralMessage } from './types.js';
 
 /** Who the fake is: bot, team and app ids plus tokens. */
 export interface Identity {
@@ -34,6 +34,8 @@ export class SlackState {
   readonly statuses = new Map<string, string[]>();
   /** Files by id. */
   readonly files = new Map<string, StoredFile>();
+  /** Ephemeral messages the bot showed, oldest first. */
+  readonly ephemerals: EphemeralMessage[] = [];
   private readonly lastTs = new Map<string, number>();
   private readonly listeners = new Set<() => void>();
   private seq = 0;

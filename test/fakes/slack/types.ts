@@ -105,6 +105,17 @@ export interface BotMessage {
   metadata?: { event_type: string; event_payload: Record<string, unknown> };
   /** Whether chat.delete removed it. */
   deleted: boolean;
+  /** Its Block Kit blocks, while it has any (chat.update without `blocks` keeps them; `blocks: []` removes them). */
+  blocks?: unknown[];
+}
+
+/** A message only one user saw (chat.postEphemeral). */
+export interface EphemeralMessage {
+  channel: string;
+  user: string;
+  text: string;
+  thread_ts?: string;
+  at: number;
 }
 
 /** One ack a Socket Mode client sent. */

@@ -4,11 +4,13 @@ import type { HeldAnswer } from '../held-answers.js';
 import { Dispatcher } from './dispatch.js';
 import { mimeFor, type FileKind } from './files.js';
 import { imageInfo } from './image.js';
+import { keyboardButtons } from './keyboard.js';
+import { buildPress } from './press.js';
 import { pushUserMessage } from './push.js';
 import { TelegramHttpServer } from './server.js';
 import { TelegramState } from './state.js';
 import type {
-  AddFileOptions, BotMessage, CallRecord, FailRule, FakeTelegramOptions, FileHandle, PushChat, PushMessageOptions, WebhookRecord,
+  AddFileOptions, BotMessage, CallRecord, FailRule, FakeTelegramOptions, FileHandle, PressOptions, PressRecord, PushChat, PushMessageOptions, WebhookRecord,
 } from './types.js';
 
 /** Default for waitFor's real-time watchdog. */
@@ -27,6 +29,7 @@ export class FakeTelegram {
   private readonly dispatcher: Dispatcher;
   private readonly http: TelegramHttpServer;
   private port = 0;
+  private pressCount = 0;
 
   constructor(options: FakeTelegramOptions) {
     this.token = options.token;
@@ -132,6 +135,45 @@ export class FakeTelegram {
   /** Queues any update as given (update_id assigned when missing). */
   pushRaw(update: Omit<Update, 'update_id'> & { update_id?: number }): Update {
     return this.state.updates.push({ update });
+  }
+
+  /** The buttons a bot message shows now, row by row (`data` is the callback_data); [] when it has none. */
+  buttons(params: { chatId: number; messageId: number }): { text: string; data: string }[][] {
+    const chat = this.state.findChat({ chatId: params.chatId });
+    const stored = chat ? this.state.message({ chat, messageId: params.messageId }) : undefined;
+    return keyboardButtons({ markup: stored?.message.reply_markup });
+  }
+
+  /** A user presses a button under a bot message: the callback_query goes out through getUpdates; returns the update. */
+  press(options: PressOptions): Update {
+    return this.state.updates.push({ update: this.pressUpdate(options) });
+  }
+
+  /**
+   * A user presses a button while the bot uses a webhook: the update is POSTed to `url` (the local address the
+   * webhook's public URL leads to) with the secret token setWebhook gave; returns the HTTP status and the update.
+   */
+  async pressViaWebhook(params: PressOptions & { url: string }): Promise<{ status: number; update: Update }> {
+    const { url, ...options } = params;
+    const update = { ...this.pressUpdate(options), update_id: 700_000 + this.pressCount } as Update;
+    const secret = this.state.webhook?.secretToken;
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(secret !== undefined ? { 'x-telegram-bot-api-secret-token': secret } : {}) },
+      body: JSON.stringify(update),
+    });
+    await response.arrayBuffer();
+    return { status: response.status, update };
+  }
+
+  /** Presses delivered so far, with the bot's answers (answerCallbackQuery), in order. */
+  get presses(): PressRecord[] {
+    return [...this.state.presses.values()].map((press) => ({ ...press }));
+  }
+
+  private pressUpdate(options: PressOptions): Omit<Update, 'update_id'> {
+    this.pressCount += 1;
+    return buildPress({ state: this.state, options, queryId: `${4_000_000_000 + this.pressCount}` });
   }
 
   /** Makes the next `count` calls of a method fail: an error status (429 with retryAfter, 409, ...) or a dropped connection. */

@@ -1,6 +1,7 @@
 import type { Message } from 'grammy/types';
 import type { MethodContext, MethodHandler } from './context.js';
 import { badRequest } from './errors.js';
+import { checkInlineKeyboard } from './keyboard.js';
 import { read } from './params.js';
 import { isInlineKeyboard, resolveReply, sendOutgoing } from './outgoing.js';
 import { formatText } from './text.js';
@@ -47,6 +48,7 @@ export const editMessageText: MethodHandler = ({ state, params }: MethodContext)
     kind: 'text',
   });
   const markup = params['reply_markup'];
+  checkInlineKeyboard({ markup });
   const current = stored.message;
   const sameText = current.text === formatted.shown && sameJson(current.entities ?? [], formatted.entities);
   const sameMarkup = sameJson(current.reply_markup ?? null, isInlineKeyboard(markup) ? markup : null);

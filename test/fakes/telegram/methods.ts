@@ -1,5 +1,6 @@
 import type { MethodHandler } from './context.js';
 import * as bot from './methods-bot.js';
+import * as callbacks from './methods-callbacks.js';
 import * as media from './methods-media.js';
 import * as messages from './methods-messages.js';
 
@@ -17,6 +18,8 @@ const ALL: Record<string, MethodHandler> = {
   sendMessage: messages.sendMessage,
   editMessageText: messages.editMessageText,
   deleteMessage: messages.deleteMessage,
+  answerCallbackQuery: callbacks.answerCallbackQuery,
+  editMessageReplyMarkup: callbacks.editMessageReplyMarkup,
   sendPhoto: media.sendPhoto,
   sendDocument: media.sendDocument,
   sendVoice: media.sendVoice,

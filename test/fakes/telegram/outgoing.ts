@@ -1,5 +1,6 @@
 import type { InlineKeyboardMarkup, Message } from 'grammy/types';
 import { badRequest } from './errors.js';
+import { checkInlineKeyboard } from './keyboard.js';
 import { read, type Params } from './params.js';
 import type { ChatRecord, TelegramState } from './state.js';
 import type { FormattedText } from './text.js';
@@ -36,6 +37,7 @@ export function sendOutgoing(params: {
   file?: SentFile;
 }): Message {
   const { state, chat } = params;
+  checkInlineKeyboard({ markup: params.params['reply_markup'] });
   const messageId = state.nextMessageId({ chat });
   const message = {
     message_id: messageId,

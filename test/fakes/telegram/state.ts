@@ -2,7 +2,7 @@ import type { BotCommand, Chat, Message, User } from 'grammy/types';
 import type { Clock } from '../../../src/util/clock.js';
 import { badRequest } from './errors.js';
 import { FileStore } from './files.js';
-import type { BotMessage, WebhookRecord } from './types.js';
+import type { BotMessage, PressRecord, WebhookRecord } from './types.js';
 import { UpdateQueue } from './updates.js';
 
 /** A message the fake holds; `sent` is present for messages the bot sent. */
@@ -39,6 +39,8 @@ export class TelegramState {
   readonly commands = new Map<string, BotCommand[]>();
   /** The webhook, while one is set. */
   webhook: WebhookRecord | undefined;
+  /** Button presses delivered, by callback_query id. */
+  readonly presses = new Map<string, PressRecord>();
   private readonly chats = new Map<number, ChatRecord>();
   private readonly listeners = new Set<() => void>();
 

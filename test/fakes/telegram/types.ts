@@ -1,4 +1,4 @@
-import type { Message, MessageEntity } from 'grammy/types';
+import type { CallbackQuery, Message, MessageEntity } from 'grammy/types';
 import type { Clock } from '../../../src/util/clock.js';
 
 /** How to build a FakeTelegram. */
@@ -150,6 +150,8 @@ export interface BotMessage {
   message_thread_id?: number;
   /** Current reply_markup as sent. */
   reply_markup?: unknown;
+  /** editMessageReplyMarkup calls that changed it. */
+  markup_edits?: number;
   /** True once deleteMessage removed it. */
   deleted: boolean;
   /** Clock time (ms) it was sent. */
@@ -209,4 +211,26 @@ export interface WebhookRecord {
   secretToken?: string;
   /** max_connections, if given. */
   maxConnections?: number;
+}
+
+/** A button press the fake delivered (a callback_query), and how the bot answered it. */
+export interface PressRecord {
+  /** The callback_query as delivered. */
+  query: CallbackQuery;
+  /** The bot's answerCallbackQuery, once made. */
+  answer?: { at: number; text?: string; showAlert: boolean };
+}
+
+/** A press of a button under one of the bot's messages. */
+export interface PressOptions {
+  /** The chat the message is in. */
+  chatId: number;
+  /** The bot's message carrying the button. */
+  messageId: number;
+  /** Who presses. */
+  from: PushUser;
+  /** The pressed button's callback_data; by default the first button's with this text (`label`), else the first button's. */
+  data?: string;
+  /** The label of the button to press. */
+  label?: string;
 }
