@@ -13,6 +13,12 @@ import { escapePart } from '../gateway/session-key.js';
 /** First wait before a failed delivery is tried again; doubles per attempt up to `deliveryRetryMaxMs`. */
 export const DELIVERY_RETRY_BASE_MS = 60_000;
 const deliveryRetryMaxMs = 60 * 60_000;
+/**
+ * How long a run's delivery is retried, from its scheduled time: after that the run is `failed` with the last errors.
+ * No adapter tells a lasting refusal (bot kicked, chat deleted, 403) from a passing one, so every failure is retried
+ * until then; a day covers an outage, and a chat that is gone stops costing sends.
+ */
+export const DELIVERY_GIVE_UP_MS = 24 * 60 * 60_000;
 
 /** The session key of one attempt of a run: profile, platform, chat, then the job and run (a fresh session each time). */
 export function runSessionKey(params: { profile: string; target: Extract<ResolvedTarget, { ok: true }>; jobId: string; runId: number; attempt: number }): string {
@@ -147,6 +153,10 @@ async function deliverAll(params: {
     else errors.push(`${target.key}: ${error}`);
   }
   if (errors.length === 0) return finish({ deps, run, outcome: 'delivered' });
+  if (clock.now() - run.scheduledFor >= DELIVERY_GIVE_UP_MS) {
+    params.logger.warn({ errors, attempts: run.attempts }, 'job run not delivered to every target for 24 h; giving up');
+    return finish({ deps, run, outcome: 'failed', error: `gave up after 24 h without delivery: ${errors.join('; ')}` });
+  }
   const retryInMs = backoffDelay({ attempt: run.attempts - 1, baseMs: DELIVERY_RETRY_BASE_MS, maxMs: deliveryRetryMaxMs });
   params.logger.warn({ errors, retryInMs }, 'job run not delivered to every target; trying again later');
   return finish({ deps, run, outcome: 'delivery_failed', error: errors.join('; '), retryAt: clock.now() + retryInMs });
