@@ -163,6 +163,7 @@ export class GatewayRunner {
       sendText: (p) => sendText({ ...p, slots: this.slots, scrub: this.options.scrub, store: this.store, clock: this.clock, logger: this.logger.child({ component: 'scheduler' }) }),
       profileName: () => this.options.profileName,
       catchUpWindowMs: () => this.options.jobs?.catchUpWindowMs ?? 0,
+      scrub: (text) => this.options.scrub(text),
       script: () => ({ workspace: this.options.toolContext.workspace, terminal: this.options.toolContext.terminal }),
     });
   }

@@ -85,8 +85,10 @@ async function scriptOutput(params: { deps: SchedulerDeps; job: JobRow; run: Job
   const script = deps.script();
   const output = await runJobScript({ command: job.script ?? '', workspace: script.workspace, terminal: script.terminal, clock: deps.clock, signal: params.signal });
   if (output.kind === 'aborted') return undefined;
-  keepScriptOutput({ store: deps.store, profile: deps.profileName(), job, run, output: output.output });
-  return output.output;
+  // Scrubbed like a terminal tool's output: what the command printed is stored and sent, never the profile's secrets.
+  const text = deps.scrub(output.output);
+  keepScriptOutput({ store: deps.store, profile: deps.profileName(), job, run, output: text });
+  return text;
 }
 
 /** Injects the run's turn (or finds the one a restart left) and waits for how it ended. */

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { test } from 'node:test';
 import { checkPrompt } from '../../src/jobs/checks.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { startHarness } from '../helpers/harness.js';
-import { driveUntil, withStore } from '../helpers/jobs.js';
+import { createJob, driveUntil, runsOf, withStore } from '../helpers/jobs.js';
 
 const SECRET = 'ghp_r14CheckOutputSecret0123456789';
 
@@ -34,6 +36,30 @@ test('a check whose command prints a secret of the profile: the output is scrubb
     });
     assert.match(stored, /disk 95%/);
     assert.doesNotMatch(stored, new RegExp(SECRET), 'no stored message holds the secret');
+  } finally {
+    await h.stop();
+  }
+});
+
+test('a script job whose command prints a secret of the profile: the output kept with the run is scrubbed, and so is what is sent', async () => {
+  const clock = new FakeClock();
+  const h = await startHarness({ clock, env: { GITHUB_TOKEN: SECRET }, config: { timezone: 'UTC', cron: { catch_up_window: '1h' } } });
+  try {
+    // The command reads the token from a file (as `cat .env` or a config dump would print it).
+    const file = path.join(h.profile.dir, 'token.txt');
+    writeFileSync(file, `GITHUB_TOKEN=${SECRET}\n`);
+    const job = createJob({ h, clock, name: 'Env', prompt: '', script: `cat '${file}'; echo "disk 95%"`, schedule: 'in 1m' });
+    await driveUntil({ clock, check: () => runsOf(h, job.id)[0]?.outcome === 'delivered', what: 'the script run' });
+    const shown = h.adapter.shown().map((m) => m.text).join('\n');
+    assert.match(shown, /disk 95%/);
+    assert.doesNotMatch(shown, new RegExp(SECRET), 'the chat never sees the secret');
+    const kept = withStore(h, (store) => {
+      const sessionId = store.runsOf({ jobId: job.id, limit: 1 })[0]?.sessionId;
+      assert.ok(sessionId !== null && sessionId !== undefined, 'the output is kept with the run');
+      return JSON.stringify(store.history({ sessionId, limit: 50 }));
+    });
+    assert.match(kept, /disk 95%/);
+    assert.doesNotMatch(kept, new RegExp(SECRET), 'the stored output has no secret');
   } finally {
     await h.stop();
   }

@@ -43,6 +43,7 @@ test('a delivery that keeps failing (bot kicked from the chat: 403 on every send
       },
       profileName: () => 'work',
       catchUpWindowMs: () => HOUR,
+      scrub: (text) => text,
       script: () => ({ workspace: '/tmp', terminal: { timeoutMs: 1000, maxOutputBytes: 1000 } }),
     });
     const loop = scheduler.run({ signal: controller.signal });

@@ -33,6 +33,7 @@ function schedulerOver(params: { store: Store; clock: FakeClock; injected: Injec
     sendText: async () => ({ ok: false, error: 'test' }) as never,
     profileName: () => 'work',
     catchUpWindowMs: () => HOUR,
+    scrub: (text) => text,
     script: () => ({ workspace: '/tmp', terminal: { timeoutMs: 1000, maxOutputBytes: 1000 } }),
   });
 }
