@@ -121,12 +121,28 @@ export class Scheduler {
           this.deps.store.setJobState({ jobId: job.id, state: outcome === 'failed' ? 'failed' : 'done' });
         }
       })
-      .catch((error: unknown) => this.deps.logger.error({ err: error, jobId: job.id, runId: run.id }, 'job run failed unexpectedly; it is finished on the next start'))
+      .catch((error: unknown) => {
+        // A job removed mid-run takes its run rows with it: recording the run's end then fails, and nothing is left to finish.
+        if (this.jobGone({ jobId: job.id })) {
+          this.deps.logger.info({ jobId: job.id, runId: run.id }, 'job removed while its run was in flight; the run ends unrecorded');
+          return;
+        }
+        this.deps.logger.error({ err: error, jobId: job.id, runId: run.id }, 'job run failed unexpectedly; it is finished on the next start');
+      })
       .finally(() => {
         this.running.delete(job.id);
         if (!params.signal.aborted) this.poke();
       });
     this.running.set(job.id, work);
+  }
+
+  /** True when the job is no longer in the store (false when the store cannot say). */
+  private jobGone(params: { jobId: string }): boolean {
+    try {
+      return this.deps.store.job({ jobId: params.jobId }) === undefined;
+    } catch {
+      return false;
+    }
   }
 
   /** Until the soonest next run or known retry, at most `maxSleepMs`. */
