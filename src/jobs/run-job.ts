@@ -43,6 +43,8 @@ export async function runAttempt(params: { deps: SchedulerDeps; job: JobRow; run
   const logger = deps.logger.child({ jobId: job.id, runId: run.id, attempt: run.attempts });
   const targets = resolveTargets({ store, targets: job.targets });
   const proven = new Set(run.deliveries.filter((d) => d.messageIds.length > 0).map((d) => d.target));
+  /** Errors this attempt already recorded per target (the run's own turn refused or undelivered): the run reports them. */
+  const failed = new Map<string, string>();
   let text: string;
   if (job.script !== null) {
     const output = await scriptOutput({ deps, job, run, signal: params.signal });
@@ -71,8 +73,9 @@ export async function runAttempt(params: { deps: SchedulerDeps; job: JobRow; run
     const error = ids.length > 0 ? null : (end.error ?? 'the platform returned no message id');
     if (end.recorded !== true) store.recordDelivery({ runId: run.id, target: key, platform, chatId: chat.id, threadId: chat.threadId ?? null, messageIds: ids, error, now: clock.now() });
     if (ids.length > 0) proven.add(key);
+    if (error !== null) failed.set(key, error);
   }
-  return deliverAll({ deps, run, targets, proven, text, logger });
+  return deliverAll({ deps, run, targets, proven, failed, text, logger });
 }
 
 /**
@@ -128,6 +131,7 @@ async function deliverAll(params: {
   run: JobRunRow;
   targets: readonly ResolvedTarget[];
   proven: Set<string>;
+  failed?: ReadonlyMap<string, string>;
   text: string;
   logger: SchedulerDeps['logger'];
 }): Promise<AttemptOutcome> {
@@ -142,7 +146,8 @@ async function deliverAll(params: {
       continue;
     }
     if (text.trim() === '') {
-      errors.push(`${target.key}: nothing to send (the answer was not found)`);
+      // No answer to send: the run's turn did not get one onto the platform (refused: no adapter running, …), say why.
+      errors.push(`${target.key}: ${params.failed?.get(target.key) ?? 'nothing to send (the answer was not found)'}`);
       continue;
     }
     // Journaled like a reply: parts sent before a crash or a failure are found, never sent twice.
