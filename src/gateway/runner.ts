@@ -163,6 +163,7 @@ export class GatewayRunner {
       sendText: (p) => sendText({ ...p, slots: this.slots, scrub: this.options.scrub, store: this.store, clock: this.clock, logger: this.logger.child({ component: 'scheduler' }) }),
       profileName: () => this.options.profileName,
       catchUpWindowMs: () => this.options.jobs?.catchUpWindowMs ?? 0,
+      scrub: (text) => this.options.scrub(text),
       script: () => ({ workspace: this.options.toolContext.workspace, terminal: this.options.toolContext.terminal }),
     });
   }
@@ -334,7 +335,10 @@ export class GatewayRunner {
       this.mailboxes.for({ key: row.sessionKey, entry: slot.entry }).enqueue({ row });
       return true;
     };
-    return injectTurn({ ...params, store: this.store, clock: this.clock, watch: this.injected, enqueue });
+    // What the system puts in a turn (a check's command output, HEARTBEAT.md, a script's output) is scrubbed of the
+    // profile's secrets before it is journaled, stored or sent to the model, as a tool's output is.
+    const text = this.options.scrub(params.text);
+    return injectTurn({ ...params, text, store: this.store, clock: this.clock, watch: this.injected, enqueue });
   }
 
   /** Authorizes and journals an event; a write the disk refuses becomes JournalRefusedError (logged rate-limited per platform). */

@@ -20,7 +20,7 @@ function unaskedSettings(params: { config: GatewayConfig }): unknown {
     checks: config.checks,
     timezone: config.timezone,
     workspace: config.tools.workspace,
-    limits: [config.tools.terminal.timeout, config.tools.terminal.max_output_bytes],
+    limits: [config.tools.terminal.timeout, config.tools.terminal.max_output_bytes, config.agent.context_file_max_chars],
   };
 }
 

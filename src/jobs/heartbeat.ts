@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { PlatformName } from '../config/schema.js';
 import type { HeartbeatConfig } from '../config/unasked-schema.js';
+import { capText, readStart } from '../agent/prompt/context-files.js';
 import { scanForThreats } from '../threats/scan.js';
 import type { Clock } from '../util/clock.js';
 import { heartbeatPrompt } from './heartbeat-prompt.js';
@@ -22,14 +22,17 @@ export type HeartbeatTickResult =
   | { readonly kind: 'no-checklist' }
   | { readonly kind: 'blocked'; readonly reason: string };
 
-/** The checklist text, or undefined when the file is missing, unreadable or blank (a small file: read at once). */
-function readChecklist(params: { file: string }): string | undefined {
-  try {
-    const text = readFileSync(params.file, 'utf8');
-    return text.trim() === '' ? undefined : text;
-  } catch {
-    return undefined;
-  }
+/** How much of HEARTBEAT.md goes into the turn when no cap is given (agent.context_file_max_chars's default). */
+export const HEARTBEAT_MAX_CHARS = 20_000;
+
+/**
+ * The checklist text, or undefined when the file is missing, unreadable, not a regular file or blank. Read like a
+ * context file: at most `maxChars` (a bigger file is cut, with a note), and a FIFO is never waited on.
+ */
+function readChecklist(params: { file: string; maxChars: number }): string | undefined {
+  const read = readStart({ file: params.file, maxChars: params.maxChars });
+  if (!read.ok || read.text.trim() === '') return undefined;
+  return capText({ text: read.text.trim(), maxChars: params.maxChars, label: 'HEARTBEAT.md', ...(read.totalBytes !== undefined ? { totalBytes: read.totalBytes } : {}) });
 }
 
 /**
@@ -45,13 +48,15 @@ export async function heartbeatTick(params: {
   inject: InjectTurn;
   signal: AbortSignal;
   logger: Logger;
+  /** Cap on the checklist's characters (agent.context_file_max_chars; default HEARTBEAT_MAX_CHARS). */
+  maxChars?: number;
 }): Promise<HeartbeatTickResult> {
   const { logger, scheduledFor } = params;
   if (params.quiet !== undefined && isQuietAt({ quiet: params.quiet, atMs: scheduledFor, timeZone: params.timeZone })) {
     logger.debug({ scheduledFor }, 'heartbeat: quiet hours, skipped');
     return { kind: 'quiet' };
   }
-  const checklist = readChecklist({ file: params.file });
+  const checklist = readChecklist({ file: params.file, maxChars: params.maxChars ?? HEARTBEAT_MAX_CHARS });
   if (checklist === undefined) {
     logger.debug({ file: params.file }, 'heartbeat: no HEARTBEAT.md (or it is empty), skipped');
     return { kind: 'no-checklist' };
@@ -80,6 +85,8 @@ export async function runHeartbeat(params: {
   clock: Clock;
   signal: AbortSignal;
   logger: Logger;
+  /** Cap on the checklist's characters (agent.context_file_max_chars; default HEARTBEAT_MAX_CHARS). */
+  maxChars?: number;
 }): Promise<void> {
   const { config, logger } = params;
   const platform = config.target;
@@ -95,7 +102,7 @@ export async function runHeartbeat(params: {
     clock: params.clock,
     signal: params.signal,
     tick: async ({ scheduledFor }) => {
-      await heartbeatTick({ file: params.file, platform, quiet, timeZone: params.timeZone, scheduledFor, inject: params.inject, signal: params.signal, logger });
+      await heartbeatTick({ file: params.file, platform, quiet, timeZone: params.timeZone, scheduledFor, inject: params.inject, signal: params.signal, logger, ...(params.maxChars !== undefined ? { maxChars: params.maxChars } : {}) });
     },
     onError: ({ error }) => logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'heartbeat: the turn could not be injected'),
     onSkipped: ({ count }) => logger.info({ count }, 'heartbeat: still running when the next fell due, skipped'),

@@ -13,6 +13,12 @@ import { escapePart } from '../gateway/session-key.js';
 /** First wait before a failed delivery is tried again; doubles per attempt up to `deliveryRetryMaxMs`. */
 export const DELIVERY_RETRY_BASE_MS = 60_000;
 const deliveryRetryMaxMs = 60 * 60_000;
+/**
+ * How long a run's delivery is retried, from its scheduled time: after that the run is `failed` with the last errors.
+ * No adapter tells a lasting refusal (bot kicked, chat deleted, 403) from a passing one, so every failure is retried
+ * until then; a day covers an outage, and a chat that is gone stops costing sends.
+ */
+export const DELIVERY_GIVE_UP_MS = 24 * 60 * 60_000;
 
 /** The session key of one attempt of a run: profile, platform, chat, then the job and run (a fresh session each time). */
 export function runSessionKey(params: { profile: string; target: Extract<ResolvedTarget, { ok: true }>; jobId: string; runId: number; attempt: number }): string {
@@ -37,6 +43,8 @@ export async function runAttempt(params: { deps: SchedulerDeps; job: JobRow; run
   const logger = deps.logger.child({ jobId: job.id, runId: run.id, attempt: run.attempts });
   const targets = resolveTargets({ store, targets: job.targets });
   const proven = new Set(run.deliveries.filter((d) => d.messageIds.length > 0).map((d) => d.target));
+  /** Errors this attempt already recorded per target (the run's own turn refused or undelivered): the run reports them. */
+  const failed = new Map<string, string>();
   let text: string;
   if (job.script !== null) {
     const output = await scriptOutput({ deps, job, run, signal: params.signal });
@@ -65,8 +73,9 @@ export async function runAttempt(params: { deps: SchedulerDeps; job: JobRow; run
     const error = ids.length > 0 ? null : (end.error ?? 'the platform returned no message id');
     if (end.recorded !== true) store.recordDelivery({ runId: run.id, target: key, platform, chatId: chat.id, threadId: chat.threadId ?? null, messageIds: ids, error, now: clock.now() });
     if (ids.length > 0) proven.add(key);
+    if (error !== null) failed.set(key, error);
   }
-  return deliverAll({ deps, run, targets, proven, text, logger });
+  return deliverAll({ deps, run, targets, proven, failed, text, logger });
 }
 
 /**
@@ -79,8 +88,10 @@ async function scriptOutput(params: { deps: SchedulerDeps; job: JobRow; run: Job
   const script = deps.script();
   const output = await runJobScript({ command: job.script ?? '', workspace: script.workspace, terminal: script.terminal, clock: deps.clock, signal: params.signal });
   if (output.kind === 'aborted') return undefined;
-  keepScriptOutput({ store: deps.store, profile: deps.profileName(), job, run, output: output.output });
-  return output.output;
+  // Scrubbed like a terminal tool's output: what the command printed is stored and sent, never the profile's secrets.
+  const text = deps.scrub(output.output);
+  keepScriptOutput({ store: deps.store, profile: deps.profileName(), job, run, output: text });
+  return text;
 }
 
 /** Injects the run's turn (or finds the one a restart left) and waits for how it ended. */
@@ -120,6 +131,7 @@ async function deliverAll(params: {
   run: JobRunRow;
   targets: readonly ResolvedTarget[];
   proven: Set<string>;
+  failed?: ReadonlyMap<string, string>;
   text: string;
   logger: SchedulerDeps['logger'];
 }): Promise<AttemptOutcome> {
@@ -134,7 +146,8 @@ async function deliverAll(params: {
       continue;
     }
     if (text.trim() === '') {
-      errors.push(`${target.key}: nothing to send (the answer was not found)`);
+      // No answer to send: the run's turn did not get one onto the platform (refused: no adapter running, …), say why.
+      errors.push(`${target.key}: ${params.failed?.get(target.key) ?? 'nothing to send (the answer was not found)'}`);
       continue;
     }
     // Journaled like a reply: parts sent before a crash or a failure are found, never sent twice.
@@ -147,6 +160,10 @@ async function deliverAll(params: {
     else errors.push(`${target.key}: ${error}`);
   }
   if (errors.length === 0) return finish({ deps, run, outcome: 'delivered' });
+  if (clock.now() - run.scheduledFor >= DELIVERY_GIVE_UP_MS) {
+    params.logger.warn({ errors, attempts: run.attempts }, 'job run not delivered to every target for 24 h; giving up');
+    return finish({ deps, run, outcome: 'failed', error: `gave up after 24 h without delivery: ${errors.join('; ')}` });
+  }
   const retryInMs = backoffDelay({ attempt: run.attempts - 1, baseMs: DELIVERY_RETRY_BASE_MS, maxMs: deliveryRetryMaxMs });
   params.logger.warn({ errors, retryInMs }, 'job run not delivered to every target; trying again later');
   return finish({ deps, run, outcome: 'delivery_failed', error: errors.join('; '), retryAt: clock.now() + retryInMs });

@@ -21,6 +21,8 @@ export interface SchedulerDeps {
   readonly profileName: () => string;
   /** config `cron.catch_up_window`. */
   readonly catchUpWindowMs: () => number;
+  /** Takes the profile's secrets out of a text (a script's output, before it is kept with the run or sent). */
+  readonly scrub: (text: string) => string;
   /** Where a script job's command runs, with the terminal tool's limits. */
   readonly script: () => { readonly workspace: string; readonly terminal: TerminalLimits };
 }

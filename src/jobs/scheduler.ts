@@ -2,11 +2,14 @@ import type { JobRow, JobRunRow } from './job-types.js';
 import { planCatchUp } from './catch-up.js';
 import { runAttempt } from './run-job.js';
 import type { AttemptOutcome, SchedulerDeps } from './run-types.js';
+import { backoffDelay } from '../util/backoff.js';
 
 export type { SchedulerDeps } from './run-types.js';
 
 /** Longest the loop sleeps without looking at the store (retries, and jobs another process changed, are seen by then). */
 const maxSleepMs = 60_000;
+/** First wait after the store failed (disk full, I/O error); doubles per failure in a row up to `maxSleepMs`. */
+const storeErrorBaseMs = 5_000;
 
 /** Outcomes after which a one-shot job with no next run is done. */
 const finalOutcomes: ReadonlySet<AttemptOutcome> = new Set(['delivered', 'silent', 'failed']);
@@ -39,16 +42,26 @@ export class Scheduler {
     const local = new AbortController();
     params.signal.addEventListener('abort', () => local.abort(), { once: true });
     const { signal } = local;
-    this.resumeOpenRuns({ signal });
+    let resumed = false;
+    // Store failures in a row: the loop backs off instead of retrying at once (a due job it cannot claim stays due,
+    // so without this it would spin), and keeps going until the store takes reads and writes again.
+    let failures = 0;
     while (!signal.aborted) {
       this.poked = false;
+      let ms: number;
       try {
+        if (!resumed) this.resumeOpenRuns({ signal });
+        resumed = true;
         this.tick({ signal });
+        ms = this.sleepMs();
+        failures = 0;
       } catch (error) {
-        this.deps.logger.error({ err: error }, 'scheduler: could not look at the due jobs; trying again soon');
+        ms = backoffDelay({ attempt: failures, baseMs: storeErrorBaseMs, maxMs: maxSleepMs });
+        failures++;
+        this.deps.logger.error({ err: error, retryInMs: ms }, 'scheduler: could not look at the due jobs; trying again soon');
       }
-      if (this.poked) continue;
-      await this.sleep({ ms: this.sleepMs(), signal });
+      if (this.poked && failures === 0) continue;
+      await this.sleep({ ms, signal });
     }
     await Promise.allSettled([...this.running.values()]);
   }
@@ -57,7 +70,7 @@ export class Scheduler {
   private resumeOpenRuns(params: { signal: AbortSignal }): void {
     for (const run of this.deps.store.openRuns()) {
       const job = this.deps.store.job({ jobId: run.jobId });
-      if (job === undefined) continue;
+      if (job === undefined || this.running.has(job.id)) continue;
       this.deps.logger.info({ jobId: job.id, runId: run.id }, 'finishing a job run a restart cut short');
       this.start({ job, run, signal: params.signal });
     }
@@ -108,12 +121,28 @@ export class Scheduler {
           this.deps.store.setJobState({ jobId: job.id, state: outcome === 'failed' ? 'failed' : 'done' });
         }
       })
-      .catch((error: unknown) => this.deps.logger.error({ err: error, jobId: job.id, runId: run.id }, 'job run failed unexpectedly; it is finished on the next start'))
+      .catch((error: unknown) => {
+        // A job removed mid-run takes its run rows with it: recording the run's end then fails, and nothing is left to finish.
+        if (this.jobGone({ jobId: job.id })) {
+          this.deps.logger.info({ jobId: job.id, runId: run.id }, 'job removed while its run was in flight; the run ends unrecorded');
+          return;
+        }
+        this.deps.logger.error({ err: error, jobId: job.id, runId: run.id }, 'job run failed unexpectedly; it is finished on the next start');
+      })
       .finally(() => {
         this.running.delete(job.id);
         if (!params.signal.aborted) this.poke();
       });
     this.running.set(job.id, work);
+  }
+
+  /** True when the job is no longer in the store (false when the store cannot say). */
+  private jobGone(params: { jobId: string }): boolean {
+    try {
+      return this.deps.store.job({ jobId: params.jobId }) === undefined;
+    } catch {
+      return false;
+    }
   }
 
   /** Until the soonest next run or known retry, at most `maxSleepMs`. */

@@ -26,7 +26,7 @@ export async function runUnasked(params: {
   const { config, profileDir, inject, clock, signal, logger } = params;
   const fired = params.fired ?? fileFiredChecks({ file: firedChecksFile({ profileDir }) });
   await Promise.all([
-    runHeartbeat({ config: config.heartbeat, timeZone: config.timezone ?? hostTimeZone(), file: heartbeatFile({ profileDir }), inject, clock, signal, logger }),
+    runHeartbeat({ config: config.heartbeat, timeZone: config.timezone ?? hostTimeZone(), file: heartbeatFile({ profileDir }), inject, clock, signal, logger, maxChars: config.agent.context_file_max_chars }),
     runChecks({
       checks: config.checks,
       defaultTarget: config.heartbeat.target,

@@ -69,13 +69,13 @@ export function capText(params: { text: string; maxChars: number; label: string;
 }
 
 /** What reading a context file gave: its text (only the start of a big one), or why it was left out. */
-type ReadOutcome = { readonly ok: true; readonly text: string; readonly totalBytes?: number } | { readonly ok: false; readonly code: string };
+export type ReadOutcome = { readonly ok: true; readonly text: string; readonly totalBytes?: number } | { readonly ok: false; readonly code: string };
 
 /**
  * Reads at most what `maxChars` characters can take in UTF-8 (4 bytes each), so a huge file costs no more than a
  * capped one. Only regular files: a FIFO or device (opened without blocking) is left out, never waited on.
  */
-function readStart(params: { file: string; maxChars: number }): ReadOutcome {
+export function readStart(params: { file: string; maxChars: number }): ReadOutcome {
   let fd: number;
   try {
     fd = openSync(params.file, constants.O_RDONLY | constants.O_NONBLOCK);

@@ -38,6 +38,11 @@ export const cronjobTool = defineTool({
   parallel: 'never',
   handler: async (args, ctx) => {
     if (ctx.cron === undefined) throw new ToolError('scheduled jobs are not available in this gateway (the scheduler does not run); nothing was scheduled.');
+    // A run of a job (or a heartbeat, a check) that schedules or changes jobs multiplies itself unseen: as in Hermes
+    // Agent, the turns the system starts may only look.
+    if (ctx.startedBy !== undefined && args.action !== 'list') {
+      throw new ToolError(`cronjob ${args.action} refused: this turn was started by a ${ctx.startedBy}, not by the user, and may only list jobs; answer with what the user should be told instead.`);
+    }
     return ctx.cron.manage({
       action: args.action,
       ...(args.job_id !== undefined ? { jobId: args.job_id } : {}),

@@ -143,3 +143,30 @@ describe('runHeartbeat', () => {
     assert.equal(requests.length, 0);
   });
 });
+
+describe('a big HEARTBEAT.md', () => {
+  test('is read like a context file: only its start (cut with a note) goes into the turn, not the whole file', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'heartbeat-'));
+    try {
+      const file = heartbeatFile({ profileDir: dir });
+      writeFileSync(file, `- is the build green?\n${'x'.repeat(2_000_000)}\n- LAST LINE\n`);
+      const clock = new FakeClock(Date.parse('2026-12-01T10:00:00Z'));
+      const { inject, requests } = recordingInject();
+      const { logger } = captureLogger();
+      const stop = new AbortController();
+      const config = { enabled: true, interval: 30 * MINUTE, target: 'telegram', quiet_hours: undefined } as const;
+      const running = runHeartbeat({ config, timeZone: 'UTC', file, inject, clock, signal: stop.signal, logger, maxChars: 5_000 });
+      await clock.advance(30 * MINUTE);
+      stop.abort();
+      await running;
+      assert.equal(requests.length, 1);
+      const prompt = requests[0]?.prompt ?? '';
+      assert.match(prompt, /is the build green\?/);
+      assert.ok(prompt.length < 6_000, `the turn has ${prompt.length} characters`);
+      assert.doesNotMatch(prompt, /LAST LINE/);
+      assert.match(prompt, /HEARTBEAT\.md was cut here/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

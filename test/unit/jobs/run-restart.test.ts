@@ -34,6 +34,7 @@ function crashedRun(params: { store: Store; clock: FakeClock; answer: string | u
     sendText: async () => ({ ok: false, error: 'no platform in this test' }),
     profileName: () => 'work',
     catchUpWindowMs: () => 60 * minute,
+    scrub: (text) => text,
     script: () => ({ workspace: '/tmp', terminal: { timeoutMs: 1000, maxOutputBytes: 1000 } }),
   };
   const run = store.claimRun({ jobId: job.id, scheduledFor: T, now: T, nextRunAt: null });

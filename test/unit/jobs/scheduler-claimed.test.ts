@@ -39,6 +39,7 @@ test('a due time claimed before (another process, a second "run now") is moved p
       sendText: async () => ({ ok: false, error: 'test' }) as never,
       profileName: () => 'work',
       catchUpWindowMs: () => HOUR,
+      scrub: (text) => text,
       script: () => ({ workspace: '/tmp', terminal: { timeoutMs: 1000, maxOutputBytes: 1000 } }),
     });
     const loop = scheduler.run({ signal: controller.signal });

@@ -55,3 +55,28 @@ test('the tool passes the camel-cased request and the turn origin to the capabil
   assert.equal(off.isError, true);
   assert.match(off.content, /scheduled jobs are not available/);
 });
+
+test('in a turn a job, the heartbeat or a check started, cronjob may only list: a run never creates, changes or removes jobs', async () => {
+  const seen: string[] = [];
+  const cron: CronCapability = {
+    manage: async (request) => {
+      seen.push(request.action);
+      return 'ok';
+    },
+  };
+  const registry = new ToolRegistry({ tools: [cronjobTool] });
+  const origin: TurnOrigin = { platform: 'telegram', chatId: '42', chatKind: 'dm' };
+  for (const startedBy of ['job', 'heartbeat', 'check'] as const) {
+    for (const action of ['create', 'update', 'pause', 'resume', 'run', 'remove']) {
+      const args = { action, job_id: 'ab12cd34', prompt: 'Remind the user to call the bank.', schedule: 'in 1d' };
+      const result = await registry.execute({ call: { id: '1', name: 'cronjob', arguments: JSON.stringify(args) }, ctx: { ...context({ cron, origin }), startedBy } });
+      assert.ok(result.isError, `${action} in a ${startedBy} turn was not refused`);
+      assert.match(result.content, new RegExp(`cronjob ${action} refused: this turn was started by a ${startedBy}`));
+    }
+    const listed = await registry.execute({ call: { id: '2', name: 'cronjob', arguments: JSON.stringify({ action: 'list' }) }, ctx: { ...context({ cron, origin }), startedBy } });
+    assert.equal(listed.isError, false);
+  }
+  assert.deepEqual(seen, ['list', 'list', 'list'], 'only the lists reached the jobs');
+  const fromUser = await registry.execute({ call: { id: '3', name: 'cronjob', arguments: JSON.stringify({ action: 'create', prompt: 'p', schedule: 'in 1d' }) }, ctx: context({ cron, origin }) });
+  assert.equal(fromUser.isError, false, 'a user’s turn still creates');
+});
