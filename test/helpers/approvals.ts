@@ -1,0 +1,64 @@
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import type { AdapterCapabilities } from '../../src/gateway/contracts.js';
+import { refusalUnlessApproved } from '../../src/tools/builtin/terminal-approval.js';
+import { defineTool, type ToolDefinition } from '../../src/tools/tool.js';
+import type { Clock } from '../../src/util/clock.js';
+import { until } from './converse.js';
+import { startHarness, type Harness } from './harness.js';
+import type { ShownMessage } from './test-adapter.js';
+
+/** The tool the model scripts call. */
+export const TOOL = 'probe_terminal';
+
+/** A stand-in terminal: `rm -rf <dir>` asks for approval as a recursive delete, then removes the workspace folder. */
+export function probeTerminal(): ToolDefinition {
+  return defineTool({
+    name: TOOL,
+    description: 'test probe',
+    input: z.object({ command: z.string() }),
+    parallel: 'never',
+    handler: async (args, ctx) => {
+      const refusal = await refusalUnlessApproved({ ctx, tool: 'terminal', command: args.command, matches: [{ patternId: 'recursive-delete', description: 'recursive delete (rm -r)' }] });
+      if (refusal !== undefined) return refusal;
+      const dir = args.command.replace(/^rm -rf /, '');
+      rmSync(path.join(ctx.workspace, dir), { recursive: true, force: true });
+      return '(no output)\n[exit code: 0]';
+    },
+  });
+}
+
+/** A gateway whose test platform's owner is user-1, with the given approval mode and buttons (default on). */
+export async function startApprovals(params: { mode?: 'manual' | 'smart' | 'off'; buttons?: boolean; clock?: Clock; timeout?: string; capabilities?: Partial<AdapterCapabilities> } = {}): Promise<Harness> {
+  return startHarness({
+    allow: ['user-1'],
+    capabilities: { buttons: params.buttons ?? true, ...params.capabilities },
+    extraTools: [probeTerminal()],
+    ...(params.clock ? { clock: params.clock } : {}),
+    config: { tools: { approval: params.mode ?? 'manual', ...(params.timeout !== undefined ? { approval_timeout: params.timeout } : {}) } },
+  });
+}
+
+/** Scripts the model: one call of the tool with `command`, then `final` as the answer. */
+export function scriptCommand(h: Harness, command: string, final = 'done'): void {
+  h.fake.enqueue({ toolCalls: [{ name: TOOL, arguments: { command } }] }, { text: final });
+}
+
+/** The approval questions shown in a chat. */
+export function questions(h: Harness, chatId = 'chat-1'): ShownMessage[] {
+  return h.adapter.shown({ chatId }).filter((m) => m.text.startsWith('⚠️ The agent wants to run a dangerous command'));
+}
+
+/** Waits for the `n`th (1-based) approval question in the chat and returns it. */
+export async function waitQuestion(h: Harness, n = 1, chatId = 'chat-1'): Promise<ShownMessage> {
+  await until(() => questions(h, chatId).length >= n, `approval question ${n}`);
+  const q = questions(h, chatId)[n - 1];
+  if (q === undefined) throw new Error('no question');
+  return q;
+}
+
+/** The tool results in the model's last request. */
+export function lastToolResults(h: Harness): string[] {
+  return (h.fake.requests.at(-1)?.body.messages ?? []).filter((m) => m['role'] === 'tool').map((m) => String(m['content']));
+}
