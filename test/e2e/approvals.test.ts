@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { lastToolResults, questions, scriptCommand, startApprovals, waitQuestion } from '../helpers/approvals.js';
+import { lastToolResult, questions, scriptCommand, startApprovals, waitQuestion } from '../helpers/approvals.js';
 import { until } from '../helpers/converse.js';
 import type { Harness } from '../helpers/harness.js';
 
@@ -36,7 +36,7 @@ test('a dangerous command asks the owner with four buttons; Deny: not run, the q
     assert.equal(answer.notice, '⛔ Denied by Tester');
     await h.runner.waitIdle();
     assert.ok(existsSync(build), 'the denied command ran');
-    assert.match(lastToolResults(h)[0] ?? '', /^Not run: the owner denied it \(Tester pressed Deny or answered \/deny\)\. Do not retry it; ask the owner or choose another way\.$/);
+    assert.match(lastToolResult(h), /^Not run: the owner denied it \(Tester pressed Deny or answered \/deny\)\. Do not retry it; ask the owner or choose another way\.$/);
     assert.match(q.text, /`rm -rf build`\n• recursive delete \(rm -r\)\n\n⛔ Denied by Tester$/);
     assert.deepEqual(q.choices, [], 'the decided question still has buttons');
     assert.equal(h.adapter.shown().at(-1)?.text, 'ok, I left it');
@@ -57,7 +57,7 @@ test('Allow once runs the command (the folder is gone); the same command again a
     assert.equal((await h.adapter.press({ messageId: q.id, choiceId: onceId })).notice, '✅ Allowed once by Tester');
     await h.runner.waitIdle();
     assert.equal(existsSync(build), false, 'the allowed command did not run');
-    assert.equal(lastToolResults(h)[0], '(no output)\n[exit code: 0]');
+    assert.equal(lastToolResult(h), '(no output)\n[exit code: 0]');
     assert.match(q.text, /\n\n✅ Allowed once by Tester$/);
     assert.deepEqual(q.choices, []);
     // A press of the answered question's button: expired, its buttons retired.
@@ -152,7 +152,7 @@ test('a press by someone who is not an owner (a group member) changes nothing; t
     await h.adapter.press({ messageId: q.id, choiceId: choiceOf(q, 'Deny') });
     await h.runner.waitIdle();
     assert.ok(existsSync(build));
-    assert.match(lastToolResults(h)[0] ?? '', /^Not run: the owner denied it/);
+    assert.match(lastToolResult(h), /^Not run: the owner denied it/);
   } finally {
     await h.stop();
   }

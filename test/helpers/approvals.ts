@@ -36,7 +36,8 @@ export async function startApprovals(params: { mode?: 'manual' | 'smart' | 'off'
     capabilities: { buttons: params.buttons ?? true, ...params.capabilities },
     extraTools: [probeTerminal()],
     ...(params.clock ? { clock: params.clock } : {}),
-    config: { tools: { approval: params.mode ?? 'manual', ...(params.timeout !== undefined ? { approval_timeout: params.timeout } : {}) } },
+    // No background review: its model calls would take the scripted replies.
+    config: { tools: { approval: params.mode ?? 'manual', ...(params.timeout !== undefined ? { approval_timeout: params.timeout } : {}) }, skills: { review: false, review_interval: 1000 }, memory: { review_interval: 1000 } },
   });
 }
 
@@ -58,7 +59,7 @@ export async function waitQuestion(h: Harness, n = 1, chatId = 'chat-1'): Promis
   return q;
 }
 
-/** The tool results in the model's last request. */
-export function lastToolResults(h: Harness): string[] {
-  return (h.fake.requests.at(-1)?.body.messages ?? []).filter((m) => m['role'] === 'tool').map((m) => String(m['content']));
+/** The newest tool result in the model's last request (what the model was told last). */
+export function lastToolResult(h: Harness): string {
+  return (h.fake.requests.at(-1)?.body.messages ?? []).filter((m) => m['role'] === 'tool').map((m) => String(m['content'])).at(-1) ?? '';
 }
