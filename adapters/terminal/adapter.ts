@@ -16,6 +16,10 @@ const prompt = '› ';
 /** How many printed messages the adapter remembers for growing them in place. */
 const maxRemembered = 64;
 
+/** ANSI dim on and off (normal intensity), around tool activity lines on a terminal. */
+const dimOn = '\u001b[2m';
+const dimOff = '\u001b[22m';
+
 /** The chat id every terminal message uses: one local conversation. */
 export const terminalChatId = 'local';
 
@@ -44,8 +48,15 @@ export class TerminalAdapter implements PlatformAdapter {
   private nextOut = 1;
   private nextIn = 1;
   private runId: string;
+  /** Whether the output is a terminal: tool activity is dimmed there, plain text in a pipe or file. */
+  private readonly tty: boolean;
+  /** The end of what was written last: a tool activity line starts on a line of its own. */
+  private lastWritten = '';
+  /** The last thing written was a tool activity line: the answer's next text starts after one blank line, not several. */
+  private afterProgress = false;
 
-  constructor(params: { input: Readable; output: Writable; cursor: string; clock: Clock; user: string; onEnd: () => void }) {
+  /** `dim`: whether tool activity lines are dimmed (default: when the output is a terminal). */
+  constructor(params: { input: Readable; output: Writable; cursor: string; clock: Clock; user: string; onEnd: () => void; dim?: boolean }) {
     this.input = params.input;
     this.output = params.output;
     this.cursor = params.cursor;
@@ -53,12 +64,13 @@ export class TerminalAdapter implements PlatformAdapter {
     this.user = params.user;
     this.onEnd = params.onEnd;
     this.runId = params.clock.now().toString(36);
+    this.tty = params.dim ?? ('isTTY' in params.output && params.output.isTTY === true);
   }
 
   async start(params: AdapterStartParams): Promise<void> {
     const lines = createInterface({ input: this.input, terminal: false });
     params.report({ state: 'connected' });
-    this.output.write(prompt);
+    this.write(prompt);
     const pending: Promise<void>[] = [];
     lines.on('line', (line) => {
       if (line.trim() === '') return;
@@ -75,7 +87,7 @@ export class TerminalAdapter implements PlatformAdapter {
             receivedAt: this.clock.now(),
           })
           .catch((error: unknown) => {
-            this.output.write(`\n[not sent: ${error instanceof Error ? error.message : String(error)}]\n`);
+            this.write(`\n[not sent: ${error instanceof Error ? error.message : String(error)}]\n`);
           }),
       );
     });
@@ -95,7 +107,7 @@ export class TerminalAdapter implements PlatformAdapter {
     const text = this.strip(message.text);
     const files = (message.attachments ?? []).map((a) => `📎 ${a.path}`);
     const body = [text, ...files].filter((x) => x !== '').join('\n');
-    this.output.write(body);
+    this.writeText(body);
     this.remember({ id, text });
     this.promptIfComplete({ text: message.text });
     return { messageId: id };
@@ -104,15 +116,40 @@ export class TerminalAdapter implements PlatformAdapter {
   async edit(request: EditRequest): Promise<void> {
     const before = this.printed.get(request.messageId) ?? '';
     const text = this.strip(request.text);
-    if (text.startsWith(before)) this.output.write(text.slice(before.length));
-    else this.output.write(`\n${text}`);
+    if (text.startsWith(before)) this.writeText(text.slice(before.length));
+    else this.writeText(`\n${text}`);
     this.remember({ id: request.messageId, text });
     this.promptIfComplete({ text: request.text });
   }
 
+  /**
+   * Prints a tool activity line on its own line, dimmed on a terminal. In a pipe or file it is kept, undimmed: a
+   * transcript still shows what the agent did, without escape codes (`display.tool_progress: off` leaves them out).
+   */
+  showToolProgress(params: { line: string }): void {
+    const fresh = this.lastWritten === '' || this.lastWritten.endsWith('\n') || this.lastWritten.endsWith(prompt);
+    const line = this.tty ? `${dimOn}${params.line}${dimOff}` : params.line;
+    this.write(`${fresh ? '' : '\n'}${line}\n`);
+    this.afterProgress = true;
+  }
+
+  /** Writes reply text; right after tool activity lines its leading line breaks become one blank line. */
+  private writeText(text: string): void {
+    const shown = this.afterProgress ? text.replace(/^(?:\r?\n)+/, '\n') : text;
+    this.write(shown);
+  }
+
+  /** Writes to the output, remembering how it ended. */
+  private write(text: string): void {
+    if (text === '') return;
+    this.output.write(text);
+    this.lastWritten = text.slice(-prompt.length);
+    this.afterProgress = false;
+  }
+
   /** A message without the streaming cursor is complete: end the line and show the prompt again. */
   private promptIfComplete(params: { text: string }): void {
-    if (this.cursor === '' || !params.text.endsWith(this.cursor)) this.output.write(`\n\n${prompt}`);
+    if (this.cursor === '' || !params.text.endsWith(this.cursor)) this.write(`\n\n${prompt}`);
   }
 
   /** Keeps what each recent message shows; old ones are forgotten so a long chat stays small. */

@@ -34,6 +34,8 @@ export async function chat(params: { options: GlobalOptions; io: CliIO }): Promi
     clock: systemClock,
     user: os.userInfo().username,
     onEnd: () => ended(),
+    // Tool activity is dimmed on a terminal; a pipe or file gets it as plain lines (no escape codes).
+    dim: io.isTTY,
   });
   try {
     const { runner } = buildGateway({

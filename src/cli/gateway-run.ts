@@ -11,8 +11,7 @@ import { loadProfile, openLog, type GlobalOptions } from './context.js';
 import { firstStopSignal, hangups } from './gateway-signals.js';
 import { println, type CliIO } from './output.js';
 import { tolerateBrokenOutput } from '../log/broken-output.js';
-import { runUnasked } from '../jobs/unasked.js';
-import { unaskedInject } from '../gateway/unasked-inject.js';
+import { UnaskedLoops } from '../gateway/unasked-loops.js';
 
 /**
  * `hermes gateway run`: runs the profile's gateway in the foreground until SIGTERM/SIGINT, then drains;
@@ -79,7 +78,17 @@ async function runGateway(params: { options: GlobalOptions; io: CliIO; extraAdap
     };
     disk.setProbe({ part: 'state', probe: () => save(current) });
     save(state);
-    const reloader = new GatewayReloader({ profile, env: io.env, config, runner, http, registry, store, redactor: loaded.redactor, logger: log.logger, clock: systemClock, cronPoke: cron.poke });
+    // The heartbeat and the checks: turns in the home channels; a reload restarts them when their sections changed.
+    const unasked = new UnaskedLoops({
+      profileDir: profile.dir,
+      profileName: () => profile.name,
+      store,
+      inject: (p) => runner.inject(p),
+      clock: systemClock,
+      logger: log.logger.child({ component: 'unasked' }),
+    });
+    const reloader = new GatewayReloader({ profile, env: io.env, config, runner, http, registry, store, redactor: loaded.redactor, logger: log.logger, clock: systemClock, cronPoke: cron.poke, unasked });
+    void unasked.apply({ config }); // before any SIGHUP is taken: a reload's apply queues behind this one
     let running = true;
     const recordReload = (outcome: ReloadOutcome): void => {
       if (!running) return;
@@ -93,20 +102,9 @@ async function runGateway(params: { options: GlobalOptions; io: CliIO; extraAdap
       stream: io.stdout,
       text: `hermes gateway running for profile "${profile.name}" (${adapters.map((a) => a.adapter.name).join(', ') || 'no platforms'})${where}`,
     });
-    // The heartbeat and the checks (config at start; a reload does not restart them): turns in the home channels.
-    const unaskedStop = new AbortController();
-    const unasked = runUnasked({
-      config,
-      profileDir: profile.dir,
-      inject: unaskedInject({ store, profileName: () => profile.name, inject: (p) => runner.inject(p) }),
-      clock: systemClock,
-      signal: unaskedStop.signal,
-      logger: log.logger.child({ component: 'unasked' }),
-    }).catch((error: unknown) => log.logger.error({ err: error }, 'the heartbeat and checks stopped on an error; scheduled jobs go on'));
     const signal = await stopping;
     running = false;
-    unaskedStop.abort();
-    await unasked;
+    await unasked.stop();
     await reloader.close(); // a reload in progress finishes swapping adapters before the drain starts
     println({ stream: io.stdout, text: `${signal}: draining (up to ${Math.round(config.gateway.drain_timeout / 1000)}s)...` });
     await runner.stop();

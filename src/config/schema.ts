@@ -138,6 +138,8 @@ const toolsSchema = z
       .strictObject({
         timeout: duration({ defaultValue: '60s', minMs: 1 }),
         max_output_bytes: int({ min: 1 }).default(65536),
+        sandbox: z.enum(['auto', 'bwrap', 'none']).default('auto'),
+        network: bool().default(false),
       })
       .prefault({}),
   })

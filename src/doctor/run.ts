@@ -12,8 +12,10 @@ import { keyPoolLines } from './keys.js';
 import { modelEndpointCheck } from './model.js';
 import { credentialLines } from './platforms.js';
 import { nodeVersionCheck, sqliteCheck } from './runtime.js';
+import { sandboxCheck } from './sandbox.js';
 import { line, type CheckLine } from './types.js';
 import { Redactor } from '../log/redact.js';
+import type { ProbeResult } from '../tools/sandbox/probe.js';
 
 /** What runDoctor needs. */
 export interface DoctorParams {
@@ -29,6 +31,8 @@ export interface DoctorParams {
   readonly nodeVersion?: string;
   /** Time limit for the model endpoint check. */
   readonly modelTimeoutMs?: number;
+  /** Whether bwrap works (the cached probe when absent); for tests. */
+  readonly probeSandbox?: () => ProbeResult;
 }
 
 /**
@@ -63,6 +67,7 @@ export async function runDoctor(params: DoctorParams): Promise<CheckLine[]> {
     add(...keyPoolLines({ config: loaded, profile, clock }));
     add(...(await credentialLines({ config: loaded, clock, checks: params.checks })));
     add(...(await clashLines({ profile, config: loaded, env: params.env })));
+    add(sandboxCheck({ config: loaded, profile, ...(params.probeSandbox ? { probe: params.probeSandbox } : {}) }));
   }
   add(gatewayRunningCheck({ profile, clock }));
   if (config.loaded !== undefined) add(await portCheck({ profile, config: config.loaded.config }));

@@ -34,6 +34,7 @@ import { modelEndpointCheck } from '../doctor/model.js';
 import { modelLabel } from './model-check.js';
 import { GatewayRunner, type AdapterEntry, type RunnerOptions } from './runner.js';
 import { reviewOptionsFrom } from './background-review-options.js';
+import { terminalSandboxFor, warnIfUnconfined } from './terminal-sandbox.js';
 
 /** Most characters of earlier conversation sent per model call when a runner has no compression (never, from a config). */
 const HISTORY_MAX_CHARS = 200_000;
@@ -68,6 +69,7 @@ export function buildGateway(params: {
   const memory = anyMemoryEnabled({ settings: memorySettingsFrom({ config }) });
   for (const tool of [...builtinTools({ memory, skills: true, cron: params.cron !== undefined }), ...(params.extraTools ?? [])]) registry.register(tool);
   const agent = buildAgent({ profile, config, registry, clock, logger, scrub: params.scrub, store });
+  warnIfUnconfined({ resolution: terminalSandboxFor({ profile, config }), logger });
   let runner: GatewayRunner | undefined;
   const http = params.withHttp && config.gateway.http.enabled
     ? createHttpServer({
@@ -157,6 +159,7 @@ export function runnerOptionsFrom(params: {
     drainTimeoutMs: config.gateway.drain_timeout,
     editIntervalMs: config.stream.edit_interval,
     cursor: config.stream.cursor,
+    toolProgress: config.display.tool_progress,
     typingIntervalMs: config.stream.typing_interval,
     modelLabel: modelLabel({ config }),
     // agent.history_max_chars is deprecated and ignored: compression replaces the cut.
@@ -178,7 +181,11 @@ export function runnerOptionsFrom(params: {
       workspace,
       confineToWorkspace: config.tools.confine_to_workspace,
       clock,
-      terminal: { timeoutMs: config.tools.terminal.timeout, maxOutputBytes: config.tools.terminal.max_output_bytes },
+      terminal: {
+        timeoutMs: config.tools.terminal.timeout,
+        maxOutputBytes: config.tools.terminal.max_output_bytes,
+        sandbox: terminalSandboxFor({ profile, config }).spec,
+      },
       ...(memory ? { memory } : {}),
       ...(params.store ? { sessionSearch: sessionSearchFor({ config, store: params.store, scrub: params.scrub, logger: params.logger }) } : {}),
       skills: skillsCapability({

@@ -238,6 +238,11 @@ export interface PlatformAdapter {
   react?(params: { chat: ChatRef; messageId: string; emoji: string }): Promise<void>;
   /** Removes a reaction the bot added. */
   unreact?(params: { chat: ChatRef; messageId: string; emoji: string }): Promise<void>;
+  /**
+   * Shows one tool activity line itself, outside the reply (a terminal prints it dimmed on its own line). Without it,
+   * a platform that edits shows the lines in the reply being streamed, and one that cannot edit shows none.
+   */
+  showToolProgress?(params: { chat: ChatRef; line: string }): void;
   /** The least time between two calls into one chat, when the platform wants more than the configured interval. */
   minInterval?(params: { chatId: string }): number | undefined;
   /**

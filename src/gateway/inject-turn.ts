@@ -1,5 +1,6 @@
 import type { TurnOrigin } from '../tools/capabilities.js';
 import type { ChatRef, MessageEvent, SystemOrigin } from './contracts.js';
+import { isHeartbeatOk } from '../jobs/heartbeat-prompt.js';
 
 /** The answer a job's run gives to stay quiet ("only tell me when ..." jobs). */
 export const SILENT_TOKEN = '[SILENT]';
@@ -7,11 +8,14 @@ export const SILENT_TOKEN = '[SILENT]';
 /** The heartbeat's "nothing to report" answer. */
 export const HEARTBEAT_OK = 'HEARTBEAT_OK';
 
-/** Whether a system turn's answer means "send nothing": empty, exactly `[SILENT]`, or `HEARTBEAT_OK` for the heartbeat. */
+/**
+ * Whether a system turn's answer means "send nothing": empty, exactly `[SILENT]`, or for the heartbeat `HEARTBEAT_OK`
+ * as isHeartbeatOk reads it (case, a trailing period, markdown around it: a model's "**HEARTBEAT_OK**." is not sent).
+ */
 export function isSilentAnswer(params: { origin: SystemOrigin; text: string }): boolean {
   const text = params.text.trim();
   if (text === '' || text === SILENT_TOKEN) return true;
-  return params.origin.kind === 'heartbeat' && text === HEARTBEAT_OK;
+  return params.origin.kind === 'heartbeat' && isHeartbeatOk(text);
 }
 
 /** The chat a turn answers, as its tools see it (ToolContext.origin). */

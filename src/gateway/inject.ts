@@ -1,7 +1,7 @@
 import type { Store, InboxRow } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
 import type { ChatRef, SystemOrigin } from './contracts.js';
-import { systemEvent } from './inject-turn.js';
+import { isSilentAnswer, systemEvent } from './inject-turn.js';
 import type { InjectedTurnEnd, TurnWatch } from './inject-watch.js';
 
 export type { InjectedTurnEnd } from './inject-watch.js';
@@ -43,6 +43,29 @@ export function lastAnswer(params: { store: Store; sessionId: string }): string 
 }
 
 /**
+ * How a turn found done in the journal ended (a restart came between its end and the scheduler's record of it), from
+ * its session: no final answer from the model (it was unreachable, or stopped) is an `error`, so the run follows the
+ * model-retry rule as without the crash; a silent answer is `silent`; an answer with message ids is `delivered`.
+ */
+export function finishedEnd(params: { store: Store; row: InboxRow; origin: SystemOrigin }): InjectedTurnEnd {
+  const { store, row } = params;
+  const session = store.activeSession({ key: row.sessionKey });
+  const messageIds = turnMessageIds({ store, inboxId: row.id });
+  const sessionId = session?.id ?? null;
+  // A turn completes with message ids only once its reply was delivered.
+  if (messageIds.length > 0) return { outcome: 'delivered', sessionId, text: session === undefined ? '' : lastAnswer({ store, sessionId: session.id }), messageIds };
+  const own = session === undefined ? [] : store.history({ sessionId: session.id, limit: 200 }).filter((m) => m.inboxId === row.id);
+  const last = own.at(-1);
+  // Its messages are not there to look at (none stored, or compressed away): nothing was sent, as before.
+  if (last === undefined) return { outcome: 'silent', sessionId, text: '', messageIds };
+  const answered = last.role === 'assistant' && (last.toolCalls === null || last.toolCalls.length === 0);
+  if (!answered) return { outcome: 'error', sessionId, text: '', error: 'the model gave no answer (the turn ended before a restart)', messageIds };
+  const text = last.content;
+  if (isSilentAnswer({ origin: params.origin, text })) return { outcome: 'silent', sessionId, text, messageIds };
+  return { outcome: 'undelivered', sessionId, text, error: 'the answer has no platform message id', messageIds };
+}
+
+/**
  * Journals a system-started turn as a synthetic message (system sender, `system` origin, no reply-to) and queues it in
  * its session's mailbox; the sender gate is not asked. A message id journaled before is not queued again: a pending row
  * is being replayed (watched), a done one is reported with the message ids its reply got.
@@ -51,12 +74,7 @@ export function injectTurn(params: InjectParams & { store: Store; clock: Clock; 
   const { store } = params;
   const event = systemEvent({ platform: params.platform, chat: params.chat, text: params.text, messageId: params.messageId, origin: params.origin, now: params.clock.now() });
   const { inserted, row } = store.recordInbound({ event, sessionKey: params.sessionKey });
-  if (!inserted && row.state === 'done') {
-    const session = store.activeSession({ key: row.sessionKey });
-    const messageIds = turnMessageIds({ store, inboxId: row.id });
-    const text = session === undefined ? '' : lastAnswer({ store, sessionId: session.id });
-    return { kind: 'finished', inboxId: row.id, end: { outcome: messageIds.length > 0 ? 'delivered' : 'silent', sessionId: session?.id ?? null, text, messageIds } };
-  }
+  if (!inserted && row.state === 'done') return { kind: 'finished', inboxId: row.id, end: finishedEnd({ store, row, origin: params.origin }) };
   if (inserted) {
     if (store.activeSession({ key: params.sessionKey }) === undefined) store.createSession({ key: params.sessionKey, title: params.title ?? null });
     if (!params.enqueue(row)) return { kind: 'refused', reason: `no ${params.platform} adapter is running` };

@@ -19,7 +19,8 @@ export interface ReloadPlan {
 
 /**
  * Keys (a section or "section.key") whose new values are applied without a restart: the model and agent
- * settings, tool limits and stream details are read when a turn starts; the log level is set on the logger.
+ * settings, tool limits and stream details are read when a turn starts; the log level is set on the logger; the
+ * heartbeat and the checks are restarted with their new sections (UnaskedLoops).
  */
 const liveKeys: ReadonlySet<string> = new Set([
   'model',
@@ -29,9 +30,12 @@ const liveKeys: ReadonlySet<string> = new Set([
   'tools',
   'stream.cursor',
   'stream.typing_interval',
+  'display',
   'gateway.busy_policy',
   'gateway.drain_timeout',
   'logging.level',
+  'heartbeat',
+  'checks',
 ]);
 
 /** Compares the parsed, defaulted configs (secrets included: a new token restarts its adapter). */

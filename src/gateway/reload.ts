@@ -19,6 +19,7 @@ import { checkPlatformsAvailable, loadPlatformFactory, type PlatformFactory } fr
 import { appliedConfig, planReload } from './reload-plan.js';
 import type { AdapterEntry, GatewayRunner } from './runner.js';
 import { errorText } from './supervisor.js';
+import type { UnaskedLoops } from './unasked-loops.js';
 
 /** What a reload did (also written to gateway.json for `hermes gateway reload`). */
 export type ReloadOutcome =
@@ -56,6 +57,8 @@ export interface ReloaderParams {
   readonly cronPoke?: () => void;
   /** The gateway's store (buildGateway returns it): the reloaded tool context's session search reads it. */
   readonly store?: Store;
+  /** The daemon's heartbeat and checks: a reload applies its config to them (restarted when their sections changed). */
+  readonly unasked?: Pick<UnaskedLoops, 'apply'>;
   /** Platform factories (default: the built-in ones, loaded on first use). */
   readonly factories?: Partial<Record<PlatformName, PlatformFactory>>;
 }
@@ -155,6 +158,7 @@ export class GatewayReloader {
     const live = identity === this.identity ? [...plan.live] : [...plan.live, 'SOUL.md'];
     this.applyLive({ config: next });
     this.identity = identity;
+    await this.params.unasked?.apply({ config: next });
     const promptChanges = live.filter((key) => promptKeys.some((k) => key === k || key.startsWith(`${k}.`)));
     if (promptChanges.length > 0) {
       logger.info(

@@ -54,6 +54,7 @@ export function turnDepsFor(params: {
     pacer: slot.pacer,
     cursor: options.cursor,
     typingIntervalMs: options.typingIntervalMs,
+    ...(options.toolProgress === undefined ? {} : { toolProgress: options.toolProgress }),
     toolContext: options.toolContext,
     prompts: options.prompts,
     maxAttempts: params.maxAttempts,

@@ -11,6 +11,7 @@ import type { MediaPolicy } from './media-policy.js';
 import type { MediaStager } from './media-stage.js';
 import type { TurnReactions } from './turn-reactions.js';
 import type { ApprovalSettings } from './approvals/capability.js';
+import type { ToolProgressMode } from './tool-progress.js';
 
 /** One adapter and how the gateway treats it. */
 export interface AdapterEntry {
@@ -39,6 +40,8 @@ export interface RunnerOptions {
   readonly editIntervalMs: number;
   readonly cursor: string;
   readonly typingIntervalMs: number;
+  /** Tool activity lines in the streamed reply (config display.tool_progress); `new` when absent. */
+  readonly toolProgress?: ToolProgressMode;
   readonly modelLabel: string;
   /** Most characters of earlier conversation sent with each model call. */
   readonly historyMaxChars: number;

@@ -24,6 +24,7 @@ import { reactToTurn, type TurnReactions } from './turn-reactions.js';
 import { startTyping } from './typing.js';
 import { titleFor, userTextFor, type SkillExpander } from './user-text.js';
 import { isSilentAnswer, turnOriginOf } from './inject-turn.js';
+import { ToolProgress, type ToolProgressMode } from './tool-progress.js';
 
 /** Everything a turn needs besides its message. */
 export interface TurnDeps {
@@ -35,6 +36,8 @@ export interface TurnDeps {
   readonly pacer: ChatPacer;
   readonly cursor: string;
   readonly typingIntervalMs: number;
+  /** Tool activity lines in the streamed reply (display.tool_progress); `new` when absent. */
+  readonly toolProgress?: ToolProgressMode;
   /** Tool context without the per-turn signal. */
   readonly toolContext: Omit<ToolContext, 'signal'>;
   /** Builds the system prompt of a session that has none yet (then stored with it), and the per-call block. */
@@ -227,6 +230,8 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
   let text = '';
   let streamed = '';
   let storedCalls = 0;
+  // A system-started turn streams nothing (its answer is sent once complete), so it shows no tool activity either.
+  const progress = new ToolProgress({ mode: system === undefined ? (deps.toolProgress ?? 'new') : 'off', scrub: deps.scrub, sink: delivery });
   try {
     const result = await deps.agent.run({
       systemPrompt,
@@ -238,7 +243,10 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
         streamed += delta;
         if (system === undefined) delivery.push(delta);
       },
-      onMessage: (message) => store.appendMessage(scrubStoredMessage({ message: toStoredMessage({ message, sessionId: session.id, inboxId: row.id }), scrub: deps.scrub })),
+      onMessage: (message) => {
+        store.appendMessage(scrubStoredMessage({ message: toStoredMessage({ message, sessionId: session.id, inboxId: row.id }), scrub: deps.scrub }));
+        progress.observe({ message });
+      },
       ...(compression === undefined
         ? {}
         : {
@@ -292,7 +300,8 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
     logger.info('turn left open for replay after shutdown');
     return;
   }
-  if (abortKind !== undefined && text.trim() !== '') note = '(stopped)';
+  // A reply that showed only tool activity says so too, rather than being left as a bare "…".
+  if (abortKind !== undefined && (text.trim() !== '' || delivery.started)) note = '(stopped)';
   if (system !== undefined) {
     // Nothing to say (or nothing reached the model): nothing is sent; the scheduler decides about retries.
     const quiet = failed || abortKind !== undefined || isSilentAnswer({ origin: system, text });

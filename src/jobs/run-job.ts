@@ -5,6 +5,7 @@ import { backoffDelay } from '../util/backoff.js';
 import { modelRetryDelay } from './catch-up.js';
 import type { JobRow, JobRunRow } from './job-types.js';
 import { resolveTargets, type ResolvedTarget } from './run-targets.js';
+import { carryTurnParts, deliveryJournal, keepScriptOutput } from './run-journal.js';
 import { runJobScript } from './run-script.js';
 import type { AttemptOutcome, SchedulerDeps } from './run-types.js';
 import { escapePart } from '../gateway/session-key.js';
@@ -38,11 +39,10 @@ export async function runAttempt(params: { deps: SchedulerDeps; job: JobRow; run
   const proven = new Set(run.deliveries.filter((d) => d.messageIds.length > 0).map((d) => d.target));
   let text: string;
   if (job.script !== null) {
-    const script = deps.script();
-    const output = await runJobScript({ command: job.script, workspace: script.workspace, terminal: script.terminal, clock, signal: params.signal });
-    if (output.kind === 'aborted') return 'left_open';
-    if (isSilentAnswer({ origin: { kind: 'job', jobId: job.id, runId: run.id }, text: output.output })) return finish({ deps, run, outcome: 'silent' });
-    text = job.prompt.trim() === '' ? output.output : `${job.prompt.trim()}\n\n${output.output}`;
+    const output = await scriptOutput({ deps, job, run, signal: params.signal });
+    if (output === undefined) return 'left_open';
+    if (isSilentAnswer({ origin: { kind: 'job', jobId: job.id, runId: run.id }, text: output })) return finish({ deps, run, outcome: 'silent' });
+    text = job.prompt.trim() === '' ? output : `${job.prompt.trim()}\n\n${output}`;
   } else if (run.deliveries.length > 0 && run.sessionId !== null) {
     // A delivery retry: the answer is in the run's session; it is sent again only where no message id came back.
     text = lastAnswer({ store, sessionId: run.sessionId });
@@ -63,14 +63,28 @@ export async function runAttempt(params: { deps: SchedulerDeps; job: JobRow; run
     const { key, platform, chat } = first;
     const ids = end.outcome === 'delivered' ? end.messageIds : [];
     const error = ids.length > 0 ? null : (end.error ?? 'the platform returned no message id');
-    store.recordDelivery({ runId: run.id, target: key, platform, chatId: chat.id, threadId: chat.threadId ?? null, messageIds: ids, error, now: clock.now() });
+    if (end.recorded !== true) store.recordDelivery({ runId: run.id, target: key, platform, chatId: chat.id, threadId: chat.threadId ?? null, messageIds: ids, error, now: clock.now() });
     if (ids.length > 0) proven.add(key);
   }
   return deliverAll({ deps, run, targets, proven, text, logger });
 }
 
+/**
+ * A script job's output: the one kept with the run (a crash or a failed delivery came after the command ran), else the
+ * command's, kept with the run before anything is sent, so the command runs once per scheduled time. Undefined: aborted.
+ */
+async function scriptOutput(params: { deps: SchedulerDeps; job: JobRow; run: JobRunRow; signal: AbortSignal }): Promise<string | undefined> {
+  const { deps, job, run } = params;
+  if (run.sessionId !== null) return lastAnswer({ store: deps.store, sessionId: run.sessionId });
+  const script = deps.script();
+  const output = await runJobScript({ command: job.script ?? '', workspace: script.workspace, terminal: script.terminal, clock: deps.clock, signal: params.signal });
+  if (output.kind === 'aborted') return undefined;
+  keepScriptOutput({ store: deps.store, profile: deps.profileName(), job, run, output: output.output });
+  return output.output;
+}
+
 /** Injects the run's turn (or finds the one a restart left) and waits for how it ended. */
-async function injectRun(params: { deps: SchedulerDeps; job: JobRow; run: JobRunRow; first: Extract<ResolvedTarget, { ok: true }> }): Promise<InjectedTurnEnd> {
+async function injectRun(params: { deps: SchedulerDeps; job: JobRow; run: JobRunRow; first: Extract<ResolvedTarget, { ok: true }> }): Promise<InjectedTurnEnd & { recorded?: true }> {
   const { deps, job, run, first } = params;
   const sessionKey = runSessionKey({ profile: deps.profileName(), target: first, jobId: job.id, runId: run.id, attempt: run.attempts });
   const result = deps.inject({
@@ -86,8 +100,17 @@ async function injectRun(params: { deps: SchedulerDeps; job: JobRow; run: JobRun
   const session = deps.store.activeSession({ key: sessionKey });
   if (session !== undefined && run.sessionId !== session.id) deps.store.setRunSession({ runId: run.id, sessionId: session.id });
   const end = result.kind === 'finished' ? result.end : await result.finished;
-  // A reply the platform refused stays journaled by the turn; the run's retries send it instead (never the journal replay too).
-  if (end.outcome === 'undelivered') deps.store.completeTurn({ inboxId: result.inboxId });
+  // A reply the platform refused stays journaled by the turn; the run's retries send it instead (never the journal replay too),
+  // only the parts the turn did not get onto the platform.
+  // The failed delivery is recorded before the turn is completed: a turn found done after a restart was delivered by itself.
+  if (end.outcome === 'undelivered') {
+    const { store, clock } = deps;
+    carryTurnParts({ store, clock, profile: deps.profileName(), run, target: first, turnInboxId: result.inboxId });
+    const error = end.error ?? 'the platform returned no message id';
+    store.recordDelivery({ runId: run.id, target: first.key, platform: first.platform, chatId: first.chat.id, threadId: first.chat.threadId ?? null, messageIds: [], error, now: clock.now() });
+    store.completeTurn({ inboxId: result.inboxId });
+    return { ...end, recorded: true };
+  }
   return end;
 }
 
@@ -114,7 +137,9 @@ async function deliverAll(params: {
       errors.push(`${target.key}: nothing to send (the answer was not found)`);
       continue;
     }
-    const sent = await deps.sendText({ platform: target.platform, chat: target.chat, text });
+    // Journaled like a reply: parts sent before a crash or a failure are found, never sent twice.
+    const journalId = deliveryJournal({ store, clock, profile: deps.profileName(), run, target });
+    const sent = await deps.sendText({ platform: target.platform, chat: target.chat, text, journalId });
     const ids = sent.ok ? sent.messageIds : [];
     const error = sent.ok ? (ids.length > 0 ? null : 'the platform returned no message id') : sent.error;
     store.recordDelivery({ runId: run.id, target: target.key, platform: target.platform, chatId: target.chat.id, threadId: target.chat.threadId ?? null, messageIds: ids, error, now: clock.now() });

@@ -13,8 +13,11 @@ export interface SchedulerDeps {
   readonly logger: Logger;
   /** runner.inject: a turn journaled, routed, paced and delivered like a user's message. */
   readonly inject: (params: InjectParams) => InjectResult;
-  /** Sends a run's answer to a further target (or a script's output); the platform's message ids are the proof. */
-  readonly sendText: (params: { platform: string; chat: ChatRef; text: string }) => Promise<SendTextResult>;
+  /**
+   * Sends a run's answer to a further target (or a script's output); the platform's message ids are the proof. With
+   * `journalId` (the inbox row journaling this run's send to this target) parts sent before are found, not sent again.
+   */
+  readonly sendText: (params: { platform: string; chat: ChatRef; text: string; journalId?: number }) => Promise<SendTextResult>;
   readonly profileName: () => string;
   /** config `cron.catch_up_window`. */
   readonly catchUpWindowMs: () => number;

@@ -73,10 +73,11 @@ export function createInboxQueries(params: { db: Database.Database; clock: Clock
     messageId: string;
     sessionKey: string;
     eventJson: string;
+    state: InboxState;
     now: number;
   }>(
     `INSERT INTO inbox (platform, message_id, session_key, state, event_json, received_at, updated_at)
-     VALUES (@platform, @messageId, @sessionKey, 'received', @eventJson, @now, @now)
+     VALUES (@platform, @messageId, @sessionKey, @state, @eventJson, @now, @now)
      ON CONFLICT (platform, message_id) DO NOTHING`,
   );
   const byKey = db.prepare<[string, string], InboxRecord>('SELECT * FROM inbox WHERE platform = ? AND message_id = ?');
@@ -92,13 +93,14 @@ export function createInboxQueries(params: { db: Database.Database; clock: Clock
 
   return {
     pruneInbound: ({ before }) => prune.run(before).changes,
-    recordInbound: ({ event, sessionKey }) => {
+    recordInbound: ({ event, sessionKey, done }) => {
       const valid = messageEventSchema.parse(event);
       const { changes } = insert.run({
         platform: valid.platform,
         messageId: valid.messageId,
         sessionKey,
         eventJson: serializeEvent(valid, logger),
+        state: done === true ? 'done' : 'received',
         now: clock.now(),
       });
       const record = byKey.get(valid.platform, valid.messageId);

@@ -247,8 +247,11 @@ export interface ApprovedSender {
  */
 export interface Store extends JobStore, ApprovalStore {
   // --- inbox journal ---
-  /** Journals an inbound message. `inserted: false` means it was seen before (a redelivery). */
-  recordInbound(params: { event: MessageEvent; sessionKey: string }): { inserted: boolean; row: InboxRow };
+  /**
+   * Journals an inbound message. `inserted: false` means it was seen before (a redelivery). `done: true` journals it
+   * already done (never replayed): the journal row of a send that is no turn (a job's delivery to a further target).
+   */
+  recordInbound(params: { event: MessageEvent; sessionKey: string; done?: boolean }): { inserted: boolean; row: InboxRow };
   /** Moves an inbox row to a new state; moving to `processing` counts an attempt. */
   setInboxState(params: { inboxId: number; state: InboxState }): void;
   /** Rows not yet done, oldest first (for replay after a restart); damaged rows are logged and skipped. */

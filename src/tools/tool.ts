@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Clock } from '../util/clock.js';
 import type { ApprovalCapability, CronCapability, MemoryCapability, SessionSearchCapability, SkillsCapability, TurnOrigin } from './capabilities.js';
+import type { SandboxSpec } from './sandbox/spec.js';
 
 /** Limits for the `terminal` tool. */
 export interface TerminalLimits {
@@ -20,8 +21,8 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Time source for timeouts. */
   clock: Clock;
-  /** Limits for the terminal tool. */
-  terminal: TerminalLimits;
+  /** Limits for the terminal tool, and the sandbox its commands run in (absent: unconfined). */
+  terminal: TerminalLimits & { sandbox?: SandboxSpec | undefined };
   /** The session the turn belongs to, when there is one. */
   sessionId?: string;
   /** The profile's memory files (the `memory` tool); absent when memory is off. */

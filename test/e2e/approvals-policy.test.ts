@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { lastToolResult, questions, scriptCommand, startApprovals, waitQuestion } from '../helpers/approvals.js';
+import { lastToolResult, questions, TOOL, scriptCommand, shows, startApprovals, waitQuestion } from '../helpers/approvals.js';
 import { say, until } from '../helpers/converse.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import type { Harness } from '../helpers/harness.js';
@@ -40,7 +40,7 @@ test('no answer within tools.approval_timeout (fake clock): denied, the question
     assert.ok(q);
     await clock.advance(4 * 60_000);
     assert.equal(h.fake.requests.length, 1, 'denied before the timeout');
-    await driveUntil({ clock, check: () => h.adapter.shown().at(-1)?.text === 'nobody answered', what: 'the final answer' });
+    await driveUntil({ clock, check: () => shows(h, 'nobody answered'), what: 'the final answer' });
     assert.match(q.text, /\n\n⌛ No answer in 5 min — denied$/);
     assert.deepEqual(q.choices, []);
     assert.match(lastToolResult(h), /^Not run: no answer from the owner within 5 min \(denied\)\. Do not retry it/);
@@ -63,7 +63,7 @@ test('on a platform without buttons the question ends with the commands; /approv
     assert.deepEqual(q.choices, []);
     assert.match(await sayNow(h, '/approve sometimes'), /^Unknown answer "sometimes"/);
     await h.adapter.inject({ text: '/approve' });
-    await until(() => h.adapter.shown().at(-1)?.text === 'cleaned', 'the final answer');
+    await until(() => shows(h, 'cleaned'), 'the final answer');
     await h.runner.waitIdle();
     assert.equal(existsSync(build), false, 'the approved command did not run');
     assert.ok(replies(h).includes('✅ Allowed once by Tester: `rm -rf build` (the oldest waiting request).'), replies(h).join('\n---\n'));
@@ -92,7 +92,7 @@ test('/deny on a text platform denies; /approve from a paired sender (not an own
     await until(() => replies(h).some((t) => t.startsWith('Only the owner')), 'the refusal');
     assert.equal(h.fake.requests.length, 1, 'the turn went on');
     await h.adapter.inject({ text: '/deny' });
-    await until(() => h.adapter.shown().at(-1)?.text === 'left it', 'the final answer');
+    await until(() => shows(h, 'left it'), 'the final answer');
     assert.ok(existsSync(build));
     assert.match(lastToolResult(h), /^Not run: the owner denied it/);
   } finally {
@@ -128,8 +128,7 @@ test('a job-started turn is denied without asking; mode off runs without asking'
 
 test('a platform that lets everyone in has no owner: denied without asking', async () => {
   const { startHarness } = await import('../helpers/harness.js');
-  const { probeTerminal } = await import('../helpers/approvals.js');
-  const h = await startHarness({ allow: 'all', capabilities: { buttons: true }, extraTools: [probeTerminal()] });
+  const h = await startHarness({ allow: 'all', capabilities: { buttons: true } });
   try {
     const build = makeBuild(h);
     scriptCommand(h, 'rm -rf build', 'no');
@@ -146,7 +145,7 @@ test('smart: the auxiliary model answering APPROVE runs it without asking; ESCAL
   const h = await startApprovals({ mode: 'smart' });
   try {
     const build = makeBuild(h);
-    h.fake.enqueue({ toolCalls: [{ name: 'probe_terminal', arguments: { command: 'rm -rf build' } }] }, { text: 'APPROVE' }, { text: 'smart ran it' });
+    h.fake.enqueue({ toolCalls: [{ name: TOOL, arguments: { command: 'rm -rf build' } }] }, { text: 'APPROVE' }, { text: 'smart ran it' });
     assert.equal(await say(h, 'clean up'), 'smart ran it');
     assert.equal(existsSync(build), false);
     assert.equal(questions(h).length, 0);
@@ -156,16 +155,16 @@ test('smart: the auxiliary model answering APPROVE runs it without asking; ESCAL
 
     for (const [n, verdict] of [[1, 'ESCALATE'], [2, 'Sure, looks fine to me!']] as const) {
       makeBuild(h);
-      h.fake.enqueue({ toolCalls: [{ name: 'probe_terminal', arguments: { command: 'rm -rf build' } }] }, { text: verdict }, { text: `asked ${n}` });
+      h.fake.enqueue({ toolCalls: [{ name: TOOL, arguments: { command: 'rm -rf build' } }] }, { text: verdict }, { text: `asked ${n}` });
       await h.adapter.inject({ text: `clean up ${n}` });
       const q = await waitQuestion(h, n);
       const deny = q.choices.find((c) => c.label === 'Deny');
       assert.ok(deny);
       await h.adapter.press({ messageId: q.id, choiceId: deny.id });
-      await until(() => h.adapter.shown().at(-1)?.text === `asked ${n}`, `answer ${n}`);
+      await until(() => shows(h, `asked ${n}`), `answer ${n}`);
       await h.runner.waitIdle();
     }
-    h.fake.enqueue({ toolCalls: [{ name: 'probe_terminal', arguments: { command: 'rm -rf build' } }] }, { text: 'DENY: it deletes more than asked' }, { text: 'denied by judge' });
+    h.fake.enqueue({ toolCalls: [{ name: TOOL, arguments: { command: 'rm -rf build' } }] }, { text: 'DENY: it deletes more than asked' }, { text: 'denied by judge' });
     assert.equal(await say(h, 'clean up 3'), 'denied by judge');
     assert.equal(questions(h).length, 2);
     assert.match(lastToolResult(h), /^Not run: the reviewing model denied it: it deletes more than asked\./);

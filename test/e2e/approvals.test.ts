@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { lastToolResult, questions, scriptCommand, startApprovals, waitQuestion } from '../helpers/approvals.js';
+import { lastToolResult, questions, scriptCommand, shows, startApprovals, waitQuestion } from '../helpers/approvals.js';
 import { until } from '../helpers/converse.js';
 import type { Harness } from '../helpers/harness.js';
 
@@ -39,7 +39,7 @@ test('a dangerous command asks the owner with four buttons; Deny: not run, the q
     assert.match(lastToolResult(h), /^Not run: the owner denied it \(Tester pressed Deny or answered \/deny\)\. Do not retry it; ask the owner or choose another way\.$/);
     assert.match(q.text, /`rm -rf build`\n• recursive delete \(rm -r\)\n\n⛔ Denied by Tester$/);
     assert.deepEqual(q.choices, [], 'the decided question still has buttons');
-    assert.equal(h.adapter.shown().at(-1)?.text, 'ok, I left it');
+    assert.ok(shows(h, 'ok, I left it'), h.adapter.shown().map((m) => m.text).join('\n---\n'));
     assert.deepEqual(await h.adapter.press({ messageId: q.id, choiceId: denyId }), { notice: 'This question was already answered or has expired.', retire: true });
   } finally {
     await h.stop();
@@ -129,7 +129,7 @@ test('Always allow stores a rule per pattern; after a restart on the same home t
     await h.runner.waitIdle();
     assert.equal(existsSync(build), false, 'the always rule did not survive the restart');
     assert.equal(questions(h).length, 1, 'asked again despite the rule');
-    assert.equal(h.adapter.shown().at(-1)?.text, 'gone');
+    assert.ok(shows(h, 'gone'), h.adapter.shown().map((m) => m.text).join('\n---\n'));
   } finally {
     await h.stop();
   }

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { FakeOpenAI } from '../fakes/openai/server.js';
 import { FakeTelegram } from '../fakes/telegram/index.js';
+import { bwrapAvailability } from '../helpers/bwrap.js';
 import { cli } from '../helpers/cli.js';
 import { testToken } from '../helpers/telegram.js';
 import { writeProfile } from '../unit/cli/ops-support.js';
@@ -52,6 +53,9 @@ function marks(stdout: string): Map<string, string> {
   return found;
 }
 
+// Without bubblewrap here the sandbox line is a "!" (the rest must still be ✓); in CI bwrap is installed.
+const bwrapWorks = bwrapAvailability().skip === false;
+
 test('a healthy profile with its gateway running: every check ✓, exit 0', async () => {
   const { dir, env } = healthyHome();
   // A stand-in for the running gateway: a live process whose pid and HTTP address are in gateway.pid / gateway.json,
@@ -67,12 +71,14 @@ test('a healthy profile with its gateway running: every check ✓, exit 0', asyn
     for (const name of ['node', 'sqlite', 'HERMES_HOME', 'profile folder', '.env', 'config', 'model endpoint', 'telegram', 'other profiles', 'gateway', 'http port']) {
       assert.equal(found.get(name), '✓', `${name}:\n${res.stdout}`);
     }
-    assert.ok(![...found.values()].some((mark) => mark !== '✓'), res.stdout);
+    assert.equal(found.get('terminal sandbox'), bwrapWorks ? '✓' : '!', res.stdout);
+    assert.ok(![...found.entries()].some(([name, mark]) => mark !== '✓' && (bwrapWorks || name !== 'terminal sandbox')), res.stdout);
     assert.match(res.stdout, /✓ telegram: bot @hermes_test_bot/);
     assert.match(res.stdout, new RegExp(`✓ gateway: running \\(pid ${child.pid}, up 1m \\d+s\\)`), "uptime from gateway.json (the check itself may take a few seconds on a loaded machine)");
     assert.match(res.stdout, /✓ http port: 127\.0\.0\.1:45678 is this gateway's/);
     assert.match(res.stdout, /✓ model endpoint: .* answers \(1 model, "fake-model" among them\)/);
     assert.match(res.stdout, /^✓ context length: 32,768 tokens \(a default: set model\.context_length to change it\)$/m);
+    if (bwrapWorks) assert.match(res.stdout, /^✓ terminal sandbox: bwrap \(network off\)$/m);
     assert.match(res.stdout, /^all good$/m);
     assert.ok(!res.stdout.includes(testToken) && !res.stdout.includes('sk-doctor'), 'no secret is printed');
     assert.equal(model.modelListings.at(-1)?.headers.authorization, 'Bearer sk-doctor', 'the model check sends the API key');
@@ -88,6 +94,15 @@ test('a stopped profile: "! gateway: not running" with how to start it, still ex
   assert.equal(res.code, 0, res.stdout);
   assert.match(res.stdout, /^! gateway: not running\n {4}fix: Start it: `hermes -p p gateway run`/m);
   assert.match(res.stdout, /^✓ http port: any free port/m);
+});
+
+test('sandbox: none: "! terminal sandbox: none: …; the terminal runs unconfined", still exit 0', async () => {
+  const { dir, env } = healthyHome();
+  const config = readFileSync(path.join(dir, 'config.yaml'), 'utf8');
+  writeFileSync(path.join(dir, 'config.yaml'), `${config}\ntools:\n  terminal:\n    sandbox: none\n`);
+  const res = await cli({ argv: ['-p', 'p', 'doctor'], env });
+  assert.equal(res.code, 0, res.stdout);
+  assert.match(res.stdout, /^! terminal sandbox: none: tools\.terminal\.sandbox is none; the terminal runs unconfined\n {4}fix: /m);
 });
 
 test('a broken config: the diagnosis is printed, the other checks still run, exit 1', async () => {

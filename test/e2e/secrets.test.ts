@@ -18,6 +18,9 @@ const secrets = [botToken, apiKey, twilioToken];
 const owner = { id: 1001, first_name: 'Owner', username: 'owner' };
 const dm = { id: 1001, type: 'private' as const };
 
+/** The terminal unconfined (sandbox: none): these tests reach the profile's .env on purpose, to test the scrubbing behind the sandbox. */
+const unconfined = { tools: { terminal: { sandbox: 'none' } } };
+
 /** A gateway with the tester's .env, answering Telegram DMs through grammy against the fake. */
 async function start(params: { config?: Record<string, unknown> } = {}): Promise<{ h: Harness; fake: FakeTelegram }> {
   const fake = new FakeTelegram({ token: botToken });
@@ -53,7 +56,7 @@ function assertNoLeak(params: { texts: readonly string[]; where: string; minLeng
 }
 
 test('secrets by content: copies of .env (cp, base64 -w0, rev, sed) are refused as attachments with a note; a clean file still goes', { timeout: 30_000 }, async () => {
-  const { h, fake } = await start();
+  const { h, fake } = await start({ config: unconfined });
   try {
     const ws = h.profile.workspaceDir;
     const copies = ['envcopy.txt', 'env.b64', 'env.rev', 'env.sed'];
@@ -92,7 +95,7 @@ function toolResults(requests: readonly CapturedRequest[]): string[] {
 }
 
 test('secrets by content: base64 -w0, rev and sed-separated .env in tool results reach neither the model nor (relayed) the chat', { timeout: 30_000 }, async () => {
-  const { h, fake } = await start();
+  const { h, fake } = await start({ config: unconfined });
   try {
     const commands = ['base64 -w0 ../.env', 'rev ../.env', "sed 's/./& /g' ../.env"];
     h.fake.setResponder((req) => {

@@ -1,40 +1,17 @@
-import { rmSync } from 'node:fs';
-import path from 'node:path';
-import { z } from 'zod';
 import type { AdapterCapabilities } from '../../src/gateway/contracts.js';
-import { refusalUnlessApproved } from '../../src/tools/builtin/terminal-approval.js';
-import { defineTool, type ToolDefinition } from '../../src/tools/tool.js';
 import type { Clock } from '../../src/util/clock.js';
 import { until } from './converse.js';
 import { startHarness, type Harness } from './harness.js';
 import type { ShownMessage } from './test-adapter.js';
 
-/** The tool the model scripts call. */
-export const TOOL = 'probe_terminal';
-
-/** A stand-in terminal: `rm -rf <dir>` asks for approval as a recursive delete, then removes the workspace folder. */
-export function probeTerminal(): ToolDefinition {
-  return defineTool({
-    name: TOOL,
-    description: 'test probe',
-    input: z.object({ command: z.string() }),
-    parallel: 'never',
-    handler: async (args, ctx) => {
-      const refusal = await refusalUnlessApproved({ ctx, tool: 'terminal', command: args.command, matches: [{ patternId: 'recursive-delete', description: 'recursive delete (rm -r)' }] });
-      if (refusal !== undefined) return refusal;
-      const dir = args.command.replace(/^rm -rf /, '');
-      rmSync(path.join(ctx.workspace, dir), { recursive: true, force: true });
-      return '(no output)\n[exit code: 0]';
-    },
-  });
-}
+/** The tool the model scripts call: the real terminal (its dangerous-command check asks for approval). */
+export const TOOL = 'terminal';
 
 /** A gateway whose test platform's owner is user-1, with the given approval mode and buttons (default on). */
 export async function startApprovals(params: { mode?: 'manual' | 'smart' | 'off'; buttons?: boolean; clock?: Clock; timeout?: string; capabilities?: Partial<AdapterCapabilities> } = {}): Promise<Harness> {
   return startHarness({
     allow: ['user-1'],
     capabilities: { buttons: params.buttons ?? true, ...params.capabilities },
-    extraTools: [probeTerminal()],
     ...(params.clock ? { clock: params.clock } : {}),
     // No background review: its model calls would take the scripted replies.
     config: { tools: { approval: params.mode ?? 'manual', ...(params.timeout !== undefined ? { approval_timeout: params.timeout } : {}) }, skills: { review: false, review_interval: 1000 }, memory: { review_interval: 1000 } },
@@ -62,4 +39,9 @@ export async function waitQuestion(h: Harness, n = 1, chatId = 'chat-1'): Promis
 /** The newest tool result in the model's last request (what the model was told last). */
 export function lastToolResult(h: Harness): string {
   return (h.fake.requests.at(-1)?.body.messages ?? []).filter((m) => m['role'] === 'tool').map((m) => String(m['content'])).at(-1) ?? '';
+}
+
+/** Whether a message in the chat shows exactly `text` (the answer's message is the turn's first, before its question). */
+export function shows(h: Harness, text: string, chatId = 'chat-1'): boolean {
+  return h.adapter.shown({ chatId }).some((m) => m.text === text);
 }

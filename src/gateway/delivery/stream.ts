@@ -6,6 +6,7 @@ import { checkAttachments } from './attachments.js';
 import { extractMedia, visibleStreamingText, type MediaRef } from './media.js';
 import type { ChatPacer } from './pacer.js';
 import { SentMessages, type DeliveryJournal, type ExistingMessage, type SendIntent } from './sent-messages.js';
+import { previewText } from './preview.js';
 import { MIN_SPLIT_LIMIT, reopenPrefix, splitMessage, takeChunk } from './split.js';
 
 /** What a StreamDelivery is built from. */
@@ -83,6 +84,10 @@ export class StreamDelivery {
   /** How much of the visible text safeLength released so far: never taken back. */
   private released = 0;
   private finished: Promise<DeliveryResult> | undefined;
+  /** Tool activity shown below the streamed text while the reply is open (never in the final text). */
+  private progressLines: readonly string[] = [];
+  /** Tool activity lines an adapter that shows them itself (a terminal) has not been given yet, with how much text came before each. */
+  private unprinted: { line: string; at: number }[] = [];
 
   constructor(params: StreamDeliveryParams) {
     this.params = params;
@@ -112,11 +117,36 @@ export class StreamDelivery {
   push(delta: string): void {
     if (this.stopped || delta === '') return;
     this.raw += delta;
+    this.schedule();
+  }
+
+  /**
+   * Shows tool activity while the reply is open: `lines` below the text streamed so far (cursor after) on the
+   * normal paced edits, gone from the final text; an adapter with `showToolProgress` gets each `added` line instead,
+   * after the text streamed before it. Platforms without edits show none. Never blocks and never throws.
+   */
+  progress(params: { lines: readonly string[]; added?: string }): void {
+    if (this.stopped) return;
+    const { adapter } = this.params;
+    if (adapter.showToolProgress !== undefined) {
+      if (params.added === undefined) return;
+      this.unprinted.push({ line: params.added, at: this.raw.length });
+    } else this.progressLines = [...params.lines];
+    this.schedule();
+  }
+
+  /** Starts the streaming loop when the platform edits; one running loop picks up every later change. */
+  private schedule(): void {
     if (!this.params.adapter.capabilities.edit) return;
     this.dirty = true;
     if (this.looping) return;
     this.looping = true;
     this.loopDone = this.loop();
+  }
+
+  /** Whether the platform shows a message of this reply already (streamed text or tool activity). */
+  get started(): boolean {
+    return this.messages.seqs().length > 0;
   }
 
   /** Finishes the reply: final text edited in place (no cursor), `note` appended, attachments sent. Idempotent. */
@@ -160,8 +190,8 @@ export class StreamDelivery {
   }
 
   /** The uncommitted visible text and what the current message should show of it. */
-  private view(): { rest: string; body: string } {
-    const visible = visibleStreamingText({ text: this.raw });
+  private view(params: { upTo?: number } = {}): { rest: string; body: string } {
+    const visible = visibleStreamingText({ text: params.upTo === undefined ? this.raw : this.raw.slice(0, params.upTo) });
     if (this.params.safeLength) this.released = Math.max(this.released, this.consumed, this.params.safeLength({ text: visible }));
     const safe = this.params.safeLength ? this.released : visible.length;
     const rest = visible.slice(this.consumed, safe);
@@ -173,18 +203,62 @@ export class StreamDelivery {
   /** Whether a streaming update would change what the platform shows. */
   private hasStreamingWork(): boolean {
     if (this.stopped) return false;
+    if (this.unprinted.length > 0) return true;
     const { body } = this.view();
     if (body.length > this.streamLimit) return true;
-    return body !== '' && this.messages.needsCall({ seq: this.committed.length, text: body + this.params.cursor });
+    const preview = this.preview({ body });
+    return preview !== undefined && this.messages.needsCall({ seq: this.committed.length, text: preview });
+  }
+
+  /** What the open message shows: the text, the tool activity lines that fit below it, the cursor; undefined when empty. */
+  private preview(params: { body: string }): string | undefined {
+    return previewText({ body: params.body, lines: this.progressLines, cursor: this.params.cursor, maxLength: this.maxLength });
+  }
+
+  /**
+   * For an adapter that prints tool activity itself: shows the text streamed before the next unprinted line, then that
+   * line (and any added at the same point), so lines and text appear in the order they happened. True when it called the platform.
+   */
+  private async printStep(): Promise<boolean> {
+    const first = this.unprinted[0];
+    if (first === undefined) return false;
+    const { body } = this.view({ upTo: first.at });
+    const called = body !== '' && body.length <= this.streamLimit && (await this.messages.put({ seq: this.committed.length, text: body + this.params.cursor, state: 'open' }));
+    const show = this.params.adapter.showToolProgress;
+    while (this.unprinted[0] !== undefined && this.unprinted[0].at <= first.at) {
+      const { line } = this.unprinted.shift() ?? first;
+      try {
+        show?.call(this.params.adapter, { chat: this.params.chat, line });
+      } catch (error) {
+        this.params.logger?.warn({ err: error }, 'could not show a tool activity line');
+      }
+    }
+    this.dirty = true;
+    return called;
+  }
+
+  /** Prints the tool activity lines still waiting when the reply finishes, before its final text. */
+  private async flushPrinted(): Promise<void> {
+    const { pacer, chatKey, signal, logger } = this.params;
+    while (this.unprinted.length > 0 && !this.aborted) {
+      try {
+        await pacer.run({ chatKey, op: () => this.printStep(), calledPlatform: (called) => called, ...(signal ? { signal } : {}) });
+      } catch (error) {
+        logger?.warn({ err: error }, 'could not show the last tool activity lines');
+        return;
+      }
+    }
   }
 
   /** One streaming update with the latest text: finalize a full message, or show the text with the cursor. */
   private async streamStep(): Promise<boolean> {
     if (this.stopped) return false;
+    if (this.unprinted.length > 0) return this.printStep();
     const { rest, body } = this.view();
     const seq = this.committed.length;
     if (body.length <= this.streamLimit) {
-      return body !== '' && (await this.messages.put({ seq, text: body + this.params.cursor, state: 'open' }));
+      const preview = this.preview({ body });
+      return preview !== undefined && (await this.messages.put({ seq, text: preview, state: 'open' }));
     }
     // Cut below the streaming limit, which the text exceeds, so the cut is a real boundary and not the
     // place where the stream happens to be (possibly mid-word).
@@ -201,6 +275,7 @@ export class StreamDelivery {
   private async deliverFinal(params: { note: string | undefined }): Promise<DeliveryResult> {
     this.stopped = true;
     await this.loopDone;
+    await this.flushPrinted();
     const { adapter } = this.params;
     const errors: string[] = [];
     const { text, media } = extractMedia({ text: this.raw });

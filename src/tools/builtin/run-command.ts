@@ -1,5 +1,8 @@
 import { spawn } from 'node:child_process';
+import { realpathSync } from 'node:fs';
 import type { Clock } from '../../util/clock.js';
+import { bwrapArgs } from '../sandbox/bwrap-args.js';
+import type { BwrapSettings } from '../sandbox/spec.js';
 import { OutputCap } from './output-cap.js';
 
 /** Time a killed process group gets between SIGTERM and SIGKILL. */
@@ -23,6 +26,8 @@ export interface CommandResult {
  * Runs `command` with /bin/sh -c in its own process group, with exactly the given env and stderr
  * merged into stdout.
  * On timeout or abort the whole group gets SIGTERM, then SIGKILL after a grace period.
+ * With `sandbox` the shell runs under bwrap (see sandbox/bwrap-args.ts): killing bwrap's group ends the sandbox's
+ * pid namespace (--die-with-parent), so everything the command started goes with it.
  */
 export function runCommand(params: {
   command: string;
@@ -32,11 +37,18 @@ export function runCommand(params: {
   maxOutputBytes: number;
   clock: Clock;
   signal: AbortSignal;
+  /** Run confined under bubblewrap (the terminal tool's model-written commands); absent: unconfined. */
+  sandbox?: BwrapSettings | undefined;
 }): Promise<CommandResult> {
   const { clock, signal } = params;
   return new Promise<CommandResult>((resolve, reject) => {
     // stderr joins stdout inside the shell, so both arrive through one pipe in the order they were written.
-    const child = spawn('/bin/sh', ['-c', `exec 2>&1\n${params.command}`], {
+    const script = `exec 2>&1\n${params.command}`;
+    const [file, args] = params.sandbox
+      ? [params.sandbox.bwrap, bwrapArgs({ settings: params.sandbox, workspace: realDir(params.cwd), script })]
+      : ['/bin/sh', ['-c', script]];
+    // The env goes to bwrap too: its process is pid 1 in the sandbox, and /proc/1/environ shows what it was given.
+    const child = spawn(file, args, {
       cwd: params.cwd,
       env: params.env,
       detached: true,
@@ -92,4 +104,13 @@ export function runCommand(params: {
     if (signal.aborted) kill('abort');
     else signal.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+/** The real path of a folder (the sandbox's mounts are ordered by real paths); as given when it cannot be resolved. */
+function realDir(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return dir;
+  }
 }

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { classifyCommand } from '../approval/classify-command.js';
 import { defineTool, ToolError } from '../tool.js';
+import { refusalUnlessApproved } from './terminal-approval.js';
 import { runCommand, type CommandResult } from './run-command.js';
 
 /** PATH used when the gateway itself has none. */
@@ -32,8 +34,21 @@ export const terminalTool = defineTool({
   input,
   parallel: 'never',
   handler: async (args, ctx) => {
+    const verdict = classifyCommand({ command: args.command });
+    if (verdict.kind === 'blocked') {
+      throw new ToolError(`refused: ${verdict.match.description} is never run, whatever the approval setting`);
+    }
+    if (verdict.kind === 'dangerous') {
+      const matches = verdict.matches.map((m) => ({ patternId: m.patternId, description: m.description }));
+      // Denied (by the owner, the policy, a timeout or a /stop): returned, not thrown, so the model reads why and does not retry.
+      const refusal = await refusalUnlessApproved({ ctx, tool: 'terminal', command: args.command, matches });
+      if (refusal !== undefined) return refusal;
+    }
     const limitMs = ctx.terminal.timeoutMs;
     const timeoutMs = args.timeout === undefined ? limitMs : Math.min(args.timeout * 1_000, limitMs);
+    const sandbox = ctx.terminal.sandbox;
+    // tools.terminal.sandbox: bwrap where bwrap does not work: nothing runs, and the model is told why.
+    if (sandbox?.kind === 'unavailable') throw new ToolError(sandbox.reason);
     let result: CommandResult;
     try {
       result = await runCommand({
@@ -44,6 +59,7 @@ export const terminalTool = defineTool({
         maxOutputBytes: ctx.terminal.maxOutputBytes,
         clock: ctx.clock,
         signal: ctx.signal,
+        ...(sandbox ? { sandbox } : {}),
       });
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);

@@ -28,6 +28,8 @@ export class LoopbackPlatform {
   private pollers: (() => void)[] = [];
   readonly messages = new Map<string, LoopbackMessage>();
   readonly calls: { method: string; body: Record<string, unknown>; at: number }[] = [];
+  /** Awaited on each sendMessage before the message exists: a promise that never settles holds it (the sender dies waiting). */
+  beforeSend: ((body: Record<string, unknown>) => Promise<void> | undefined) | null = null;
   baseURL = '';
 
   async start(): Promise<void> {
@@ -90,6 +92,7 @@ export class LoopbackPlatform {
         return;
       }
       case 'sendMessage': {
+        await this.beforeSend?.(body);
         const id = `b${this.nextMessage++}`;
         const text = String(body['text'] ?? '');
         this.messages.set(id, { id, chatId: String(body['chat_id']), text, edits: 0, history: [text] });

@@ -34,6 +34,11 @@ export class Dispatcher {
     this.rules.push({ rule: params.rule, remaining: count });
   }
 
+  /** Disarms every failure failNext armed that has not fired yet. */
+  clearFailures(): void {
+    this.rules = [];
+  }
+
   /** Makes the next call of a method take effect but hold its answer until released (or the client is gone). */
   holdNext(params: { method: string }): HeldAnswer {
     const method = params.method.toLowerCase();

@@ -139,6 +139,11 @@ export class FakeTelegram {
     this.dispatcher.failNext({ rule });
   }
 
+  /** Disarms the failures failNext armed that have not fired yet (e.g. a `count: 1000` outage ends). */
+  clearFailures(): void {
+    this.dispatcher.clearFailures();
+  }
+
   /**
    * Makes the next call of a method take effect (a sendMessage creates its message) but hold its answer until
    * `release()`, or until the client goes away: the moment a crash test kills the gateway.
