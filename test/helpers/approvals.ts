@@ -8,9 +8,12 @@ import type { ShownMessage } from './test-adapter.js';
 export const TOOL = 'terminal';
 
 /** A gateway whose test platform's owner is user-1, with the given approval mode and buttons (default on). */
-export async function startApprovals(params: { mode?: 'manual' | 'smart' | 'off'; buttons?: boolean; clock?: Clock; timeout?: string; capabilities?: Partial<AdapterCapabilities> } = {}): Promise<Harness> {
+export async function startApprovals(
+  params: { mode?: 'manual' | 'smart' | 'off'; buttons?: boolean; clock?: Clock; timeout?: string; capabilities?: Partial<AdapterCapabilities>; owners?: string[]; env?: Record<string, string> } = {},
+): Promise<Harness> {
   return startHarness({
-    allow: ['user-1'],
+    allow: params.owners ?? ['user-1'],
+    ...(params.env ? { env: params.env } : {}),
     capabilities: { buttons: params.buttons ?? true, ...params.capabilities },
     ...(params.clock ? { clock: params.clock } : {}),
     // No background review: its model calls would take the scripted replies.
