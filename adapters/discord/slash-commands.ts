@@ -12,6 +12,8 @@ export const slashCommands: readonly { readonly name: string; readonly descripti
   { name: 'skills', description: 'List your skills (each runs as its own /command)' },
   { name: 'cron', description: 'The scheduled jobs and their next runs' },
   { name: 'sethome', description: 'Make this chat the home channel for jobs' },
+  { name: 'approve', description: 'Allow the command waiting for approval (owner)' },
+  { name: 'deny', description: 'Refuse the command waiting for approval (owner)' },
   { name: 'help', description: 'List the commands' },
 ];
 

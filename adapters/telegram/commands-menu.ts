@@ -21,6 +21,8 @@ export const menuCommands: readonly MenuCommand[] = [
   { command: 'skills', description: 'List your skills (each runs as its own /command)' },
   { command: 'cron', description: 'The scheduled jobs and their next runs' },
   { command: 'sethome', description: 'Make this chat the home channel for jobs' },
+  { command: 'approve', description: 'Allow the command waiting for approval (owner)' },
+  { command: 'deny', description: 'Refuse the command waiting for approval (owner)' },
   { command: 'help', description: 'List the commands' },
 ];
 

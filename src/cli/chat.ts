@@ -44,7 +44,7 @@ export async function chat(params: { options: GlobalOptions; io: CliIO }): Promi
       clock: systemClock,
       logger: log.logger,
       // Typed lines follow the configured busy policy; piped input is a script, so its lines queue.
-      adapters: [{ adapter: terminal, allow: 'all', editIntervalMs: 250, ...(stdinIsTTY(io) ? {} : { busyPolicy: 'queue' as const }) }],
+      adapters: [{ adapter: terminal, allow: 'all', localOwner: true, editIntervalMs: 250, ...(stdinIsTTY(io) ? {} : { busyPolicy: 'queue' as const }) }],
       withHttp: false,
       scrub: (text) => loaded.redactor.scrub(text),
       secrets: loaded.redactor,

@@ -3,6 +3,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { packageVersion } from '../util/package-root.js';
 import { profileFrom, type GlobalOptions } from './context.js';
 import { addCronCommands } from './cron-commands.js';
+import { addApprovalsCommands } from './approvals-commands.js';
 import { addGatewayCommands } from './gateway-commands.js';
 import { describeFailure, type CliIO } from './output.js';
 import { isMain } from '../util/is-main.js';
@@ -160,6 +161,7 @@ export function buildProgram(params: { io: CliIO; setExit: (code: number) => voi
   program.command('doctor').description('check this host and profile: node, sqlite, files, config, model, platforms, port').action(run(async () => (await import('./doctor-cmd.js')).doctor({ options: globals(), io })));
 
   addCronCommands({ program, globals, io, setExit });
+  addApprovalsCommands({ program, globals, io, setExit });
 
   program.command('chat').description('talk to your agent in the terminal (no platform needed)').action(run(async () => (await import('./chat.js')).chat({ options: globals(), io })));
   return program;

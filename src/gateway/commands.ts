@@ -1,8 +1,8 @@
 /** Commands the gateway itself answers, on the control lane (never behind a running turn). */
-export type GatewayCommandName = 'stop' | 'new' | 'status' | 'memory' | 'compress' | 'skills' | 'cron' | 'sethome' | 'help';
+export type GatewayCommandName = 'stop' | 'new' | 'status' | 'memory' | 'compress' | 'skills' | 'cron' | 'sethome' | 'approve' | 'deny' | 'help';
 
 /** Every command the gateway answers (what the platforms' command menus list). */
-export const gatewayCommandNames: readonly GatewayCommandName[] = ['new', 'stop', 'status', 'memory', 'compress', 'skills', 'cron', 'sethome', 'help'];
+export const gatewayCommandNames: readonly GatewayCommandName[] = ['new', 'stop', 'status', 'memory', 'compress', 'skills', 'cron', 'sethome', 'approve', 'deny', 'help'];
 
 /** What a message's text means to the gateway. */
 export type ParsedCommand =
@@ -21,6 +21,8 @@ const aliases: Readonly<Record<string, GatewayCommandName>> = {
   skills: 'skills',
   cron: 'cron',
   sethome: 'sethome',
+  approve: 'approve',
+  deny: 'deny',
   help: 'help',
   start: 'help',
 };
@@ -43,6 +45,8 @@ export const commandHelp: readonly string[] = [
   '/skills — the skills you can run here, each as its own command: /<skill-name> [what you want]',
   '/cron — the scheduled jobs: schedule, next run, last outcome',
   '/sethome — make this chat the home channel: where jobs and notices with "home" as target go',
+  '/approve [session|always] — allow the dangerous command waiting for approval (once, for this conversation, or always); owner only',
+  '/deny — refuse the dangerous command waiting for approval; owner only',
   '/help — this list',
 ];
 

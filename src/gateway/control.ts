@@ -9,6 +9,8 @@ import { shortSessionId } from '../store/session-id.js';
 import { contextLine, type ContextUsage } from './context-status.js';
 import { cronReply, senderStanding, sethomeReply } from './job-commands.js';
 import type { AdapterEntry } from './runner-types.js';
+import type { ApprovalDesk } from './approvals/desk.js';
+import { approvalCommandReply } from './approvals/command.js';
 
 /** What a control command can see and change. */
 export interface ControlContext {
@@ -29,10 +31,12 @@ export interface ControlContext {
   readonly skills?: (() => SkillCatalog) | undefined;
   /** The platform's adapter entry: its allowlist (/sethome in groups needs an owner) and message limit (/cron is cut to it). */
   readonly entry?: AdapterEntry | undefined;
+  /** Where approval questions wait (/approve, /deny answer them). */
+  readonly approvals?: ApprovalDesk | undefined;
 }
 
 /** Runs one control command immediately (never behind a turn) and returns the reply text (/compress: compress-command.ts). */
-export function runControlCommand(params: { name: Exclude<GatewayCommandName, 'compress'>; event: MessageEvent; ctx: ControlContext }): string {
+export function runControlCommand(params: { name: Exclude<GatewayCommandName, 'compress'>; args?: string; event: MessageEvent; ctx: ControlContext }): string {
   const { name, ctx } = params;
   switch (name) {
     case 'stop': {
@@ -59,6 +63,9 @@ export function runControlCommand(params: { name: Exclude<GatewayCommandName, 'c
       return cronReply({ store: ctx.store, maxMessageLength: senderStanding({ entry: ctx.entry, event: params.event }).maxMessageLength });
     case 'sethome':
       return sethomeReply({ store: ctx.store, event: params.event, owner: senderStanding({ entry: ctx.entry, event: params.event }).owner });
+    case 'approve':
+    case 'deny':
+      return approvalCommandReply({ desk: ctx.approvals, name, args: params.args ?? '', event: params.event });
     case 'help':
       return ['Commands:', ...commandHelp, skillCommandNote, '', 'Anything else you write goes to the agent.'].join('\n');
   }

@@ -7,6 +7,9 @@ import type { CompressionDeps } from './compress-session.js';
 import type { RunnerOptions } from './runner-types.js';
 import { skillExpander } from './skill-command.js';
 import type { TurnDeps } from './turn.js';
+import { approvalCapability } from './approvals/capability.js';
+import type { ApprovalDesk } from './approvals/desk.js';
+import { hasApprovalOwner } from './approvals/owner.js';
 
 /** A turn's deps on an adapter slot, from the runner's current settings (read when the turn starts). */
 export function turnDepsFor(params: {
@@ -20,8 +23,28 @@ export function turnDepsFor(params: {
   compression: { compression?: CompressionDeps };
   onDelivered?: TurnDeps['onDelivered'];
   onFinished?: TurnDeps['onFinished'];
+  /** Where approval questions wait (the runner's); with `options.approval` the turn's tools get an approval capability. */
+  approvals?: ApprovalDesk;
 }): TurnDeps {
   const { slot, options } = params;
+  const desk = params.approvals;
+  const settings = options.approval;
+  const approval: TurnDeps['approval'] =
+    desk === undefined || settings === undefined
+      ? undefined
+      : ({ event, sessionKey }) =>
+          approvalCapability({
+            desk,
+            settings,
+            store: params.store,
+            event,
+            sessionKey,
+            adapter: slot.entry.adapter,
+            pacer: slot.pacer,
+            hasOwner: hasApprovalOwner({ entry: slot.entry }),
+            scrub: options.scrub,
+            logger: params.logger.child({ component: 'approval' }),
+          });
   return {
     store: params.store,
     agent: params.agent,
@@ -45,5 +68,6 @@ export function turnDepsFor(params: {
     ...(options.skillsDir === undefined ? {} : { expandSkill: skillExpander({ dir: options.skillsDir }) }),
     ...(params.onDelivered ? { onDelivered: params.onDelivered } : {}),
     ...(params.onFinished ? { onFinished: params.onFinished } : {}),
+    ...(approval ? { approval } : {}),
   };
 }

@@ -10,6 +10,7 @@ import type { BusyPolicy } from './mailbox.js';
 import type { MediaPolicy } from './media-policy.js';
 import type { MediaStager } from './media-stage.js';
 import type { TurnReactions } from './turn-reactions.js';
+import type { ApprovalSettings } from './approvals/capability.js';
 import type { ToolProgressMode } from './tool-progress.js';
 
 /** One adapter and how the gateway treats it. */
@@ -27,6 +28,8 @@ export interface AdapterEntry {
   readonly reactions?: TurnReactions;
   /** What an unknown sender in a DM gets: a pairing code the owner can approve, or nothing (default). */
   readonly unauthorized?: 'pair' | 'ignore';
+  /** Everyone writing through it sits at this machine and is its owner (hermes chat's terminal): they answer approvals. */
+  readonly localOwner?: boolean;
 }
 
 /** Behaviour knobs, already resolved from config. */
@@ -73,4 +76,6 @@ export interface RunnerOptions {
   readonly review?: ReviewOptions;
   /** Scheduled jobs (config `cron`): the scheduler runs with the runner when set. */
   readonly jobs?: { readonly catchUpWindowMs: number };
+  /** Dangerous-command approval (`tools.approval`, `tools.approval_timeout`); absent: dangerous commands are denied. */
+  readonly approval?: ApprovalSettings;
 }

@@ -37,6 +37,9 @@ import { BackgroundWork } from './background-work.js';
 import { startReviewIfDue } from './background-review-start.js';
 import type { AdapterEntry, RunnerOptions } from './runner-types.js';
 import { sessionContextUsage, type ContextUsage } from './context-status.js';
+import { replayPending } from './runner-replay.js';
+import { ApprovalDesk } from './approvals/desk.js';
+import { isApprovalOwner } from './approvals/owner.js';
 
 export type { AdapterEntry, RunnerOptions } from './runner-types.js';
 
@@ -46,7 +49,6 @@ const maxBackgroundWork = 2;
 /** A message whose turn was cut short (crash, restart) this many times is answered with an apology instead. */
 const maxTurnAttempts = 3;
 
-/** The outcome of handing a message to the gateway. */
 /** What became of an accepted message; 'deferred' = journaled while draining, answered after the next start. */
 export type AcceptResult = 'queued' | 'duplicate' | 'unauthorized' | 'command' | 'deferred';
 
@@ -79,6 +81,8 @@ export class GatewayRunner {
   private readonly injected = new TurnWatch();
   /** Where button presses go: approvals and clarify questions register their prefix here. */
   readonly choices: ChoiceRouter;
+  /** Dangerous-command approval questions waiting for an owner (in memory), answered by presses or /approve /deny. */
+  private readonly approvals: ApprovalDesk;
   /** The profile's scheduled jobs (when `options.jobs` is set); poke it after a job was created or changed. */
   readonly scheduler: Scheduler;
   private schedulerRun: Promise<void> = Promise.resolve();
@@ -117,6 +121,8 @@ export class GatewayRunner {
     this.background = new BackgroundWork({ maxConcurrent: maxBackgroundWork, clock: this.clock, onLate });
     this.refusals = new RejectionLog({ logger: this.logger, clock: this.clock });
     this.choices = new ChoiceRouter({ logger: this.logger });
+    const isOwner = ({ platform, sender }: { platform: string; sender: MessageEvent['sender'] }): boolean => isApprovalOwner({ entry: this.slots.get({ name: platform })?.entry, sender });
+    this.approvals = new ApprovalDesk({ store: this.store, clock: this.clock, logger: this.logger.child({ component: 'approval' }), choices: this.choices, isOwner });
     this.options = params.options;
     this.http = params.http;
     this.disk = params.disk ?? new DiskHealth({ clock: this.clock });
@@ -359,6 +365,7 @@ export class GatewayRunner {
     this.phase = 'draining';
     this.logger.info({ busySessions: this.mailboxes.busy().length }, 'gateway draining');
     this.maintenanceController.abort();
+    this.approvals.cancelAll({ why: 'the gateway is stopping', close: true });
     const backgroundStopped = this.background.stop();
     const adaptersStopped = this.slots.stopAll();
     for (const mailbox of this.mailboxes.all()) mailbox.clearQueue();
@@ -399,6 +406,7 @@ export class GatewayRunner {
       : command.kind === 'command' && command.name !== 'compress'
       ? runControlCommand({
           name: command.name,
+          args: command.args,
           event,
           ctx: {
             store: this.store,
@@ -413,6 +421,7 @@ export class GatewayRunner {
             keyLines: () => routeStatusLines({ targets: this.agent.route.status(), timeZone: this.agent.route.timeZone }),
             ...(this.options.skillsDir === undefined ? {} : { skills: () => skillCatalogOf({ dir: this.options.skillsDir }) }),
             entry: this.slots.get({ name: event.platform })?.entry,
+            approvals: this.approvals,
           },
         })
       : otherCommandReply({ command });
@@ -452,7 +461,7 @@ export class GatewayRunner {
     const onFinished: TurnDeps['onFinished'] =
       row.event.system === undefined ? undefined : (end) => this.injected.settle({ inboxId: row.id, end: { ...end, messageIds: turnMessageIds({ store: this.store, inboxId: row.id }) } });
     const { store, agent, clock, logger, options } = this;
-    const deps = turnDepsFor({ store, agent, clock, logger, slot: params.slot, options, maxAttempts: maxTurnAttempts, compression: this.compressionDeps(), onDelivered: params.onDelivered, onFinished });
+    const deps = turnDepsFor({ store, agent, clock, logger, slot: params.slot, options, maxAttempts: maxTurnAttempts, compression: this.compressionDeps(), onDelivered: params.onDelivered, onFinished, approvals: this.approvals });
     await runTurn({ row, merged: params.merged, signal: params.signal, deps });
   }
 
@@ -485,15 +494,6 @@ export class GatewayRunner {
   }
 
   private replay(): void {
-    const pending = this.store.pendingInbound();
-    if (pending.length === 0) return;
-    let replayed = 0;
-    for (const row of pending) {
-      const slot = this.slots.get({ name: row.event.platform });
-      if (!slot) continue;
-      this.mailboxes.for({ key: row.sessionKey, entry: slot.entry }).enqueue({ row, replay: true });
-      replayed += 1;
-    }
-    this.logger.info({ pending: pending.length, replayed }, 'replaying messages a previous run did not finish');
+    replayPending({ store: this.store, slots: this.slots, mailboxes: this.mailboxes, logger: this.logger });
   }
 }

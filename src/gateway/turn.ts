@@ -9,7 +9,8 @@ import type { CompressedContext } from '../agent/types.js';
 import { windowHistory } from '../agent/history-window.js';
 import type { PromptSource } from '../agent/prompt/source.js';
 import type { ToolContext } from '../tools/tool.js';
-import type { PlatformAdapter } from './contracts.js';
+import type { ApprovalCapability } from '../tools/capabilities.js';
+import type { MessageEvent, PlatformAdapter } from './contracts.js';
 import type { ChatPacer } from './delivery/pacer.js';
 import { StreamDelivery } from './delivery/stream.js';
 import { compressionThresholdTokens, compressSession, type CompressionDeps } from './compress-session.js';
@@ -63,6 +64,8 @@ export interface TurnDeps {
   readonly onDelivered?: (params: { sessionId: string; modelCalls: number }) => void;
   /** Called when the turn ended (not when a shutdown left it open for replay): how it ended, for system-started turns' runs. */
   readonly onFinished?: (end: TurnFinish) => void;
+  /** The turn's dangerous-command approval (see approvals/); absent: nobody can approve, dangerous commands are denied. */
+  readonly approval?: (params: { event: MessageEvent; sessionKey: string }) => ApprovalCapability;
 }
 
 /** How a turn ended: `silent` (a system turn whose answer was empty or a silence token: nothing sent), `undelivered` (the platform refused it). */
@@ -116,7 +119,8 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
   // A system-started turn (runner.inject) answers no platform message: no reply-to, no reactions, sent only once complete.
   const system = event.system;
   // What tools know of the turn: the chat it answers (where `origin` delivery goes) and who started it.
-  const turnTools = { origin: turnOriginOf({ event }), ...(system === undefined ? {} : { startedBy: system.kind }) };
+  const approval = deps.approval?.({ event, sessionKey: row.sessionKey });
+  const turnTools = { origin: turnOriginOf({ event }), ...(system === undefined ? {} : { startedBy: system.kind }), ...(approval === undefined ? {} : { approval }) };
   const logger = deps.logger.child({ inboxId: row.id, platform: event.platform, chatId: event.chat.id });
   const giveUp = row.attempts >= deps.maxAttempts;
   if (!giveUp) store.setInboxState({ inboxId: row.id, state: 'processing' });

@@ -47,9 +47,10 @@ describe('the terminal under bwrap', { skip }, () => {
   before(async () => {
     process.env['HERMES_TEST_GATEWAY_SECRET'] = gatewaySecret;
     // HERMES_HOME lies under /tmp (os.tmpdir()), as a real install's does not: the private /tmp must not undo its hiding.
+    // tools.approval off: reading .env and writing /etc are dangerous commands; the sandbox, not approval, is tested here.
     h = await startHarness({
       env: { MODEL_KEY: modelKey, TELEGRAM_BOT_TOKEN: botToken },
-      config: { model: { api_key: '${MODEL_KEY}' }, tools: { terminal: { sandbox: 'bwrap', timeout: '20s' } } },
+      config: { model: { api_key: '${MODEL_KEY}' }, tools: { approval: 'off', terminal: { sandbox: 'bwrap', timeout: '20s' } } },
     });
     const otherProfile = resolveProfile({ hermesHome: h.profile.hermesHome, name: 'personal' });
     ensureProfileDirs({ profile: otherProfile });
@@ -72,6 +73,8 @@ describe('the terminal under bwrap', { skip }, () => {
       signal: new AbortController().signal,
       clock: systemClock,
       terminal: { timeoutMs: params.timeoutMs ?? 20_000, maxOutputBytes: 65_536, sandbox: spec },
+      // What the sandbox does is tested here, not approval (reading .env, writing /etc are dangerous commands): tools.approval off.
+      approval: { decide: async () => ({ approved: true, how: 'off' }) },
     };
   }
   const run = (command: string, context: ToolContext = ctx()): Promise<string> => terminalTool.handler({ command }, context);

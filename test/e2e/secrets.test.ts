@@ -18,8 +18,11 @@ const secrets = [botToken, apiKey, twilioToken];
 const owner = { id: 1001, first_name: 'Owner', username: 'owner' };
 const dm = { id: 1001, type: 'private' as const };
 
-/** The terminal unconfined (sandbox: none): these tests reach the profile's .env on purpose, to test the scrubbing behind the sandbox. */
-const unconfined = { tools: { terminal: { sandbox: 'none' } } };
+/**
+ * The terminal unconfined (sandbox: none) and approval off (reading .env is a dangerous command): these tests reach the
+ * profile's .env on purpose, to test the scrubbing behind the sandbox.
+ */
+const unconfined = { tools: { approval: 'off', terminal: { sandbox: 'none' } } };
 
 /** A gateway with the tester's .env, answering Telegram DMs through grammy against the fake. */
 async function start(params: { config?: Record<string, unknown> } = {}): Promise<{ h: Harness; fake: FakeTelegram }> {

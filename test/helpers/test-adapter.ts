@@ -2,6 +2,9 @@ import type {
   AdapterCapabilities,
   AdapterStartParams,
   ChatRef,
+  ChoiceAnswer,
+  OutboundChoice,
+  Sender,
   EditRequest,
   MessageEvent,
   OutboundMessage,
@@ -19,6 +22,8 @@ export interface PlatformCall {
   readonly messageId: string;
   readonly text: string;
   readonly attachments: readonly string[];
+  /** The buttons the send or edit left on the message. */
+  readonly choices?: readonly OutboundChoice[];
 }
 
 /** A platform message as the "user" would see it now. */
@@ -28,6 +33,8 @@ export interface ShownMessage {
   text: string;
   readonly attachments: readonly string[];
   edits: number;
+  /** The buttons the message shows now (an edit without choices removes them). */
+  choices: readonly OutboundChoice[];
 }
 
 /** An in-process platform: the test injects messages and reads what the gateway sent. */
@@ -37,6 +44,9 @@ export class TestAdapter implements PlatformAdapter {
   readonly calls: PlatformCall[] = [];
   readonly messages = new Map<string, ShownMessage>();
   private emitFn: ((event: MessageEvent) => Promise<void>) | null = null;
+  private chooseFn: AdapterStartParams['choose'] | null = null;
+  /** Every press and the gateway's answer to it, oldest first. */
+  readonly presses: { choiceId: string; senderId: string; answer: ChoiceAnswer }[] = [];
   private nextId = 1;
   private counter = 0;
   private readonly clock: Clock;
@@ -64,9 +74,28 @@ export class TestAdapter implements PlatformAdapter {
 
   async start(params: AdapterStartParams): Promise<void> {
     this.emitFn = params.emit;
+    this.chooseFn = params.choose;
     params.report({ state: 'connected' });
     await whenAborted({ signal: params.signal });
     this.emitFn = null;
+    this.chooseFn = null;
+  }
+
+  /**
+   * Presses a button of a message the gateway sent (platforms with `buttons`), as `sender` (default the DM's user-1);
+   * resolves with the gateway's answer. A `retire` answer removes the message's buttons, as a platform adapter would.
+   */
+  async press(params: { messageId: string; choiceId: string; sender?: Partial<Sender> & { id: string } }): Promise<ChoiceAnswer> {
+    await this.ready();
+    const choose = this.chooseFn;
+    if (!choose) throw new Error('adapter not started');
+    const shown = this.messages.get(params.messageId);
+    if (!shown) throw new Error(`press on unknown message ${params.messageId}`);
+    const sender: Sender = { name: 'Tester', isBot: false, ...(params.sender ?? { id: 'user-1' }) };
+    const answer = await choose({ platform: this.name, chat: { id: shown.chatId, kind: shown.chatId.startsWith('group') ? 'group' : 'dm' }, sender, messageId: params.messageId, choiceId: params.choiceId });
+    this.presses.push({ choiceId: params.choiceId, senderId: sender.id, answer });
+    if (answer.retire === true) shown.choices = [];
+    return answer;
   }
 
   /** Waits until the adapter has been started by its supervisor. */
@@ -99,8 +128,9 @@ export class TestAdapter implements PlatformAdapter {
     const id = `out-${this.nextId++}`;
     // The file the reply named (the gateway uploads a checked copy of it).
     const attachments = (message.attachments ?? []).map((a) => a.sourcePath ?? a.path);
-    this.messages.set(id, { id, chatId: message.chat.id, text: message.text, attachments, edits: 0 });
-    this.record({ kind: 'send', chatId: message.chat.id, messageId: id, text: message.text, attachments });
+    const choices = this.capabilities.buttons === true ? [...(message.choices ?? [])] : [];
+    this.messages.set(id, { id, chatId: message.chat.id, text: message.text, attachments, edits: 0, choices });
+    this.record({ kind: 'send', chatId: message.chat.id, messageId: id, text: message.text, attachments, choices });
     return { messageId: id };
   }
 
@@ -110,7 +140,8 @@ export class TestAdapter implements PlatformAdapter {
     if (!shown) throw new Error(`edit of unknown message ${request.messageId}`);
     shown.text = request.text;
     shown.edits += 1;
-    this.record({ kind: 'edit', chatId: request.chat.id, messageId: request.messageId, text: request.text, attachments: [] });
+    shown.choices = this.capabilities.buttons === true ? [...(request.choices ?? [])] : [];
+    this.record({ kind: 'edit', chatId: request.chat.id, messageId: request.messageId, text: request.text, attachments: [], choices: shown.choices });
   }
 
   async typing(params: { chat: ChatRef }): Promise<void> {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { classifyCommand } from '../approval/classify-command.js';
 import { defineTool, ToolError } from '../tool.js';
+import { refusalUnlessApproved } from './terminal-approval.js';
 import { runCommand, type CommandResult } from './run-command.js';
 
 /** PATH used when the gateway itself has none. */
@@ -36,6 +37,12 @@ export const terminalTool = defineTool({
     const verdict = classifyCommand({ command: args.command });
     if (verdict.kind === 'blocked') {
       throw new ToolError(`refused: ${verdict.match.description} is never run, whatever the approval setting`);
+    }
+    if (verdict.kind === 'dangerous') {
+      const matches = verdict.matches.map((m) => ({ patternId: m.patternId, description: m.description }));
+      // Denied (by the owner, the policy, a timeout or a /stop): returned, not thrown, so the model reads why and does not retry.
+      const refusal = await refusalUnlessApproved({ ctx, tool: 'terminal', command: args.command, matches });
+      if (refusal !== undefined) return refusal;
     }
     const limitMs = ctx.terminal.timeoutMs;
     const timeoutMs = args.timeout === undefined ? limitMs : Math.min(args.timeout * 1_000, limitMs);

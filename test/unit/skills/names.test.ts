@@ -70,5 +70,5 @@ test('skill_manage and hermes skills install accept and refuse exactly the same 
 });
 
 test('every word the gateway reads as a command is reserved (names and aliases)', () => {
-  for (const word of ['new', 'reset', 'stop', 'status', 'memory', 'compress', 'skills', 'cron', 'sethome', 'help', 'start']) assert.ok(gatewayCommandWords.includes(word), word);
+  for (const word of ['new', 'reset', 'stop', 'status', 'memory', 'compress', 'skills', 'cron', 'sethome', 'approve', 'deny', 'help', 'start']) assert.ok(gatewayCommandWords.includes(word), word);
 });

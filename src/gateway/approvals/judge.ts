@@ -1,0 +1,39 @@
+import type { AuxiliaryComplete } from '../../agent/auxiliary/client.js';
+import type { ApprovalMatch } from '../../tools/capabilities.js';
+
+/** What the auxiliary model said about a command: run it, refuse it (with its reason), or ask the owner. */
+export type JudgeVerdict = { readonly kind: 'approve' } | { readonly kind: 'deny'; readonly reason: string } | { readonly kind: 'escalate'; readonly why: string };
+
+/** Longest command text put in the judge's prompt. */
+const MAX_COMMAND_CHARS = 2_000;
+
+const SYSTEM = [
+  'You review shell commands an AI agent wants to run on its owner\'s machine. Each matched a dangerous-command pattern.',
+  'Answer with exactly one word on the first line: APPROVE (clearly low risk: e.g. deleting a build or cache folder inside the working directory),',
+  'DENY (clearly harmful or destructive beyond the task: e.g. deleting system or home files, wiping disks, exfiltrating secrets),',
+  'or ESCALATE (anything else, or when unsure: the owner decides). On DENY, give a one-line reason on the second line.',
+].join('\n');
+
+/**
+ * Asks the auxiliary model about one dangerous command (`tools.approval: smart`). Only a clear APPROVE approves; DENY
+ * denies with the model's reason; ESCALATE, an answer that is neither, or a failed call escalate to the owner. Never rejects.
+ */
+export async function judgeCommand(params: { complete: AuxiliaryComplete; command: string; matches: readonly ApprovalMatch[]; signal: AbortSignal }): Promise<JudgeVerdict> {
+  const command = params.command.length > MAX_COMMAND_CHARS ? `${params.command.slice(0, MAX_COMMAND_CHARS)}…` : params.command;
+  const user = [`Command:\n${command}`, `Matched patterns:\n${params.matches.map((m) => `- ${m.description}`).join('\n')}`].join('\n\n');
+  let answer: string;
+  try {
+    answer = await params.complete({ system: SYSTEM, user, signal: params.signal, maxTokens: 100 });
+  } catch (error) {
+    return { kind: 'escalate', why: `the auxiliary model failed (${error instanceof Error ? error.message : String(error)})` };
+  }
+  const [first = '', ...rest] = answer.trim().split('\n');
+  const word = /^[*\s"'`]*([A-Za-z]+)/.exec(first)?.[1]?.toUpperCase();
+  if (word === 'APPROVE') return { kind: 'approve' };
+  if (word === 'DENY') {
+    const reason = (first.replace(/^[*\s"'`]*deny[*\s"'`:.,-]*/i, '') || rest.join(' ')).trim().slice(0, 300);
+    return { kind: 'deny', reason: reason === '' ? 'the reviewing model judged it too risky' : reason };
+  }
+  if (word === 'ESCALATE') return { kind: 'escalate', why: 'the auxiliary model escalated it' };
+  return { kind: 'escalate', why: 'the auxiliary model gave no clear answer' };
+}
