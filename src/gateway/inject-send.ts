@@ -1,21 +1,24 @@
 import type { Logger } from 'pino';
 import type { Store } from '../store/types.js';
-import type { Clock } from '../util/clock.js';
+import { systemClock, type Clock } from '../util/clock.js';
 import type { AdapterSlots } from './adapter-slots.js';
-import type { ChatRef, PlatformAdapter } from './contracts.js';
-import type { ChatPacer } from './delivery/pacer.js';
-import { SentMessages } from './delivery/sent-messages.js';
-import { splitMessage } from './delivery/split.js';
-import { turnLeftovers } from './turn-journal.js';
+import type { ChatRef } from './contracts.js';
+import { StreamDelivery } from './delivery/stream.js';
+import type { MediaPolicy } from './media-policy.js';
+import type { MediaStager } from './media-stage.js';
+import { turnJournal, turnLeftovers } from './turn-journal.js';
 
 /** A text sent on its own: the platform's message ids (proof), or why it failed. */
 export type SendTextResult = { readonly ok: true; readonly messageIds: readonly string[] } | { readonly ok: false; readonly error: string };
 
 /**
- * Sends a text to a chat (a run's answer to a further target): split at the platform's limit, paced, scrubbed. With
- * `journalId` (an inbox row journaled for this send) each part is journaled like a reply's: a send intent before the
- * call (where the platform can find an interrupted send), its message id after; parts an earlier attempt sent (before a
- * crash or a failure) are not sent again, and the ids returned are every part's, once.
+ * Sends a text to a chat (a run's answer to a further target, or on a delivery retry) exactly like a reply is delivered:
+ * split at the platform's limit, paced, scrubbed, and its `MEDIA:/path` lines sent as attachments through the same media
+ * policy and staging (a refused file gets the reply's "⚠️ Could not attach" note). With `journalId` (an inbox row
+ * journaled for this send) every part, attachments too, is journaled like a reply's: a send intent before the call
+ * (where the platform can find an interrupted send), its message id after; parts and files an earlier attempt sent
+ * (before a crash or a failure) are not sent again, and the ids returned are every part's and file's, once.
+ * Not ok when any part or file did not reach the platform (a retry sends what is missing).
  */
 export async function sendText(params: {
   slots: AdapterSlots;
@@ -23,75 +26,48 @@ export async function sendText(params: {
   chat: ChatRef;
   text: string;
   scrub: (text: string) => string;
+  /** Refuses files a MEDIA line may not send, as for a reply; all are allowed without it. */
+  mediaPolicy?: MediaPolicy;
+  /** Copies each allowed file aside and checks the copy, as for a reply. */
+  stageMedia?: MediaStager | undefined;
   store?: Store;
   journalId?: number;
   clock?: Clock;
   logger?: Logger;
 }): Promise<SendTextResult> {
   const { chat, store, journalId } = params;
-  let ids: string[] = [];
   try {
     const used = await params.slots.use({
       name: params.platform,
       fn: async (slot) => {
-        const text = params.scrub(params.text);
-        const adapter = slot.entry.adapter;
-        const limit = adapter.capabilities.maxMessageLength;
-        const parts = text.length <= limit ? [text] : splitMessage({ text, limit });
-        if (store === undefined || journalId === undefined) {
-          for (const part of parts) {
-            const sent = await slot.pacer.run({ chatKey: chat.id, op: () => adapter.send({ chat, text: part }) });
-            ids.push(sent.messageId);
-          }
-          return;
-        }
-        ids = await sendJournaled({ platform: params.platform, adapter: paced({ adapter, pacer: slot.pacer, chat }), store, journalId, chat, parts, ...(params.clock ? { clock: params.clock } : {}), ...(params.logger ? { logger: params.logger } : {}) });
+        const journaled = store !== undefined && journalId !== undefined;
+        const leftovers = journaled ? turnLeftovers({ store, inboxId: journalId }) : { existing: [], pending: [] };
+        const delivery = new StreamDelivery({
+          adapter: slot.entry.adapter,
+          chat,
+          pacer: slot.pacer,
+          // Each adapter (bot token) has its own pacer, so the chat id is the key (as for a reply).
+          chatKey: chat.id,
+          clock: params.clock ?? systemClock,
+          cursor: '',
+          journal: journaled ? turnJournal({ store, inboxId: journalId, event: { platform: params.platform, chat } }) : { record: () => undefined },
+          existing: leftovers.existing,
+          pending: leftovers.pending,
+          scrub: params.scrub,
+          ...(params.mediaPolicy === undefined ? {} : { mediaPolicy: params.mediaPolicy }),
+          ...(params.stageMedia === undefined ? {} : { stageMedia: params.stageMedia }),
+          ...(params.logger === undefined ? {} : { logger: params.logger }),
+        });
+        // A system turn's answer is delivered the same way: the whole text, then finished (no streaming preview).
+        delivery.push(params.text);
+        return delivery.finish();
       },
     });
     if (!used.ran) return { ok: false, error: `no ${params.platform} adapter is running` };
-    return { ok: true, messageIds: ids };
+    const { value } = used;
+    if (!value.textComplete || value.errors.length > 0) return { ok: false, error: params.scrub(value.errors.join('; ') || 'not every part reached the platform') };
+    return { ok: true, messageIds: value.messageIds };
   } catch (error) {
     return { ok: false, error: params.scrub(error instanceof Error ? error.message : String(error)) };
   }
-}
-
-/** Sends the parts at seq 0.. through the journal of inbox row `journalId` (parts found there are kept, not sent again). */
-async function sendJournaled(params: { platform: string; adapter: PlatformAdapter; store: Store; journalId: number; chat: ChatRef; parts: readonly string[]; clock?: Clock; logger?: Logger }): Promise<string[]> {
-  const { store, journalId, chat } = params;
-  const { existing, pending } = turnLeftovers({ store, inboxId: journalId });
-  const where = { inboxId: journalId, platform: params.platform, chatId: chat.id };
-  const sent = new SentMessages({
-    adapter: params.adapter,
-    chat,
-    existing,
-    pending,
-    journal: {
-      record: (row) => store.recordOutbound({ ...where, ...row }),
-      intend: (intent) => store.recordSendIntent({ ...where, seq: intent.seq, nonce: intent.nonce, afterId: intent.afterId ?? null, text: intent.text }),
-      claimedIds: () => new Set(store.outboundIdsInChat({ platform: where.platform, chatId: chat.id })),
-    },
-    ...(params.clock ? { clock: params.clock } : {}),
-    ...(params.logger ? { logger: params.logger } : {}),
-  });
-  const ids: string[] = [];
-  for (const [seq, part] of params.parts.entries()) {
-    await sent.put({ seq, text: part, state: 'final' });
-    const id = sent.get({ seq })?.id;
-    if (id !== undefined) ids.push(id);
-  }
-  return ids;
-}
-
-/** The adapter with its sends and edits paced per chat (and its interrupted-send lookup, when it has one). */
-function paced(params: { adapter: PlatformAdapter; pacer: ChatPacer; chat: ChatRef }): PlatformAdapter {
-  const { adapter, pacer, chat } = params;
-  const resolveSend = adapter.resolveSend?.bind(adapter);
-  return {
-    name: adapter.name,
-    capabilities: adapter.capabilities,
-    start: (p) => adapter.start(p),
-    send: (m) => pacer.run({ chatKey: chat.id, op: () => adapter.send(m) }),
-    edit: (r) => pacer.run({ chatKey: chat.id, op: () => adapter.edit(r) }),
-    ...(resolveSend ? { resolveSend: (s) => pacer.run({ chatKey: chat.id, op: () => resolveSend(s) }) } : {}),
-  };
 }

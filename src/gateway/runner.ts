@@ -166,7 +166,7 @@ export class GatewayRunner {
       clock: this.clock,
       logger: this.logger.child({ component: 'scheduler' }),
       inject: (p) => this.inject(p),
-      sendText: (p) => sendText({ ...p, slots: this.slots, scrub: this.options.scrub, store: this.store, clock: this.clock, logger: this.logger.child({ component: 'scheduler' }) }),
+      sendText: (p) => sendText({ ...p, slots: this.slots, scrub: this.options.scrub, mediaPolicy: this.options.mediaPolicy, stageMedia: this.options.stageMedia, store: this.store, clock: this.clock, logger: this.logger.child({ component: 'scheduler' }) }),
       profileName: () => this.options.profileName,
       catchUpWindowMs: () => this.options.jobs?.catchUpWindowMs ?? 0,
       scrub: (text) => this.options.scrub(text),

@@ -3,7 +3,7 @@ import type { MessageEvent } from './contracts.js';
 import type { DeliveryJournal, ExistingMessage, SendIntent } from './delivery/sent-messages.js';
 
 /** Where a turn's delivery journals what it sends: the outbox and send intents of the turn's inbox row. */
-export function turnJournal(params: { store: Store; inboxId: number; event: MessageEvent }): DeliveryJournal {
+export function turnJournal(params: { store: Store; inboxId: number; event: Pick<MessageEvent, 'platform' | 'chat'> }): DeliveryJournal {
   const { store, inboxId, event } = params;
   const where = { inboxId, platform: event.platform, chatId: event.chat.id };
   return {

@@ -117,6 +117,8 @@ export interface JobRunRow {
   readonly sessionId: string | null;
   /** Times it was started (1 on claim; each claimRetry adds one). */
   readonly attempts: number;
+  /** Attempts whose model was unreachable (0 until one was; finishRun's `modelAttempts` sets it): the model retries' own count. */
+  readonly modelAttempts: number;
   /** When a `retrying` or `delivery_failed` run is due again (null: not waiting). */
   readonly retryAt: number | null;
   /** For a `skipped` record: how many scheduled times it stands for, and the newest of them (`scheduledFor` is the oldest). */

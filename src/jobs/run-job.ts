@@ -60,11 +60,13 @@ export async function runAttempt(params: { deps: SchedulerDeps; job: JobRow; run
     const end = await injectRun({ deps, job, run, first });
     if (end.outcome === 'shutdown') return 'left_open';
     if (end.outcome === 'error' || end.outcome === 'stopped') {
-      const delay = modelRetryDelay({ retry: run.attempts });
-      logger.warn({ error: end.error, retryInMs: delay ?? null }, delay === undefined ? 'job run failed: the model was unreachable on every retry' : 'job run: the model was unreachable; trying again later');
+      // Counted apart from `attempts`: deliveries that failed before (adapter down) never use up the model's retries.
+      const modelAttempts = run.modelAttempts + 1;
+      const delay = modelRetryDelay({ retry: modelAttempts });
+      logger.warn({ error: end.error, retryInMs: delay ?? null, modelAttempts }, delay === undefined ? 'job run failed: the model was unreachable on every retry' : 'job run: the model was unreachable; trying again later');
       const error = end.error ?? 'the model could not answer';
-      if (delay === undefined) return finish({ deps, run, outcome: 'failed', error });
-      return finish({ deps, run, outcome: 'retrying', error, retryAt: clock.now() + delay });
+      if (delay === undefined) return finish({ deps, run, outcome: 'failed', error, modelAttempts });
+      return finish({ deps, run, outcome: 'retrying', error, retryAt: clock.now() + delay, modelAttempts });
     }
     if (end.outcome === 'silent') return finish({ deps, run, outcome: 'silent' });
     text = end.text;
@@ -164,15 +166,17 @@ async function deliverAll(params: {
     params.logger.warn({ errors, attempts: run.attempts }, 'job run not delivered to every target for 24 h; giving up');
     return finish({ deps, run, outcome: 'failed', error: `gave up after 24 h without delivery: ${errors.join('; ')}` });
   }
-  const retryInMs = backoffDelay({ attempt: run.attempts - 1, baseMs: DELIVERY_RETRY_BASE_MS, maxMs: deliveryRetryMaxMs });
+  // The delivery backoff counts delivery attempts only (an attempt whose model was unreachable is not one).
+  const retryInMs = backoffDelay({ attempt: Math.max(0, run.attempts - run.modelAttempts - 1), baseMs: DELIVERY_RETRY_BASE_MS, maxMs: deliveryRetryMaxMs });
   params.logger.warn({ errors, retryInMs }, 'job run not delivered to every target; trying again later');
   return finish({ deps, run, outcome: 'delivery_failed', error: errors.join('; '), retryAt: clock.now() + retryInMs });
 }
 
 /** Records the attempt's outcome. */
-function finish(params: { deps: SchedulerDeps; run: JobRunRow; outcome: Exclude<AttemptOutcome, 'left_open'>; error?: string; retryAt?: number }): AttemptOutcome {
+function finish(params: { deps: SchedulerDeps; run: JobRunRow; outcome: Exclude<AttemptOutcome, 'left_open'>; error?: string; retryAt?: number; modelAttempts?: number }): AttemptOutcome {
   const { deps, run, outcome } = params;
-  deps.store.finishRun({ runId: run.id, outcome, error: params.error ?? null, retryAt: params.retryAt ?? null, now: deps.clock.now() });
+  const modelAttempts = params.modelAttempts === undefined ? {} : { modelAttempts: params.modelAttempts };
+  deps.store.finishRun({ runId: run.id, outcome, error: params.error ?? null, retryAt: params.retryAt ?? null, ...modelAttempts, now: deps.clock.now() });
   deps.logger.info({ jobId: run.jobId, runId: run.id, outcome }, 'job run finished');
   return outcome;
 }

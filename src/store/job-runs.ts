@@ -14,6 +14,7 @@ interface RunRecord {
   error: string | null;
   session_id: string | null;
   attempts: number;
+  model_attempts: number;
   retry_at: number | null;
   skipped_count: number | null;
   skipped_until: number | null;
@@ -93,8 +94,9 @@ export function createJobRunQueries(params: { db: Database.Database; clock: Cloc
     'UPDATE jobs SET next_run_at = @nextRunAt, updated_at = @now, last_outcome = coalesce(last_outcome, \'skipped\') WHERE id = @jobId',
   );
   const setSession = db.prepare<[string, number]>('UPDATE job_runs SET session_id = ? WHERE id = ?');
-  const finish = db.prepare<{ runId: number; outcome: RunOutcome; error: string | null; retryAt: number | null; now: number }>(
-    'UPDATE job_runs SET outcome = @outcome, error = @error, retry_at = @retryAt, finished_at = @now WHERE id = @runId',
+  const finish = db.prepare<{ runId: number; outcome: RunOutcome; error: string | null; retryAt: number | null; modelAttempts: number | null; now: number }>(
+    `UPDATE job_runs SET outcome = @outcome, error = @error, retry_at = @retryAt, finished_at = @now,
+       model_attempts = coalesce(@modelAttempts, model_attempts) WHERE id = @runId`,
   );
   const jobOutcome = db.prepare<{ runId: number; outcome: RunOutcome; now: number }>(
     `UPDATE jobs SET last_outcome = @outcome, updated_at = @now
@@ -129,6 +131,7 @@ export function createJobRunQueries(params: { db: Database.Database; clock: Cloc
     error: record.error,
     sessionId: record.session_id,
     attempts: record.attempts,
+    modelAttempts: record.model_attempts,
     retryAt: record.retry_at,
     skippedCount: record.skipped_count,
     skippedUntil: record.skipped_until,
@@ -153,7 +156,7 @@ export function createJobRunQueries(params: { db: Database.Database; clock: Cloc
       return inserted.id;
     },
   );
-  const finishTx = db.transaction((p: { runId: number; outcome: RunOutcome; error: string | null; retryAt: number | null; now: number }) => {
+  const finishTx = db.transaction((p: { runId: number; outcome: RunOutcome; error: string | null; retryAt: number | null; modelAttempts: number | null; now: number }) => {
     if (finish.run(p).changes === 0) return false;
     jobOutcome.run({ runId: p.runId, outcome: p.outcome, now: p.now });
     return true;
@@ -170,8 +173,8 @@ export function createJobRunQueries(params: { db: Database.Database; clock: Cloc
     setRunSession: ({ runId, sessionId }) => {
       setSession.run(sessionId, runId);
     },
-    finishRun: ({ runId, outcome, error, retryAt, now }) =>
-      finishTx.immediate({ runId, outcome, error: error ?? null, retryAt: retryAt ?? null, now }) ? run(runId) : undefined,
+    finishRun: ({ runId, outcome, error, retryAt, modelAttempts, now }) =>
+      finishTx.immediate({ runId, outcome, error: error ?? null, retryAt: retryAt ?? null, modelAttempts: modelAttempts ?? null, now }) ? run(runId) : undefined,
     dueRetries: ({ now }) => retries.all(now).map(toRun),
     claimRetry: ({ runId, now }) => (retakeTx.immediate({ runId, now }) ? run(runId) : undefined),
     openRuns: () => open.all().map(toRun),

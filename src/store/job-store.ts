@@ -35,6 +35,8 @@ export interface JobStore {
     outcome: Exclude<RunOutcome, 'running' | 'skipped'>;
     error?: string | null;
     retryAt?: number | null;
+    /** The run's model-unreachable attempts so far, this one included (left as it is when absent). */
+    modelAttempts?: number;
     now: number;
   }): JobRunRow | undefined;
   /** Runs waiting for a retry whose `retryAt` is at or before `now` (of active jobs), soonest first. */

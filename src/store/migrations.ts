@@ -239,6 +239,14 @@ CREATE TABLE approval_rules (
 ) STRICT, WITHOUT ROWID;
 `;
 
+/**
+ * A run's model-unreachable attempts, counted apart from its `attempts` (which delivery retries add to too), so
+ * failed deliveries never use up the 5/15/30-minute model retries.
+ */
+const runModelAttemptsSchema = `
+ALTER TABLE job_runs ADD COLUMN model_attempts INTEGER NOT NULL DEFAULT 0;
+`;
+
 /** The store's schema history, oldest first. Append new migrations; never edit released ones. */
 export const migrations: readonly Migration[] = [
   { version: 1, name: 'initial schema', up: (db) => db.exec(initialSchema) },
@@ -248,4 +256,5 @@ export const migrations: readonly Migration[] = [
   { version: 5, name: 'credential pool state', up: (db) => db.exec(credentialSchema) },
   { version: 6, name: 'scheduled jobs', up: (db) => db.exec(jobsSchema) },
   { version: 7, name: 'approval rules', up: (db) => db.exec(approvalSchema) },
+  { version: 8, name: 'model attempts of job runs', up: (db) => db.exec(runModelAttemptsSchema) },
 ];
