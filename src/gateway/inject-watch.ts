@@ -7,6 +7,8 @@ export interface InjectedTurnEnd {
   readonly sessionId: string | null;
   readonly text: string;
   readonly error?: string;
+  /** Parts of a delivered reply the platform refused (a file): recorded with the target's delivery. */
+  readonly deliveryErrors?: readonly string[];
   readonly messageIds: readonly string[];
 }
 

@@ -76,6 +76,8 @@ export interface TurnFinish {
   readonly text: string;
   /** Why it failed: the agent's note, or the delivery errors. */
   readonly error?: string;
+  /** A delivered reply's parts that did not reach the platform (a file it refused): the text arrived, these did not. */
+  readonly deliveryErrors?: readonly string[];
 }
 
 /** The session's stored system prompt; built (from the session's start and platform) and stored when it has none. */
@@ -338,5 +340,6 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
   if (deps.reactions && abortKind === undefined) await react(failed ? deps.reactions.error : deps.reactions.done);
   store.completeTurn({ inboxId: row.id, merged: mergedIds });
   if (abortKind === undefined && !failed) deps.onDelivered?.({ sessionId: session.id, modelCalls: storedCalls });
-  deps.onFinished?.({ outcome: failed ? 'error' : abortKind !== undefined ? 'stopped' : 'delivered', sessionId: session.id, text, ...(note === undefined ? {} : { error: note }) });
+  const partly = delivered.errors.length > 0 ? { deliveryErrors: delivered.errors } : {};
+  deps.onFinished?.({ outcome: failed ? 'error' : abortKind !== undefined ? 'stopped' : 'delivered', sessionId: session.id, text, ...(note === undefined ? {} : { error: note }), ...partly });
 }

@@ -73,7 +73,9 @@ export async function runAttempt(params: { deps: SchedulerDeps; job: JobRow; run
     const { key, platform, chat } = first;
     const ids = end.outcome === 'delivered' ? end.messageIds : [];
     const error = ids.length > 0 ? null : (end.error ?? 'the platform returned no message id');
-    if (end.recorded !== true) store.recordDelivery({ runId: run.id, target: key, platform, chatId: chat.id, threadId: chat.threadId ?? null, messageIds: ids, error, now: clock.now() });
+    // The text arrived (ids) but a file did not: the delivery keeps the ids and says what is missing (history shows it).
+    const partly = ids.length > 0 && end.deliveryErrors !== undefined && end.deliveryErrors.length > 0 ? end.deliveryErrors.join('; ') : null;
+    if (end.recorded !== true) store.recordDelivery({ runId: run.id, target: key, platform, chatId: chat.id, threadId: chat.threadId ?? null, messageIds: ids, error: error ?? partly, now: clock.now() });
     if (ids.length > 0) proven.add(key);
     if (error !== null) failed.set(key, error);
   }

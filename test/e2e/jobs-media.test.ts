@@ -72,3 +72,25 @@ test("a further target whose text failed while its file went through: the retry 
     await h.stop();
   }
 });
+
+test('the run’s own chat got the text but its file was refused: the delivery keeps the text’s id and records what is missing', async () => {
+  const clock = new FakeClock();
+  const h = await startHarness({ clock, config: { timezone: 'UTC' } });
+  try {
+    const chart = path.join(h.profile.workspaceDir, 'chart.png');
+    writeFileSync(chart, Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+    const send = h.adapter.send.bind(h.adapter);
+    h.adapter.send = async (message: OutboundMessage): Promise<{ messageId: string }> => {
+      if ((message.attachments ?? []).length > 0) throw new Error('413: file too large');
+      return send(message);
+    };
+    const job = createJob({ h, clock, name: 'Chart', prompt: 'Draw the chart.', schedule: 'in 1m' });
+    h.fake.enqueue({ text: `The chart:\nMEDIA:${chart}` });
+    await driveUntil({ clock, check: () => runsOf(h, job.id)[0]?.outcome === 'delivered', what: 'delivered', stepMs: 5000 });
+    const delivery = runsOf(h, job.id)[0]?.deliveries[0];
+    assert.ok((delivery?.messageIds.length ?? 0) > 0, 'the text’s id is the proof');
+    assert.match(delivery?.error ?? '', /Could not send the file .*chart\.png: .*413/, 'the missing file is on record');
+  } finally {
+    await h.stop();
+  }
+});
