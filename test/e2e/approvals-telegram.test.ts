@@ -205,3 +205,104 @@ test('telegram group: a member who is not the owner presses Allow once → a not
     await close();
   }
 });
+
+test('telegram: no answer within tools.approval_timeout (fake clock) → denied, the question says so without buttons, the model is told', { timeout: 60_000 }, async () => {
+  const clock = new FakeClock();
+  const { h, fake, build, close } = await start({ clock });
+  try {
+    scriptCommand(h, 'rm -rf build', 'nobody answered');
+    ownerSays(fake, 'clean up the build');
+    await driveUntil({ clock, check: () => questions(fake).length === 1, what: 'the question', stepMs: 100 });
+    const q = questions(fake)[0];
+    assert.ok(q);
+    // Four of the five minutes pass: it still waits.
+    await clock.advance(4 * 60_000);
+    await new Promise((r) => setTimeout(r, 200));
+    assert.equal(h.fake.requests.length, 1, 'denied before the timeout');
+    assert.equal(labels(fake, q).flat().length, 4);
+    await driveUntil({ clock, check: () => fake.chatMessages(dm.id).some((m) => m.shown === 'nobody answered'), what: 'the final answer', stepMs: 1000 });
+    await h.runner.waitIdle();
+    assert.ok(existsSync(build), 'the command ran without an answer');
+    assert.match(now(fake, q).shown, /\n\n⌛ No answer in 5 min — denied$/);
+    assert.deepEqual(labels(fake, q), []);
+    assert.match(lastToolResult(h), /^Not run: no answer from the owner within 5 min \(denied\)\. Do not retry it/);
+    assert.equal(fake.presses.length, 0);
+  } finally {
+    await close();
+  }
+});
+
+test('telegram: a question left with its buttons by a restart (the edit failed) → a press after the restart is answered "expired", its keyboard removed, nothing runs', { timeout: 60_000 }, async () => {
+  const { h, fake, build, close } = await start();
+  try {
+    scriptCommand(h, 'rm -rf build', 'stopped for the restart');
+    ownerSays(fake, 'clean up the build');
+    const q = await waitQuestion(fake);
+    // The unanswered message is taken up again after the restart (the journal): this time the model only answers.
+    h.fake.enqueue({ text: 'answered after the restart' });
+    // The shutdown's edit of the question fails (as if the gateway had died): its buttons stay on the phone.
+    fake.failNext({ method: 'editMessageText', status: 400, count: 1000 });
+    await h.restart();
+    fake.clearFailures();
+    assert.match(h.fake.requests[1]?.body.messages?.filter((m) => m['role'] === 'tool').map((m) => String(m['content'])).at(-1) ?? '', /^Not run: not approved: the gateway is stopping\. Do not retry it/);
+    await waitShown(fake, 'answered after the restart');
+    await h.runner.waitIdle();
+    const calls = h.fake.requests.length;
+    assert.equal(labels(fake, q).flat().length, 4, 'the test needs the old buttons still shown');
+    fake.press({ chatId: dm.id, messageId: q.message_id, from: owner, label: 'Allow once' });
+    await fake.waitFor({ predicate: (f) => f.presses[0]?.answer !== undefined && f.buttons({ chatId: dm.id, messageId: q.message_id }).length === 0, timeoutMs: 15_000 });
+    assert.equal(fake.presses[0]?.answer?.text, expired);
+    assert.match(now(fake, q).shown, head, 'retiring the keyboard changed the text');
+    await new Promise((r) => setTimeout(r, 300));
+    await h.runner.waitIdle();
+    assert.ok(existsSync(build), 'an old button acted after the restart');
+    assert.equal(h.fake.requests.length, calls, 'the press started a turn');
+  } finally {
+    await close();
+  }
+});
+
+test('telegram (webhook): the message and the presses arrive POSTed to the gateway\'s route; Deny then Allow once on a second ask; both callbacks answered', { timeout: 60_000 }, async () => {
+  const { h, fake, build, close } = await start({ webhook: true });
+  try {
+    await fake.waitFor({ predicate: (f) => f.webhook?.url === publicUrl });
+    const address = h.runner.httpAddress;
+    assert.ok(address);
+    const url = `http://127.0.0.1:${address.port}/telegram/webhook`;
+    let n = 0;
+    const say = async (text: string): Promise<void> => {
+      n += 1;
+      const update = { update_id: 800_000 + n, message: { message_id: 800_000 + n, date: Math.floor(Date.now() / 1000), chat: { ...dm, first_name: owner.first_name }, from: { ...owner, is_bot: false }, text } };
+      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': secret }, body: JSON.stringify(update) });
+      assert.equal(res.status, 200);
+    };
+    scriptCommand(h, 'rm -rf build', 'left it');
+    await say('clean up the build');
+    const q = await waitQuestion(fake);
+    assert.deepEqual(labels(fake, q), [['Allow once', 'Allow for this session'], ['Always allow', 'Deny']]);
+    const forged = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': 'not-the-secret-token-00' }, body: JSON.stringify({ update_id: 5, callback_query: { id: 'q-forged', from: { ...owner, is_bot: false }, chat_instance: 'c', message: { message_id: q.message_id, date: 1, chat: dm, from: fake.bot, text: 'x' }, data: fake.buttons({ chatId: dm.id, messageId: q.message_id })[0]?.[0]?.data } }) });
+    assert.equal(forged.status, 401);
+    assert.equal(h.fake.requests.length, 1, 'a forged press ended the wait');
+    assert.equal(labels(fake, q).flat().length, 4);
+    assert.equal((await fake.pressViaWebhook({ url, chatId: dm.id, messageId: q.message_id, from: owner, label: 'Deny' })).status, 200);
+    await waitShown(fake, 'left it');
+    await h.runner.waitIdle();
+    assert.ok(existsSync(build));
+    assert.match(lastToolResult(h), deniedResult);
+    assert.match(now(fake, q).shown, /\n\n⛔ Denied by Owner$/);
+    assert.deepEqual(labels(fake, q), []);
+
+    scriptCommand(h, 'rm -rf build', 'cleaned');
+    await say('now do clean it');
+    const second = await waitQuestion(fake, 2);
+    assert.equal((await fake.pressViaWebhook({ url, chatId: dm.id, messageId: second.message_id, from: owner, label: 'Allow once' })).status, 200);
+    await waitShown(fake, 'cleaned');
+    await h.runner.waitIdle();
+    assert.equal(existsSync(build), false);
+    await fake.waitFor({ predicate: (f) => f.presses.length === 2 && f.presses.every((p) => p.answer !== undefined) });
+    assert.deepEqual(fake.presses.map((p) => p.answer?.text), ['⛔ Denied by Owner', '✅ Allowed once by Owner']);
+    assert.equal(fake.callsTo('getUpdates').length, 0, 'it polled');
+  } finally {
+    await close();
+  }
+});
