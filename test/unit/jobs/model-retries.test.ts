@@ -1,47 +1,37 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { pino } from 'pino';
 import type { InjectResult } from '../../../src/gateway/inject.js';
 import type { RunOutcome } from '../../../src/jobs/job-types.js';
-import { Scheduler } from '../../../src/jobs/scheduler.js';
-import { openStore } from '../../../src/store/sqlite-store.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
+import { createCronJob, schedulerDeps, startScheduler, withMemoryStore } from '../../helpers/scheduler.js';
 
 const MINUTE = 60_000;
 const T = Date.parse('2026-12-01T10:00:00Z');
 
+/** An attempt whose model could not be reached. */
+function modelUnreachable(inboxId: number): InjectResult {
+  return { kind: 'finished', inboxId, end: { outcome: 'error', sessionId: null, text: '', error: 'connect ECONNREFUSED', messageIds: [] } };
+}
+
+/** An attempt refused because the adapter is down. */
+const adapterDown: InjectResult = { kind: 'refused', reason: 'no telegram adapter is running' };
+
 test('a run whose first two attempts failed delivery (adapter down) still gets the 5, 15 and 30 minute model retries before failed', async () => {
   const clock = new FakeClock(T - 1000);
-  const store = openStore({ path: ':memory:', clock });
-  const controller = new AbortController();
-  try {
-    const job = store.createJob({
-      name: 'daily',
-      prompt: 'p',
-      scheduleText: '0 10 * * *',
-      schedule: { kind: 'cron', expression: '0 10 * * *' },
-      timeZone: 'UTC',
-      targets: [{ kind: 'chat', platform: 'telegram', chat: { id: '42', kind: 'dm' }, origin: true }],
-      nextRunAt: T,
-    });
+  await withMemoryStore({ clock }, async (store) => {
+    const job = createCronJob({ store, name: 'daily', cron: '0 10 * * *', nextRunAt: T });
     let injected = 0;
-    const scheduler = new Scheduler({
-      store,
-      clock,
-      logger: pino({ level: 'silent' }),
-      // Attempts 1 and 2: the adapter is down (the turn is refused); from attempt 3 on the model is unreachable.
-      inject: (): InjectResult => {
-        injected += 1;
-        if (injected <= 2) return { kind: 'refused', reason: 'no telegram adapter is running' };
-        return { kind: 'finished', inboxId: injected, end: { outcome: 'error', sessionId: null, text: '', error: 'connect ECONNREFUSED', messageIds: [] } };
-      },
-      sendText: async () => ({ ok: false, error: 'unused' }),
-      profileName: () => 'work',
-      catchUpWindowMs: () => 60 * MINUTE,
-      scrub: (text) => text,
-      script: () => ({ workspace: '/tmp', terminal: { timeoutMs: 1000, maxOutputBytes: 1000 } }),
-    });
-    const loop = scheduler.run({ signal: controller.signal });
+    const running = startScheduler(
+      schedulerDeps({
+        store,
+        clock,
+        // Attempts 1 and 2: the adapter is down (the turn is refused); from attempt 3 on the model is unreachable.
+        inject: (): InjectResult => {
+          injected += 1;
+          return injected <= 2 ? adapterDown : modelUnreachable(injected);
+        },
+      }),
+    );
     /** Each attempt's end: its outcome and how long until it is tried again (null: not again). */
     const ends: { outcome: RunOutcome; retryInMs: number | null; attempts: number; modelAttempts: number }[] = [];
     let seen = 0;
@@ -63,45 +53,26 @@ test('a run whose first two attempts failed delivery (adapter down) still gets t
     assert.equal(injected, 6);
     const [run] = store.runsOf({ jobId: job.id, limit: 1 });
     assert.equal(run?.error, 'connect ECONNREFUSED');
-    controller.abort();
-    await loop;
-  } finally {
-    store.close();
-  }
+    await running.stop();
+  });
 });
 
 test('model retries do not lengthen the delivery backoff: a delivery failure after an unreachable model waits the first delivery delay', async () => {
   const clock = new FakeClock(T - 1000);
-  const store = openStore({ path: ':memory:', clock });
-  const controller = new AbortController();
-  try {
-    const job = store.createJob({
-      name: 'daily',
-      prompt: 'p',
-      scheduleText: '0 10 * * *',
-      schedule: { kind: 'cron', expression: '0 10 * * *' },
-      timeZone: 'UTC',
-      targets: [{ kind: 'chat', platform: 'telegram', chat: { id: '42', kind: 'dm' }, origin: true }],
-      nextRunAt: T,
-    });
+  await withMemoryStore({ clock }, async (store) => {
+    const job = createCronJob({ store, name: 'daily', cron: '0 10 * * *', nextRunAt: T });
     let injected = 0;
-    const scheduler = new Scheduler({
-      store,
-      clock,
-      logger: pino({ level: 'silent' }),
-      // Attempts 1-3: the model is unreachable; attempt 4: the adapter is down.
-      inject: (): InjectResult => {
-        injected += 1;
-        if (injected >= 4) return { kind: 'refused', reason: 'no telegram adapter is running' };
-        return { kind: 'finished', inboxId: injected, end: { outcome: 'error', sessionId: null, text: '', error: 'connect ECONNREFUSED', messageIds: [] } };
-      },
-      sendText: async () => ({ ok: false, error: 'unused' }),
-      profileName: () => 'work',
-      catchUpWindowMs: () => 60 * MINUTE,
-      scrub: (text) => text,
-      script: () => ({ workspace: '/tmp', terminal: { timeoutMs: 1000, maxOutputBytes: 1000 } }),
-    });
-    const loop = scheduler.run({ signal: controller.signal });
+    const running = startScheduler(
+      schedulerDeps({
+        store,
+        clock,
+        // Attempts 1-3: the model is unreachable; attempt 4: the adapter is down.
+        inject: (): InjectResult => {
+          injected += 1;
+          return injected >= 4 ? adapterDown : modelUnreachable(injected);
+        },
+      }),
+    );
     for (let step = 0; step < 400 && injected < 4; step++) {
       await clock.advance(15_000);
       await new Promise((r) => setTimeout(r, 2));
@@ -114,9 +85,6 @@ test('model retries do not lengthen the delivery backoff: a delivery failure aft
     const wait = (run.retryAt ?? 0) - (run.finishedAt ?? 0);
     // The first delivery retry waits 30-60 s (full jitter of one minute); counting the model's attempts it would be 4-8 min.
     assert.ok(wait >= 30_000 && wait <= 60_000, `first delivery backoff, got ${wait} ms`);
-    controller.abort();
-    await loop;
-  } finally {
-    store.close();
-  }
+    await running.stop();
+  });
 });
