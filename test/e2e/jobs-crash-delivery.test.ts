@@ -32,11 +32,14 @@ function holdSend(params: { platform: LoopbackPlatform; chatId: string; nth: num
   });
 }
 
-/** Waits (bounded) until the held send arrived. */
-async function reach(params: { held: Promise<void>; proc: GatewayProcess }): Promise<void> {
+/** Waits (bounded) until the held send arrived, then kills the child (-9) and lets the platform take sends again. */
+async function killAtHeldSend(params: { held: Promise<void>; proc: GatewayProcess; platform: LoopbackPlatform }): Promise<void> {
   let arrived = false;
   void params.held.then(() => (arrived = true));
   await until({ what: 'the held send', timeoutMs: 30_000, output: params.proc.output, check: () => arrived });
+  params.proc.proc.kill('SIGKILL');
+  await params.proc.exited;
+  params.platform.beforeSend = null;
 }
 
 test('kill -9 while a long answer goes to a further target (its first part sent): after restart only the missing part is sent, each once', { timeout: 90_000 }, async () => {
@@ -49,10 +52,7 @@ test('kill -9 while a long answer goes to a further target (its first part sent)
   const held = holdSend({ platform, chatId: 'c2', nth: 2 });
   let proc = rig.spawn();
   try {
-    await reach({ held, proc });
-    proc.proc.kill('SIGKILL');
-    await proc.exited;
-    platform.beforeSend = null;
+    await killAtHeldSend({ held, proc, platform });
     assert.equal(platform.chat('c1').length, 2, 'the first target got its two parts');
     assert.equal(platform.chat('c2').length, 1, 'the further target got its first part before the kill');
     proc = rig.spawn();
@@ -81,10 +81,7 @@ test('kill -9 between a script job’s command and its delivery: after restart t
   const held = holdSend({ platform, chatId: 'c1', nth: 1 });
   let proc = rig.spawn();
   try {
-    await reach({ held, proc });
-    proc.proc.kill('SIGKILL');
-    await proc.exited;
-    platform.beforeSend = null;
+    await killAtHeldSend({ held, proc, platform });
     assert.equal(readFileSync(counter, 'utf8'), 'ran\n', 'the command ran before the kill');
     assert.equal(platform.chat('c1').length, 0);
     proc = rig.spawn();

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { InjectResult } from '../../../src/gateway/inject.js';
-import type { RunOutcome } from '../../../src/jobs/job-types.js';
+import type { JobRow, RunOutcome } from '../../../src/jobs/job-types.js';
+import type { Store } from '../../../src/store/types.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
-import { createCronJob, schedulerDeps, startScheduler, withMemoryStore } from '../../helpers/scheduler.js';
+import { createCronJob, schedulerDeps, startScheduler, withMemoryStore, type RunningScheduler } from '../../helpers/scheduler.js';
 
 const MINUTE = 60_000;
 const T = Date.parse('2026-12-01T10:00:00Z');
@@ -16,22 +17,28 @@ function modelUnreachable(inboxId: number): InjectResult {
 /** An attempt refused because the adapter is down. */
 const adapterDown: InjectResult = { kind: 'refused', reason: 'no telegram adapter is running' };
 
+/** A daily job due at T and a running scheduler whose attempt n (1-based) ends as `attempt(n)`; `injected()` counts the attempts. */
+function startDaily(params: { store: Store; clock: FakeClock; attempt: (n: number) => InjectResult }): { job: JobRow; running: RunningScheduler; injected: () => number } {
+  const job = createCronJob({ store: params.store, name: 'daily', cron: '0 10 * * *', nextRunAt: T });
+  let injected = 0;
+  const running = startScheduler(
+    schedulerDeps({
+      store: params.store,
+      clock: params.clock,
+      inject: (): InjectResult => {
+        injected += 1;
+        return params.attempt(injected);
+      },
+    }),
+  );
+  return { job, running, injected: () => injected };
+}
+
 test('a run whose first two attempts failed delivery (adapter down) still gets the 5, 15 and 30 minute model retries before failed', async () => {
   const clock = new FakeClock(T - 1000);
   await withMemoryStore({ clock }, async (store) => {
-    const job = createCronJob({ store, name: 'daily', cron: '0 10 * * *', nextRunAt: T });
-    let injected = 0;
-    const running = startScheduler(
-      schedulerDeps({
-        store,
-        clock,
-        // Attempts 1 and 2: the adapter is down (the turn is refused); from attempt 3 on the model is unreachable.
-        inject: (): InjectResult => {
-          injected += 1;
-          return injected <= 2 ? adapterDown : modelUnreachable(injected);
-        },
-      }),
-    );
+    // Attempts 1 and 2: the adapter is down (the turn is refused); from attempt 3 on the model is unreachable.
+    const { job, running, injected } = startDaily({ store, clock, attempt: (n) => (n <= 2 ? adapterDown : modelUnreachable(n)) });
     /** Each attempt's end: its outcome and how long until it is tried again (null: not again). */
     const ends: { outcome: RunOutcome; retryInMs: number | null; attempts: number; modelAttempts: number }[] = [];
     let seen = 0;
@@ -50,7 +57,7 @@ test('a run whose first two attempts failed delivery (adapter down) still gets t
     );
     assert.deepEqual(ends.slice(2).map((e) => e.retryInMs), [5 * MINUTE, 15 * MINUTE, 30 * MINUTE, null]);
     assert.deepEqual(ends.map((e) => e.modelAttempts), [0, 0, 1, 2, 3, 4]);
-    assert.equal(injected, 6);
+    assert.equal(injected(), 6);
     const [run] = store.runsOf({ jobId: job.id, limit: 1 });
     assert.equal(run?.error, 'connect ECONNREFUSED');
     await running.stop();
@@ -60,20 +67,9 @@ test('a run whose first two attempts failed delivery (adapter down) still gets t
 test('model retries do not lengthen the delivery backoff: a delivery failure after an unreachable model waits the first delivery delay', async () => {
   const clock = new FakeClock(T - 1000);
   await withMemoryStore({ clock }, async (store) => {
-    const job = createCronJob({ store, name: 'daily', cron: '0 10 * * *', nextRunAt: T });
-    let injected = 0;
-    const running = startScheduler(
-      schedulerDeps({
-        store,
-        clock,
-        // Attempts 1-3: the model is unreachable; attempt 4: the adapter is down.
-        inject: (): InjectResult => {
-          injected += 1;
-          return injected >= 4 ? adapterDown : modelUnreachable(injected);
-        },
-      }),
-    );
-    for (let step = 0; step < 400 && injected < 4; step++) {
+    // Attempts 1-3: the model is unreachable; attempt 4: the adapter is down.
+    const { job, running, injected } = startDaily({ store, clock, attempt: (n) => (n >= 4 ? adapterDown : modelUnreachable(n)) });
+    for (let step = 0; step < 400 && injected() < 4; step++) {
       await clock.advance(15_000);
       await new Promise((r) => setTimeout(r, 2));
     }
