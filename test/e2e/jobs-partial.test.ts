@@ -11,7 +11,7 @@ test('a long answer split in several messages whose second part failed: the deli
     const full = Array.from({ length: 80 }, (_, i) => `w${i}`).join(' ');
     assert.ok(full.length > 200 && full.length < 400, 'two parts');
     // The platform takes the first part, then fails every send until it is back.
-    const sends = failSends({ h, when: (message) => h.adapter.shown().length >= 1 });
+    const sends = failSends({ h, when: () => h.adapter.shown().length >= 1 });
     const job = createJob({ h, clock, name: 'Long', prompt: 'Write a lot.', schedule: 'in 1m' });
     h.fake.enqueue({ text: full });
     await driveToOutcome({ h, clock, jobId: job.id, outcome: 'delivery_failed', what: 'delivery_failed' });
@@ -58,7 +58,7 @@ test('a home target moved by /sethome between retries of a partly sent answer ge
   try {
     const full = Array.from({ length: 80 }, (_, i) => `w${i}`).join(' ');
     withStore(h, (store) => store.setHomeChannel({ platform: 'test', chat: { id: 'chat-1', kind: 'dm' } }));
-    const sends = failSends({ h, when: (message) => h.adapter.shown().length >= 1 });
+    const sends = failSends({ h, when: () => h.adapter.shown().length >= 1 });
     const job = createJob({ h, clock, name: 'Home', prompt: 'Write a lot.', schedule: 'in 1m', targets: [{ kind: 'home', platform: 'test' }] });
     h.fake.enqueue({ text: full });
     await driveToOutcome({ h, clock, jobId: job.id, outcome: 'delivery_failed', what: 'delivery_failed' });
