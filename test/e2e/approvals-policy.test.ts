@@ -1,19 +1,11 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
-import path from 'node:path';
+import { existsSync } from 'node:fs';
 import { test } from 'node:test';
-import { lastToolResult, questions, TOOL, scriptCommand, shows, startApprovals, waitQuestion } from '../helpers/approvals.js';
+import { askToRun, choiceOf, lastToolResult, makeBuild, questions, TOOL, scriptCommand, shows, startApprovals, waitQuestion } from '../helpers/approvals.js';
 import { say, until } from '../helpers/converse.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import type { Harness } from '../helpers/harness.js';
 import { driveUntil } from '../helpers/jobs.js';
-
-/** Makes workspace/build and returns its path. */
-function makeBuild(h: Harness): string {
-  const dir = path.join(h.profile.workspaceDir, 'build');
-  mkdirSync(dir, { recursive: true });
-  return dir;
-}
 
 /** Sends a command while a turn waits and resolves with the reply (never waiting for the gateway to go idle). */
 async function sayNow(h: Harness, text: string): Promise<string> {
@@ -56,9 +48,7 @@ test('on a platform without buttons the question ends with the commands; /approv
     assert.equal(await say(h, '/approve'), 'Nothing is waiting for approval.');
     assert.equal(await say(h, '/deny'), 'Nothing is waiting for approval.');
     const build = makeBuild(h);
-    scriptCommand(h, 'rm -rf build', 'cleaned');
-    await h.adapter.inject({ text: 'clean up' });
-    const q = await waitQuestion(h);
+    const q = await askToRun(h, { command: 'rm -rf build', text: 'clean up', final: 'cleaned' });
     assert.match(q.text, /\n\nReply \/approve \(once\), \/approve session \(for this conversation\), \/approve always \(this kind of command from now on\) or \/deny\. No answer in 5 min means no\.$/);
     assert.deepEqual(q.choices, []);
     assert.match(await sayNow(h, '/approve sometimes'), /^Unknown answer "sometimes"/);
@@ -85,9 +75,7 @@ test('/deny on a text platform denies; /approve from a paired sender (not an own
       store.close();
     }
     const build = makeBuild(h);
-    scriptCommand(h, 'rm -rf build', 'left it');
-    await h.adapter.inject({ text: 'clean up' });
-    await waitQuestion(h);
+    await askToRun(h, { command: 'rm -rf build', text: 'clean up', final: 'left it' });
     await h.adapter.inject({ text: '/approve', senderId: 'user-7' });
     await until(() => replies(h).some((t) => t.startsWith('Only the owner')), 'the refusal');
     assert.equal(h.fake.requests.length, 1, 'the turn went on');
@@ -158,9 +146,7 @@ test('smart: the auxiliary model answering APPROVE runs it without asking; ESCAL
       h.fake.enqueue({ toolCalls: [{ name: TOOL, arguments: { command: 'rm -rf build' } }] }, { text: verdict }, { text: `asked ${n}` });
       await h.adapter.inject({ text: `clean up ${n}` });
       const q = await waitQuestion(h, n);
-      const deny = q.choices.find((c) => c.label === 'Deny');
-      assert.ok(deny);
-      await h.adapter.press({ messageId: q.id, choiceId: deny.id });
+      await h.adapter.press({ messageId: q.id, choiceId: choiceOf(q, 'Deny') });
       await until(() => shows(h, `asked ${n}`), `answer ${n}`);
       await h.runner.waitIdle();
     }

@@ -112,6 +112,14 @@ async function waitShown(fake: FakeSlack, text: string, channel: string = dm): P
   await fake.waitFor({ predicate: (f) => f.messages(channel).some((m) => !m.deleted && m.text === text), timeoutMs: 15_000 });
 }
 
+/** The owner presses `label` on `q` (Socket Mode); waits until the bot shows `final` in the channel and the gateway is idle. */
+async function ownerPresses(params: { h: Harness; fake: FakeSlack; q: BotMessage; label: string; final: string; channel?: string }): Promise<void> {
+  const channel = params.channel ?? dm;
+  await params.fake.press({ channel, ts: params.q.ts, user: owner, label: params.label });
+  await waitShown(params.fake, params.final, channel);
+  await params.h.runner.waitIdle();
+}
+
 test('slack (Socket Mode): rm -rf build asks with four Block Kit buttons; the owner presses Deny → acked, the question updated without buttons, not run, the model told', { timeout: 60_000 }, async () => {
   const { h, fake, build, say, close } = await start();
   try {
@@ -145,9 +153,7 @@ test('slack (Socket Mode): Allow once runs rm -rf build (gone, the model sees ex
     scriptCommand(h, 'rm -rf build', 'cleaned');
     await say({ text: 'clean up the build' });
     const q = await waitQuestion(fake);
-    await fake.press({ channel: dm, ts: q.ts, user: owner, label: 'Allow once' });
-    await waitShown(fake, 'cleaned');
-    await h.runner.waitIdle();
+    await ownerPresses({ h, fake, q: q, label: 'Allow once', final: 'cleaned' });
     assert.equal(existsSync(build), false, 'the allowed command did not run');
     assert.equal(lastToolResult(h), '(no output)\n[exit code: 0]');
     assert.match(now(fake, q).text, /\n\n✅ Allowed once by u0owner$/);
@@ -160,9 +166,7 @@ test('slack (Socket Mode): Allow once runs rm -rf build (gone, the model sees ex
     assert.notEqual(second.ts, q.ts);
     assert.equal(labels(fake, second).flat().length, 4);
     assert.equal(h.fake.requests.length, 3, 'once allowed more than once');
-    await fake.press({ channel: dm, ts: second.ts, user: owner, label: 'Deny' });
-    await waitShown(fake, 'left it this time');
-    await h.runner.waitIdle();
+    await ownerPresses({ h, fake, q: second, label: 'Deny', final: 'left it this time' });
     assert.ok(existsSync(build));
   } finally {
     await close();
@@ -184,9 +188,7 @@ test('slack channel (Socket Mode): a member who is not the owner presses Allow o
     assert.equal(h.fake.requests.length, 1, 'the request stopped waiting');
     assert.equal(labels(fake, q, team).flat().length, 4, 'the buttons went away');
     assert.equal(now(fake, q, team).text, asked, 'the question was updated');
-    await fake.press({ channel: team, ts: q.ts, user: owner, label: 'Deny' });
-    await waitShown(fake, 'not done', team);
-    await h.runner.waitIdle();
+    await ownerPresses({ h, fake, q: q, label: 'Deny', final: 'not done', channel: team });
     assert.ok(existsSync(build));
     assert.match(lastToolResult(h), deniedResult);
   } finally {

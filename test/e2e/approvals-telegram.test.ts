@@ -93,6 +93,14 @@ async function waitShown(fake: FakeTelegram, text: string, chatId: number = dm.i
   await fake.waitFor({ predicate: (f) => f.chatMessages(chatId).some((m) => m.shown === text), timeoutMs: 15_000 });
 }
 
+/** The owner presses `label` on `q`; waits until the bot shows `final` in the chat and the gateway is idle. */
+async function ownerPresses(params: { h: Harness; fake: FakeTelegram; q: BotMessage; label: string; final: string; chatId?: number }): Promise<void> {
+  const chatId = params.chatId ?? dm.id;
+  params.fake.press({ chatId, messageId: params.q.message_id, from: owner, label: params.label });
+  await waitShown(params.fake, params.final, chatId);
+  await params.h.runner.waitIdle();
+}
+
 const deniedResult = /^Not run: the owner denied it \(Owner pressed Deny or answered \/deny\)\. Do not retry it; ask the owner or choose another way\.$/;
 
 test('telegram (long polling): rm -rf build asks with four buttons; the owner presses Deny → the callback is answered, the question edited without buttons, not run, the model told', { timeout: 60_000 }, async () => {
@@ -106,9 +114,7 @@ test('telegram (long polling): rm -rf build asks with four buttons; the owner pr
     assert.deepEqual(labels(fake, q), [['Allow once', 'Allow for this session'], ['Always allow', 'Deny']]);
     assert.ok(fake.buttons({ chatId: dm.id, messageId: q.message_id }).flat().every((b) => /^ap:[0-9a-f]{12}:(once|session|always|deny)$/.test(b.data)));
     assert.equal(h.fake.requests.length, 1, 'the model was asked again before an answer');
-    fake.press({ chatId: dm.id, messageId: q.message_id, from: owner, label: 'Deny' });
-    await waitShown(fake, 'ok, I left it');
-    await h.runner.waitIdle();
+    await ownerPresses({ h, fake, q: q, label: 'Deny', final: 'ok, I left it' });
     assert.ok(existsSync(build), 'the denied command ran');
     assert.equal(h.fake.requests.length, 2);
     assert.match(lastToolResult(h), deniedResult);
@@ -131,9 +137,7 @@ test('telegram: Allow once runs rm -rf build (the folder is gone, the model sees
     scriptCommand(h, 'rm -rf build', 'cleaned');
     ownerSays(fake, 'clean up the build');
     const q = await waitQuestion(fake);
-    fake.press({ chatId: dm.id, messageId: q.message_id, from: owner, label: 'Allow once' });
-    await waitShown(fake, 'cleaned');
-    await h.runner.waitIdle();
+    await ownerPresses({ h, fake, q: q, label: 'Allow once', final: 'cleaned' });
     assert.equal(existsSync(build), false, 'the allowed command did not run');
     assert.equal(lastToolResult(h), '(no output)\n[exit code: 0]');
     await fake.waitFor({ predicate: (f) => f.presses[0]?.answer !== undefined });
@@ -148,9 +152,7 @@ test('telegram: Allow once runs rm -rf build (the folder is gone, the model sees
     assert.notEqual(second.message_id, q.message_id);
     assert.equal(labels(fake, second).flat().length, 4);
     assert.equal(h.fake.requests.length, 3, 'once allowed more than once');
-    fake.press({ chatId: dm.id, messageId: second.message_id, from: owner, label: 'Deny' });
-    await waitShown(fake, 'left it this time');
-    await h.runner.waitIdle();
+    await ownerPresses({ h, fake, q: second, label: 'Deny', final: 'left it this time' });
     assert.ok(existsSync(build));
   } finally {
     await close();
@@ -163,9 +165,7 @@ test('telegram: Always allow → after a gateway restart on the same HERMES_HOME
     scriptCommand(h, 'rm -rf build', 'cleaned');
     ownerSays(fake, 'clean up the build');
     const q = await waitQuestion(fake);
-    fake.press({ chatId: dm.id, messageId: q.message_id, from: owner, label: 'Always allow' });
-    await waitShown(fake, 'cleaned');
-    await h.runner.waitIdle();
+    await ownerPresses({ h, fake, q: q, label: 'Always allow', final: 'cleaned' });
     assert.equal(existsSync(build), false);
     assert.match(now(fake, q).shown, /\n\n✅ Always allowed by Owner$/);
     await h.restart();
@@ -197,9 +197,7 @@ test('telegram group: a member who is not the owner presses Allow once → a not
     assert.equal(h.fake.requests.length, 1, 'the request stopped waiting');
     assert.equal(labels(fake, q, group.id).flat().length, 4, 'the buttons went away');
     assert.equal(now(fake, q, group.id).shown, asked, 'the question was edited');
-    fake.press({ chatId: group.id, messageId: q.message_id, from: owner, label: 'Deny' });
-    await waitShown(fake, 'not done', group.id);
-    await h.runner.waitIdle();
+    await ownerPresses({ h, fake, q: q, label: 'Deny', final: 'not done', chatId: group.id });
     assert.ok(existsSync(build));
     assert.match(lastToolResult(h), deniedResult);
   } finally {

@@ -1,40 +1,20 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
-import path from 'node:path';
+import { existsSync } from 'node:fs';
 import { test } from 'node:test';
-import { lastToolResult, questions, scriptCommand, shows, startApprovals, waitQuestion } from '../helpers/approvals.js';
+import { askToRun, choiceOf, lastToolResult, makeBuild, pressAndSettle, questions, scriptCommand, shows, startApprovals } from '../helpers/approvals.js';
 import { until } from '../helpers/converse.js';
-import type { Harness } from '../helpers/harness.js';
-
-/** Makes workspace/build (with a file) and returns its path. */
-function makeBuild(h: Harness): string {
-  const dir = path.join(h.profile.workspaceDir, 'build');
-  mkdirSync(path.join(dir, 'out'), { recursive: true });
-  return dir;
-}
-
-/** The choice id of a question's button by its label. */
-function choiceOf(message: { choices: readonly { id: string; label: string }[] }, label: string): string {
-  const choice = message.choices.find((c) => c.label === label);
-  assert.ok(choice, `no ${label} button (${message.choices.map((c) => c.label).join(', ')})`);
-  return choice.id;
-}
 
 test('a dangerous command asks the owner with four buttons; Deny: not run, the question shows it without buttons, the model is told', async () => {
   const h = await startApprovals();
   try {
     const build = makeBuild(h);
-    scriptCommand(h, 'rm -rf build', 'ok, I left it');
-    await h.adapter.inject({ text: 'clean up' });
-    const q = await waitQuestion(h);
+    const q = await askToRun(h, { command: 'rm -rf build', text: 'clean up', final: 'ok, I left it' });
     assert.match(q.text, /^⚠️ The agent wants to run a dangerous command \(terminal\):\n`rm -rf build`\n• recursive delete \(rm -r\)\n\nOnly the owner can answer\. No answer in 5 min means no\.$/);
     assert.deepEqual(q.choices.map((c) => c.label), ['Allow once', 'Allow for this session', 'Always allow', 'Deny']);
     assert.ok(q.choices.every((c) => /^ap:[0-9a-f]{12}:(once|session|always|deny)$/.test(c.id) && Buffer.byteLength(c.id) <= 64), JSON.stringify(q.choices));
     assert.equal(h.fake.requests.length, 1, 'the turn went on without waiting');
     const denyId = choiceOf(q, 'Deny');
-    const answer = await h.adapter.press({ messageId: q.id, choiceId: denyId });
-    assert.equal(answer.notice, '⛔ Denied by Tester');
-    await h.runner.waitIdle();
+    assert.equal((await pressAndSettle(h, q, 'Deny')).notice, '⛔ Denied by Tester');
     assert.ok(existsSync(build), 'the denied command ran');
     assert.match(lastToolResult(h), /^Not run: the owner denied it \(Tester pressed Deny or answered \/deny\)\. Do not retry it; ask the owner or choose another way\.$/);
     assert.match(q.text, /`rm -rf build`\n• recursive delete \(rm -r\)\n\n⛔ Denied by Tester$/);
@@ -50,12 +30,9 @@ test('Allow once runs the command (the folder is gone); the same command again a
   const h = await startApprovals();
   try {
     const build = makeBuild(h);
-    scriptCommand(h, 'rm -rf build', 'cleaned');
-    await h.adapter.inject({ text: 'clean up' });
-    const q = await waitQuestion(h);
+    const q = await askToRun(h, { command: 'rm -rf build', text: 'clean up', final: 'cleaned' });
     const onceId = choiceOf(q, 'Allow once');
-    assert.equal((await h.adapter.press({ messageId: q.id, choiceId: onceId })).notice, '✅ Allowed once by Tester');
-    await h.runner.waitIdle();
+    assert.equal((await pressAndSettle(h, q, 'Allow once')).notice, '✅ Allowed once by Tester');
     assert.equal(existsSync(build), false, 'the allowed command did not run');
     assert.equal(lastToolResult(h), '(no output)\n[exit code: 0]');
     assert.match(q.text, /\n\n✅ Allowed once by Tester$/);
@@ -64,12 +41,9 @@ test('Allow once runs the command (the folder is gone); the same command again a
     assert.deepEqual(await h.adapter.press({ messageId: q.id, choiceId: onceId }), { notice: 'This question was already answered or has expired.', retire: true });
 
     makeBuild(h);
-    scriptCommand(h, 'rm -rf build', 'cleaned again');
-    await h.adapter.inject({ text: 'clean up again' });
-    const second = await waitQuestion(h, 2);
+    const second = await askToRun(h, { command: 'rm -rf build', text: 'clean up again', final: 'cleaned again', n: 2 });
     assert.notEqual(second.id, q.id);
-    await h.adapter.press({ messageId: second.id, choiceId: choiceOf(second, 'Deny') });
-    await h.runner.waitIdle();
+    await pressAndSettle(h, second, 'Deny');
     assert.ok(existsSync(build), 'once allowed more than once');
   } finally {
     await h.stop();
@@ -80,11 +54,8 @@ test('Allow for this session: the same kind of command runs without asking for t
   const h = await startApprovals();
   try {
     const build = makeBuild(h);
-    scriptCommand(h, 'rm -rf build');
-    await h.adapter.inject({ text: 'clean up' });
-    const q = await waitQuestion(h);
-    await h.adapter.press({ messageId: q.id, choiceId: choiceOf(q, 'Allow for this session') });
-    await h.runner.waitIdle();
+    const q = await askToRun(h, { command: 'rm -rf build', text: 'clean up' });
+    await pressAndSettle(h, q, 'Allow for this session');
     assert.equal(existsSync(build), false);
     assert.match(q.text, /✅ Allowed for this session by Tester$/);
     makeBuild(h);
@@ -95,11 +66,8 @@ test('Allow for this session: the same kind of command runs without asking for t
     assert.equal(questions(h).length, 1, 'asked again within the session');
     await h.restart();
     makeBuild(h);
-    scriptCommand(h, 'rm -rf build');
-    await h.adapter.inject({ text: 'after the restart' });
-    const again = await waitQuestion(h, 2);
-    await h.adapter.press({ messageId: again.id, choiceId: choiceOf(again, 'Deny') });
-    await h.runner.waitIdle();
+    const again = await askToRun(h, { command: 'rm -rf build', text: 'after the restart', n: 2 });
+    await pressAndSettle(h, again, 'Deny');
     assert.ok(existsSync(build), 'a restart kept the session allowance');
   } finally {
     await h.stop();
@@ -110,11 +78,8 @@ test('Always allow stores a rule per pattern; after a restart on the same home t
   const h = await startApprovals();
   try {
     const build = makeBuild(h);
-    scriptCommand(h, 'rm -rf build');
-    await h.adapter.inject({ text: 'clean up' });
-    const q = await waitQuestion(h);
-    await h.adapter.press({ messageId: q.id, choiceId: choiceOf(q, 'Always allow') });
-    await h.runner.waitIdle();
+    const q = await askToRun(h, { command: 'rm -rf build', text: 'clean up' });
+    await pressAndSettle(h, q, 'Always allow');
     assert.equal(existsSync(build), false);
     const store = h.readStore();
     try {
@@ -139,9 +104,7 @@ test('a press by someone who is not an owner (a group member) changes nothing; t
   const h = await startApprovals();
   try {
     const build = makeBuild(h);
-    scriptCommand(h, 'rm -rf build');
-    await h.adapter.inject({ text: 'clean up' });
-    const q = await waitQuestion(h);
+    const q = await askToRun(h, { command: 'rm -rf build', text: 'clean up' });
     const stranger = await h.adapter.press({ messageId: q.id, choiceId: choiceOf(q, 'Allow once'), sender: { id: 'user-9', name: 'Mallory' } });
     assert.deepEqual(stranger, { notice: 'Only the owner can answer this.' });
     assert.equal(q.choices.length, 4, 'the buttons went away');
@@ -149,8 +112,7 @@ test('a press by someone who is not an owner (a group member) changes nothing; t
     assert.ok(existsSync(build));
     // A bot on the allowlist's id does not count either.
     assert.deepEqual(await h.adapter.press({ messageId: q.id, choiceId: choiceOf(q, 'Allow once'), sender: { id: 'user-1', isBot: true } }), { notice: 'Only the owner can answer this.' });
-    await h.adapter.press({ messageId: q.id, choiceId: choiceOf(q, 'Deny') });
-    await h.runner.waitIdle();
+    await pressAndSettle(h, q, 'Deny');
     assert.ok(existsSync(build));
     assert.match(lastToolResult(h), /^Not run: the owner denied it/);
   } finally {
@@ -162,9 +124,7 @@ test('/stop while a command waits denies it, edits the question, and its buttons
   const h = await startApprovals();
   try {
     const build = makeBuild(h);
-    scriptCommand(h, 'rm -rf build');
-    await h.adapter.inject({ text: 'clean up' });
-    const q = await waitQuestion(h);
+    const q = await askToRun(h, { command: 'rm -rf build', text: 'clean up' });
     const onceId = choiceOf(q, 'Allow once');
     await h.adapter.inject({ text: '/stop' });
     await h.runner.waitIdle();

@@ -5,9 +5,8 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { pino } from 'pino';
 import type { DiscordAdapter } from '../../adapters/discord/adapter.js';
-import type { OutboundChoice } from '../../src/gateway/contracts.js';
 import { systemClock } from '../../src/util/clock.js';
-import { runAdapter, type RunningAdapter } from '../helpers/buttons.js';
+import { choices, runAdapter, type RunningAdapter } from '../helpers/buttons.js';
 import { discordAdapter, discordToken } from '../helpers/discord.js';
 import { FakeDiscord } from '../fakes/discord/index.js';
 
@@ -15,12 +14,6 @@ const owner = { id: '200000000000000001', username: 'owner' };
 const member = { id: '200000000000000003', username: 'member' };
 const general = '300000000000000010';
 const guild = { id: '300000000000000001', name: 'Test guild', channels: [{ id: general, name: 'general', type: 0 }] };
-const choices: OutboundChoice[] = [
-  { id: 'appr:k1:once', label: 'Allow once' },
-  { id: 'appr:k1:session', label: 'Allow for this session' },
-  { id: 'appr:k1:always', label: 'Always allow' },
-  { id: 'appr:k1:deny', label: 'Deny' },
-];
 
 async function withDiscord(
   run: (params: { fake: FakeDiscord; adapter: DiscordAdapter; running: RunningAdapter; dm: string }) => Promise<void>,

@@ -6,9 +6,8 @@ import { test } from 'node:test';
 import { pino } from 'pino';
 import type { SlackAdapter } from '../../adapters/slack/adapter.js';
 import { toMrkdwn } from '../../adapters/slack/outbound.js';
-import type { OutboundChoice } from '../../src/gateway/contracts.js';
 import { systemClock } from '../../src/util/clock.js';
-import { recordingLogger, runAdapter, serveRoutes, type RunningAdapter } from '../helpers/buttons.js';
+import { choices, recordingLogger, runAdapter, type RunningAdapter, serveRoutes } from '../helpers/buttons.js';
 import { slackAdapter, slackTokens } from '../helpers/slack.js';
 import { FakeSlack } from '../fakes/slack/index.js';
 
@@ -16,12 +15,6 @@ const owner = 'U0OWNER';
 const member = 'U0MEMBER';
 const dm = { id: 'D0OWNER', kind: 'dm' as const };
 const channel = { id: 'C0TEAM', kind: 'channel' as const, threadId: '1700000000.000100' };
-const choices: OutboundChoice[] = [
-  { id: 'appr:k1:once', label: 'Allow once' },
-  { id: 'appr:k1:session', label: 'Allow for this session' },
-  { id: 'appr:k1:always', label: 'Always allow' },
-  { id: 'appr:k1:deny', label: 'Deny' },
-];
 
 interface SlackRun {
   fake: FakeSlack;

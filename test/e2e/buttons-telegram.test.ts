@@ -5,9 +5,8 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { pino } from 'pino';
 import type { TelegramAdapter } from '../../adapters/telegram/adapter.js';
-import type { OutboundChoice } from '../../src/gateway/contracts.js';
 import { systemClock } from '../../src/util/clock.js';
-import { runAdapter, serveRoutes, type RunningAdapter } from '../helpers/buttons.js';
+import { choices, runAdapter, type RunningAdapter, serveRoutes } from '../helpers/buttons.js';
 import { telegramAdapter, testToken } from '../helpers/telegram.js';
 import { FakeTelegram } from '../fakes/telegram/index.js';
 
@@ -16,12 +15,6 @@ const owner = { id: 1001, first_name: 'Owner', username: 'owner' };
 const member = { id: 3003, first_name: 'Member' };
 const dmChat = { id: '1001', kind: 'dm' as const };
 const group = { id: -100777, type: 'supergroup' as const, title: 'Team' };
-const choices: OutboundChoice[] = [
-  { id: 'appr:k1:once', label: 'Allow once' },
-  { id: 'appr:k1:session', label: 'Allow for this session' },
-  { id: 'appr:k1:always', label: 'Always allow' },
-  { id: 'appr:k1:deny', label: 'Deny' },
-];
 
 async function withTelegram(
   run: (params: { fake: FakeTelegram; adapter: TelegramAdapter; running: RunningAdapter }) => Promise<void>,

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
 import { runCli } from '../../src/cli/main.js';
 import { FakeOpenAI } from '../fakes/openai/server.js';
+import { captureIO } from '../helpers/cli.js';
 
 const DIM = '\u001b[2m';
 const UNDIM = '\u001b[22m';
@@ -25,17 +25,9 @@ async function chatOnce(params: { tty: boolean; config?: string; secret?: string
       { toolCalls: [{ name: 'search_files', arguments: { pattern: 'TODO' } }] },
       { chunks: ['Found ', 'nothing.'], chunkDelayMs: 20 },
     );
-    const stdout = new PassThrough();
-    const stderr = new PassThrough();
-    const stdin = new PassThrough();
-    let out = '';
-    let err = '';
-    stdout.on('data', (d: Buffer) => (out += d.toString()));
-    stderr.on('data', (d: Buffer) => (err += d.toString()));
-    stdin.end('look for todos\n');
-    const env = { HERMES_HOME: home, HOME: home };
-    const code = await runCli({ argv: ['-p', 'me', 'chat'], io: { stdout, stderr, stdin, env, isTTY: params.tty } });
-    return { code, stdout: out, stderr: err };
+    const captured = captureIO({ env: { HERMES_HOME: home, HOME: home }, stdin: 'look for todos\n' });
+    const code = await runCli({ argv: ['-p', 'me', 'chat'], io: { ...captured.io, isTTY: params.tty } });
+    return { code, stdout: captured.stdout(), stderr: captured.stderr() };
   } finally {
     await fake.close();
     rmSync(home, { recursive: true, force: true });

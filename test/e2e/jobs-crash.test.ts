@@ -1,42 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { test } from 'node:test';
-import { stringify } from 'yaml';
 import type { JobRow } from '../../src/jobs/job-types.js';
-import { openStore } from '../../src/store/sqlite-store.js';
-import type { Store } from '../../src/store/types.js';
-import { systemClock } from '../../src/util/clock.js';
-import { FakeOpenAI } from '../fakes/openai/server.js';
-import { LoopbackPlatform } from '../fakes/loopback/server.js';
-import { startGatewayProcess, until } from '../helpers/gateway-process.js';
-
-/** A profile home for a `gateway run` child against the fakes. */
-function makeHome(params: { fake: FakeOpenAI }): { home: string; profileDir: string; dbPath: string } {
-  const home = mkdtempSync(path.join(os.tmpdir(), 'hermes-jobs-crash-'));
-  const profileDir = path.join(home, 'profiles', 'crash');
-  mkdirSync(profileDir, { recursive: true });
-  writeFileSync(
-    path.join(profileDir, 'config.yaml'),
-    stringify({ model: { base_url: params.fake.baseURL, api_key: 'sk-jobs-crash', name: 'fake' }, gateway: { http: { port: 0 }, drain_timeout: '5s' }, timezone: 'UTC' }),
-  );
-  return { home, profileDir, dbPath: path.join(profileDir, 'state.db') };
-}
-
-/** Runs `fn` on a second handle of the profile's store. */
-function withStore<T>(dbPath: string, fn: (store: Store) => T): T {
-  const store = openStore({ path: dbPath, clock: systemClock });
-  try {
-    return fn(store);
-  } finally {
-    store.close();
-  }
-}
+import { until } from '../helpers/gateway-process.js';
+import { startCrashRig, waitDelivered, withStoreAt } from '../helpers/jobs-crash.js';
 
 /** A one-shot job at `atMs` to the loopback chat c1. */
 function oneShot(params: { dbPath: string; atMs: number; prompt: string }): JobRow {
-  return withStore(params.dbPath, (store) =>
+  return withStoreAt(params.dbPath, (store) =>
     store.createJob({
       name: 'Crash job',
       prompt: params.prompt,
@@ -50,13 +20,10 @@ function oneShot(params: { dbPath: string; atMs: number; prompt: string }): JobR
 }
 
 test('kill -9 one second before the due time, restart two minutes after it: delivered exactly once (catch-up)', { timeout: 60_000 }, async () => {
-  const fake = new FakeOpenAI();
-  const platform = new LoopbackPlatform();
-  await fake.start();
-  await platform.start();
-  const { home, dbPath } = makeHome({ fake });
+  const rig = await startCrashRig({ tmpPrefix: 'hermes-jobs-crash-' });
+  const { fake, platform, dbPath } = rig;
   fake.setResponder(() => ({ text: 'Your reminder.' }));
-  let proc = startGatewayProcess({ home, profile: 'crash', loopbackUrl: platform.baseURL });
+  let proc = rig.spawn();
   try {
     await until({ what: 'the gateway started', timeoutMs: 20_000, output: proc.output, check: () => /gateway running/.test(proc.output()) });
     const dueAt = Date.now() + 3000;
@@ -67,62 +34,51 @@ test('kill -9 one second before the due time, restart two minutes after it: deli
     assert.equal(fake.requests.length, 0, 'killed before the due time');
     // Two minutes of downtime: the due time is now two minutes in the past.
     const passed = Date.now() - 2 * 60_000;
-    withStore(dbPath, (store) => store.updateJob({ jobId: job.id, changes: { schedule: { kind: 'once', atMs: passed }, nextRunAt: passed } }));
-    proc = startGatewayProcess({ home, profile: 'crash', loopbackUrl: platform.baseURL });
-    await until({ what: 'the reminder delivered', timeoutMs: 20_000, output: proc.output, check: () => withStore(dbPath, (s) => s.runsOf({ jobId: job.id, limit: 5 })[0]?.outcome === 'delivered') });
-    await new Promise((r) => setTimeout(r, 500));
+    withStoreAt(dbPath, (store) => store.updateJob({ jobId: job.id, changes: { schedule: { kind: 'once', atMs: passed }, nextRunAt: passed } }));
+    proc = rig.spawn();
+    await waitDelivered({ proc, dbPath, jobId: job.id, what: 'the reminder delivered', timeoutMs: 20_000 });
     const shown = platform.chat('c1');
     assert.deepEqual(shown.map((m) => m.text), ['Your reminder.']);
     assert.equal(fake.requests.length, 1);
-    const runs = withStore(dbPath, (s) => s.runsOf({ jobId: job.id, limit: 5 }));
+    const runs = withStoreAt(dbPath, (s) => s.runsOf({ jobId: job.id, limit: 5 }));
     assert.equal(runs.length, 1);
     assert.deepEqual(runs[0]?.deliveries[0]?.messageIds, [shown[0]?.id]);
   } finally {
-    proc.proc.kill('SIGKILL');
-    await fake.close();
-    await platform.close();
-    rmSync(home, { recursive: true, force: true });
+    await rig.close(proc);
   }
 });
 
 test('kill -9 while the job’s turn runs: after restart the same run finishes in place, delivered once, never claimed twice', { timeout: 60_000 }, async () => {
-  const fake = new FakeOpenAI();
-  const platform = new LoopbackPlatform();
-  await fake.start();
-  await platform.start();
-  const { home, dbPath } = makeHome({ fake });
+  const rig = await startCrashRig({ tmpPrefix: 'hermes-jobs-crash-' });
+  const { fake, platform, dbPath } = rig;
   const words = Array.from({ length: 60 }, (_, i) => `w${i}`);
   const full = words.join(' ');
   // The first attempt streams slowly (and is killed); the replay answers at once.
   fake.enqueue({ chunks: words.map((w, i) => (i ? ` ${w}` : w)), chunkDelayMs: 100 }, { text: full });
-  let proc = startGatewayProcess({ home, profile: 'crash', loopbackUrl: platform.baseURL });
+  let proc = rig.spawn();
   try {
     await until({ what: 'the gateway started', timeoutMs: 20_000, output: proc.output, check: () => /gateway running/.test(proc.output()) });
     const job = oneShot({ dbPath, atMs: Date.now() - 1000, prompt: 'Count.' });
     // The running scheduler sees it within its longest sleep; a restart would too, so restart to pick it up now.
     proc.proc.kill('SIGTERM');
     await proc.exited;
-    proc = startGatewayProcess({ home, profile: 'crash', loopbackUrl: platform.baseURL });
+    proc = rig.spawn();
     await until({ what: 'the job’s model call', timeoutMs: 20_000, output: proc.output, check: () => fake.requests.length === 1 });
     await new Promise((r) => setTimeout(r, 300));
     proc.proc.kill('SIGKILL');
     await proc.exited;
     assert.equal(platform.chat('c1').length, 0, 'a job’s answer is sent once complete');
-    assert.equal(withStore(dbPath, (s) => s.openRuns().length), 1, 'the run was left open');
-    proc = startGatewayProcess({ home, profile: 'crash', loopbackUrl: platform.baseURL });
-    await until({ what: 'the run delivered', timeoutMs: 20_000, output: proc.output, check: () => withStore(dbPath, (s) => s.runsOf({ jobId: job.id, limit: 5 })[0]?.outcome === 'delivered') });
-    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(withStoreAt(dbPath, (s) => s.openRuns().length), 1, 'the run was left open');
+    proc = rig.spawn();
+    await waitDelivered({ proc, dbPath, jobId: job.id, what: 'the run delivered', timeoutMs: 20_000 });
     const shown = platform.chat('c1');
     assert.deepEqual(shown.map((m) => m.text), [full]);
     assert.equal(fake.requests.length, 2, 'the replayed turn asked once more, nothing else did');
-    const runs = withStore(dbPath, (s) => s.runsOf({ jobId: job.id, limit: 5 }));
+    const runs = withStoreAt(dbPath, (s) => s.runsOf({ jobId: job.id, limit: 5 }));
     assert.equal(runs.length, 1, 'one run for the scheduled time');
     assert.equal(runs[0]?.attempts, 1);
     assert.deepEqual(runs[0]?.deliveries[0]?.messageIds, [shown[0]?.id]);
   } finally {
-    proc.proc.kill('SIGKILL');
-    await fake.close();
-    await platform.close();
-    rmSync(home, { recursive: true, force: true });
+    await rig.close(proc);
   }
 });

@@ -3,10 +3,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import type { OutboundMessage } from '../../src/gateway/contracts.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
-import { createJob, driveUntil, runsOf, testChat } from '../helpers/jobs.js';
+import { createJob, driveToOutcome, failSends, runsOf, testChat } from '../helpers/jobs.js';
 
 /** Every text the gateway put on the test platform (sends and edits, any chat). */
 function everyText(h: Harness): string[] {
@@ -24,7 +23,7 @@ test('a job answer with a MEDIA line reaches every target as an attachment (poli
     writeFileSync(outside, 'not for chat');
     const job = createJob({ h, clock, name: 'Report', prompt: 'Send the report.', schedule: 'in 1m', targets: [testChat(), testChat({ chatId: 'chat-2', origin: false })] });
     h.fake.enqueue({ text: `Here is the weekly report.\nMEDIA:${report}\nMEDIA:${outside}\n` });
-    await driveUntil({ clock, check: () => runsOf(h, job.id)[0]?.outcome === 'delivered', what: 'delivered', stepMs: 5000 });
+    await driveToOutcome({ h, clock, jobId: job.id, outcome: 'delivered', what: 'delivered' });
     for (const chatId of ['chat-1', 'chat-2']) {
       const shown = h.adapter.shown({ chatId });
       assert.deepEqual(shown.filter((m) => m.attachments.length > 0).map((m) => m.attachments), [[report]], `${chatId} gets the workspace file, once`);
@@ -48,18 +47,13 @@ test("a further target whose text failed while its file went through: the retry 
     const chart = path.join(h.profile.workspaceDir, 'chart.png');
     writeFileSync(chart, Buffer.from([0x89, 0x50, 0x4e, 0x47]));
     // chat-2 refuses text messages until it is back; files go through.
-    let failing = true;
-    const send = h.adapter.send.bind(h.adapter);
-    h.adapter.send = async (message: OutboundMessage): Promise<{ messageId: string }> => {
-      if (failing && message.chat.id === 'chat-2' && (message.attachments ?? []).length === 0) throw new Error('500: Internal Server Error');
-      return send(message);
-    };
+    const sends = failSends({ h, when: (message) => message.chat.id === 'chat-2' && (message.attachments ?? []).length === 0 });
     const job = createJob({ h, clock, name: 'Chart', prompt: 'Draw the chart.', schedule: 'in 1m', targets: [testChat(), testChat({ chatId: 'chat-2', origin: false })] });
     h.fake.enqueue({ text: `The chart:\nMEDIA:${chart}` });
-    await driveUntil({ clock, check: () => runsOf(h, job.id)[0]?.outcome === 'delivery_failed', what: 'delivery_failed', stepMs: 5000 });
+    await driveToOutcome({ h, clock, jobId: job.id, outcome: 'delivery_failed', what: 'delivery_failed' });
     assert.deepEqual(h.adapter.shown({ chatId: 'chat-2' }).map((m) => m.attachments), [[chart]], 'the file went through on the first attempt');
-    failing = false;
-    await driveUntil({ clock, check: () => runsOf(h, job.id)[0]?.outcome === 'delivered', what: 'the retried delivery', stepMs: 5000 });
+    sends.heal();
+    await driveToOutcome({ h, clock, jobId: job.id, outcome: 'delivered', what: 'the retried delivery' });
     const two = h.adapter.shown({ chatId: 'chat-2' });
     assert.equal(two.filter((m) => m.attachments.length > 0).length, 1, 'the file is sent once');
     assert.deepEqual(two.filter((m) => m.attachments.length === 0).map((m) => m.text), ['The chart:']);
@@ -79,14 +73,10 @@ test('the run’s own chat got the text but its file was refused: the delivery k
   try {
     const chart = path.join(h.profile.workspaceDir, 'chart.png');
     writeFileSync(chart, Buffer.from([0x89, 0x50, 0x4e, 0x47]));
-    const send = h.adapter.send.bind(h.adapter);
-    h.adapter.send = async (message: OutboundMessage): Promise<{ messageId: string }> => {
-      if ((message.attachments ?? []).length > 0) throw new Error('413: file too large');
-      return send(message);
-    };
+    failSends({ h, when: (message) => (message.attachments ?? []).length > 0, error: '413: file too large' });
     const job = createJob({ h, clock, name: 'Chart', prompt: 'Draw the chart.', schedule: 'in 1m' });
     h.fake.enqueue({ text: `The chart:\nMEDIA:${chart}` });
-    await driveUntil({ clock, check: () => runsOf(h, job.id)[0]?.outcome === 'delivered', what: 'delivered', stepMs: 5000 });
+    await driveToOutcome({ h, clock, jobId: job.id, outcome: 'delivered', what: 'delivered' });
     const delivery = runsOf(h, job.id)[0]?.deliveries[0];
     assert.ok((delivery?.messageIds.length ?? 0) > 0, 'the text’s id is the proof');
     assert.match(delivery?.error ?? '', /Could not send the file .*chart\.png: .*413/, 'the missing file is on record');

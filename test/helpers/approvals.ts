@@ -1,4 +1,7 @@
-import type { AdapterCapabilities } from '../../src/gateway/contracts.js';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { AdapterCapabilities, ChoiceAnswer } from '../../src/gateway/contracts.js';
 import type { Clock } from '../../src/util/clock.js';
 import { until } from './converse.js';
 import { startHarness, type Harness } from './harness.js';
@@ -47,4 +50,32 @@ export function lastToolResult(h: Harness): string {
 /** Whether a message in the chat shows exactly `text` (the answer's message is the turn's first, before its question). */
 export function shows(h: Harness, text: string, chatId = 'chat-1'): boolean {
   return h.adapter.shown({ chatId }).some((m) => m.text === text);
+}
+
+/** Makes workspace/build (not empty: it holds out/) and returns its path. */
+export function makeBuild(h: Harness): string {
+  const dir = path.join(h.profile.workspaceDir, 'build');
+  mkdirSync(path.join(dir, 'out'), { recursive: true });
+  return dir;
+}
+
+/** The choice id of a question's button by its label. */
+export function choiceOf(message: { choices: readonly { id: string; label: string }[] }, label: string): string {
+  const choice = message.choices.find((c) => c.label === label);
+  assert.ok(choice, `no ${label} button (${message.choices.map((c) => c.label).join(', ')})`);
+  return choice.id;
+}
+
+/** Scripts the model to run `command` (then answer `final`), sends `text` from the owner and waits for the `n`th question. */
+export async function askToRun(h: Harness, params: { command: string; text: string; final?: string; n?: number }): Promise<ShownMessage> {
+  scriptCommand(h, params.command, params.final);
+  await h.adapter.inject({ text: params.text });
+  return waitQuestion(h, params.n);
+}
+
+/** Presses the button labelled `label` on `q` (as the owner), waits until the gateway is idle and returns the press's answer. */
+export async function pressAndSettle(h: Harness, q: ShownMessage, label: string): Promise<ChoiceAnswer> {
+  const answer = await h.adapter.press({ messageId: q.id, choiceId: choiceOf(q, label) });
+  await h.runner.waitIdle();
+  return answer;
 }

@@ -1,7 +1,15 @@
 import { pino, type Logger } from 'pino';
-import type { AdapterReport, ChoiceAnswer, ChoiceEvent, MessageEvent, PlatformAdapter, Sender } from '../../src/gateway/contracts.js';
+import type { AdapterReport, ChoiceAnswer, ChoiceEvent, MessageEvent, OutboundChoice, PlatformAdapter, Sender } from '../../src/gateway/contracts.js';
 import { createHttpServer } from '../../src/http/server.js';
 import { systemClock } from '../../src/util/clock.js';
+
+/** The four choices of an approval question, as the adapter tests send them. */
+export const choices: readonly OutboundChoice[] = [
+  { id: 'appr:k1:once', label: 'Allow once' },
+  { id: 'appr:k1:session', label: 'Allow for this session' },
+  { id: 'appr:k1:always', label: 'Always allow' },
+  { id: 'appr:k1:deny', label: 'Deny' },
+];
 
 /** A log that keeps its lines (JSON objects) for assertions. */
 export function recordingLogger(): { logger: Logger; lines: Record<string, unknown>[] } {

@@ -1,6 +1,11 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { runCli } from '../../src/cli/main.js';
 import type { CliIO } from '../../src/cli/output.js';
+import { openStore } from '../../src/store/sqlite-store.js';
+import type { Store } from '../../src/store/types.js';
+import { systemClock } from '../../src/util/clock.js';
 
 /** A CliIO whose output is collected; `stdin` is ended with the given text. */
 export function captureIO(params: { env: Record<string, string>; stdin?: string }): { io: CliIO; stdout: () => string; stderr: () => string } {
@@ -20,4 +25,17 @@ export async function cli(params: { argv: string[]; env: Record<string, string>;
   const captured = captureIO({ env: params.env, ...(params.stdin !== undefined ? { stdin: params.stdin } : {}) });
   const code = await runCli({ argv: params.argv, io: captured.io });
   return { code, stdout: captured.stdout(), stderr: captured.stderr() };
+}
+
+/** Runs `use` on a profile's own state.db under `home` (made with a config naming a model never called, then `config`), as its gateway would. */
+export function withProfileStore<T>(params: { home: string; profile: string; config?: string }, use: (store: Store) => T): T {
+  const dir = params.profile === 'default' ? params.home : path.join(params.home, 'profiles', params.profile);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'config.yaml'), `model:\n  base_url: http://127.0.0.1:9/v1\n  name: m\n  api_key: sk-x\n${params.config ?? ''}`);
+  const store = openStore({ path: path.join(dir, 'state.db'), clock: systemClock });
+  try {
+    return use(store);
+  } finally {
+    store.close();
+  }
 }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import type { DeliveryTarget, JobRow, JobRunRow } from '../../src/jobs/job-types.js';
+import type { OutboundMessage } from '../../src/gateway/contracts.js';
+import type { DeliveryTarget, JobRow, JobRunRow, RunOutcome } from '../../src/jobs/job-types.js';
 import { parseSchedule } from '../../src/jobs/schedule.js';
 import { nextRun } from '../../src/jobs/schedule-next.js';
 import type { Store } from '../../src/store/types.js';
@@ -70,4 +71,20 @@ export async function driveUntil(params: { clock: FakeClock; check: () => boolea
     await params.clock.advance(params.stepMs ?? 1000);
     await new Promise((r) => setTimeout(r, 5));
   }
+}
+
+/** Makes the test adapter's sends throw `error` (a 500 unless told) while `when(message)` holds, until `heal()` is called. */
+export function failSends(params: { h: Harness; when: (message: OutboundMessage) => boolean; error?: string }): { heal: () => void } {
+  let failing = true;
+  const send = params.h.adapter.send.bind(params.h.adapter);
+  params.h.adapter.send = async (message: OutboundMessage): Promise<{ messageId: string }> => {
+    if (failing && params.when(message)) throw new Error(params.error ?? '500: Internal Server Error');
+    return send(message);
+  };
+  return { heal: () => (failing = false) };
+}
+
+/** Moves fake time forward in 5 s steps until the job's newest run has `outcome`. */
+export async function driveToOutcome(params: { h: Harness; clock: FakeClock; jobId: string; outcome: RunOutcome; what: string }): Promise<void> {
+  await driveUntil({ clock: params.clock, check: () => runsOf(params.h, params.jobId)[0]?.outcome === params.outcome, what: params.what, stepMs: 5000 });
 }

@@ -157,16 +157,16 @@ export class FakeDiscord {
 
   /** A user runs a registered slash command: dispatches INTERACTION_CREATE (no intent needed) and returns its record. */
   slashCommand(options: SlashCommandOptions): InteractionRecord {
-    const payload = slashCommandInteraction({ state: this.state, options });
-    this.gateway.dispatch({ t: 'INTERACTION_CREATE', d: payload });
-    const record = this.state.interactions.get(payload['id'] as string);
-    if (!record) throw new Error('FakeDiscord: the interaction was not recorded');
-    return record;
+    return this.dispatchInteraction(slashCommandInteraction({ state: this.state, options }));
   }
 
   /** A user presses a button under a bot message: dispatches INTERACTION_CREATE (MESSAGE_COMPONENT) and returns its record. */
   press(options: ButtonPressOptions): InteractionRecord {
-    const payload = buttonInteraction({ state: this.state, options });
+    return this.dispatchInteraction(buttonInteraction({ state: this.state, options }));
+  }
+
+  /** Dispatches an INTERACTION_CREATE and returns the record its builder stored. */
+  private dispatchInteraction(payload: Json): InteractionRecord {
     this.gateway.dispatch({ t: 'INTERACTION_CREATE', d: payload });
     const record = this.state.interactions.get(payload['id'] as string);
     if (!record) throw new Error('FakeDiscord: the interaction was not recorded');

@@ -47,6 +47,44 @@ export interface SlashCommandOptions {
   roles?: string[];
 }
 
+/**
+ * A new interaction's id and token, and its INTERACTION_CREATE payload of `type` with `data` (given the channel's
+ * guild, if any) and `message`: the channel, the app's permissions, the user as guild member (with `roles`) or DM user.
+ */
+export function interactionPayload(params: {
+  state: DiscordState;
+  channelId: string;
+  user: UserSpec;
+  roles?: string[];
+  type: number;
+  data: (guildId: string | undefined) => Json;
+  message?: Json;
+}): { id: string; token: string; payload: Json } {
+  const { state, channelId, user } = params;
+  const channel = state.channels.get(channelId);
+  state.rememberUser({ user });
+  const id = state.nextId();
+  const token = `aW50ZXJhY3Rpb24.${randomBytes(24).toString('base64url')}`;
+  const guildId = state.guildOf({ channelId });
+  const payload: Json = {
+    id, application_id: state.applicationId, type: params.type, token, version: 1,
+    data: params.data(guildId),
+    ...(params.message ? { message: params.message } : {}),
+    channel: { ...channel }, channel_id: channelId,
+    app_permissions: '2248473465835073', locale: 'en-US', entitlements: [],
+    authorizing_integration_owners: { '0': guildId ?? user.id }, context: guildId ? 0 : 1,
+    attachment_size_limit: 10 * 1024 * 1024,
+  };
+  if (guildId) {
+    payload['guild_id'] = guildId;
+    payload['guild_locale'] = 'en-US';
+    payload['member'] = { ...memberJson({ user, joinedAt: state.isoNow() }), roles: params.roles ?? [], permissions: '2248473465835073' };
+  } else {
+    payload['user'] = userJson({ user });
+  }
+  return { id, token, payload };
+}
+
 /** Builds, stores and returns an APPLICATION_COMMAND interaction payload for INTERACTION_CREATE. */
 export function slashCommandInteraction(params: { state: DiscordState; options: SlashCommandOptions }): Json {
   const { state, options } = params;
@@ -54,25 +92,14 @@ export function slashCommandInteraction(params: { state: DiscordState; options: 
   if (!channel) throw new Error(`FakeDiscord: unknown channel ${options.channelId}; configure it in guilds or call openDm() first`);
   const command = state.commands.find((entry) => entry['name'] === options.name);
   if (!command) throw new Error(`FakeDiscord: the application has no command named ${options.name}; Discord would not show it`);
-  state.rememberUser({ user: options.user });
-  const id = state.nextId();
-  const token = `aW50ZXJhY3Rpb24.${randomBytes(24).toString('base64url')}`;
-  const guildId = state.guildOf({ channelId: options.channelId });
-  const payload: Json = {
-    id, application_id: state.applicationId, type: 2, token, version: 1,
-    data: { id: command['id'], name: options.name, type: 1, ...(guildId ? { guild_id: guildId } : {}) },
-    channel: { ...channel }, channel_id: options.channelId,
-    app_permissions: '2248473465835073', locale: 'en-US', entitlements: [],
-    authorizing_integration_owners: { '0': guildId ?? options.user.id }, context: guildId ? 0 : 1,
-    attachment_size_limit: 10 * 1024 * 1024,
-  };
-  if (guildId) {
-    payload['guild_id'] = guildId;
-    payload['guild_locale'] = 'en-US';
-    payload['member'] = { ...memberJson({ user: options.user, joinedAt: state.isoNow() }), roles: options.roles ?? [], permissions: '2248473465835073' };
-  } else {
-    payload['user'] = userJson({ user: options.user });
-  }
+  const { id, token, payload } = interactionPayload({
+    state,
+    channelId: options.channelId,
+    user: options.user,
+    ...(options.roles ? { roles: options.roles } : {}),
+    type: 2,
+    data: (guildId) => ({ id: command['id'], name: options.name, type: 1, ...(guildId ? { guild_id: guildId } : {}) }),
+  });
   state.interactions.set(id, { id, token, name: options.name, channelId: options.channelId, createdAt: state.clock.now(), followups: [] });
   return payload;
 }

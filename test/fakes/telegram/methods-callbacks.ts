@@ -1,5 +1,6 @@
 import type { Message } from 'grammy/types';
 import type { MethodContext, MethodHandler } from './context.js';
+import { editTarget } from './edit-target.js';
 import { badRequest } from './errors.js';
 import { checkInlineKeyboard } from './keyboard.js';
 import { isInlineKeyboard } from './outgoing.js';
@@ -25,19 +26,12 @@ export const answerCallbackQuery: MethodHandler = ({ state, params }: MethodCont
 
 /** editMessageReplyMarkup: replaces (or, without reply_markup, removes) the inline keyboard of one of the bot's messages. */
 export const editMessageReplyMarkup: MethodHandler = ({ state, params }: MethodContext): Message => {
-  if (params['inline_message_id'] !== undefined) throw badRequest('FakeTelegram does not implement inline_message_id; edit with chat_id and message_id');
-  const chat = state.chatFor({ chatId: params['chat_id'] });
-  const messageId = read(params).int('message_id');
-  if (messageId === undefined) throw badRequest('message identifier is not specified');
-  const stored = state.message({ chat, messageId });
-  if (!stored) throw badRequest('message to edit not found');
-  if (!stored.sent) throw badRequest("message can't be edited");
+  const { chat, stored, sent } = editTarget({ state, params });
   const markup = params['reply_markup'];
   checkInlineKeyboard({ markup });
   const next = isInlineKeyboard(markup) && markup.inline_keyboard.length > 0 ? markup : undefined;
   if (JSON.stringify(stored.message.reply_markup ?? null) === JSON.stringify(next ?? null)) throw badRequest(NOT_MODIFIED);
   const message: Message = { ...stored.message, edit_date: state.unixNow() };
-  const sent = stored.sent;
   if (next !== undefined) {
     message.reply_markup = next;
     sent.reply_markup = next;

@@ -1,5 +1,6 @@
 import type { Message } from 'grammy/types';
 import type { MethodContext, MethodHandler } from './context.js';
+import { editTarget } from './edit-target.js';
 import { badRequest } from './errors.js';
 import { checkInlineKeyboard } from './keyboard.js';
 import { read } from './params.js';
@@ -29,16 +30,8 @@ export const sendMessage: MethodHandler = ({ state, params }: MethodContext): Me
 
 /** editMessageText: edits one of the bot's text messages in place; refuses unchanged content like Telegram. */
 export const editMessageText: MethodHandler = ({ state, params }: MethodContext): Message => {
-  if (params['inline_message_id'] !== undefined) {
-    throw badRequest('FakeTelegram does not implement inline_message_id; edit with chat_id and message_id');
-  }
-  const chat = state.chatFor({ chatId: params['chat_id'] });
-  const messageId = read(params).int('message_id');
-  if (messageId === undefined) throw badRequest('message identifier is not specified');
-  const stored = state.message({ chat, messageId });
-  if (!stored) throw badRequest('message to edit not found');
-  if (!stored.sent) throw badRequest("message can't be edited");
-  if (stored.sent.kind !== 'text') throw badRequest('there is no text in the message to edit');
+  const { chat, stored, sent } = editTarget({ state, params });
+  if (sent.kind !== 'text') throw badRequest('there is no text in the message to edit');
   const text = read(params).string('text') ?? '';
   if (text === '') throw badRequest('message text is empty');
   const formatted = formatText({
@@ -58,7 +51,6 @@ export const editMessageText: MethodHandler = ({ state, params }: MethodContext)
   else delete message.entities;
   if (isInlineKeyboard(markup)) message.reply_markup = markup;
   else delete message.reply_markup;
-  const sent = stored.sent;
   sent.text = text;
   sent.shown = formatted.shown;
   sent.entities = formatted.entities;

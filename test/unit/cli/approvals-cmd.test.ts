@@ -3,10 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { openStore } from '../../../src/store/sqlite-store.js';
 import type { Store } from '../../../src/store/types.js';
-import { systemClock } from '../../../src/util/clock.js';
-import { cli } from '../../helpers/cli.js';
+import { cli, withProfileStore } from '../../helpers/cli.js';
 
 const home = mkdtempSync(path.join(os.tmpdir(), 'hermes-approvals-cli-'));
 after(() => rmSync(home, { recursive: true, force: true }));
@@ -14,15 +12,7 @@ const env = { HERMES_HOME: home, HOME: home };
 
 /** Runs `use` on a profile's own state.db, as its gateway would. */
 function withStore<T>(profile: string, use: (store: Store) => T): T {
-  const dir = profile === 'default' ? home : path.join(home, 'profiles', profile);
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'config.yaml'), 'model:\n  base_url: http://127.0.0.1:9/v1\n  name: m\n  api_key: sk-x\n');
-  const store = openStore({ path: path.join(dir, 'state.db'), clock: systemClock });
-  try {
-    return use(store);
-  } finally {
-    store.close();
-  }
+  return withProfileStore({ home, profile }, use);
 }
 
 test('hermes approvals list shows the -p profile’s always rules; revoke removes one, refuses an unknown id; other profiles untouched', async () => {

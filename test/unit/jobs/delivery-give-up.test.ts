@@ -1,52 +1,38 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { pino } from 'pino';
-import { Scheduler } from '../../../src/jobs/scheduler.js';
 import type { InjectParams, InjectResult } from '../../../src/gateway/inject.js';
 import { systemEvent } from '../../../src/gateway/inject-turn.js';
-import { openStore } from '../../../src/store/sqlite-store.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
+import { createCronJob, schedulerDeps, startScheduler, withMemoryStore } from '../../helpers/scheduler.js';
 
 const HOUR = 3_600_000;
 const T = Date.parse('2026-12-01T10:00:00Z');
 
 test('a delivery that keeps failing (bot kicked from the chat: 403 on every send) is retried with backoff, then failed after 24 h, not retried forever', async () => {
   const clock = new FakeClock(T - 1000);
-  const store = openStore({ path: ':memory:', clock });
-  const controller = new AbortController();
-  try {
-    const job = store.createJob({
-      name: 'daily',
-      prompt: 'p',
-      scheduleText: '0 10 * * *',
-      schedule: { kind: 'cron', expression: '0 10 * * *' },
-      timeZone: 'UTC',
-      targets: [{ kind: 'chat', platform: 'telegram', chat: { id: '42', kind: 'dm' }, origin: true }],
-      nextRunAt: T,
-    });
+  await withMemoryStore({ clock }, async (store) => {
+    const job = createCronJob({ store, name: 'daily', cron: '0 10 * * *', nextRunAt: T });
     const injected: InjectParams[] = [];
     let sends = 0;
-    const scheduler = new Scheduler({
-      store,
-      clock,
-      logger: pino({ level: process.env['R14_LOG'] ?? 'silent' }),
-      inject: (p): InjectResult => {
-        injected.push(p);
-        // The model answered; the platform refused the reply (a 403 the turn got on its send).
-        const end = { outcome: 'undelivered', sessionId: null, text: 'the answer', error: 'Forbidden: bot was kicked from the group chat', messageIds: [] } as const;
-        const { row } = store.recordInbound({ event: systemEvent({ ...p, now: clock.now() }), sessionKey: p.sessionKey });
-        return { kind: 'finished', inboxId: row.id, end };
-      },
-      sendText: async () => {
-        sends++;
-        return { ok: false, error: 'Forbidden: bot was kicked from the group chat' };
-      },
-      profileName: () => 'work',
-      catchUpWindowMs: () => HOUR,
-      scrub: (text) => text,
-      script: () => ({ workspace: '/tmp', terminal: { timeoutMs: 1000, maxOutputBytes: 1000 } }),
-    });
-    const loop = scheduler.run({ signal: controller.signal });
+    const running = startScheduler(
+      schedulerDeps({
+        store,
+        clock,
+        logger: pino({ level: process.env['R14_LOG'] ?? 'silent' }),
+        inject: (p): InjectResult => {
+          injected.push(p);
+          // The model answered; the platform refused the reply (a 403 the turn got on its send).
+          const end = { outcome: 'undelivered', sessionId: null, text: 'the answer', error: 'Forbidden: bot was kicked from the group chat', messageIds: [] } as const;
+          const { row } = store.recordInbound({ event: systemEvent({ ...p, now: clock.now() }), sessionKey: p.sessionKey });
+          return { kind: 'finished', inboxId: row.id, end };
+        },
+        sendText: async () => {
+          sends++;
+          return { ok: false, error: 'Forbidden: bot was kicked from the group chat' };
+        },
+      }),
+    );
     await clock.advance(2000);
     await new Promise((r) => setTimeout(r, 50));
     const first = store.runsOf({ jobId: job.id, limit: 5 }).find((r) => r.scheduledFor === T);
@@ -69,9 +55,6 @@ test('a delivery that keeps failing (bot kicked from the chat: 403 on every send
     for (let i = 0; i < 5; i++) await clock.advance(HOUR);
     assert.equal(store.runsOf({ jobId: job.id, limit: 10 }).find((r) => r.scheduledFor === T)?.attempts, attempts, 'no attempt after it failed');
     assert.equal(store.job({ jobId: job.id })?.state, 'active', 'the recurring job goes on with its schedule');
-    controller.abort();
-    await loop;
-  } finally {
-    store.close();
-  }
+    await running.stop();
+  });
 });

@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { pino } from 'pino';
-import { Scheduler } from '../../../src/jobs/scheduler.js';
-import type { InjectParams, InjectResult } from '../../../src/gateway/inject.js';
+import { Scheduler, type SchedulerDeps } from '../../../src/jobs/scheduler.js';
+import type { InjectParams } from '../../../src/gateway/inject.js';
 import { openStore } from '../../../src/store/sqlite-store.js';
 import type { Store } from '../../../src/store/types.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
-
-const HOUR = 3_600_000;
+import { createCronJob, recordAndRefuse, schedulerDeps, startScheduler, telegramDm, withMemoryStore } from '../../helpers/scheduler.js';
 
 /** A fake clock that remembers how long each sleep was asked to be. */
 class RecordingClock extends FakeClock {
@@ -19,39 +18,16 @@ class RecordingClock extends FakeClock {
 }
 const T = Date.parse('2026-12-01T10:00:00Z');
 
-/** A scheduler over `store` whose inject records the turns it was asked for (and refuses them). */
-function schedulerOver(params: { store: Store; clock: FakeClock; injected: InjectParams[]; errors: string[] }): Scheduler {
+/** Deps of a scheduler over `store` whose inject records the turns it was asked for (and refuses them), logging errors into `errors`. */
+function depsOver(params: { store: Store; clock: FakeClock; injected: InjectParams[]; errors: string[] }): SchedulerDeps {
   const logger = pino({ level: 'error' }, { write: (line: string) => params.errors.push(line) });
-  return new Scheduler({
-    store: params.store,
-    clock: params.clock,
-    logger,
-    inject: (p): InjectResult => {
-      params.injected.push(p);
-      return { kind: 'refused', reason: 'test' };
-    },
-    sendText: async () => ({ ok: false, error: 'test' }) as never,
-    profileName: () => 'work',
-    catchUpWindowMs: () => HOUR,
-    scrub: (text) => text,
-    script: () => ({ workspace: '/tmp', terminal: { timeoutMs: 1000, maxOutputBytes: 1000 } }),
-  });
+  return schedulerDeps({ store: params.store, clock: params.clock, logger, inject: recordAndRefuse(params.injected) });
 }
 
 test('a store that refuses writes (disk full) makes the loop back off, not spin, and the due job runs once the store recovers', async () => {
   const clock = new RecordingClock(T + 1000);
-  const store = openStore({ path: ':memory:', clock });
-  const controller = new AbortController();
-  try {
-    const job = store.createJob({
-      name: 'hourly',
-      prompt: 'p',
-      scheduleText: '0 * * * *',
-      schedule: { kind: 'cron', expression: '0 * * * *' },
-      timeZone: 'UTC',
-      targets: [{ kind: 'chat', platform: 'telegram', chat: { id: '42', kind: 'dm' }, origin: true }],
-      nextRunAt: T,
-    });
+  await withMemoryStore({ clock }, async (store) => {
+    const job = createCronJob({ store, name: 'hourly', cron: '0 * * * *', nextRunAt: T });
     let full = true;
     let claims = 0;
     const claimRun = store.claimRun.bind(store);
@@ -62,7 +38,7 @@ test('a store that refuses writes (disk full) makes the loop back off, not spin,
     };
     const injected: InjectParams[] = [];
     const errors: string[] = [];
-    const loop = schedulerOver({ store, clock, injected, errors }).run({ signal: controller.signal });
+    const running = startScheduler(depsOver({ store, clock, injected, errors }));
     await new Promise((r) => setTimeout(r, 100));
     assert.equal(claims, 1);
     assert.equal(errors.length, 1, 'one error line');
@@ -77,11 +53,8 @@ test('a store that refuses writes (disk full) makes the loop back off, not spin,
     await new Promise((r) => setTimeout(r, 50));
     assert.ok(injected.length >= 1, 'once the store takes writes again the due job runs');
     assert.equal(store.runsOf({ jobId: job.id, limit: 5 }).length, 1, 'one run of the 10:00 time');
-    controller.abort();
-    await loop;
-  } finally {
-    store.close();
-  }
+    await running.stop();
+  });
 });
 
 test('a store that cannot be read when the loop computes its sleep does not end the loop', async () => {
@@ -98,7 +71,7 @@ test('a store that cannot be read when the loop computes its sleep does not end 
     const injected: InjectParams[] = [];
     const errors: string[] = [];
     let ended = false;
-    const loop = schedulerOver({ store, clock, injected, errors })
+    const loop = new Scheduler(depsOver({ store, clock, injected, errors }))
       .run({ signal: controller.signal })
       .then(
         () => {
@@ -117,7 +90,7 @@ test('a store that cannot be read when the loop computes its sleep does not end 
       scheduleText: 'in 2m',
       schedule: { kind: 'once', atMs: T + 120_000 },
       timeZone: 'UTC',
-      targets: [{ kind: 'chat', platform: 'telegram', chat: { id: '42', kind: 'dm' }, origin: true }],
+      targets: [telegramDm()],
       nextRunAt: T + 120_000,
     });
     await clock.advance(120_000);
