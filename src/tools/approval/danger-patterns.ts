@@ -108,6 +108,11 @@ export const DANGER_PATTERNS: readonly DangerPattern[] = [
     pattern: /^git\s(?:.*\s)?push\s(?:.*\s)?(?:--force(?:-with-lease|-if-includes)?(?:=\S*)?|-[a-z]*f[a-z]*|\+\S+)(?:\s|$)/,
   },
   {
+    id: 'git-push-delete',
+    description: 'delete branches or tags on the git server (git push --delete, :branch, --mirror)',
+    pattern: /^git\s(?:.*\s)?push\s(?:.*\s)?(?:--delete|-d|--mirror|--prune|:\S+)(?:\s|$)/,
+  },
+  {
     id: 'git-reset-hard',
     description: 'throw away uncommitted changes (git reset --hard)',
     pattern: /^git\s(?:.*\s)?reset\s(?:.*\s)?--hard(?:\s|$)/,
@@ -153,7 +158,12 @@ export const DANGER_PATTERNS: readonly DangerPattern[] = [
     id: 'read-env-file',
     description: 'read a secrets file (.env)',
     pattern:
-      /^(?:cat|tac|nl|less|more|head|tail|grep|egrep|fgrep|rg|awk|sed|cut|sort|uniq|diff|cp|scp|mv|base64|xxd|od|hexdump|strings|bat|source|\.)\s(?:.*\s)?(?:\S*\/)?\.env(?:\s|$)|^<\s+(?:\S*\/)?\.env$/,
+      /^(?:cat|tac|nl|less|more|view|vi|vim|nano|emacs|ed|head|tail|grep|egrep|fgrep|rg|awk|sed|cut|paste|rev|sort|uniq|diff|cmp|comm|jq|yq|cp|scp|rsync|mv|base64|base32|xxd|od|hexdump|strings|bat|tar|zip|gzip|bzip2|xz|openssl|curl|wget|nc|source|\.)\s(?:.*\s)?(?:\S*[/@=])?\.env(?:\s|$)|^<\s+(?:\S*\/)?\.env$|^(?:python[0-9.]*|perl|ruby|node|php)\s(?:.*\s)?-[a-z]*[cer]\s(?:.*[^a-z0-9_$])?\.env(?:[^a-z0-9_.]|$)/,
+  },
+  {
+    id: 'overwrite-env-file',
+    description: 'overwrite or empty a secrets file (.env)',
+    pattern: /^>\s+(?:\S*\/)?\.env$|^(?:tee|truncate|ln|dd)\s(?:.*\s)?(?:\S*[/=])?\.env(?:\s|$)/,
   },
   {
     id: 'read-process-environment',
