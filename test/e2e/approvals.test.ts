@@ -106,6 +106,30 @@ test('Allow for this session: the same kind of command runs without asking for t
   }
 });
 
+test('Allow for this session ends with /new: the new conversation asks again', async () => {
+  const h = await startApprovals();
+  try {
+    const build = makeBuild(h);
+    scriptCommand(h, 'rm -rf build');
+    await h.adapter.inject({ text: 'clean up' });
+    const q = await waitQuestion(h);
+    await h.adapter.press({ messageId: q.id, choiceId: choiceOf(q, 'Allow for this session') });
+    await h.runner.waitIdle();
+    assert.equal(existsSync(build), false);
+    await h.adapter.inject({ text: '/new' });
+    await until(() => h.adapter.shown().some((m) => m.text.startsWith('Started a new conversation')), 'the /new reply');
+    makeBuild(h);
+    scriptCommand(h, 'rm -rf build');
+    await h.adapter.inject({ text: 'clean up in the new conversation' });
+    const again = await waitQuestion(h, 2);
+    await h.adapter.press({ messageId: again.id, choiceId: choiceOf(again, 'Deny') });
+    await h.runner.waitIdle();
+    assert.ok(existsSync(build), 'the new session inherited the allowance');
+  } finally {
+    await h.stop();
+  }
+});
+
 test('Always allow stores a rule per pattern; after a restart on the same home the command runs without asking', async () => {
   const h = await startApprovals();
   try {

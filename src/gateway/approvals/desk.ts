@@ -100,6 +100,11 @@ export class ApprovalDesk {
     return this.sessionSets.get(params.sessionKey) ?? new Set<string>();
   }
 
+  /** Forgets what the owner allowed for the session (`/new` starts another: it does not inherit the allowance). */
+  forgetSession(params: { sessionKey: string }): void {
+    this.sessionSets.delete(params.sessionKey);
+  }
+
   /**
    * Asks the owner in the turn's chat and waits for the answer, the timeout or the turn's end; then edits the
    * question to show the decision (buttons removed) and applies it ("session" and "always" remember the patterns).
