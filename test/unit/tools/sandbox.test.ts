@@ -6,6 +6,7 @@ import { describe, test } from 'node:test';
 import { bwrapArgs } from '../../../src/tools/sandbox/bwrap-args.js';
 import { describeSandbox, resolveSandbox } from '../../../src/tools/sandbox/mode.js';
 import { runBwrapProbe, type ProbeResult } from '../../../src/tools/sandbox/probe.js';
+import { socketDirsToHide } from '../../../src/gateway/terminal-sandbox.js';
 import { makeSandbox } from './support.js';
 
 /** The mount options of an argv in order, as "tmpfs PATH" / "bind PATH" (ro-bind of / and dev/proc left out). */
@@ -115,6 +116,27 @@ describe('resolveSandbox', () => {
       assert.equal(fs.existsSync(path.join(box.workspace, 'ran')), false, 'the command ran unconfined');
     } finally {
       box.cleanup();
+    }
+  });
+});
+
+describe('socketDirsToHide', () => {
+  test('without the network all of /run (and /var/run) is hidden; with it /run/user; only folders that exist', () => {
+    const all = (): boolean => true;
+    assert.deepEqual(socketDirsToHide({ network: false, exists: all }), ['/run', '/var/run']);
+    assert.deepEqual(socketDirsToHide({ network: true, exists: all }), ['/run/user']);
+    assert.deepEqual(socketDirsToHide({ network: true, exists: (dir) => dir !== '/run/user' }), []);
+  });
+
+  test('a folder reached twice (/var/run → /run) is hidden once', () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'hermes-sbx-'));
+    try {
+      fs.mkdirSync(path.join(root, 'run'));
+      fs.symlinkSync(path.join(root, 'run'), path.join(root, 'var-run'));
+      const resolution = resolveSandbox({ mode: 'bwrap', network: false, hide: [path.join(root, 'run'), path.join(root, 'var-run')], probe: () => ({ ok: true, bwrap: '/usr/bin/bwrap' }) });
+      assert.deepEqual(resolution.spec?.kind === 'bwrap' ? resolution.spec.hide : undefined, [fs.realpathSync(path.join(root, 'run'))]);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
     }
   });
 });
