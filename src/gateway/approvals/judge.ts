@@ -16,10 +16,13 @@ const SYSTEM = [
 
 /**
  * Asks the auxiliary model about one dangerous command (`tools.approval: smart`). Only a clear APPROVE approves; DENY
- * denies with the model's reason; ESCALATE, an answer that is neither, or a failed call escalate to the owner. Never rejects.
+ * denies with the model's reason; ESCALATE, an answer that is neither, a failed call or a command too long to show it
+ * whole escalate to the owner. Never rejects.
  */
 export async function judgeCommand(params: { complete: AuxiliaryComplete; command: string; matches: readonly ApprovalMatch[]; signal: AbortSignal }): Promise<JudgeVerdict> {
-  const command = params.command.length > MAX_COMMAND_CHARS ? `${params.command.slice(0, MAX_COMMAND_CHARS)}…` : params.command;
+  // A command the judge cannot see whole could hide its dangerous part past the cut: the owner decides.
+  if (params.command.length > MAX_COMMAND_CHARS) return { kind: 'escalate', why: `the command is longer than the ${MAX_COMMAND_CHARS} characters the auxiliary model is shown` };
+  const command = params.command;
   const user = [`Command:\n${command}`, `Matched patterns:\n${params.matches.map((m) => `- ${m.description}`).join('\n')}`].join('\n\n');
   let answer: string;
   try {
