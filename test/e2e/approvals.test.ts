@@ -200,3 +200,24 @@ test('/stop while a command waits denies it, edits the question, and its buttons
     await h.stop();
   }
 });
+
+test('a new message while a command waits interrupts the turn: denied, the question says why, its buttons do nothing later', async () => {
+  const h = await startApprovals();
+  try {
+    const build = makeBuild(h);
+    scriptCommand(h, 'rm -rf build');
+    await h.adapter.inject({ text: 'clean up' });
+    const q = await waitQuestion(h);
+    const onceId = choiceOf(q, 'Allow once');
+    h.fake.enqueue({ text: 'fine, I will not' });
+    await h.adapter.inject({ text: 'no wait, leave it' });
+    await until(() => /⛔ Denied: a new message interrupted the turn$/.test(q.text), 'the question edited');
+    await h.runner.waitIdle();
+    assert.deepEqual(q.choices, []);
+    assert.deepEqual(await h.adapter.press({ messageId: q.id, choiceId: onceId }), { notice: 'This question was already answered or has expired.', retire: true });
+    await h.runner.waitIdle();
+    assert.ok(existsSync(build), 'the command ran after the turn was interrupted');
+  } finally {
+    await h.stop();
+  }
+});
