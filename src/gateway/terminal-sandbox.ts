@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../config/schema.js';
 import type { Profile } from '../home/profile.js';
@@ -20,11 +21,46 @@ export function socketDirsToHide(params: { network: boolean; exists?: (dir: stri
 /**
  * The terminal tool's sandbox for a profile's config: tools.terminal.sandbox / network resolved against the (cached)
  * bwrap probe; the whole HERMES_HOME (every profile) and the service sockets (socketDirsToHide) are hidden from the command.
+ * A workspace that would show the profile's files (exposedProfileFiles) makes it unavailable: nothing runs, the reason says why.
  */
 export function terminalSandboxFor(params: { config: GatewayConfig; profile: Profile; probe?: () => ProbeResult }): SandboxResolution {
   const { terminal } = params.config.tools;
   const hide = [params.profile.hermesHome, ...socketDirsToHide({ network: terminal.network })];
-  return resolveSandbox({ mode: terminal.sandbox, network: terminal.network, hide, probe: params.probe ?? (() => probeBwrap()) });
+  const resolution = resolveSandbox({ mode: terminal.sandbox, network: terminal.network, hide, probe: params.probe ?? (() => probeBwrap()) });
+  if (resolution.spec?.kind !== 'bwrap') return resolution;
+  const exposed = exposedProfileFiles({ workspace: params.config.tools.workspace, profile: params.profile });
+  return exposed === undefined ? resolution : { spec: { kind: 'unavailable', reason: exposed } };
+}
+
+/** True when `inner` is `outer` or lies inside it (both absolute). */
+function within(params: { inner: string; outer: string }): boolean {
+  const rel = path.relative(params.outer, params.inner);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+/** A path with symlinks resolved (as given when it does not exist). */
+function real(dir: string): string {
+  try {
+    return fs.realpathSync(dir);
+  } catch {
+    return path.resolve(dir);
+  }
+}
+
+/**
+ * Why the sandbox cannot confine a workspace that lies in HERMES_HOME outside the profile's workspace/ folder
+ * (`tools.workspace: ~/.hermes` or the profile's own folder): the workspace is bound back over the hidden
+ * HERMES_HOME, so .env, state.db and config.yaml would be readable and writable. Undefined when the workspace is fine.
+ */
+export function exposedProfileFiles(params: { workspace: string; profile: Profile }): string | undefined {
+  const { profile } = params;
+  const workspace = real(params.workspace);
+  if (!within({ inner: workspace, outer: real(profile.hermesHome) }) || within({ inner: workspace, outer: real(profile.workspaceDir) })) return undefined;
+  return (
+    `the terminal sandbox cannot hide the profile's files: tools.workspace (${params.workspace}) lies in HERMES_HOME ` +
+    `(${profile.hermesHome}) outside the profile's workspace folder, so .env, state.db and config.yaml would be in reach. ` +
+    `Set tools.workspace to a folder of its own (the default is ${profile.workspaceDir}), or tools.terminal.sandbox: none to run unconfined.`
+  );
 }
 
 /** Logs the one start-up warning when the terminal runs unconfined (sandbox: none, or auto without a working bwrap). */

@@ -89,6 +89,14 @@ describe('the terminal under bwrap', { skip }, () => {
     assert.equal(await run('ls -A ..'), 'workspace\n[exit code: 0]', 'the profile folder shows only the workspace');
   });
 
+  test('tools.workspace set to the profile folder: the terminal runs nothing (its files would be in reach) and says why', async () => {
+    const config = { ...h.config, tools: { ...h.config.tools, workspace: h.profile.dir } };
+    const { spec } = terminalSandboxFor({ config, profile: h.profile });
+    assert.equal(spec?.kind, 'unavailable');
+    const context: ToolContext = { ...ctx(), workspace: h.profile.dir, terminal: { ...ctx().terminal, sandbox: spec } };
+    await assert.rejects(run('cat .env', context), /cannot hide the profile's files: tools\.workspace/);
+  });
+
   test('other profiles are invisible', async () => {
     assert.ok(fs.existsSync(path.join(other, '.env')));
     assert.match(await run(`cat ${path.join(other, '.env')}`), /No such file or directory\n\[exit code: 1\]$/);
