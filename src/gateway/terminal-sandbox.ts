@@ -63,9 +63,16 @@ export function exposedProfileFiles(params: { workspace: string; profile: Profil
   );
 }
 
-/** Logs the one start-up warning when the terminal runs unconfined (sandbox: none, or auto without a working bwrap). */
+/**
+ * Logs the one start-up warning when the terminal runs unconfined (sandbox: none, or auto without a working bwrap),
+ * or runs nothing at all (the sandbox is required but unavailable: bwrap does not work, or the workspace shows the profile).
+ */
 export function warnIfUnconfined(params: { resolution: SandboxResolution; logger: Logger }): void {
   const { resolution } = params;
+  if (resolution.spec?.kind === 'unavailable') {
+    params.logger.warn({ reason: resolution.spec.reason }, `the terminal tool runs no command: ${resolution.spec.reason}`);
+    return;
+  }
   if (resolution.spec !== undefined) return;
   params.logger.warn({ reason: resolution.unconfinedReason }, `the terminal tool runs unconfined (${resolution.unconfinedReason ?? 'no sandbox'}): model-written commands can read and write whatever the gateway user can`);
 }
