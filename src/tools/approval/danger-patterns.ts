@@ -162,8 +162,8 @@ export const DANGER_PATTERNS: readonly DangerPattern[] = [
   },
   {
     id: 'overwrite-env-file',
-    description: 'overwrite or empty a secrets file (.env)',
-    pattern: /^>\s+(?:\S*\/)?\.env$|^(?:tee|truncate|ln|dd)\s(?:.*\s)?(?:\S*[/=])?\.env(?:\s|$)/,
+    description: 'overwrite, empty or delete a secrets file (.env)',
+    pattern: /^>\s+(?:\S*\/)?\.env$|^(?:tee|truncate|ln|dd|rm|unlink|shred)\s(?:.*\s)?(?:\S*[/=])?\.env(?:\s|$)/,
   },
   {
     id: 'read-process-environment',
@@ -210,8 +210,8 @@ export const DANGER_PATTERNS: readonly DangerPattern[] = [
   },
   {
     id: 'script-deletes-or-runs-shell',
-    description: 'a one-line script that deletes files or runs shell commands (python -c, perl -e…)',
+    description: 'a script that deletes files or runs shell commands (python -c, perl -e, a here-document, awk system()…)',
     pattern:
-      /^(?:python[0-9.]*|perl|ruby|node)\s(?:.*\s)?-[a-z]*[ce]\s.*(?:shutil\.rmtree|os\.system|os\.remove|os\.unlink|os\.rmdir|subprocess|child_process|rmsync|unlinksync|system\(|unlink|rmtree|exec\()/,
+      /^(?:python[0-9.]*|perl|ruby|node|php)\s(?:.*\s)?(?:-[a-z]*[cer]|--eval|--print)\s.*(?:shutil\.rmtree|os\.system|os\.remove|os\.unlink|os\.rmdir|os\.removedirs|subprocess|child_process|rmsync|unlinksync|system\(|unlink|rmtree|rm_rf|rm_r\b|remove_dir|exec\(|shell_exec|passthru)|^(?:shutil\.rmtree|os\.(?:system|remove|unlink|rmdir|removedirs)|subprocess\.|fileutils\.rm_r|fs\.rmsync|fs\.rmdirsync)|^[gmn]?awk\s.*\bsystem\(/,
   },
 ];

@@ -187,7 +187,29 @@ function addSimpleCommand(params: { words: readonly string[]; depth: number; col
   if (globbed.some((w, k) => w !== words[k])) collector.segments.add(globbed.join(' '));
   const script = innerScript({ words, segment });
   if (script !== undefined) addScript({ text: script, depth: params.depth + 1, collector });
+  for (const command of findExecCommands({ words })) {
+    if (params.depth + 1 > MAX_NESTING) collector.complete = false;
+    else addSimpleCommand({ words: command, depth: params.depth + 1, collector });
+  }
   return { words, segment };
+}
+
+/** Options of find that run a command of their own, up to `;` or `+`. */
+const FIND_EXEC = new Set(['-exec', '-execdir', '-ok', '-okdir']);
+
+/** The commands `find … -exec CMD … ;` runs (`find . -exec sh -c 'rm -rf {}' \;` runs `sh -c 'rm -rf {}'`). */
+function findExecCommands(params: { words: readonly string[] }): string[][] {
+  const { words } = params;
+  if (words[0] !== 'find') return [];
+  const commands: string[][] = [];
+  for (let i = 1; i < words.length; i++) {
+    if (!FIND_EXEC.has(words[i] ?? '')) continue;
+    let end = i + 1;
+    while (end < words.length && words[end] !== ';' && words[end] !== '+') end++;
+    if (end > i + 1) commands.push(words.slice(i + 1, end));
+    i = end;
+  }
+  return commands;
 }
 
 /** The script a command runs itself: the argument of `sh -c`, `su -c` or `sh <<< …`, or everything after `eval`. */

@@ -12,14 +12,14 @@ export interface PatternCase {
 export const DANGER_CASES: readonly PatternCase[] = [
   {
     id: 'recursive-delete',
-    positive: ['rm -r build', 'rm -rf build', 'rm -fr build', 'rm -R build', 'rm --recursive build', 'rm -v -r build', 'rm build -rf', 'rm -r -f build', 'rm --recursive --force build', '\\rm -rf build', 'command rm -rf build', 'r""m -rf build', 'busybox rm -rf build', 'rm${IFS}-rf${IFS}build', 'rm$IFS-rf$IFS~/project'],
+    positive: ['rm -r build', 'rm -rf build', 'rm -fr build', 'rm -R build', 'rm --recursive build', 'rm -v -r build', 'rm build -rf', 'rm -r -f build', 'rm --recursive --force build', '\\rm -rf build', 'command rm -rf build', 'r""m -rf build', 'busybox rm -rf build', 'rm${IFS}-rf${IFS}build', 'rm$IFS-rf$IFS~/project', "find . -exec sh -c 'rm -rf {}' \\;"],
     benign: ['rm file.txt', 'rm -f file.txt', 'rm --force old.log', 'rm my-rf.txt', 'grep -r rm src'],
   },
   { id: 'find-delete', positive: ['find . -name "*.tmp" -delete', 'find /tmp -mtime +7 -delete'], benign: ['find . -name "*.tmp"', 'find . -name delete', 'busybox find . -name x'] },
   {
     id: 'find-exec-rm',
     positive: ['find . -name "*.o" -exec rm {} \\;', 'find . -type f -exec /bin/rm -f {} +', 'find . -execdir rm {} +'],
-    benign: ['find . -name "*.o" -exec ls -l {} \\;', 'find . -name rm'],
+    benign: ['find . -name "*.o" -exec ls -l {} \\;', 'find . -name rm', "find . -exec sh -c 'ls {}' \\;", 'find . -name "*.ts" -exec grep -l rm {} +'],
   },
   { id: 'xargs-rm', positive: ['find . -name "*.log" | xargs rm', 'ls | xargs -0 rm -f', 'git ls-files -d | xargs /bin/rm'], benign: ['find . -name "*.log" | xargs ls -l', 'ls | wc -l'] },
   { id: 'shred-files', positive: ['shred -u secrets.txt', 'sudo shred notes.md'], benign: ['echo shred', 'man shredder'] },
@@ -109,8 +109,8 @@ export const DANGER_CASES: readonly PatternCase[] = [
   },
   {
     id: 'overwrite-env-file',
-    positive: ['tee .env', 'echo KEY=x | tee ../.env', 'truncate -s 0 .env', '> .env', 'echo KEY=x > ~/.hermes/.env', 'ln -sf /dev/null .env'],
-    benign: ['echo KEY=x >> .env', 'echo x | tee notes.txt', 'truncate -s 0 app.log', '> .env.example'],
+    positive: ['tee .env', 'echo KEY=x | tee ../.env', 'truncate -s 0 .env', '> .env', 'echo KEY=x > ~/.hermes/.env', 'ln -sf /dev/null .env', 'rm .env', 'unlink ../.env'],
+    benign: ['echo KEY=x >> .env', 'echo x | tee notes.txt', 'truncate -s 0 app.log', '> .env.example', 'rm -f .env.bak'],
   },
   {
     id: 'read-process-environment',
@@ -138,8 +138,8 @@ export const DANGER_CASES: readonly PatternCase[] = [
   { id: 'clear-history', positive: ['history -c', 'unset HISTFILE', 'echo > ~/.bash_history', 'cat /dev/null > ~/.zsh_history'], benign: ['history', 'history | tail -5', 'cat ~/.bash_history'] },
   {
     id: 'script-deletes-or-runs-shell',
-    positive: ['python3 -c "import shutil; shutil.rmtree(\'/data\')"', "python -c 'import os; os.system(\"id\")'", "perl -e 'unlink glob \"*\"'", 'node -e "require(\'fs\').rmSync(\'x\', {recursive: true})"'],
-    benign: ['python3 -c "print(1 + 1)"', 'python3 script.py', 'node -e "console.log(42)"'],
+    positive: ['python3 -c "import shutil; shutil.rmtree(\'/data\')"', "python -c 'import os; os.system(\"id\")'", "perl -e 'unlink glob \"*\"'", 'node -e "require(\'fs\').rmSync(\'x\', {recursive: true})"', "python3 <<'EOF'\nimport shutil; shutil.rmtree('/data')\nEOF", 'python3 - <<EOF\nimport os\nos.remove("notes.md")\nEOF', 'ruby -e \'require "fileutils"; FileUtils.rm_rf("x")\'', 'node --eval "require(\'fs\').rmSync(\'x\', {recursive: true})"', 'php -r "system(\'id\');"', 'awk \'BEGIN { system("rm -rf x") }\''],
+    benign: ['python3 -c "print(1 + 1)"', 'python3 script.py', 'node -e "console.log(42)"', 'node -p "1 + 1"', "awk '{ print $1 }' data.txt", "perl -pe 's/a/b/' file", 'php -r "echo 1;"', 'python3 -m pytest'],
   },
 ];
 
