@@ -4,14 +4,15 @@ import type { DangerPattern } from './types.js';
 // quotes removed, the program first (sudo, env, nohup, xargs… and its path stripped), redirections as segments of
 // their own (`> /dev/sda`). Patterns are anchored at the segment's start (`^`) wherever they can be: on V8's
 // linear-time engine an anchored pattern gives up at once on segments that start otherwise, while an unanchored
-// one walks every segment to its end. `(?:\s|$)` ends a word. No lookaround, no backreferences.
+// one walks every segment to its end. `(?:\s|$)` ends a word. No lookaround, no backreferences. Long options are
+// matched with the abbreviations GNU tools accept (`rm --rec` is `rm --recursive`).
 
 /** Commands that wait for the owner's approval before they run. Ids are stable ("always allow" rules store them). */
 export const DANGER_PATTERNS: readonly DangerPattern[] = [
   {
     id: 'recursive-delete',
     description: 'recursive delete (rm -r)',
-    pattern: /^rm\s(?:.*\s)?(?:-[a-z]*r[a-z]*|--recursive)(?:\s|$)/,
+    pattern: /^rm\s(?:.*\s)?(?:-[a-z]*r[a-z]*|--r(?:e(?:c(?:u(?:r(?:s(?:i(?:ve?)?)?)?)?)?)?)?)(?:\s|$)/,
   },
   {
     id: 'find-delete',
@@ -42,7 +43,7 @@ export const DANGER_PATTERNS: readonly DangerPattern[] = [
     id: 'recursive-permissions-system',
     description: 'change owner or permissions of a whole system folder (chmod/chown -R on /, /etc, /usr…)',
     pattern:
-      /^(?:chmod|chown|chgrp)\s(?:.*\s)?(?:-[a-z]*r[a-z]*|--recursive)\s(?:.*\s)?\/(?:etc|usr|bin|sbin|lib|lib32|lib64|boot|var|opt|root|home|srv|sys|proc|dev)?\/?(?:\s|$)/,
+      /^(?:chmod|chown|chgrp)\s(?:.*\s)?(?:-[a-z]*r[a-z]*|--r(?:e(?:c(?:u(?:r(?:s(?:i(?:ve?)?)?)?)?)?)?)?)\s(?:.*\s)?\/(?:etc|usr|bin|sbin|lib|lib32|lib64|boot|var|opt|root|home|srv|sys|proc|dev)?\/?(?:\s|$)/,
   },
   {
     id: 'format-filesystem',

@@ -12,8 +12,8 @@ export interface PatternCase {
 export const DANGER_CASES: readonly PatternCase[] = [
   {
     id: 'recursive-delete',
-    positive: ['rm -r build', 'rm -rf build', 'rm -fr build', 'rm -R build', 'rm --recursive build', 'rm -v -r build', 'rm build -rf', 'rm -r -f build', 'rm --recursive --force build', '\\rm -rf build', 'command rm -rf build', 'r""m -rf build', 'busybox rm -rf build', 'rm${IFS}-rf${IFS}build', 'rm$IFS-rf$IFS~/project', "find . -exec sh -c 'rm -rf {}' \\;"],
-    benign: ['rm file.txt', 'rm -f file.txt', 'rm --force old.log', 'rm my-rf.txt', 'grep -r rm src'],
+    positive: ['rm -r build', 'rm -rf build', 'rm -fr build', 'rm -R build', 'rm --recursive build', 'rm -v -r build', 'rm build -rf', 'rm -r -f build', 'rm --recursive --force build', 'rm --rec -f build', 'rm --recurs build', '\\rm -rf build', 'command rm -rf build', 'r""m -rf build', 'busybox rm -rf build', 'rm${IFS}-rf${IFS}build', 'rm$IFS-rf$IFS~/project', "find . -exec sh -c 'rm -rf {}' \\;"],
+    benign: ['rm file.txt', 'rm -f file.txt', 'rm --force old.log', 'rm --one-file-system -f x.txt', 'rm my-rf.txt', 'grep -r rm src'],
   },
   { id: 'find-delete', positive: ['find . -name "*.tmp" -delete', 'find /tmp -mtime +7 -delete'], benign: ['find . -name "*.tmp"', 'find . -name delete', 'busybox find . -name x'] },
   {
@@ -147,7 +147,7 @@ export const DANGER_CASES: readonly PatternCase[] = [
 export const BLOCK_CASES: readonly PatternCase[] = [
   {
     id: 'delete-everything',
-    positive: ['rm -rf /', 'rm -rf /*', 'rm -fr / ', 'sudo rm -rf /', "r'm' -rf /", 'rm -r -f /', 'rm / -rf', 'rm -rf ~', 'rm -rf ~/', 'rm -rf $HOME', 'rm -rf "$HOME"/*', 'rm -rf ${HOME}', 'rm -rf "${HOME:?}/"', '/bin/rm -Rf //', 'rm${IFS}-rf${IFS}/', 'rm$IFS-rf$IFS~', 'rm${IFS:0:1}-rf${IFS:0:1}/', 'busybox rm -rf /', '\\rm -rf /'],
+    positive: ['rm -rf /', 'rm -rf /*', 'rm -fr / ', 'sudo rm -rf /', "r'm' -rf /", 'rm -r -f /', 'rm / -rf', 'rm -rf ~', 'rm -rf ~/', 'rm -rf $HOME', 'rm -rf "$HOME"/*', 'rm -rf ${HOME}', 'rm -rf "${HOME:?}/"', '/bin/rm -Rf //', 'rm${IFS}-rf${IFS}/', 'rm$IFS-rf$IFS~', 'rm${IFS:0:1}-rf${IFS:0:1}/', 'busybox rm -rf /', '\\rm -rf /', 'rm --rec --force /', 'rm --recu ~'],
     benign: ['rm -rf /tmp/build', 'rm -rf ./build', 'rm -f /', 'rm -rf ~/project/build', 'echo rm -rf /', 'git commit -m "never rm -rf /"', 'echo "$IFS" /'],
   },
   {
