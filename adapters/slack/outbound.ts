@@ -6,9 +6,15 @@ import type { ChatRef, OutboundAttachment, OutboundChoice } from '../../src/gate
 import { RateLimitError } from '../../src/gateway/errors.js';
 import { choiceBlocks } from './blocks.js';
 
-/** Markdown as Slack mrkdwn (bold, italics, links, code), through slackify-markdown; never empty. */
+/**
+ * Markdown as Slack mrkdwn (bold, italics, links, code), through slackify-markdown; never empty. Broadcast mentions
+ * (`<!channel>`, `<!here>`, `<!everyone>`, `<!subteam^…>`), which slackify passes through as Slack syntax, are
+ * shown as text instead (a word joiner after `<`), like Discord's allowed mentions: text the model wrote or a command
+ * quoted in a tool line or approval question never notifies a whole channel.
+ */
 export function toMrkdwn(params: { markdown: string }): string {
-  const converted = slackifyMarkdown(params.markdown).trimEnd();
+  // Inside code spans slackify leaves `<` as it is: escaped here (Slack reads `<…>` as syntax everywhere).
+  const converted = slackifyMarkdown(params.markdown.replace(/<!/g, '<\u2060!')).replace(/<\u2060!/g, '&lt;\u2060!').trimEnd();
   return converted.trim() === '' ? (params.markdown.trim() === '' ? '…' : params.markdown) : converted;
 }
 

@@ -1,6 +1,6 @@
 import type { GatewayConfig } from '../config/schema.js';
 import type { Profile } from '../home/profile.js';
-import { terminalSandboxFor } from '../gateway/terminal-sandbox.js';
+import { exposedProfileFiles, terminalSandboxFor } from '../gateway/terminal-sandbox.js';
 import { describeSandbox } from '../tools/sandbox/mode.js';
 import type { ProbeResult } from '../tools/sandbox/probe.js';
 import { line, type CheckLine } from './types.js';
@@ -12,7 +12,12 @@ export function sandboxCheck(params: { config: GatewayConfig; profile: Profile; 
   const detail = describeSandbox({ resolution });
   const { spec } = resolution;
   if (spec?.kind === 'bwrap') return line.ok(name, detail);
-  if (spec?.kind === 'unavailable') return line.fail(name, spec.reason, 'Install bubblewrap or enable user namespaces, or set tools.terminal.sandbox: none.');
+  if (spec?.kind === 'unavailable') {
+    const fix = exposedProfileFiles({ workspace: params.config.tools.workspace, profile: params.profile }) !== undefined
+      ? "Set tools.workspace to a folder outside HERMES_HOME (or inside the profile's workspace/)."
+      : 'Install bubblewrap or enable user namespaces, or set tools.terminal.sandbox: none.';
+    return line.fail(name, spec.reason, fix);
+  }
   const fix = params.config.tools.terminal.sandbox === 'none'
     ? 'Set tools.terminal.sandbox: auto (with bubblewrap installed) to confine the model\'s commands.'
     : 'Install bubblewrap (apt-get install bubblewrap) and make sure user namespaces work, or set tools.terminal.sandbox: none to silence this.';

@@ -48,6 +48,7 @@ export function runControlCommand(params: { name: Exclude<GatewayCommandName, 'c
     }
     case 'new': {
       ctx.mailbox?.interrupt({ kind: 'new-session' });
+      ctx.approvals?.forgetSession({ sessionKey: ctx.sessionKey });
       const current = ctx.store.activeSession({ key: ctx.sessionKey });
       if (current) ctx.store.endSession({ sessionId: current.id });
       const next = ctx.store.createSession({ key: ctx.sessionKey, parentSessionId: current?.id ?? null });

@@ -97,6 +97,8 @@ export interface CronCapability {
 export interface ApprovalMatch {
   readonly patternId: string;
   readonly description: string;
+  /** The part of the command that matched (normalised), shown to the owner when the command is too long to show whole. */
+  readonly segment?: string;
 }
 
 /** What a tool asks the owner (or the approval policy) before running a dangerous command. */

@@ -23,6 +23,47 @@ test('the question masks secrets in the command it shows', async () => {
   }
 });
 
+test('a command too long to show whole: the question shows the part that matched (secrets masked); Always on a command too long to check stores no rule for it', async () => {
+  const secret = 'sk-live-Hd72kPq9XwE4bb31';
+  const h = await startApprovals({ env: { DEPLOY_TOKEN: secret } });
+  try {
+    scriptCommand(h, `echo ${'x'.repeat(400)} && rm -rf build/${secret}`, 'ok');
+    await h.adapter.inject({ text: 'clean' });
+    const q = await waitQuestion(h);
+    assert.match(q.text, /…`\n• recursive delete \(rm -r\): `rm -rf build\/\*\*\*`\n/);
+    assert.ok(!q.text.includes(secret.slice(0, 10)), q.text);
+    const deny = q.choices.find((c) => c.label === 'Deny');
+    assert.ok(deny);
+    await h.adapter.press({ messageId: q.id, choiceId: deny.id });
+    await h.runner.waitIdle();
+
+    // Past the 64 KiB that are checked anything could follow: "Always" allows this one, remembers no rule for it.
+    scriptCommand(h, `echo ${'y'.repeat(70 * 1024)}`, 'ok');
+    await h.adapter.inject({ text: 'print' });
+    const long = await waitQuestion(h, 2);
+    assert.match(long.text, /a command too long or too deeply nested to check/);
+    const always = long.choices.find((c) => c.label === 'Always allow');
+    assert.ok(always);
+    await h.adapter.press({ messageId: long.id, choiceId: always.id });
+    await h.runner.waitIdle();
+    const store = h.readStore();
+    try {
+      assert.deepEqual(store.approvalRules().map((r) => r.patternId), []);
+    } finally {
+      store.close();
+    }
+    scriptCommand(h, `echo ${'z'.repeat(70 * 1024)}`, 'ok');
+    await h.adapter.inject({ text: 'print again' });
+    const again = await waitQuestion(h, 3);
+    const deny3 = again.choices.find((c) => c.label === 'Deny');
+    assert.ok(deny3);
+    await h.adapter.press({ messageId: again.id, choiceId: deny3.id });
+    await h.runner.waitIdle();
+  } finally {
+    await h.stop();
+  }
+});
+
 test('a shutdown denies what waits (the question says so); after the restart the old buttons only retire', async () => {
   const h = await startApprovals();
   try {

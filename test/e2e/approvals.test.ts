@@ -74,6 +74,30 @@ test('Allow for this session: the same kind of command runs without asking for t
   }
 });
 
+test('Allow for this session ends with /new: the new conversation asks again', async () => {
+  const h = await startApprovals();
+  try {
+    const build = makeBuild(h);
+    scriptCommand(h, 'rm -rf build');
+    await h.adapter.inject({ text: 'clean up' });
+    const q = await waitQuestion(h);
+    await h.adapter.press({ messageId: q.id, choiceId: choiceOf(q, 'Allow for this session') });
+    await h.runner.waitIdle();
+    assert.equal(existsSync(build), false);
+    await h.adapter.inject({ text: '/new' });
+    await until(() => h.adapter.shown().some((m) => m.text.startsWith('Started a new conversation')), 'the /new reply');
+    makeBuild(h);
+    scriptCommand(h, 'rm -rf build');
+    await h.adapter.inject({ text: 'clean up in the new conversation' });
+    const again = await waitQuestion(h, 2);
+    await h.adapter.press({ messageId: again.id, choiceId: choiceOf(again, 'Deny') });
+    await h.runner.waitIdle();
+    assert.ok(existsSync(build), 'the new session inherited the allowance');
+  } finally {
+    await h.stop();
+  }
+});
+
 test('Always allow stores a rule per pattern; after a restart on the same home the command runs without asking', async () => {
   const h = await startApprovals();
   try {
@@ -132,6 +156,27 @@ test('/stop while a command waits denies it, edits the question, and its buttons
     assert.deepEqual(q.choices, []);
     assert.deepEqual(await h.adapter.press({ messageId: q.id, choiceId: onceId }), { notice: 'This question was already answered or has expired.', retire: true });
     assert.ok(existsSync(build));
+  } finally {
+    await h.stop();
+  }
+});
+
+test('a new message while a command waits interrupts the turn: denied, the question says why, its buttons do nothing later', async () => {
+  const h = await startApprovals();
+  try {
+    const build = makeBuild(h);
+    scriptCommand(h, 'rm -rf build');
+    await h.adapter.inject({ text: 'clean up' });
+    const q = await waitQuestion(h);
+    const onceId = choiceOf(q, 'Allow once');
+    h.fake.enqueue({ text: 'fine, I will not' });
+    await h.adapter.inject({ text: 'no wait, leave it' });
+    await until(() => /⛔ Denied: a new message interrupted the turn$/.test(q.text), 'the question edited');
+    await h.runner.waitIdle();
+    assert.deepEqual(q.choices, []);
+    assert.deepEqual(await h.adapter.press({ messageId: q.id, choiceId: onceId }), { notice: 'This question was already answered or has expired.', retire: true });
+    await h.runner.waitIdle();
+    assert.ok(existsSync(build), 'the command ran after the turn was interrupted');
   } finally {
     await h.stop();
   }

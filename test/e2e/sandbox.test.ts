@@ -23,7 +23,8 @@ const { skip } = bwrapAvailability();
 const modelKey = 'sk-SBXmodelKEY0h4Jd8Lq2Vx6Nc1Rg5Tw9';
 const botToken = '7000000003:SBXtgTOKEN000Zq8Wm3Xr5Tb7Yn2Pk9aa';
 const gatewaySecret = 'gw-SBXprocessENV7c1e9a3f5b2d8e4c6a';
-const otherProfileSecret = 'other-SBXprofile5f2a8c4e1b7d3a9c0';
+// No word of a path in it: the leak check looks for any 8 letters of it in the output, which shows the profile's path.
+const otherProfileSecret = 'oth-SBX5f2a8c4e1b7d3a9c0q7';
 
 /** A host process whose command line holds `marker` (the sandbox's processes are visible from the host's /proc). */
 function processesWith(marker: string): number[] {
@@ -88,6 +89,14 @@ describe('the terminal under bwrap', { skip }, () => {
     assert.equal(await run('ls -A ..'), 'workspace\n[exit code: 0]', 'the profile folder shows only the workspace');
   });
 
+  test('tools.workspace set to the profile folder: the terminal runs nothing (its files would be in reach) and says why', async () => {
+    const config = { ...h.config, tools: { ...h.config.tools, workspace: h.profile.dir } };
+    const { spec } = terminalSandboxFor({ config, profile: h.profile });
+    assert.equal(spec?.kind, 'unavailable');
+    const context: ToolContext = { ...ctx(), workspace: h.profile.dir, terminal: { ...ctx().terminal, sandbox: spec } };
+    await assert.rejects(run('cat .env', context), /cannot hide the profile's files: tools\.workspace/);
+  });
+
   test('other profiles are invisible', async () => {
     assert.ok(fs.existsSync(path.join(other, '.env')));
     assert.match(await run(`cat ${path.join(other, '.env')}`), /No such file or directory\n\[exit code: 1\]$/);
@@ -113,6 +122,41 @@ describe('the terminal under bwrap', { skip }, () => {
       assert.equal(connections, 1);
     } finally {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  test('a unix socket of a host service is out of reach: all of /run without the network, /run/user (D-Bus session, systemd --user) with it', async (t) => {
+    const tag = randomBytes(4).toString('hex');
+    const dirs = { off: `/run/hermes-sbx-${tag}`, on: `/run/user/hermes-sbx-${tag}` };
+    try {
+      fs.mkdirSync(dirs.on, { recursive: true });
+      fs.mkdirSync(dirs.off, { recursive: true });
+    } catch {
+      t.skip('/run is not writable here (the test needs root to put a service socket there)');
+      return;
+    }
+    const servers = [];
+    let connections = 0;
+    try {
+      for (const dir of Object.values(dirs)) {
+        const server = net.createServer((socket) => socket.end('hello from the host\n'));
+        server.on('connection', () => connections++);
+        await new Promise<void>((resolve) => server.listen(path.join(dir, 's'), resolve));
+        servers.push(server);
+      }
+      const connect = (dir: string): string =>
+        `node -e "require('net').connect('${dir}/s').on('data', (d) => { process.stdout.write(d); process.exit(0); }).on('error', (e) => { console.log(e.code); process.exit(1); })"`;
+      // The host can connect (the test's own check that the sockets work).
+      assert.match(await terminalTool.handler({ command: connect(dirs.off) }, { ...ctx(), terminal: { ...ctx().terminal, sandbox: undefined } }), /^hello from the host\n/);
+      connections = 0;
+      assert.match(await run(connect(dirs.off), ctx()), /^ENOENT\n\[exit code: 1\]$/);
+      assert.match(await run(connect(dirs.on), ctx()), /^ENOENT\n\[exit code: 1\]$/);
+      assert.equal(await run('ls -A /run', ctx()), '(no output)\n[exit code: 0]');
+      assert.match(await run(connect(dirs.on), ctx({ network: true })), /^ENOENT\n\[exit code: 1\]$/);
+      assert.equal(connections, 0, 'a sandboxed command reached a host socket');
+    } finally {
+      for (const server of servers) await new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const dir of Object.values(dirs)) fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 

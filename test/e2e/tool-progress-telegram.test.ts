@@ -64,3 +64,50 @@ test('telegram: tool lines stream in the reply (first message, edited at most on
     await fake.close();
   }
 });
+
+test('telegram: a tool line shows its command as it ran, Markdown in it not rendered (no italics from *, no link)', { timeout: 30_000 }, async () => {
+  const fake = new FakeTelegram({ token: testToken });
+  await fake.start();
+  let open: () => void = () => undefined;
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  let entered = false;
+  const gateTool = defineTool({
+    name: 'probe_gate',
+    description: 'waits for the test',
+    input: z.object({}),
+    parallel: 'never',
+    handler: async () => {
+      entered = true;
+      await opened;
+      return 'ok';
+    },
+  });
+  const h = await startHarness({
+    config: { stream: { edit_interval: '1s' }, display: { tool_progress: 'all' } },
+    extraTools: [gateTool],
+    adapters: ({ profile, clock, logger }): { adapter: TelegramAdapter; allow: string[] }[] => [
+      { adapter: telegramAdapter({ fake, cacheDir: profile.cacheDir, clock, logger, overrides: { allowed_users: ['1001'] } }), allow: ['1001'] },
+    ],
+  });
+  try {
+    h.fake.enqueue(
+      { toolCalls: [{ name: 'terminal', arguments: { command: 'ls *.txt *.md __init__ `pwd`' } }] },
+      { toolCalls: [{ name: 'search_files', arguments: { pattern: '[x](https://example.com)' } }] },
+      { toolCalls: [{ name: 'probe_gate', arguments: {} }] },
+      { text: 'Done.' },
+    );
+    fake.pushMessage({ chat: dm, from: owner, text: 'look' });
+    const lines = "⚙ terminal: ls *.txt *.md __init__ 'pwd'\n🔎 search_files \"[x](https://example.com)\"\n🔧 probe_gate ▉";
+    await fake.waitFor({ predicate: (f) => entered && (f.chatMessages(dm.id)[0]?.shown ?? '').includes('probe_gate'), timeoutMs: 10_000 });
+    assert.equal(fake.chatMessages(dm.id)[0]?.shown, lines);
+    open();
+    await fake.waitFor({ predicate: (f) => f.chatMessages(dm.id)[0]?.shown === 'Done.', timeoutMs: 10_000 });
+    await h.runner.waitIdle();
+  } finally {
+    open();
+    await h.stop();
+    await fake.close();
+  }
+});

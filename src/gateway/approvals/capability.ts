@@ -37,12 +37,13 @@ export function approvalCapability(params: {
   const startedBy = event.system?.kind;
   const decideOnce = async (request: Parameters<ApprovalCapability['decide']>[0]): Promise<ApprovalDecision> => {
     const command = params.scrub(request.command);
+    const matches = request.matches.map((m) => (m.segment === undefined ? m : { ...m, segment: params.scrub(m.segment) }));
     const rules = new Set(params.store.approvalRules().map((r) => r.patternId));
     const verdict = policyVerdict({ mode: settings.mode, startedBy, matches: request.matches, rules, sessionAllowed: desk.sessionAllowed({ sessionKey: params.sessionKey }) });
     if (verdict.kind === 'allow') return { approved: true, how: verdict.how };
     if (verdict.kind === 'deny') return { approved: false, reason: verdict.reason };
     if (verdict.kind === 'judge' && settings.judge !== undefined) {
-      const judged = await judgeCommand({ complete: settings.judge, command, matches: request.matches, signal: request.signal });
+      const judged = await judgeCommand({ complete: settings.judge, command, matches, signal: request.signal });
       if (judged.kind === 'approve') return { approved: true, how: 'smart' };
       if (judged.kind === 'deny') return { approved: false, reason: `the reviewing model denied it: ${judged.reason}` };
       logger.info({ why: judged.why }, 'smart approval escalated to the owner');
@@ -56,7 +57,7 @@ export function approvalCapability(params: {
       pacer: params.pacer,
       tool: request.tool,
       command,
-      matches: request.matches,
+      matches,
       timeoutMs: settings.timeoutMs,
       signal: request.signal,
     });

@@ -8,6 +8,7 @@ import type { ChatRef, ChoiceAnswer, ChoiceEvent, MessageEvent, PlatformAdapter,
 import type { ChatPacer } from '../delivery/pacer.js';
 import { abortKindOf } from '../turn-abort.js';
 import { ownerName } from './owner.js';
+import { isRememberable } from './policy.js';
 import { answerLine, deniedReason, durationText, questionChoices, questionHead, questionText, type ApprovalAnswer } from './text.js';
 
 /** How a question ended: the owner answered, nobody did in time, or it was cancelled (/stop, interrupt, shutdown). */
@@ -98,6 +99,11 @@ export class ApprovalDesk {
   /** The pattern ids the owner allowed for the rest of this session (forgotten on restart). */
   sessionAllowed(params: { sessionKey: string }): ReadonlySet<string> {
     return this.sessionSets.get(params.sessionKey) ?? new Set<string>();
+  }
+
+  /** Forgets what the owner allowed for the session (`/new` starts another: it does not inherit the allowance). */
+  forgetSession(params: { sessionKey: string }): void {
+    this.sessionSets.delete(params.sessionKey);
   }
 
   /**
@@ -196,10 +202,10 @@ export class ApprovalDesk {
     if (answer === 'deny') return { text: answerLine({ answer, by }), decision: { approved: false, reason: deniedReason({ by }) } };
     if (answer === 'session') {
       const set = this.sessionSets.get(ask.sessionKey) ?? new Set<string>();
-      for (const m of ask.matches) set.add(m.patternId);
+      for (const m of ask.matches) if (isRememberable(m)) set.add(m.patternId);
       this.sessionSets.set(ask.sessionKey, set);
     }
-    if (answer === 'always') for (const m of ask.matches) this.store.addApprovalRule({ patternId: m.patternId, description: m.description, example: ask.command });
+    if (answer === 'always') for (const m of ask.matches.filter((x) => isRememberable(x))) this.store.addApprovalRule({ patternId: m.patternId, description: m.description, example: ask.command });
     return { text: answerLine({ answer, by }), decision: { approved: true, how: answer } };
   }
 

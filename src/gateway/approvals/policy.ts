@@ -1,4 +1,13 @@
+import { UNCHECKED_COMMAND } from '../../tools/approval/classify-command.js';
 import type { ApprovalMatch } from '../../tools/capabilities.js';
+
+/**
+ * Whether an "always" rule or a session allowance may cover a match: not a command too long or too deeply nested to
+ * check, whose unexamined part could hold anything (such a command is asked about every time).
+ */
+export function isRememberable(params: { patternId: string }): boolean {
+  return params.patternId !== UNCHECKED_COMMAND.patternId;
+}
 
 /** How `tools.approval` treats dangerous commands: ask the owner, let the auxiliary model judge first, or never ask. */
 export type ApprovalMode = 'manual' | 'smart' | 'off';
@@ -23,7 +32,7 @@ export function noOwnerDenial(params: { platform: string | undefined }): string 
 
 /**
  * The approval policy for one dangerous command, in order: mode off allows; a system-started turn is denied; every
- * match covered by an "always" rule allows ('rule'); every match allowed for this session (or by a rule) allows
+ * match covered by an "always" rule allows ('rule'; never an unchecked command, see isRememberable); every match allowed for this session (or by a rule) allows
  * ('session'); smart mode lets the auxiliary model judge; otherwise the owner is asked (where there is none: denied).
  */
 export function policyVerdict(params: {
@@ -38,7 +47,8 @@ export function policyVerdict(params: {
   const { matches } = params;
   if (params.mode === 'off') return { kind: 'allow', how: 'off' };
   if (params.startedBy !== undefined) return { kind: 'deny', reason: SCHEDULED_DENIAL };
-  if (matches.length > 0 && matches.every((m) => params.rules.has(m.patternId))) return { kind: 'allow', how: 'rule' };
-  if (matches.length > 0 && matches.every((m) => params.rules.has(m.patternId) || params.sessionAllowed.has(m.patternId))) return { kind: 'allow', how: 'session' };
+  const remembered = matches.length > 0 && matches.every((m) => isRememberable(m));
+  if (remembered && matches.every((m) => params.rules.has(m.patternId))) return { kind: 'allow', how: 'rule' };
+  if (remembered && matches.every((m) => params.rules.has(m.patternId) || params.sessionAllowed.has(m.patternId))) return { kind: 'allow', how: 'session' };
   return params.mode === 'smart' ? { kind: 'judge' } : { kind: 'ask' };
 }

@@ -21,9 +21,21 @@ export function durationText(params: { ms: number }): string {
   return min < 120 ? `${min} min` : `${Math.round(min / 60)} h`;
 }
 
-/** The question's head: what wants to run and why it needs approval. */
+/** Longest matched part shown after its reason (when the command itself is shortened). */
+const MAX_SEGMENT_CHARS = 200;
+
+/**
+ * The question's head: what wants to run and why it needs approval. When the command is too long to show whole,
+ * each reason also shows the part that matched, so what is dangerous is never in the part cut off.
+ */
 export function questionHead(params: { tool: string; command: string; matches: readonly ApprovalMatch[] }): string {
-  const reasons = params.matches.map((m) => `• ${m.description}`).join('\n');
+  const cut = params.command.trim().length > MAX_SHOWN_CHARS;
+  const part = (segment: string | undefined): string => {
+    if (!cut || segment === undefined) return '';
+    const flat = segment.replace(/`/g, "'").trim();
+    return `: \`${flat.length > MAX_SEGMENT_CHARS ? `${flat.slice(0, MAX_SEGMENT_CHARS)}…` : flat}\``;
+  };
+  const reasons = params.matches.map((m) => `• ${m.description}${part(m.segment)}`).join('\n');
   return `⚠️ The agent wants to run a dangerous command (${params.tool}):\n\`${shownCommand(params)}\`\n${reasons}`;
 }
 

@@ -6,7 +6,7 @@ import { checkAttachments } from './attachments.js';
 import { extractMedia, visibleStreamingText, type MediaRef } from './media.js';
 import type { ChatPacer } from './pacer.js';
 import { SentMessages, type DeliveryJournal, type ExistingMessage, type SendIntent } from './sent-messages.js';
-import { previewText } from './preview.js';
+import { previewText, progressLineMarkup } from './preview.js';
 import { MIN_SPLIT_LIMIT, reopenPrefix, splitMessage, takeChunk } from './split.js';
 
 /** What a StreamDelivery is built from. */
@@ -131,7 +131,7 @@ export class StreamDelivery {
     if (adapter.showToolProgress !== undefined) {
       if (params.added === undefined) return;
       this.unprinted.push({ line: params.added, at: this.raw.length });
-    } else this.progressLines = [...params.lines];
+    } else this.progressLines = params.lines.map((line) => progressLineMarkup({ line, markup: adapter.capabilities.markup }));
     this.schedule();
   }
 

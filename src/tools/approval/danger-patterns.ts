@@ -4,14 +4,15 @@ import type { DangerPattern } from './types.js';
 // quotes removed, the program first (sudo, env, nohup, xargs… and its path stripped), redirections as segments of
 // their own (`> /dev/sda`). Patterns are anchored at the segment's start (`^`) wherever they can be: on V8's
 // linear-time engine an anchored pattern gives up at once on segments that start otherwise, while an unanchored
-// one walks every segment to its end. `(?:\s|$)` ends a word. No lookaround, no backreferences.
+// one walks every segment to its end. `(?:\s|$)` ends a word. No lookaround, no backreferences. Long options are
+// matched with the abbreviations GNU tools accept (`rm --rec` is `rm --recursive`).
 
 /** Commands that wait for the owner's approval before they run. Ids are stable ("always allow" rules store them). */
 export const DANGER_PATTERNS: readonly DangerPattern[] = [
   {
     id: 'recursive-delete',
     description: 'recursive delete (rm -r)',
-    pattern: /^rm\s(?:.*\s)?(?:-[a-z]*r[a-z]*|--recursive)(?:\s|$)/,
+    pattern: /^rm\s(?:.*\s)?(?:-[a-z]*r[a-z]*|--r(?:e(?:c(?:u(?:r(?:s(?:i(?:ve?)?)?)?)?)?)?)?)(?:\s|$)/,
   },
   {
     id: 'find-delete',
@@ -42,7 +43,7 @@ export const DANGER_PATTERNS: readonly DangerPattern[] = [
     id: 'recursive-permissions-system',
     description: 'change owner or permissions of a whole system folder (chmod/chown -R on /, /etc, /usr…)',
     pattern:
-      /^(?:chmod|chown|chgrp)\s(?:.*\s)?(?:-[a-z]*r[a-z]*|--recursive)\s(?:.*\s)?\/(?:etc|usr|bin|sbin|lib|lib32|lib64|boot|var|opt|root|home|srv|sys|proc|dev)?\/?(?:\s|$)/,
+      /^(?:chmod|chown|chgrp)\s(?:.*\s)?(?:-[a-z]*r[a-z]*|--r(?:e(?:c(?:u(?:r(?:s(?:i(?:ve?)?)?)?)?)?)?)?)\s(?:.*\s)?\/(?:etc|usr|bin|sbin|lib|lib32|lib64|boot|var|opt|root|home|srv|sys|proc|dev)?\/?(?:\s|$)/,
   },
   {
     id: 'format-filesystem',
@@ -108,6 +109,11 @@ export const DANGER_PATTERNS: readonly DangerPattern[] = [
     pattern: /^git\s(?:.*\s)?push\s(?:.*\s)?(?:--force(?:-with-lease|-if-includes)?(?:=\S*)?|-[a-z]*f[a-z]*|\+\S+)(?:\s|$)/,
   },
   {
+    id: 'git-push-delete',
+    description: 'delete branches or tags on the git server (git push --delete, :branch, --mirror)',
+    pattern: /^git\s(?:.*\s)?push\s(?:.*\s)?(?:--delete|-d|--mirror|--prune|:\S+)(?:\s|$)/,
+  },
+  {
     id: 'git-reset-hard',
     description: 'throw away uncommitted changes (git reset --hard)',
     pattern: /^git\s(?:.*\s)?reset\s(?:.*\s)?--hard(?:\s|$)/,
@@ -153,7 +159,12 @@ export const DANGER_PATTERNS: readonly DangerPattern[] = [
     id: 'read-env-file',
     description: 'read a secrets file (.env)',
     pattern:
-      /^(?:cat|tac|nl|less|more|head|tail|grep|egrep|fgrep|rg|awk|sed|cut|sort|uniq|diff|cp|scp|mv|base64|xxd|od|hexdump|strings|bat|source|\.)\s(?:.*\s)?(?:\S*\/)?\.env(?:\s|$)|^<\s+(?:\S*\/)?\.env$/,
+      /^(?:cat|tac|nl|less|more|view|vi|vim|nano|emacs|ed|head|tail|grep|egrep|fgrep|rg|awk|sed|cut|paste|rev|sort|uniq|diff|cmp|comm|jq|yq|cp|scp|rsync|mv|base64|base32|xxd|od|hexdump|strings|bat|tar|zip|gzip|bzip2|xz|openssl|curl|wget|nc|source|\.)\s(?:.*\s)?(?:\S*[/@=])?\.env(?:\s|$)|^<\s+(?:\S*\/)?\.env$|^(?:python[0-9.]*|perl|ruby|node|php)\s(?:.*\s)?-[a-z]*[cer]\s(?:.*[^a-z0-9_$])?\.env(?:[^a-z0-9_.]|$)/,
+  },
+  {
+    id: 'overwrite-env-file',
+    description: 'overwrite, empty or delete a secrets file (.env)',
+    pattern: /^>\s+(?:\S*\/)?\.env$|^(?:tee|truncate|ln|dd|rm|unlink|shred)\s(?:.*\s)?(?:\S*[/=])?\.env(?:\s|$)/,
   },
   {
     id: 'read-process-environment',
@@ -200,8 +211,8 @@ export const DANGER_PATTERNS: readonly DangerPattern[] = [
   },
   {
     id: 'script-deletes-or-runs-shell',
-    description: 'a one-line script that deletes files or runs shell commands (python -c, perl -e…)',
+    description: 'a script that deletes files or runs shell commands (python -c, perl -e, a here-document, awk system()…)',
     pattern:
-      /^(?:python[0-9.]*|perl|ruby|node)\s(?:.*\s)?-[a-z]*[ce]\s.*(?:shutil\.rmtree|os\.system|os\.remove|os\.unlink|os\.rmdir|subprocess|child_process|rmsync|unlinksync|system\(|unlink|rmtree|exec\()/,
+      /^(?:python[0-9.]*|perl|ruby|node|php)\s(?:.*\s)?(?:-[a-z]*[cer]|--eval|--print)\s.*(?:shutil\.rmtree|os\.system|os\.remove|os\.unlink|os\.rmdir|os\.removedirs|subprocess|child_process|rmsync|unlinksync|system\(|unlink|rmtree|rm_rf|rm_r\b|remove_dir|exec\(|shell_exec|passthru)|^(?:shutil\.rmtree|os\.(?:system|remove|unlink|rmdir|removedirs)|subprocess\.|fileutils\.rm_r|fs\.rmsync|fs\.rmdirsync)|^[gmn]?awk\s.*\bsystem\(/,
   },
 ];

@@ -3,8 +3,8 @@ import type { DangerPattern } from './types.js';
 // Same conventions as danger-patterns.ts. These are anchored at the program (`^`) where they can be, so a command
 // that merely mentions one (`grep "rm -rf /" notes.md`) is not refused: a refusal cannot be overruled.
 
-/** A recursive flag of rm/chmod/chown as a whole word. */
-const R = String.raw`(?:-[a-z]*r[a-z]*|--recursive)`;
+/** A recursive flag of rm/chmod/chown as a whole word (`--rec` too: GNU tools accept unambiguous abbreviations). */
+const R = String.raw`(?:-[a-z]*r[a-z]*|--r(?:e(?:c(?:u(?:r(?:s(?:i(?:ve?)?)?)?)?)?)?)?)`;
 /** `/`, `/*`, `/.`, `~`, `~/`, `~/*`, `$home`, `${home}/*`, `${home:?}/`… as a whole word (segments are lower-cased). */
 const TOP = String.raw`(?:\/+\.?\*?|~\/*\*?|\$\{?home(?::[^}\s]*)?\}?\/*\*?)`;
 /** Top-level system folders whose loss breaks the machine. */

@@ -1,3 +1,5 @@
+import { envGlobAsFile } from './env-glob.js';
+
 /** Most characters of a command line that are examined; a longer command is reported as incomplete. */
 export const MAX_SCANNED_CHARS = 64 * 1024;
 /** Deepest nesting of `$(…)`, backticks, `sh -c '…'` and `eval` that is looked into. */
@@ -63,6 +65,9 @@ const WRAPPERS: ReadonlyMap<string, { valueFlags: readonly string[]; positional?
   ['setsid', { valueFlags: [] }],
   ['watch', { valueFlags: ['-n', '--interval'] }],
   ['xargs', { valueFlags: ['-I', '-n', '-P', '-d', '-E', '-L', '-s', '-a', '--max-args', '--max-procs', '--delimiter'] }],
+  // Multi-call binaries: `busybox rm -rf x` runs rm.
+  ['busybox', { valueFlags: [] }],
+  ['toybox', { valueFlags: [] }],
 ]);
 
 /**
@@ -177,9 +182,34 @@ function addSimpleCommand(params: { words: readonly string[]; depth: number; col
   }
   if (segment.length === 0) return { words, segment };
   collector.segments.add(segment);
+  // `cat .e*` opens .env: the segment is checked again with such a glob written as the file it matches.
+  const globbed = words.map((w, k) => (k === 0 ? w : (envGlobAsFile(w) ?? w)));
+  if (globbed.some((w, k) => w !== words[k])) collector.segments.add(globbed.join(' '));
   const script = innerScript({ words, segment });
   if (script !== undefined) addScript({ text: script, depth: params.depth + 1, collector });
+  for (const command of findExecCommands({ words })) {
+    if (params.depth + 1 > MAX_NESTING) collector.complete = false;
+    else addSimpleCommand({ words: command, depth: params.depth + 1, collector });
+  }
   return { words, segment };
+}
+
+/** Options of find that run a command of their own, up to `;` or `+`. */
+const FIND_EXEC = new Set(['-exec', '-execdir', '-ok', '-okdir']);
+
+/** The commands `find … -exec CMD … ;` runs (`find . -exec sh -c 'rm -rf {}' \;` runs `sh -c 'rm -rf {}'`). */
+function findExecCommands(params: { words: readonly string[] }): string[][] {
+  const { words } = params;
+  if (words[0] !== 'find') return [];
+  const commands: string[][] = [];
+  for (let i = 1; i < words.length; i++) {
+    if (!FIND_EXEC.has(words[i] ?? '')) continue;
+    let end = i + 1;
+    while (end < words.length && words[end] !== ';' && words[end] !== '+') end++;
+    if (end > i + 1) commands.push(words.slice(i + 1, end));
+    i = end;
+  }
+  return commands;
 }
 
 /** The script a command runs itself: the argument of `sh -c`, `su -c` or `sh <<< …`, or everything after `eval`. */
@@ -310,6 +340,10 @@ function lex(params: { text: string; depth: number; collector: Collector }): Tok
       const close = quoteEnd({ text, from: i + 1, quote: '`' });
       substitute(text.slice(i + 1, close), '$(');
       i = close + 1;
+    } else if (c === '$' && ifsLength({ text, from: i }) > 0) {
+      // Unquoted $IFS / ${IFS} / ${IFS:…} splits words: `rm${IFS}-rf${IFS}/` runs `rm -rf /`.
+      endWord();
+      i += ifsLength({ text, from: i });
     } else if ((c === '$' || c === '<' || c === '>') && next === '(') {
       const close = closingParen({ text, from: i + 2 });
       substitute(text.slice(i + 2, close), `${c}(`);
@@ -329,6 +363,17 @@ function lex(params: { text: string; depth: number; collector: Collector }): Tok
   }
   endWord();
   return tokens;
+}
+
+/** Length of an unquoted `$IFS`, `${IFS}` or `${IFS…}` expansion starting at `from`, or 0 when there is none. */
+function ifsLength(params: { text: string; from: number }): number {
+  const { text, from } = params;
+  if (text.startsWith('${IFS', from) && /[}:#%/^,@[-]/.test(text[from + 5] ?? '')) {
+    const close = text.indexOf('}', from);
+    return close < 0 ? text.length - from : close + 1 - from;
+  }
+  if (text.startsWith('$IFS', from) && !/[A-Za-z0-9_]/.test(text[from + 4] ?? '')) return 4;
+  return 0;
 }
 
 /** Marks the ASCII codes of `chars`. */

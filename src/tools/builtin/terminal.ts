@@ -39,7 +39,7 @@ export const terminalTool = defineTool({
       throw new ToolError(`refused: ${verdict.match.description} is never run, whatever the approval setting`);
     }
     if (verdict.kind === 'dangerous') {
-      const matches = verdict.matches.map((m) => ({ patternId: m.patternId, description: m.description }));
+      const matches = verdict.matches.map((m) => ({ patternId: m.patternId, description: m.description, segment: m.segment }));
       // Denied (by the owner, the policy, a timeout or a /stop): returned, not thrown, so the model reads why and does not retry.
       const refusal = await refusalUnlessApproved({ ctx, tool: 'terminal', command: args.command, matches });
       if (refusal !== undefined) return refusal;

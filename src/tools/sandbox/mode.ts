@@ -36,12 +36,12 @@ export function bwrapUnavailableMessage(params: { reason: string }): string {
 /**
  * Resolves the configured mode against the probe: `auto` → bwrap when it works, else unconfined with the probe's
  * reason; `bwrap` → bwrap, or `unavailable` (every terminal call fails) when it does not work; `none` → unconfined.
- * `hide` is HERMES_HOME (every profile's files).
+ * `hide` is HERMES_HOME (every profile's files) and the service socket folders; each at its real path, once.
  */
 export function resolveSandbox(params: { mode: SandboxMode; network: boolean; hide: readonly string[]; probe: () => ProbeResult }): SandboxResolution {
   if (params.mode === 'none') return { spec: undefined, unconfinedReason: 'tools.terminal.sandbox is none' };
   const probe = params.probe();
-  if (probe.ok) return { spec: { kind: 'bwrap', bwrap: probe.bwrap, hide: params.hide.map(realDir), network: params.network } };
+  if (probe.ok) return { spec: { kind: 'bwrap', bwrap: probe.bwrap, hide: [...new Set(params.hide.map(realDir))], network: params.network } };
   if (params.mode === 'bwrap') return { spec: { kind: 'unavailable', reason: bwrapUnavailableMessage({ reason: probe.reason }) } };
   return { spec: undefined, unconfinedReason: probe.reason };
 }

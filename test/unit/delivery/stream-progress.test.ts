@@ -4,9 +4,22 @@ import type { ChatRef } from '../../../src/gateway/contracts.js';
 import { settle } from './helpers.js';
 import { CURSOR, INTERVAL_MS, harness, shownTexts } from './stream-harness.js';
 
+/** A platform showing text as it is (lines unchanged); markup platforms get each line as a code span (last test). */
+const PLAIN = { markup: 'none' } as const;
+
 describe('StreamDelivery tool activity lines', () => {
+  test('on a platform that renders Markdown each line is a code span, so `*`, `_` and links in a command show as typed', async () => {
+    const h = harness({ capabilities: { markup: 'markdown' } });
+    h.delivery.progress({ lines: ['⚙ terminal: rm *.txt && ls *.md', '🔎 search_files "`x`"'], added: '🔎 search_files "`x`"' });
+    await h.clock.advance(10);
+    assert.equal(h.adapter.sends[0]?.text, `\`⚙ terminal: rm *.txt && ls *.md\`\n\`🔎 search_files "'x'"\`${CURSOR}`);
+    h.delivery.push('Done.');
+    await settle({ clock: h.clock, promise: h.delivery.finish() });
+    assert.deepEqual(shownTexts(h), ['Done.']);
+  });
+
   test('the lines show below the streamed text with the cursor after, and are gone from the final text', async () => {
-    const h = harness();
+    const h = harness({ capabilities: PLAIN });
     h.delivery.push('Let me look.');
     await h.clock.advance(10);
     h.delivery.progress({ lines: ['⚙ terminal: ls -la'], added: '⚙ terminal: ls -la' });
@@ -23,7 +36,7 @@ describe('StreamDelivery tool activity lines', () => {
   });
 
   test('a turn that starts with a tool call sends the lines first; the answer replaces them in the same message', async () => {
-    const h = harness();
+    const h = harness({ capabilities: PLAIN });
     h.delivery.progress({ lines: ['📖 read_file notes.md'], added: '📖 read_file notes.md' });
     await h.clock.advance(10);
     assert.equal(h.adapter.sends.length, 1);
@@ -36,7 +49,7 @@ describe('StreamDelivery tool activity lines', () => {
   });
 
   test('a burst of 20 updates inside one second still makes at most one platform call per interval', async () => {
-    const h = harness();
+    const h = harness({ capabilities: PLAIN });
     h.delivery.push('Working.');
     await h.clock.advance(1);
     const lines: string[] = [];
@@ -59,7 +72,7 @@ describe('StreamDelivery tool activity lines', () => {
   });
 
   test('a platform without edits shows no lines and sends only the finished text', async () => {
-    const h = harness({ capabilities: { edit: false } });
+    const h = harness({ capabilities: { ...PLAIN, edit: false } });
     h.delivery.progress({ lines: ['⚙ terminal: ls'], added: '⚙ terminal: ls' });
     h.delivery.push('Done.');
     await h.clock.advance(5 * INTERVAL_MS);
@@ -69,7 +82,7 @@ describe('StreamDelivery tool activity lines', () => {
   });
 
   test('lines that do not fit the platform limit give way, oldest first; the text is never cut for them', async () => {
-    const h = harness({ capabilities: { maxMessageLength: 200 } });
+    const h = harness({ capabilities: { ...PLAIN, maxMessageLength: 200 } });
     const text = 'x'.repeat(150);
     h.delivery.push(text);
     await h.clock.advance(1);
@@ -83,7 +96,7 @@ describe('StreamDelivery tool activity lines', () => {
   });
 
   test('an adapter that shows the lines itself gets each new line once, after the text streamed before it', async () => {
-    const h = harness();
+    const h = harness({ capabilities: PLAIN });
     const printed: { line: string; textBefore: string }[] = [];
     const adapter = h.adapter as typeof h.adapter & { showToolProgress?: (p: { chat: ChatRef; line: string }) => void };
     adapter.showToolProgress = ({ line }) => printed.push({ line, textBefore: h.adapter.calls.at(-1)?.text ?? '' });

@@ -30,3 +30,18 @@ test('terminal sandbox: none is a ! naming the setting; bwrap required but not w
   assert.equal(required.status, 'fail');
   assert.match(required.detail, /does not work here: bwrap cannot create its namespaces/);
 });
+
+test('terminal sandbox: a workspace in HERMES_HOME outside the profile’s workspace/ (the profile folder, HERMES_HOME itself) is a ✗: its files would be in reach', () => {
+  const withWorkspace = (workspace: string): ReturnType<typeof configOf> => ({ ...configOf({}), tools: { ...configOf({}).tools, workspace } });
+  for (const workspace of [profile.dir, profile.hermesHome, `${profile.hermesHome}/profiles`]) {
+    const check = sandboxCheck({ config: withWorkspace(workspace), profile, probe: working });
+    assert.equal(check.status, 'fail', workspace);
+    assert.match(check.detail, /cannot hide the profile's files: tools\.workspace .* lies in HERMES_HOME/);
+    assert.match(check.fix ?? '', /Set tools\.workspace to a folder outside HERMES_HOME/);
+  }
+  for (const workspace of [profile.workspaceDir, `${profile.workspaceDir}/project`, '/srv/work', '/tmp']) {
+    assert.equal(sandboxCheck({ config: withWorkspace(workspace), profile, probe: working }).status, 'ok', workspace);
+  }
+  // Unconfined anyway: nothing to hide, so no ✗ (sandbox: none keeps its own warning).
+  assert.equal(sandboxCheck({ config: { ...withWorkspace(profile.dir), tools: { ...withWorkspace(profile.dir).tools, terminal: { ...configOf({}).tools.terminal, sandbox: 'none' } } }, profile }).status, 'warn');
+});

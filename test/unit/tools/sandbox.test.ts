@@ -6,6 +6,8 @@ import { describe, test } from 'node:test';
 import { bwrapArgs } from '../../../src/tools/sandbox/bwrap-args.js';
 import { describeSandbox, resolveSandbox } from '../../../src/tools/sandbox/mode.js';
 import { runBwrapProbe, type ProbeResult } from '../../../src/tools/sandbox/probe.js';
+import pino from 'pino';
+import { socketDirsToHide, warnIfUnconfined } from '../../../src/gateway/terminal-sandbox.js';
 import { makeSandbox } from './support.js';
 
 /** The mount options of an argv in order, as "tmpfs PATH" / "bind PATH" (ro-bind of / and dev/proc left out). */
@@ -116,5 +118,41 @@ describe('resolveSandbox', () => {
     } finally {
       box.cleanup();
     }
+  });
+});
+
+describe('socketDirsToHide', () => {
+  test('without the network all of /run (and /var/run) is hidden; with it /run/user; only folders that exist', () => {
+    const all = (): boolean => true;
+    assert.deepEqual(socketDirsToHide({ network: false, exists: all }), ['/run', '/var/run']);
+    assert.deepEqual(socketDirsToHide({ network: true, exists: all }), ['/run/user']);
+    assert.deepEqual(socketDirsToHide({ network: true, exists: (dir) => dir !== '/run/user' }), []);
+  });
+
+  test('a folder reached twice (/var/run → /run) is hidden once', () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'hermes-sbx-'));
+    try {
+      fs.mkdirSync(path.join(root, 'run'));
+      fs.symlinkSync(path.join(root, 'run'), path.join(root, 'var-run'));
+      const resolution = resolveSandbox({ mode: 'bwrap', network: false, hide: [path.join(root, 'run'), path.join(root, 'var-run')], probe: () => ({ ok: true, bwrap: '/usr/bin/bwrap' }) });
+      assert.deepEqual(resolution.spec?.kind === 'bwrap' ? resolution.spec.hide : undefined, [fs.realpathSync(path.join(root, 'run'))]);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('warnIfUnconfined', () => {
+  test('one warning at start for an unconfined terminal and for one that runs nothing (sandbox required but unavailable); none when confined', () => {
+    const lines: string[] = [];
+    const logger = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) });
+    warnIfUnconfined({ resolution: { spec: { kind: 'unavailable', reason: 'bwrap does not work here' } }, logger });
+    assert.equal(lines.length, 1);
+    assert.match(lines[0] ?? '', /the terminal tool runs no command: bwrap does not work here/);
+    warnIfUnconfined({ resolution: { spec: undefined, unconfinedReason: 'tools.terminal.sandbox is none' }, logger });
+    assert.equal(lines.length, 2);
+    assert.match(lines[1] ?? '', /runs unconfined \(tools\.terminal\.sandbox is none\)/);
+    warnIfUnconfined({ resolution: { spec: { kind: 'bwrap', bwrap: '/usr/bin/bwrap', hide: [], network: false } }, logger });
+    assert.equal(lines.length, 2);
   });
 });

@@ -57,7 +57,7 @@ describe('terminal: hard-blocked commands', () => {
     const denied = await box.call('terminal', { command: 'rm -rf build && touch marker' });
     assert.equal(denied.content, 'Not run: the owner denied it (Ann pressed Deny or answered /deny). Do not retry it; ask the owner or choose another way.');
     assert.equal(fs.existsSync(path.join(box.workspace, 'build')), true);
-    assert.deepEqual(asked, [{ tool: 'terminal', command: 'rm -rf build && touch marker', matches: [{ patternId: 'recursive-delete', description: 'recursive delete (rm -r)' }] }]);
+    assert.deepEqual(asked, [{ tool: 'terminal', command: 'rm -rf build && touch marker', matches: [{ patternId: 'recursive-delete', description: 'recursive delete (rm -r)', segment: 'rm -rf build' }] }]);
     answer = { approved: true, how: 'once' };
     const ran = await box.call('terminal', { command: 'rm -rf build && touch marker' });
     assert.equal(ran.isError, false, ran.content);
