@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { test } from 'node:test';
-import { askToRun, choiceOf, lastToolResult, makeBuild, pressAndSettle, questions, scriptCommand, shows, startApprovals } from '../helpers/approvals.js';
+import { askToRun, choiceOf, lastToolResult, makeBuild, pressAndSettle, questions, scriptCommand, shows, startApprovals, waitQuestion } from '../helpers/approvals.js';
 import { until } from '../helpers/converse.js';
 
 test('a dangerous command asks the owner with four buttons; Deny: not run, the question shows it without buttons, the model is told', async () => {
