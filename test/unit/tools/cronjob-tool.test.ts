@@ -1,20 +1,15 @@
 import assert from 'node:assert/strict';
-import os from 'node:os';
 import { test } from 'node:test';
 import { builtinTools } from '../../../src/tools/builtin/index.js';
 import { cronjobTool } from '../../../src/tools/builtin/cronjob.js';
 import type { CronCapability, CronjobRequest, TurnOrigin } from '../../../src/tools/capabilities.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
 import type { ToolContext } from '../../../src/tools/tool.js';
-import { systemClock } from '../../../src/util/clock.js';
+import { bareToolContext } from './support.js';
 
 function context(params: { cron?: CronCapability; origin?: TurnOrigin }): ToolContext {
   return {
-    workspace: os.tmpdir(),
-    confineToWorkspace: true,
-    signal: new AbortController().signal,
-    clock: systemClock,
-    terminal: { timeoutMs: 1000, maxOutputBytes: 1000 },
+    ...bareToolContext(),
     ...(params.cron ? { cron: params.cron } : {}),
     ...(params.origin ? { origin: params.origin } : {}),
   };

@@ -8,15 +8,12 @@ import { builtinTools } from '../../../src/tools/builtin/index.js';
 import { memoryTool } from '../../../src/tools/builtin/memory.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
 import type { ToolContext } from '../../../src/tools/tool.js';
+import { bareToolContext } from './support.js';
 import { systemClock } from '../../../src/util/clock.js';
 
 function context(params: { memory?: MemoryFiles }): ToolContext {
   return {
-    workspace: os.tmpdir(),
-    confineToWorkspace: true,
-    signal: new AbortController().signal,
-    clock: systemClock,
-    terminal: { timeoutMs: 1000, maxOutputBytes: 1000 },
+    ...bareToolContext(),
     ...(params.memory ? { memory: params.memory } : {}),
   };
 }

@@ -6,6 +6,17 @@ import { ToolRegistry, type ToolResult } from '../../../src/tools/registry.js';
 import type { ToolContext } from '../../../src/tools/tool.js';
 import { systemClock } from '../../../src/util/clock.js';
 
+/** A tool context for tools that touch no files (the OS temp dir as workspace, a real clock, small terminal limits). */
+export function bareToolContext(): ToolContext {
+  return {
+    workspace: os.tmpdir(),
+    confineToWorkspace: true,
+    signal: new AbortController().signal,
+    clock: systemClock,
+    terminal: { timeoutMs: 1000, maxOutputBytes: 1000 },
+  };
+}
+
 /** A temp root holding a workspace and a sibling directory outside it. */
 export interface Sandbox {
   /** The workspace tools run in. */
