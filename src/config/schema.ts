@@ -34,6 +34,7 @@ const agentSchema = z
   .strictObject({
     max_iterations: int({ min: 1 }).default(90),
     delegate_max_iterations: int({ min: 1 }).default(50),
+    max_concurrent_children: int({ min: 1, max: 16 }).default(3),
     system_prompt: optionalString(),
     max_parallel_tools: int({ min: 1, max: 32 }).default(8),
     /** Deprecated (issue 12): replaced by compression; still accepted, with a warning. */
@@ -134,6 +135,13 @@ const toolsSchema = z
     confine_to_workspace: bool().default(true),
     approval: z.enum(['manual', 'smart', 'off']).default('manual'),
     approval_timeout: duration({ defaultValue: '5m', minMs: 1_000 }),
+    clarify_timeout: duration({ defaultValue: '5m', minMs: 1_000 }),
+    code_execution: z
+      .strictObject({
+        timeout: duration({ defaultValue: '5m', minMs: 1_000 }),
+        max_tool_calls: int({ min: 1, max: 1000 }).default(50),
+      })
+      .prefault({}),
     terminal: z
       .strictObject({
         timeout: duration({ defaultValue: '60s', minMs: 1 }),

@@ -186,6 +186,7 @@ export function runnerOptionsFrom(params: {
         maxOutputBytes: config.tools.terminal.max_output_bytes,
         sandbox: terminalSandboxFor({ profile, config }).spec,
       },
+      codeExecution: { timeoutMs: config.tools.code_execution.timeout, maxToolCalls: config.tools.code_execution.max_tool_calls },
       ...(memory ? { memory } : {}),
       ...(params.store ? { sessionSearch: sessionSearchFor({ config, store: params.store, scrub: params.scrub, logger: params.logger }) } : {}),
       skills: skillsCapability({

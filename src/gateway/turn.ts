@@ -23,8 +23,9 @@ import { turnJournal, turnLeftovers } from './turn-journal.js';
 import { reactToTurn, type TurnReactions } from './turn-reactions.js';
 import { startTyping } from './typing.js';
 import { titleFor, userTextFor, type SkillExpander } from './user-text.js';
-import { isSilentAnswer, turnOriginOf } from './inject-turn.js';
+import { isSilentAnswer } from './inject-turn.js';
 import { ToolProgress, type ToolProgressMode } from './tool-progress.js';
+import { turnToolsFor } from './turn-tools.js';
 
 /** Everything a turn needs besides its message. */
 export interface TurnDeps {
@@ -120,9 +121,6 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
   const event = row.event;
   // A system-started turn (runner.inject) answers no platform message: no reply-to, no reactions, sent only once complete.
   const system = event.system;
-  // What tools know of the turn: the chat it answers (where `origin` delivery goes) and who started it.
-  const approval = deps.approval?.({ event, sessionKey: row.sessionKey });
-  const turnTools = { origin: turnOriginOf({ event }), ...(system === undefined ? {} : { startedBy: system.kind }), ...(approval === undefined ? {} : { approval }) };
   const logger = deps.logger.child({ inboxId: row.id, platform: event.platform, chatId: event.chat.id });
   const giveUp = row.attempts >= deps.maxAttempts;
   if (!giveUp) store.setInboxState({ inboxId: row.id, state: 'processing' });
@@ -158,6 +156,10 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
       journal,
     });
   const delivery = newDelivery(leftovers);
+  // A system-started turn streams nothing (its answer is sent once complete), so it shows no tool activity either.
+  const progress = new ToolProgress({ mode: system === undefined ? (deps.toolProgress ?? 'new') : 'off', scrub: deps.scrub, sink: delivery });
+  // What tools know of the turn: the chat it answers, who started it, the capabilities built for it.
+  const turnTools = turnToolsFor({ deps, row, progress, sessionId: () => session.id });
   if (giveUp) {
     logger.error({ attempts: row.attempts }, 'giving up on a message that was cut short too many times');
     await delivery.finish({ note: giveUpNote({ attempts: row.attempts }) });
@@ -232,8 +234,6 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
   let text = '';
   let streamed = '';
   let storedCalls = 0;
-  // A system-started turn streams nothing (its answer is sent once complete), so it shows no tool activity either.
-  const progress = new ToolProgress({ mode: system === undefined ? (deps.toolProgress ?? 'new') : 'off', scrub: deps.scrub, sink: delivery });
   try {
     const result = await deps.agent.run({
       systemPrompt,

@@ -1,6 +1,17 @@
 import type { z } from 'zod';
 import type { Clock } from '../util/clock.js';
-import type { ApprovalCapability, CronCapability, MemoryCapability, SessionSearchCapability, SkillsCapability, TurnOrigin } from './capabilities.js';
+import type {
+  ApprovalCapability,
+  ClarifyCapability,
+  CronCapability,
+  DelegateCapability,
+  MemoryCapability,
+  MessagingCapability,
+  SessionSearchCapability,
+  SkillsCapability,
+  ToolCallsCapability,
+  TurnOrigin,
+} from './capabilities.js';
 import type { SandboxSpec } from './sandbox/spec.js';
 
 /** Limits for the `terminal` tool. */
@@ -39,6 +50,26 @@ export interface ToolContext {
   cron?: CronCapability;
   /** Dangerous-command approval (`tools.approval`); absent means nobody can approve, so dangerous commands are denied. */
   approval?: ApprovalCapability;
+  /** Child agents (`delegate_task`); absent in a child's own context (depth 1) and where delegation is off. */
+  delegate?: DelegateCapability;
+  /** Asking the owner and waiting (`clarify`); absent in system-started turns and in children. */
+  clarify?: ClarifyCapability;
+  /** Other chats of the profile (`send_message`); absent in children. */
+  messaging?: MessagingCapability;
+  /** The agent's own tools for a tool that calls tools (`execute_code`); filled by the agent per round. */
+  toolCalls?: ToolCallsCapability;
+  /** Limits of `execute_code` scripts (`tools.code_execution`). */
+  codeExecution?: CodeExecutionLimits;
+  /** 0 for the turn's own agent, 1 in a child of `delegate_task` (children never delegate further). */
+  depth?: number;
+}
+
+/** Limits for the `execute_code` tool. */
+export interface CodeExecutionLimits {
+  /** Longest a script may run before its process group is killed. */
+  timeoutMs: number;
+  /** Most tool calls one script may make. */
+  maxToolCalls: number;
 }
 
 /** A path a call touches, for the scheduler's overlap check. */

@@ -1,0 +1,25 @@
+import type { InboxRow } from '../store/types.js';
+import type { ToolContext } from '../tools/tool.js';
+import { turnOriginOf } from './inject-turn.js';
+import type { ToolProgress } from './tool-progress.js';
+import type { TurnDeps } from './turn.js';
+
+/** The part of a turn's tool context that depends on the turn: the chat it answers, who started it, its capabilities. */
+export type TurnTools = Pick<ToolContext, 'origin' | 'startedBy' | 'approval' | 'delegate' | 'clarify' | 'messaging'>;
+
+/**
+ * What tools know of one turn: the chat it answers (where `origin` delivery goes), who started it, and the capabilities
+ * built for it (approval; delegation, clarify and messaging as they are added). `sessionId` reads the turn's current
+ * session (a compression may switch it mid-turn); `progress` is the turn's tool-activity lines.
+ */
+export function turnToolsFor(params: { deps: TurnDeps; row: InboxRow; progress: ToolProgress; sessionId: () => string }): TurnTools {
+  const { deps, row } = params;
+  const event = row.event;
+  const system = event.system;
+  const approval = deps.approval?.({ event, sessionKey: row.sessionKey });
+  return {
+    origin: turnOriginOf({ event }),
+    ...(system === undefined ? {} : { startedBy: system.kind }),
+    ...(approval === undefined ? {} : { approval }),
+  };
+}
