@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // The `hermes` entry point: it imports next to nothing itself, so each command pays only for the modules it needs.
+import nodeModule from 'node:module';
 import { packageVersion } from '../util/package-root.js';
 import type { CliIO } from './output.js';
 import { isMain } from '../util/is-main.js';
@@ -47,6 +48,8 @@ export async function runCli(params: { argv: readonly string[]; io: CliIO }): Pr
 }
 
 if (isMain({ moduleUrl: import.meta.url })) {
+  // Node 22.1+ keeps the compiled code of the modules a command loads on disk for the next run (a no-op on Node 20).
+  (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
   // `hermes skills list | head -1`: a reader that went away (EPIPE) loses the rest of the output, not the process.
   tolerateBrokenOutput({ stream: process.stdout });
   tolerateBrokenOutput({ stream: process.stderr });
