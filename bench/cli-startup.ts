@@ -11,7 +11,8 @@ import { isMain } from '../src/util/is-main.js';
 import { percentile } from './stats.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const entry = path.join(root, 'dist', 'src', 'cli', 'main.js');
+// BENCH_CLI_ENTRY: another build's dist/src/cli/main.js (an older commit's, to compare in one run).
+const entry = process.env['BENCH_CLI_ENTRY'] ?? path.join(root, 'dist', 'src', 'cli', 'main.js');
 
 /** One measured command line. */
 interface CliCase {
@@ -102,7 +103,7 @@ export function cliStartupLines(params: { figures: CliStartupFigures }): string[
   const base = median(params.figures.cases[0]?.ms ?? []);
   const width = Math.max(...params.figures.cases.map((c) => c.label.length));
   const ca = process.env['NODE_EXTRA_CA_CERTS'] !== undefined ? ', NODE_EXTRA_CA_CERTS set' : '';
-  const lines = [`hermes CLI, whole process (spawn → exit, built dist/), median of ${params.figures.runs} interleaved runs, node ${process.version}${ca}:`];
+  const lines = [`hermes CLI (${path.relative(root, entry)}), whole process (spawn → exit), median of ${params.figures.runs} interleaved runs, node ${process.version}${ca}:`];
   for (const c of params.figures.cases) {
     const m = median(c.ms);
     // The issue's goals are ms with `node -e 0` at 65 ms; on a loaded machine the ratio is what compares.
