@@ -1,5 +1,6 @@
 // `npm run bench`: the first model request's size, then gateway throughput and latency next to a bare fastify+SQLite baseline, in one run.
 import { runBaseline } from './baseline.js';
+import { cliStartupLines, runCliStartup } from './cli-startup.js';
 import { compressLines, runCompressBench } from './compress.js';
 import { runWiredCompressBench, wiredCompressLines } from './compress-wired.js';
 import { runGateway } from './gateway.js';
@@ -15,6 +16,9 @@ for (const line of promptSizeLines({ figures: await runPromptSize() })) console.
 for (const line of skillsIndexLines({ figures: await runSkillsIndexBench() })) console.log(line);
 // The prompt-token estimate of a 200-message, ~150k-token history (before each model call): first, again, next call.
 for (const line of tokenBenchLines({ figures: runTokenBenches() })) console.log(line);
+
+// Whole-process times of the built CLI (`--version`, `status`) next to `node -e 0` in the same run.
+for (const line of cliStartupLines({ figures: await runCliStartup({ runs: Number.parseInt(process.env['BENCH_CLI_RUNS'] ?? '21', 10) }) })) console.log(line);
 
 // Compression of a 200-message, ~150k-token history without the model call (quick too).
 for (const line of compressLines({ figures: await runCompressBench({ runs: 20 }) })) console.log(line);

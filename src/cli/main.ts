@@ -1,187 +1,39 @@
 #!/usr/bin/env node
-import { Command, CommanderError, Option } from 'commander';
+// The `hermes` entry point: it imports next to nothing itself, so each command pays only for the modules it needs.
+import nodeModule from 'node:module';
 import { packageVersion } from '../util/package-root.js';
-import { profileFrom, type GlobalOptions } from './context.js';
-import { addCronCommands } from './cron-commands.js';
-import { addApprovalsCommands } from './approvals-commands.js';
-import { addGatewayCommands } from './gateway-commands.js';
-import { describeFailure, type CliIO } from './output.js';
+import type { CliIO } from './output.js';
 import { isMain } from '../util/is-main.js';
 import { tolerateBrokenOutput } from '../log/broken-output.js';
 
-/**
- * Builds the `hermes` command tree; each action resolves to an exit code stored in `exit`. Each command's module
- * (and the SDKs behind it) is imported when that command runs, so `hermes status` does not load discord.js.
- */
-export function buildProgram(params: { io: CliIO; setExit: (code: number) => void }): Command {
-  const { io, setExit } = params;
-  const program = new Command('hermes')
-    .description('Your own LLM agent on Telegram, Slack, Discord, email and SMS — one gateway per profile.')
-    .version(packageVersion(), '-V, --version', 'print the version')
-    .option('-p, --profile <name>', 'profile to use (default: the one in HERMES_HOME itself)')
-    .configureOutput({
-      writeOut: (s) => io.stdout.write(s),
-      writeErr: (s) => io.stderr.write(s),
-    })
-    .exitOverride()
-    .showHelpAfterError('(run `hermes help` for the commands)');
-  const globals = (): GlobalOptions => program.opts<GlobalOptions>();
-  const run = (action: () => Promise<number> | number) => async (): Promise<void> => setExit(await action());
+/** The command bare `hermes` runs (also `hermes -p work`): the terminal chat, as users of other agents expect. */
+export const DEFAULT_COMMAND = 'chat';
 
-  const gateway = program.command('gateway').description('run the messaging gateway');
-  addGatewayCommands({ gateway, globals, io, setExit });
-
-  const config = program.command('config').description('check and print the profile configuration');
-  config.command('validate').description('check config.yaml and .env; precise errors with file and key').action(run(async () => (await import('./config-cmd.js')).configValidate({ options: globals(), io })));
-  config.command('show').description('print the effective config (defaults filled in, secrets as ***)').action(run(async () => (await import('./config-cmd.js')).configShow({ options: globals(), io })));
-
-  const sessions = program.command('sessions').description('look at stored conversations');
-  sessions
-    .command('list')
-    .description('recent sessions, newest first')
-    .option('-n, --limit <n>', 'how many', '20')
-    .action(async (opts: { limit: string }) => setExit(await (await import('./sessions-cmd.js')).sessionsList({ options: globals(), io, limit: positive(opts.limit) })));
-  sessions
-    .command('search')
-    .description('full-text search: the best of the newest 500 matching messages')
-    .argument('<query...>', 'words to find')
-    .option('-n, --limit <n>', 'how many hits', '20')
-    .action(async (query: string[], opts: { limit: string }) =>
-      setExit(await (await import('./sessions-cmd.js')).sessionsSearch({ options: globals(), io, query: query.join(' '), limit: positive(opts.limit) })),
-    );
-
-  const prompt = program.command('prompt').description("see what the model is told (the system prompt, layer by layer)");
-  prompt
-    .command('show')
-    .description("a session's stored system prompt, or what a new session gets now; each layer's size first")
-    .option('--session <id>', 'a session (full id or the short id `hermes sessions list` shows)')
-    .option('--platform <name>', 'for a new session: terminal, telegram, slack, discord, email or sms', 'terminal')
-    .action(async (opts: { session?: string; platform: string }) =>
-      setExit(await (await import('./prompt-cmd.js')).promptShow({ options: globals(), io, platform: opts.platform, ...(opts.session !== undefined ? { session: opts.session } : {}) })),
-    );
-  const memory = program.command('memory').description("the agent's memory: memories/MEMORY.md (its notes) and USER.md (about you)");
-  memory
-    .command('show')
-    .description('print the entries, numbered, with how full each file is')
-    .addOption(new Option('--target <target>', 'only one file: memory (MEMORY.md) or user (USER.md)').choices(['memory', 'user']))
-    .action(async (opts: { target?: string }) => setExit(await (await import('./memory-cmd.js')).memoryShow({ options: globals(), io, ...memoryTarget(opts.target) })));
-  memory
-    .command('edit')
-    .description('open a memory file in $VISUAL/$EDITOR; the result is checked (format, limit, threat scan) before it is saved')
-    .addOption(new Option('--target <target>', 'memory (MEMORY.md, the default) or user (USER.md)').choices(['memory', 'user']))
-    .action(async (opts: { target?: string }) => setExit(await (await import('./memory-cmd.js')).memoryEdit({ options: globals(), io, ...memoryTarget(opts.target) })));
-
-  const skills = program.command('skills').description("the agent's skills: skills/[category/]<name>/SKILL.md procedures");
-  skills.command('list').description('every skill (name, category, version, description), then the broken ones and why').action(run(async () => (await import('./skills-cmd.js')).skillsList({ options: globals(), io })));
-  skills
-    .command('show')
-    .description("a skill's front matter, its files and its body")
-    .argument('<name>')
-    .action(async (name: string) => setExit(await (await import('./skills-cmd.js')).skillsShow({ options: globals(), io, name })));
-  skills
-    .command('delete')
-    .description("remove a skill's folder (asks on a terminal; --yes does not)")
-    .argument('<name>')
-    .option('--yes', 'do not ask')
-    .action(async (name: string, opts: { yes?: boolean }) => setExit(await (await import('./skills-delete.js')).skillsDelete({ options: globals(), io, name, yes: opts.yes === true })));
-  skills
-    .command('install')
-    .description('install a local skill folder or .tar.gz after a size check and the threat scan (nothing is fetched)')
-    .argument('<path>', 'a folder holding SKILL.md, or a .tar.gz/.tgz of one')
-    .option('--category <category>', 'put it in skills/<category>/')
-    .option('--force', 'replace an installed skill of the same name')
-    .action(async (source: string, opts: { category?: string; force?: boolean }) =>
-      setExit(await (await import('./skills-install.js')).skillsInstall({ options: globals(), io, source, force: opts.force === true, ...(opts.category !== undefined ? { category: opts.category } : {}) })),
-    );
-
-  const pairing = program.command('pairing').description('let in people who message the bot (pairing codes)');
-  pairing
-    .command('list')
-    .description('pending pairing requests and approved senders, per platform')
-    .argument('[platform]', 'only this platform (e.g. telegram)')
-    .action(async (platform: string | undefined) => setExit((await import('./pairing-cmd.js')).pairingList({ options: globals(), io, platform })));
-  pairing
-    .command('approve')
-    .description('let in the sender who got this pairing code')
-    .argument('<platform>', 'platform the code came from (e.g. telegram)')
-    .argument('<code...>', 'the pairing code (case and spaces do not matter)')
-    .action(async (platform: string, code: string[]) => setExit((await import('./pairing-cmd.js')).pairingApprove({ options: globals(), io, platform, code: code.join('') })));
-  pairing
-    .command('revoke')
-    .description("take an approved sender's access away")
-    .argument('<platform>', 'platform of the sender (e.g. telegram)')
-    .argument('<sender_id>', 'the sender id `hermes pairing list` shows')
-    .action(async (platform: string, senderId: string) => setExit((await import('./pairing-cmd.js')).pairingRevoke({ options: globals(), io, platform, senderId })));
-
-  const profile = program.command('profile').description('create and choose profiles (work, personal, ...)');
-  profile
-    .command('create')
-    .description('make a new profile from the templates, or clone one (never its tokens, allowlists or history)')
-    .argument('<name>', 'profile name: lowercase letters, digits, - and _')
-    .option('--clone', 'clone the current profile')
-    .option('--clone-from <other>', 'clone this profile')
-    .option('--description <text>', 'what the profile is for')
-    .action(async (name: string, opts: { clone?: boolean; cloneFrom?: string; description?: string }) => {
-      const from = opts.cloneFrom ?? (opts.clone ? profileFrom({ options: globals(), io }).name : undefined);
-      const { profileCreate } = await import('./profile-cmd.js');
-      setExit(profileCreate({ io, name, ...(from !== undefined ? { cloneFrom: from } : {}), ...(opts.description !== undefined ? { description: opts.description } : {}) }));
-    });
-  profile
-    .command('list')
-    .description('every profile and whether its gateway runs (* marks the one commands use)')
-    .action(async () => setExit((await import('./profile-cmd.js')).profileList({ io, active: profileFrom({ options: globals(), io }).name })));
-  profile
-    .command('use')
-    .description('make a profile the default for commands without -p')
-    .argument('<name>')
-    .action(async (name: string) => setExit((await import('./profile-cmd.js')).profileUse({ io, name })));
-  profile.command('show').description('everything about one profile: gateway, platforms, model, port, service, sizes').argument('<name>').action(async (name: string) => setExit(await (await import('./profile-show.js')).profileShow({ io, name })));
-  profile.command('rename').description('rename a stopped profile (moves its folder)').argument('<old>').argument('<new>').action(async (from: string, to: string) => setExit((await import('./profile-rename.js')).profileRename({ io, from, to })));
-  profile
-    .command('delete')
-    .description('stop and delete a profile with its history and secrets (asks you to type the name)')
-    .argument('<name>')
-    .option('--yes', 'do not ask')
-    .action(async (name: string, opts: { yes?: boolean }) => setExit(await (await import('./profile-delete.js')).profileDelete({ io, name, yes: opts.yes === true })));
-
-  program
-    .command('status')
-    .description('every profile: gateway running?, platforms connected?, last error')
-    .action(run(async () => (await import('./status-cmd.js')).status({ io })));
-
-  program
-    .command('logs')
-    .description("print the profile's gateway log (pretty); -f follows it")
-    .option('-f, --follow', 'keep printing new lines until Ctrl-C')
-    .option('-n, --lines <n>', 'how many of the last lines', '100')
-    .option('--json', 'print the raw JSON lines')
-    .action(async (opts: { follow?: boolean; lines: string; json?: boolean }) =>
-      setExit(await (await import('./logs-cmd.js')).logs({ options: globals(), io, lines: positive(opts.lines, 100, 100_000), follow: opts.follow === true, json: opts.json === true })),
-    );
-  program.command('doctor').description('check this host and profile: node, sqlite, files, config, model, platforms, port').action(run(async () => (await import('./doctor-cmd.js')).doctor({ options: globals(), io })));
-
-  addCronCommands({ program, globals, io, setExit });
-  addApprovalsCommands({ program, globals, io, setExit });
-
-  program.command('chat').description('talk to your agent in the terminal (no platform needed)').action(run(async () => (await import('./chat.js')).chat({ options: globals(), io })));
-  return program;
-}
-
-/** The --target option of `hermes memory` (commander already refused anything but memory or user). */
-function memoryTarget(text: string | undefined): { target?: 'memory' | 'user' } {
-  return text === 'memory' || text === 'user' ? { target: text } : {};
-}
-
-function positive(text: string, fallback = 20, max = 1000): number {
-  const n = Number.parseInt(text, 10);
-  return Number.isInteger(n) && n > 0 ? Math.min(n, max) : fallback;
+/** `argv` with `chat` appended when it holds only the global `-p NAME` option, or nothing at all. */
+export function withDefaultCommand(params: { argv: readonly string[] }): string[] {
+  const argv = [...params.argv];
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i] ?? '';
+    if (arg === '-p' || arg === '--profile') {
+      // `hermes -p` without a name: commander says so.
+      if (i === argv.length - 1) return argv;
+      i += 1;
+    } else if (!(arg.startsWith('--profile=') || (arg.startsWith('-p') && arg.length > 2))) return argv;
+  }
+  return [...argv, DEFAULT_COMMAND];
 }
 
 /** Runs the CLI with arguments (without node and script); returns the exit code. */
 export async function runCli(params: { argv: readonly string[]; io: CliIO }): Promise<number> {
+  if (params.argv.length === 1 && (params.argv[0] === '--version' || params.argv[0] === '-V')) {
+    // Answered before commander and the command tree load: `hermes --version` costs little more than node itself.
+    params.io.stdout.write(`${packageVersion()}\n`);
+    return 0;
+  }
+  const [{ CommanderError }, { buildProgram }, { describeFailure }] = await Promise.all([import('commander'), import('./program.js'), import('./output.js')]);
   let exitCode = 0;
   const program = buildProgram({ io: params.io, setExit: (code) => (exitCode = code) });
-  const argv = params.argv.length === 0 ? ['help'] : [...params.argv];
+  const argv = withDefaultCommand({ argv: params.argv });
   try {
     await program.parseAsync(argv, { from: 'user' });
     return exitCode;
@@ -196,6 +48,8 @@ export async function runCli(params: { argv: readonly string[]; io: CliIO }): Pr
 }
 
 if (isMain({ moduleUrl: import.meta.url })) {
+  // Node 22.1+ keeps the compiled code of the modules a command loads on disk for the next run (a no-op on Node 20).
+  (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
   // `hermes skills list | head -1`: a reader that went away (EPIPE) loses the rest of the output, not the process.
   tolerateBrokenOutput({ stream: process.stdout });
   tolerateBrokenOutput({ stream: process.stderr });

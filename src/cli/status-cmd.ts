@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import type { HealthReport } from '../http/server.js';
 import { readGatewayState } from '../home/gateway-state.js';
-import { loadConfig } from '../config/load.js';
 import type { EnvSnapshot } from '../home/hermes-home.js';
 import { DEFAULT_PROFILE_NAME, resolveHermesHome, type Profile } from '../home/index.js';
 import { listProfiles } from '../home/list-profiles.js';
@@ -23,7 +22,11 @@ async function health(params: { host: string; port: number }): Promise<HealthRep
 
 /** "" when the profile's config loads, else why not and what to run: a stopped gateway with a broken config cannot start. */
 async function configProblem(params: { profile: Profile; env: EnvSnapshot }): Promise<string> {
+  // Neither file: the defaults, which always load (nothing to read, nothing to interpolate).
+  if (!existsSync(params.profile.configPath) && !existsSync(params.profile.envPath)) return '';
   try {
+    // Loaded here, not at the top: the schema (zod, yaml) is most of what `hermes status` costs.
+    const { loadConfig } = await import('../config/load.js');
     await loadConfig(params);
     return '';
   } catch (error) {
@@ -66,6 +69,7 @@ async function healthAddress(params: { profile: Profile; pid: number; env: EnvSn
   const state = readGatewayState({ profile: params.profile });
   if (state !== undefined && state.pid === params.pid) return state.http;
   try {
+    const { loadConfig } = await import('../config/load.js');
     const { config } = await loadConfig({ profile: params.profile, env: params.env });
     const http = config.gateway.http;
     return http.enabled && http.port !== 0 ? { host: http.host, port: http.port } : null;
@@ -86,25 +90,25 @@ export async function status(params: { io: CliIO }): Promise<number> {
   for (const profile of listProfiles({ hermesHome })) {
     const pid = runningPid({ profile });
     // The profile's soonest job, under its other lines.
-    const jobs = (): void => {
-      const line = nextJobLine({ profile });
+    const jobs = async (): Promise<void> => {
+      const line = await nextJobLine({ profile });
       if (line !== undefined) println({ stream: params.io.stdout, text: line });
     };
     if (pid === null) {
       if (existsSync(profile.configPath) || profile.name === 'default') println({ stream: params.io.stdout, text: `${profile.name}: stopped${await configProblem({ profile, env: params.io.env })}` });
-      jobs();
+      await jobs();
       continue;
     }
     const address = await healthAddress({ profile, pid, env: params.io.env });
     if (!address) {
       println({ stream: params.io.stdout, text: `${profile.name}: running (pid ${pid}), no HTTP server to ask for details` });
-      jobs();
+      await jobs();
       continue;
     }
     const report = await health(address);
     if (typeof report === 'string') {
       println({ stream: params.io.stdout, text: `${profile.name}: running (pid ${pid}), ${report}` });
-      jobs();
+      await jobs();
       continue;
     }
     const disk = report.disk?.state === 'degraded' ? report.disk : undefined;
@@ -124,7 +128,7 @@ export async function status(params: { io: CliIO }): Promise<number> {
       exit = 1;
       for (const line of diskLines({ disk, profileDir: profile.dir })) println({ stream: params.io.stdout, text: line });
     }
-    jobs();
+    await jobs();
   }
   return exit;
 }

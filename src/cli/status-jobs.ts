@@ -1,13 +1,15 @@
 import { existsSync } from 'node:fs';
 import type { Profile } from '../home/profile.js';
-import { whenText } from '../jobs/actions-format.js';
-import { openStore } from '../store/sqlite-store.js';
 import { systemClock } from '../util/clock.js';
 
-/** `hermes status`'s "  next job: 1a2b3c4d "Bank" at 2026-12-02 09:00 (Europe/Berlin)" line; undefined without active jobs or a store. */
-export function nextJobLine(params: { profile: Profile }): string | undefined {
+/**
+ * `hermes status`'s "  next job: 1a2b3c4d "Bank" at 2026-12-02 09:00 (Europe/Berlin)" line; undefined without active
+ * jobs or a store. The store (better-sqlite3) is loaded only for a profile that has one.
+ */
+export async function nextJobLine(params: { profile: Profile }): Promise<string | undefined> {
   if (!existsSync(params.profile.dbPath)) return undefined;
   try {
+    const [{ openStore }, { whenText }] = await Promise.all([import('../store/sqlite-store.js'), import('../jobs/actions-format.js')]);
     const store = openStore({ path: params.profile.dbPath, clock: systemClock });
     try {
       const active = store.listJobs({ states: ['active'] }).filter((job) => job.nextRunAt !== null);

@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+
+const repo = path.resolve(import.meta.dirname, '../..');
+const nodeDir = path.dirname(process.execPath);
+
+/** Runs a command to its end; resolves with its exit code and output. */
+async function run(params: { command: string; args: readonly string[]; cwd: string; env: Record<string, string> }): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(params.command, [...params.args], { cwd: params.cwd, env: params.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (c) => resolve(c));
+  });
+  return { code, stdout, stderr };
+}
+
+/**
+ * The README's install, `npm run build && npm install -g .`, done on a copy of the package (its package.json, the
+ * build written into the copy, the repo's node_modules found from the folder above, as npm ci would have put them)
+ * into a temp prefix, offline: then `hermes` is a command on a PATH that holds only that prefix's bin and node.
+ */
+test('the README install leaves a working `hermes` command on a clean PATH', { timeout: 180_000 }, async () => {
+  // What this test does is what the README says to do.
+  const readme = readFileSync(path.join(repo, 'README.md'), 'utf8');
+  assert.equal(/## Start[\s\S]*?```sh\n([^\n]*)\n```/.exec(readme)?.[1], 'npm ci && npm run build && npm install -g .');
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'hermes-install-'));
+  try {
+    const pkg = path.join(tmp, 'hermes-gateway');
+    mkdirSync(pkg);
+    const manifest = readFileSync(path.join(repo, 'package.json'), 'utf8');
+    writeFileSync(path.join(pkg, 'package.json'), manifest);
+    for (const asset of ['profiles', 'systemd', 'config.example.yaml']) symlinkSync(path.join(repo, asset), path.join(pkg, asset));
+    symlinkSync(realpathSync(path.join(repo, 'node_modules')), path.join(tmp, 'node_modules'));
+    const npmEnv = {
+      PATH: `${nodeDir}${path.delimiter}${process.env['PATH'] ?? ''}`,
+      HOME: tmp,
+      npm_config_userconfig: path.join(tmp, 'npmrc'),
+      npm_config_cache: path.join(tmp, 'npm-cache'),
+      npm_config_update_notifier: 'false',
+    };
+    writeFileSync(npmEnv.npm_config_userconfig, '');
+
+    const build = await run({ command: 'npm', args: ['run', 'build', '--', '--outDir', path.join(pkg, 'dist')], cwd: repo, env: npmEnv });
+    assert.equal(build.code, 0, build.stdout + build.stderr);
+    const prefix = path.join(tmp, 'prefix');
+    const install = await run({ command: 'npm', args: ['install', '-g', '.', '--prefix', prefix, '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], cwd: pkg, env: npmEnv });
+    assert.equal(install.code, 0, install.stdout + install.stderr);
+
+    // The bin is a symlink to the built entry, which npm made executable (it starts with a node shebang).
+    const bin = path.join(prefix, 'bin', 'hermes');
+    assert.ok(lstatSync(bin).isSymbolicLink());
+    assert.ok((statSync(bin).mode & 0o111) !== 0, 'hermes is not executable');
+    assert.match(readFileSync(bin, 'utf8'), /^#!\/usr\/bin\/env node\n/);
+
+    const home = path.join(tmp, 'home');
+    mkdirSync(home);
+    const clean = { PATH: `${path.join(prefix, 'bin')}${path.delimiter}${nodeDir}`, HOME: home, HERMES_HOME: home };
+    const version = await run({ command: 'hermes', args: ['--version'], cwd: tmp, env: clean });
+    assert.equal(version.stderr, '');
+    assert.equal(version.code, 0);
+    assert.equal(version.stdout, `${(JSON.parse(manifest) as { version: string }).version}\n`);
+    // The whole command tree loads from the installed copy (commander and the command modules resolve).
+    const help = await run({ command: 'hermes', args: ['--help'], cwd: tmp, env: clean });
+    assert.equal(help.code, 0, help.stderr);
+    assert.match(help.stdout, /^  chat\b/m);
+    const status = await run({ command: 'hermes', args: ['status'], cwd: tmp, env: clean });
+    assert.equal(status.code, 0, status.stderr);
+    assert.equal(status.stdout, 'default: stopped\n');
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+});
