@@ -34,6 +34,8 @@ export async function sendText(params: {
   journalId?: number;
   clock?: Clock;
   logger?: Logger;
+  /** Stops the platform calls when aborted (a tool's send when its turn is stopped). */
+  signal?: AbortSignal;
 }): Promise<SendTextResult> {
   const { chat, store, journalId } = params;
   try {
@@ -57,6 +59,7 @@ export async function sendText(params: {
           ...(params.mediaPolicy === undefined ? {} : { mediaPolicy: params.mediaPolicy }),
           ...(params.stageMedia === undefined ? {} : { stageMedia: params.stageMedia }),
           ...(params.logger === undefined ? {} : { logger: params.logger }),
+          ...(params.signal === undefined ? {} : { signal: params.signal }),
         });
         // A system turn's answer is delivered the same way: the whole text, then finished (no streaming preview).
         delivery.push(params.text);
