@@ -107,7 +107,7 @@ test('send_message to a chat the profile knows arrives there once, its MEDIA fil
     assert.equal(fromTool[1]?.file?.bytes.toString('utf8'), 'quarterly numbers\n');
     const [first, second] = toolResults(h);
     assert.match(first ?? '', new RegExp(`^Sent to telegram:1001: message ids ${fromTool[0]?.message_id}, ${fromTool[1]?.message_id}\\.$`));
-    assert.match(second ?? '', /^Already sent to telegram:1001 earlier in this turn .*it was not sent again\.$/);
+    assert.match(second ?? '', /^Already sent to telegram:1001 earlier in this turn, .*; it was not sent again\.$/);
     assert.equal(h.adapter.shown({ chatId: 'c1' }).at(-1)?.text, 'done.');
     const progress = h.adapter.calls.filter((c) => c.chatId === 'c1').map((c) => c.text);
     assert.ok(progress.some((t) => t.includes('✉ send_message: telegram:1001')), JSON.stringify(progress));

@@ -52,10 +52,11 @@ export function messagingCapability(params: {
         );
       }
       const ids = sent.messageIds;
-      const already = journal.earlier && ids.length > 0 && ids.every((id) => journal.sentBefore.has(id));
+      // Nothing went to the platform now: an earlier attempt of this call had sent it all (recorded, or found after a crash).
+      const already = journal.earlier && sent.sends === 0;
       logger.info({ target: key, inboxId: journal.inboxId, messageIds: ids, already }, already ? 'send_message: already sent by this turn, not sent again' : 'send_message: sent');
       const own = resolved.own ? ' That is the chat this conversation is in: your reply goes there anyway, so do not repeat the message in it.' : '';
-      if (already) return `Already sent to ${key} earlier in this turn (message ids ${ids.join(', ')}); it was not sent again.${own}`;
+      if (already) return `Already sent to ${key} earlier in this turn, before a restart or by the same call (message ids ${ids.join(', ')}); it was not sent again.${own}`;
       const resumed = journal.earlier ? ' (an earlier attempt of this send was cut short; nothing it got through was sent twice)' : '';
       return `Sent to ${key}${resumed}: message ids ${ids.join(', ')}.${own}`;
     },
