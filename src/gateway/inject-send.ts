@@ -57,6 +57,8 @@ export async function sendText(params: {
   journalId?: number;
   clock?: Clock;
   logger?: Logger;
+  /** The newest message id known in the chat: where the platform looks for an interrupted first send (see SentMessages). */
+  afterId?: string | undefined;
   /** Stops the platform calls when aborted (a tool's send when its turn is stopped). */
   signal?: AbortSignal;
 }): Promise<SendTextResult> {
@@ -84,6 +86,7 @@ export async function sendText(params: {
           ...(params.stageMedia === undefined ? {} : { stageMedia: params.stageMedia }),
           ...(params.logger === undefined ? {} : { logger: params.logger }),
           ...(params.signal === undefined ? {} : { signal: params.signal }),
+          ...(params.afterId === undefined ? {} : { afterId: params.afterId }),
         });
         // A system turn's answer is delivered the same way: the whole text, then finished (no streaming preview).
         delivery.push(params.text);

@@ -6,11 +6,11 @@ import type { Clock } from '../../util/clock.js';
 import type { ChatRef } from '../contracts.js';
 import type { SendTextResult } from '../inject-send.js';
 import { turnOriginOf } from '../inject-turn.js';
-import { sendJournal } from './journal.js';
+import { newestKnownId, sendJournal } from './journal.js';
 import { listMessageTargets, resolveMessageTarget } from './targets.js';
 
 /** Sends a text to a chat through the normal delivery path (split, paced, scrubbed, MEDIA lines as attachments), journaled under `journalId`. */
-export type MessagingSend = (params: { platform: string; chat: ChatRef; text: string; journalId: number; signal: AbortSignal }) => Promise<SendTextResult>;
+export type MessagingSend = (params: { platform: string; chat: ChatRef; text: string; journalId: number; afterId: string | undefined; signal: AbortSignal }) => Promise<SendTextResult>;
 
 /** Longest message `send_message` takes, in characters (longer ones are split by the delivery into several messages). */
 export const MAX_MESSAGE_CHARS = 20_000;
@@ -44,7 +44,8 @@ export function messagingCapability(params: {
       const { key, platform, chat } = resolved;
       const journal = sendJournal({ store, clock: params.clock, profile: params.profile, turn: row, key, platform, chat, message });
       if (signal.aborted) throw new ToolError('send_message: the turn was stopped before the message was sent.');
-      const sent = await params.send({ platform, chat, text: message, journalId: journal.inboxId, signal });
+      const afterId = newestKnownId({ store, platform, chatId: chat.id });
+      const sent = await params.send({ platform, chat, text: message, journalId: journal.inboxId, afterId, signal });
       if (!sent.ok) {
         logger.warn({ target: key, inboxId: journal.inboxId, error: sent.error }, 'send_message: not everything reached the chat');
         throw new ToolError(

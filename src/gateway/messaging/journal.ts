@@ -45,3 +45,19 @@ export function sendJournal(params: { store: Store; clock: Clock; profile: strin
   const sentBefore = new Set(inserted ? [] : store.outboundFor({ inboxId: row.id }).map((o) => o.platformMessageId));
   return { inboxId: row.id, earlier: !inserted, sentBefore };
 }
+
+/**
+ * The newest of the bot's message ids the outbox knows in a chat (any turn), compared by their last all-digit part
+ * (Telegram's sequential message ids, Discord's snowflakes); undefined when none has one. A send's intent records it,
+ * so a platform that finds interrupted sends by position (Telegram) looks right after it.
+ */
+export function newestKnownId(params: { store: Store; platform: string; chatId: string }): string | undefined {
+  let best: { id: string; n: bigint } | undefined;
+  for (const id of params.store.outboundIdsInChat({ platform: params.platform, chatId: params.chatId })) {
+    const part = id.split(':').filter((p) => /^\d+$/.test(p)).at(-1);
+    if (part === undefined) continue;
+    const n = BigInt(part);
+    if (best === undefined || n > best.n) best = { id, n };
+  }
+  return best?.id;
+}
