@@ -150,3 +150,29 @@ test('send_message to the turn’s own chat is sent and the model is told its re
     await close();
   }
 });
+
+test('a turn the system started (a job’s run) may use send_message: "text me on Telegram" arrives there once', async () => {
+  const { h, tg, close } = await start();
+  try {
+    h.fake.enqueue({ text: 'hello' });
+    await ownerWritesOnTelegram({ h, tg, text: 'hi' });
+    script({ h, calls: [send({ target: 'telegram', message: 'not set' }), send({ target: 'telegram:1001', message: 'The build is green.' })] });
+    const injected = h.runner.inject({
+      platform: 'test',
+      chat: { id: 'c1', kind: 'dm' },
+      text: 'please check the build and text me on Telegram',
+      sessionKey: 'test:test:c1:job=j1:run=1.1',
+      origin: { kind: 'job', jobId: 'j1', runId: 1 },
+      messageId: 'job:j1:1:1',
+    });
+    assert.equal(injected.kind, 'queued');
+    if (injected.kind === 'queued') await injected.finished;
+    await h.runner.waitIdle();
+    const [noHome, sent] = toolResults(h);
+    assert.match(noHome ?? '', /telegram has no home channel yet/, 'a bare platform name means its home channel');
+    assert.match(sent ?? '', /^Sent to telegram:1001: message ids \d+\.$/);
+    assert.deepEqual(tg.chatMessages(ownerDm.id).filter((m) => !m.deleted).map((m) => m.shown), ['hello', 'The build is green.']);
+  } finally {
+    await close();
+  }
+});
