@@ -105,8 +105,7 @@ for (const when of ['before', 'after'] as const) {
       release();
       await tg.close();
       await model.close();
-      if (process.env['KEEP_HOME'] === undefined) rmSync(home, { recursive: true, force: true });
-      else console.log('home kept at', home);
+      rmSync(home, { recursive: true, force: true });
     }
   });
 }
