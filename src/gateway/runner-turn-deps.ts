@@ -2,7 +2,7 @@ import type { AIAgent } from '../agent/agent.js';
 import type { Logger } from 'pino';
 import type { Store } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
-import type { AdapterSlot } from './adapter-slots.js';
+import type { AdapterSlot, AdapterSlots } from './adapter-slots.js';
 import type { CompressionDeps } from './compress-session.js';
 import type { RunnerOptions } from './runner-types.js';
 import { skillExpander } from './skill-command.js';
@@ -10,6 +10,8 @@ import type { TurnDeps } from './turn.js';
 import { approvalCapability } from './approvals/capability.js';
 import type { ApprovalDesk } from './approvals/desk.js';
 import { hasApprovalOwner } from './approvals/owner.js';
+import { sendText } from './inject-send.js';
+import { messagingCapability } from './messaging/capability.js';
 
 /** A turn's deps on an adapter slot, from the runner's current settings (read when the turn starts). */
 export function turnDepsFor(params: {
@@ -25,6 +27,8 @@ export function turnDepsFor(params: {
   onFinished?: TurnDeps['onFinished'];
   /** Where approval questions wait (the runner's); with `options.approval` the turn's tools get an approval capability. */
   approvals?: ApprovalDesk;
+  /** Every platform's adapter (the runner's): with them the turn's tools get `send_message` to the profile's other chats. */
+  slots?: AdapterSlots;
 }): TurnDeps {
   const { slot, options } = params;
   const desk = params.approvals;
@@ -44,6 +48,21 @@ export function turnDepsFor(params: {
             hasOwner: hasApprovalOwner({ entry: slot.entry }),
             scrub: options.scrub,
             logger: params.logger.child({ component: 'approval' }),
+          });
+  const slots = params.slots;
+  const messaging: TurnDeps['messaging'] =
+    slots === undefined
+      ? undefined
+      : ({ row }) =>
+          messagingCapability({
+            store: params.store,
+            clock: params.clock,
+            profile: options.profileName,
+            row,
+            platforms: () => slots.names(),
+            // The normal delivery path, as a job's further target gets it: split, paced, scrubbed, MEDIA through the media policy.
+            send: (p) => sendText({ ...p, slots, scrub: options.scrub, mediaPolicy: options.mediaPolicy, stageMedia: options.stageMedia, store: params.store, clock: params.clock, logger: params.logger.child({ component: 'send_message' }) }),
+            logger: params.logger.child({ component: 'send_message' }),
           });
   return {
     store: params.store,
@@ -69,5 +88,6 @@ export function turnDepsFor(params: {
     ...(params.onDelivered ? { onDelivered: params.onDelivered } : {}),
     ...(params.onFinished ? { onFinished: params.onFinished } : {}),
     ...(approval ? { approval } : {}),
+    ...(messaging ? { messaging } : {}),
   };
 }

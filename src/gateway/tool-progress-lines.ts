@@ -23,7 +23,8 @@ const TOOL_LOOKS: Readonly<Record<string, ToolLook>> = {
   delegate_task: { emoji: '🤝', arg: 'goal', style: 'colon' },
   execute_code: { emoji: '🐍' },
   clarify: { emoji: '❓' },
-  send_message: { emoji: '✉' },
+  // The target only: a message's body is never shown in the progress line.
+  send_message: { emoji: '✉', arg: 'target', style: 'colon' },
 };
 
 const GENERIC_EMOJI = '🔧';

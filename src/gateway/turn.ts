@@ -9,7 +9,7 @@ import type { CompressedContext } from '../agent/types.js';
 import { windowHistory } from '../agent/history-window.js';
 import type { PromptSource } from '../agent/prompt/source.js';
 import type { ToolContext } from '../tools/tool.js';
-import type { ApprovalCapability } from '../tools/capabilities.js';
+import type { ApprovalCapability, MessagingCapability } from '../tools/capabilities.js';
 import type { MessageEvent, PlatformAdapter } from './contracts.js';
 import type { ChatPacer } from './delivery/pacer.js';
 import { StreamDelivery } from './delivery/stream.js';
@@ -67,6 +67,8 @@ export interface TurnDeps {
   readonly onFinished?: (end: TurnFinish) => void;
   /** The turn's dangerous-command approval (see approvals/); absent: nobody can approve, dangerous commands are denied. */
   readonly approval?: (params: { event: MessageEvent; sessionKey: string }) => ApprovalCapability;
+  /** The turn's `send_message` (other chats of the profile, sends journaled under the turn's row); absent: not available. */
+  readonly messaging?: (params: { row: InboxRow }) => MessagingCapability;
 }
 
 /** How a turn ended: `silent` (a system turn whose answer was empty or a silence token: nothing sent), `undelivered` (the platform refused it). */

@@ -140,4 +140,6 @@ export interface KnownChat {
   readonly chat: ChatRef;
   /** When its newest message arrived. */
   readonly lastAt: number;
+  /** Who wrote its newest message (display name, else @username), when known: how `send_message` lists it. */
+  readonly title?: string;
 }

@@ -36,10 +36,19 @@ export function createHomeChannelQueries(params: { db: Database.Database; clock:
   const one = db.prepare<[string], HomeRecord>('SELECT * FROM home_channels WHERE platform = ?');
   const all = db.prepare<[], HomeRecord>('SELECT * FROM home_channels ORDER BY platform');
   // The inbox holds only messages of senders let in (allowlist or pairing): the chats the profile talks with.
-  const known = db.prepare<[number], { platform: string; chat_id: string; chat_kind: ChatKind; thread_id: string | null; last_at: number }>(
-    `SELECT platform, json_extract(event_json, '$.chat.id') AS chat_id, json_extract(event_json, '$.chat.kind') AS chat_kind,
-       json_extract(event_json, '$.chat.threadId') AS thread_id, MAX(received_at) AS last_at
-     FROM inbox GROUP BY platform, chat_id, thread_id ORDER BY last_at DESC, MAX(id) DESC LIMIT ?`,
+  // The chat's title is its newest person's message's sender (rows the gateway journals itself have a bot sender).
+  const known = db.prepare<
+    [number],
+    { platform: string; chat_id: string; chat_kind: ChatKind; thread_id: string | null; last_at: number; sender_name: unknown; sender_username: unknown }
+  >(
+    `SELECT k.platform, k.chat_id, k.chat_kind, k.thread_id, k.last_at,
+       json_extract(u.event_json, '$.sender.name') AS sender_name, json_extract(u.event_json, '$.sender.username') AS sender_username
+     FROM (SELECT platform, json_extract(event_json, '$.chat.id') AS chat_id, json_extract(event_json, '$.chat.kind') AS chat_kind,
+             json_extract(event_json, '$.chat.threadId') AS thread_id, MAX(received_at) AS last_at, MAX(id) AS max_id,
+             MAX(CASE WHEN json_extract(event_json, '$.sender.isBot') = 0 THEN id END) AS person_id
+           FROM inbox GROUP BY platform, chat_id, thread_id ORDER BY last_at DESC, max_id DESC LIMIT ?) AS k
+     LEFT JOIN inbox AS u ON u.id = k.person_id
+     ORDER BY k.last_at DESC, k.max_id DESC`,
   );
   return {
     setHomeChannel: ({ platform, chat }) => {
@@ -55,8 +64,16 @@ export function createHomeChannelQueries(params: { db: Database.Database; clock:
     knownChats: ({ limit }) =>
       known.all(limit).flatMap((r) =>
         typeof r.chat_id === 'string' && r.chat_id !== ''
-          ? [{ platform: r.platform, chat: { id: r.chat_id, kind: r.chat_kind, ...(r.thread_id !== null ? { threadId: r.thread_id } : {}) }, lastAt: r.last_at }]
+          ? [{ platform: r.platform, chat: { id: r.chat_id, kind: r.chat_kind, ...(r.thread_id !== null ? { threadId: r.thread_id } : {}) }, lastAt: r.last_at, ...titleOf(r) }]
           : [],
       ),
   };
+}
+
+/** A known chat's readable name: the sender's display name, else their @username (nothing when neither is known). */
+function titleOf(params: { sender_name: unknown; sender_username: unknown }): { title?: string } {
+  const { sender_name: name, sender_username: username } = params;
+  if (typeof name === 'string' && name.trim() !== '') return { title: name.trim() };
+  if (typeof username === 'string' && username !== '') return { title: `@${username}` };
+  return {};
 }

@@ -63,6 +63,8 @@ export class SentMessages {
       adapter: PlatformAdapter;
       chat: ChatRef;
       replyToId?: string;
+      /** The newest message id known in the chat (when there is no reply-to): interrupted first sends are looked for after it. */
+      afterId?: string;
       journal: DeliveryJournal;
       existing?: readonly ExistingMessage[];
       /** Sends of a crashed earlier attempt with no recorded message id: the platform may show them. */
@@ -167,7 +169,7 @@ export class SentMessages {
   private intend(params: { seq: number; text: string }): SendIntent | undefined {
     const { adapter, journal } = this.params;
     if (adapter.resolveSend === undefined || journal.intend === undefined) return undefined;
-    const afterId = this.texts.get(params.seq - 1)?.id ?? this.params.replyToId;
+    const afterId = this.texts.get(params.seq - 1)?.id ?? this.params.replyToId ?? this.params.afterId;
     const intent: SendIntent = {
       seq: params.seq,
       // 15 random bytes: 20 characters, within Discord's 25 for a nonce.

@@ -15,6 +15,8 @@ export interface StreamDeliveryParams {
   readonly chat: ChatRef;
   /** The inbound message the first reply message answers. */
   readonly replyToId?: string;
+  /** The newest message id known in the chat before this delivery (no reply-to): where an interrupted first send is looked for. */
+  readonly afterId?: string;
   readonly pacer: ChatPacer;
   /** Key the pacer counts this chat under. */
   readonly chatKey: string;
@@ -105,6 +107,7 @@ export class StreamDelivery {
       chat: params.chat,
       journal: params.journal,
       ...(params.replyToId === undefined ? {} : { replyToId: params.replyToId }),
+      ...(params.afterId === undefined ? {} : { afterId: params.afterId }),
       ...(params.existing === undefined ? {} : { existing: params.existing }),
       ...(params.pending === undefined ? {} : { pending: params.pending }),
       clock: params.clock,

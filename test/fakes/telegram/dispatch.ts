@@ -21,6 +21,8 @@ export class Dispatcher {
   private readonly token: string;
   private rules: ArmedRule[] = [];
   private readonly held = new HeldAnswers();
+  /** Holds of one chat's calls, keyed `<before|after>:<method>:<chat_id>`. */
+  private readonly chatHeld = new HeldAnswers();
 
   constructor(params: { state: TelegramState; token: string }) {
     this.state = params.state;
@@ -43,6 +45,15 @@ export class Dispatcher {
   holdNext(params: { method: string }): HeldAnswer {
     const method = params.method.toLowerCase();
     return this.held.holdNext({ matches: (key) => key === method });
+  }
+
+  /**
+   * Holds the next call of a method to one chat: `before` it takes effect (the client that dies meanwhile made no
+   * message: the call is dropped unanswered) or `after` (it took effect; its answer is held, as holdNext).
+   */
+  holdNextIn(params: { method: string; chatId: number; when: 'before' | 'after' }): HeldAnswer {
+    const key = `${params.when}:${params.method.toLowerCase()}:${params.chatId}`;
+    return this.chatHeld.holdNext({ matches: (k) => k === key });
   }
 
   /** Handles POST/GET /bot<token>/<method>. */
@@ -74,6 +85,13 @@ export class Dispatcher {
     const rule = this.takeRule(params.method);
     if (rule && 'status' in rule) return errorOutcome(injected(rule));
     if (rule?.drop === 'before') return { kind: 'drop' };
+    const method = params.method.toLowerCase();
+    const chatId = String(params.request.params['chat_id'] ?? '');
+    const before = this.chatHeld.take({ key: `before:${method}:${chatId}` });
+    if (before) {
+      await before.wait(params.signal);
+      if (params.signal.aborted) return { kind: 'drop' };
+    }
     const handler = methodHandler({ method: params.method });
     if (!handler) return errorOutcome(notFound());
     let outcome: CallOutcome;
@@ -84,7 +102,7 @@ export class Dispatcher {
       if (!(error instanceof ApiError)) throw error;
       outcome = errorOutcome(error);
     }
-    const hold = this.held.take({ key: params.method.toLowerCase() });
+    const hold = this.held.take({ key: method }) ?? this.chatHeld.take({ key: `after:${method}:${chatId}` });
     if (hold) {
       await hold.wait(params.signal);
       if (params.signal.aborted) return { kind: 'drop' };

@@ -194,6 +194,14 @@ export class FakeTelegram {
     return this.dispatcher.holdNext(params);
   }
 
+  /**
+   * Holds the next call of a method to one chat: `before` it takes effect (a gateway killed meanwhile made nothing; the
+   * call is dropped) or `after` it did (the message exists, its answer is held, as holdNext).
+   */
+  holdNextIn(params: { method: string; chatId: number; when: 'before' | 'after' }): HeldAnswer {
+    return this.dispatcher.holdNextIn(params);
+  }
+
   /** Snapshots of the bot's messages in a chat, oldest first, with edit counts and text history. */
   chatMessages(chatId: number): BotMessage[] {
     return this.state.botMessages({ chatId });

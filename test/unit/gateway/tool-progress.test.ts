@@ -23,6 +23,11 @@ describe('toolProgressLine', () => {
     assert.equal(line('cronjob', { action: 'create', prompt: 'p' }), '⏰ cronjob create');
   });
 
+  test('send_message shows its target, never the message', () => {
+    assert.equal(line('send_message', { action: 'send', target: 'telegram:1001', message: 'the door code is 4711' }), '✉ send_message: telegram:1001');
+    assert.equal(line('send_message', { action: 'list' }), '✉ send_message');
+  });
+
   test('other tools get the generic look; missing or broken arguments leave the name alone', () => {
     assert.equal(line('probe_thing', { tag: 'a' }), '🔧 probe_thing');
     assert.equal(line('terminal', '{"command": '), '⚙ terminal');

@@ -230,6 +230,19 @@ describe('store: jobs', () => {
     ]);
   });
 
+  test('known chats: newest first, titled by the newest person who wrote there (never the gateway’s own journal rows)', async () => {
+    const event = (p: { chat: string; id: string; sender: { id: string; name?: string; username?: string; isBot: boolean } }) => ({
+      platform: 'telegram', messageId: p.id, chat: { id: p.chat, kind: 'dm' as const }, sender: p.sender, text: 'x', media: [], mentioned: true, receivedAt: clock.now(),
+    });
+    store.recordInbound({ event: event({ chat: '42', id: 'a', sender: { id: '42', name: 'Olga', isBot: false } }), sessionKey: 'k1' });
+    await clock.advance(1000);
+    store.recordInbound({ event: event({ chat: '43', id: 'b', sender: { id: '43', username: 'pat', isBot: false } }), sessionKey: 'k2' });
+    await clock.advance(1000);
+    // A row the gateway journals itself (a send_message to chat 42): the chat moves up, its title stays the person's.
+    store.recordInbound({ event: event({ chat: '42', id: 'send:1:ff', sender: { id: 'hermes:send_message', name: 'send_message', isBot: true } }), sessionKey: 'k3', done: true });
+    assert.deepEqual(store.knownChats({ limit: 10 }).map((k) => [k.chat.id, k.title]), [['42', 'Olga'], ['43', '@pat']]);
+  });
+
   test('a job whose stored schedule is damaged is skipped with a log line, not thrown', () => {
     const good = store.createJob(hourly());
     const bad = store.createJob(hourly({ name: 'bad' }));

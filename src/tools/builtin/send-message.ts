@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import type { MessageTarget, TurnOrigin } from '../capabilities.js';
+import { defineTool, ToolError } from '../tool.js';
+
+const input = z.object({
+  action: z.enum(['list', 'send']).describe('list: the chats you can send to; send: deliver `message` to `target`.'),
+  target: z
+    .string()
+    .optional()
+    .describe('send: one target from list: "<platform>:<chat>[:<thread>]", "home:<platform>" or a bare platform name (its home channel).'),
+  message: z.string().optional().describe('send: the text; a line "MEDIA:/path/to/file" sends that file with it.'),
+});
+
+/** The turn's own chat as a target ("telegram:42"), to mark it in the list. */
+function ownTarget(params: { origin: TurnOrigin | undefined }): string | undefined {
+  const { origin } = params;
+  if (origin === undefined) return undefined;
+  return [origin.platform, origin.chatId, ...(origin.threadId === undefined ? [] : [origin.threadId])].join(':');
+}
+
+/** The list as the model reads it: one target a line, with its title. */
+function listText(params: { targets: readonly MessageTarget[]; origin: TurnOrigin | undefined }): string {
+  if (params.targets.length === 0) return 'No chat is known yet: a chat becomes a target once someone allowed writes to the bot from it (or /sethome is sent there).';
+  const own = ownTarget(params);
+  const lines = params.targets.map((t) => `- ${t.target} (${t.platform})${t.title === undefined ? '' : ` — ${t.title}`}${t.target === own ? ' [this chat]' : ''}`);
+  return ['Targets you can send to (send with action "send" and one of these targets):', ...lines].join('\n');
+}
+
+/** `send_message`: Hermes Agent's tool (same name and arguments) over the chats the profile talks with. */
+export const sendMessageTool = defineTool({
+  name: 'send_message',
+  description:
+    'Send a message to another chat this profile talks with (another platform, a group, the home channel), or list them. ' +
+    'Use list first unless the user named a target you were given; only listed chats can be sent to. Your normal ' +
+    'answer already goes to this chat: do not use send_message for it.',
+  input,
+  parallel: 'never',
+  handler: async (args, ctx) => {
+    if (ctx.messaging === undefined || (ctx.depth ?? 0) > 0) throw new ToolError('send_message is not available here; nothing was sent. Put what should be said in your answer instead.');
+    if (args.action === 'list') return listText({ targets: await ctx.messaging.list({ signal: ctx.signal }), origin: ctx.origin });
+    if (args.target === undefined || args.target.trim() === '') throw new ToolError('send_message send needs a target (see action "list"); nothing was sent.');
+    if (args.message === undefined || args.message.trim() === '') throw new ToolError('send_message send needs a message; nothing was sent.');
+    return ctx.messaging.send({ target: args.target, message: args.message, signal: ctx.signal });
+  },
+});
