@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import type { ToolDefinition } from '../tool.js';
+
+/** One helper function of the generated module: the tool it calls and its arguments (required ones first). */
+export interface HelperSignature {
+  /** The tool's name (also the function's). */
+  readonly name: string;
+  /** Argument names the tool requires, in schema order. */
+  readonly required: readonly string[];
+  /** Argument names it accepts besides, in schema order. */
+  readonly optional: readonly string[];
+  /** True when the arguments are not known here (a tool registered after execute_code): keyword arguments only. */
+  readonly open?: boolean;
+}
+
+/** The helper signature of each tool, read from its JSON Schema (the arguments the model would send). */
+export function helperSignatures(params: { tools: readonly ToolDefinition[] }): HelperSignature[] {
+  return params.tools.map((tool) => {
+    const schema = z.toJSONSchema(tool.input, { io: 'input' }) as { properties?: Record<string, unknown>; required?: string[] };
+    const names = Object.keys(schema.properties ?? {});
+    const required = new Set(schema.required ?? []);
+    return { name: tool.name, required: names.filter((n) => required.has(n)), optional: names.filter((n) => !required.has(n)) };
+  });
+}
+
+/** `read_file(path, offset=None, limit=None)`: how the tool's description shows a helper. */
+export function pythonSignatureText(params: { signature: HelperSignature }): string {
+  const { signature } = params;
+  return `${signature.name}(${[...signature.required, ...signature.optional.map((n) => `${n}=None`)].join(', ')})`;
+}
+
+/** `read_file({path, offset?, limit?})`: how the tool's description shows a JavaScript helper. */
+export function javascriptSignatureText(params: { signature: HelperSignature }): string {
+  const { signature } = params;
+  return `${signature.name}({${[...signature.required, ...signature.optional.map((n) => `${n}?`)].join(', ')}})`;
+}
