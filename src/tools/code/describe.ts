@@ -11,8 +11,8 @@ export function executeCodeDescription(params: { runtime: CodeRuntime; signature
     '(rejects with) ToolCallError when the tool fails or refuses.';
   if (runtime.language === 'python') {
     const fns = signatures.map((signature) => pythonSignatureText({ signature })).join(', ');
-    return `${lead} Scripts are Python 3 (language "javascript" also works: Node ES module, import from 'hermes_tools', async functions taking an object). Python: from hermes_tools import ${signatures.map((s) => s.name).join(', ')}; functions: ${fns}.`;
+    return `${lead} Scripts are Python 3 (language "javascript" also works: a Node ES module whose async helpers from 'hermes_tools' take an object). Python helpers (from hermes_tools import ...): ${fns}.`;
   }
   const fns = signatures.map((signature) => javascriptSignatureText({ signature })).join(', ');
-  return `${lead} Scripts are JavaScript (a Node ES module; python3 is not installed here): import { ${signatures.map((s) => s.name).join(', ')} } from 'hermes_tools'; async functions, each taking an object of the tool's arguments: ${fns}. Use top-level await.`;
+  return `${lead} Scripts are JavaScript (a Node ES module with top-level await; python3 is not installed here). Async helpers (import { ... } from 'hermes_tools'), each taking an object of the tool's arguments: ${fns}.`;
 }

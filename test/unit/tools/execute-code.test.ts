@@ -1,0 +1,91 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { z } from 'zod';
+import { toolCallsFor } from '../../../src/agent/tool-calls.js';
+import { builtinTools } from '../../../src/tools/builtin/index.js';
+import { executeCodeTool } from '../../../src/tools/builtin/execute-code.js';
+import { probeCodeRuntime } from '../../../src/tools/code/runtime.js';
+import { ToolRegistry } from '../../../src/tools/registry.js';
+import { bwrapArgs } from '../../../src/tools/sandbox/bwrap-args.js';
+import { defineTool } from '../../../src/tools/tool.js';
+import { makeSandbox } from './support.js';
+
+test('without python3 on PATH the runtime is JavaScript, the description says so, and a Python script is refused', async () => {
+  const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'hermes-nopy-'));
+  const sb = makeSandbox();
+  try {
+    const runtime = probeCodeRuntime({ searchPath: empty });
+    assert.deepEqual(runtime, { language: 'javascript', node: process.execPath });
+    const tool = executeCodeTool({ runtime, tools: builtinTools() });
+    assert.match(tool.description, /Scripts are JavaScript \(a Node ES module with top-level await; python3 is not installed here\)/);
+    assert.match(tool.description, /read_file\(\{path, offset\?, limit\?\}\)/);
+    const registry = new ToolRegistry({ tools: [tool] });
+    const ctx = { ...sb.ctx, toolCalls: toolCallsFor({ registry: sb.registry, ctx: sb.ctx }) };
+    const refused = await registry.execute({ call: { id: '1', name: 'execute_code', arguments: JSON.stringify({ code: 'print(1)', language: 'python' }) }, ctx });
+    assert.deepEqual(refused, { content: 'Error: python3 is not installed here; write the script in JavaScript (language "javascript")', isError: true });
+    const ran = await registry.execute({ call: { id: '2', name: 'execute_code', arguments: JSON.stringify({ code: 'console.log(6 * 7)' }) }, ctx });
+    assert.deepEqual(ran, { content: '42\n[exit code: 0; 0 tool calls]', isError: false });
+  } finally {
+    sb.cleanup();
+    fs.rmSync(empty, { recursive: true, force: true });
+  }
+});
+
+test('execute_code without the agent\'s toolCalls (a context that has none) is not available', async () => {
+  const sb = makeSandbox();
+  try {
+    const result = await sb.call('execute_code', { code: 'print(1)' });
+    assert.deepEqual(result, { content: 'Error: execute_code is not available here (no tools to call from a script)', isError: true });
+  } finally {
+    sb.cleanup();
+  }
+});
+
+test('toolCallsFor: the safe and file tools plus terminal, never memory or execute_code; calls are validated and scrubbed like the model\'s', async () => {
+  const sb = makeSandbox();
+  try {
+    const registry = new ToolRegistry({ tools: builtinTools({ memory: true, skills: true, cron: true }) });
+    const echo = defineTool({ name: 'echo_safe', description: 'test', input: z.object({ text: z.string() }), parallel: 'safe', handler: async (a) => `echo ${a.text}` });
+    const serial = defineTool({ name: 'serial_only', description: 'test', input: z.object({}), parallel: 'never', handler: async () => 'x' });
+    registry.register(echo);
+    registry.register(serial);
+    const tools = toolCallsFor({ registry, ctx: sb.ctx, scrub: (text) => text.replaceAll('s3cret', '***') });
+    assert.deepEqual(tools.names, ['read_file', 'write_file', 'patch', 'search_files', 'terminal', 'session_search', 'skills_list', 'skill_view', 'echo_safe']);
+    const signal = new AbortController().signal;
+    assert.deepEqual(await tools.call({ name: 'echo_safe', args: { text: 'the s3cret' }, signal }), { content: 'echo the ***', isError: false });
+    const bad = await tools.call({ name: 'echo_safe', args: { text: 5 }, signal });
+    assert.equal(bad.isError, true);
+    assert.match(bad.content, /^Error: invalid arguments for echo_safe: text:/);
+    for (const name of ['memory', 'execute_code', 'serial_only', 'cronjob']) {
+      assert.deepEqual(await tools.call({ name, args: {}, signal }), { content: `Error: ${name} cannot be called from execute_code.`, isError: true });
+    }
+  } finally {
+    sb.cleanup();
+  }
+});
+
+test('bwrapArgs: a read-only folder (the script\'s) is bound read-only at its own path after the private /tmp', () => {
+  const args = bwrapArgs({ settings: { bwrap: '/usr/bin/bwrap', network: false, hide: ['/srv/home'] }, workspace: '/srv/ws', script: 'ls', readOnly: ['/tmp/hermes-code-x'] });
+  const tmp = args.indexOf('/tmp');
+  const ro = args.lastIndexOf('--ro-bind');
+  assert.ok(tmp > 0 && args[tmp - 1] === '--tmpfs');
+  assert.deepEqual(args.slice(ro, ro + 3), ['--ro-bind', '/tmp/hermes-code-x', '/tmp/hermes-code-x']);
+  assert.ok(ro > tmp, 'bound after the private /tmp is made');
+});
+
+test('an interrupt (the turn\'s signal) kills a running script and says so', async () => {
+  const sb = makeSandbox();
+  try {
+    const abort = new AbortController();
+    const ctx = { ...sb.ctx, signal: abort.signal, toolCalls: toolCallsFor({ registry: sb.registry, ctx: sb.ctx }) };
+    const run = sb.registry.execute({ call: { id: '1', name: 'execute_code', arguments: JSON.stringify({ language: 'javascript', code: "console.log('up'); setTimeout(() => {}, 600_000);" }) }, ctx });
+    setTimeout(() => abort.abort(), 500);
+    const result = await run;
+    assert.match(result.content, /\[interrupted by the user: the script and its child processes were killed; 0 tool calls\]$/);
+  } finally {
+    sb.cleanup();
+  }
+});
