@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { codeRuntime } from '../../src/tools/code/runtime.js';
+import { choiceOf, lastToolResult, makeBuild, startApprovals, waitQuestion } from '../helpers/approvals.js';
 import { bwrapAvailability } from '../helpers/bwrap.js';
 import { say } from '../helpers/converse.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
@@ -154,6 +155,25 @@ test("a script's terminal(\"rm -rf build\") goes to the approval gate: with no o
     // A hard-blocked command is refused to the script as an error.
     const blocked = await runTurn(h, { code: ['import hermes_tools', 'try:', '    hermes_tools.terminal(command="rm -rf /")', 'except hermes_tools.ToolCallError as e:', '    print("blocked:", e)'].join('\n') });
     assert.match(blocked, /^blocked: Error: refused: .* is never run, whatever the approval setting/);
+  } finally {
+    await h.stop();
+  }
+});
+
+test("with an owner, a script's terminal(\"rm -rf build\") waits for the owner's answer; Allow once runs it and the script goes on", { skip: noPython }, async () => {
+  const h = await startApprovals();
+  try {
+    const build = makeBuild(h);
+    const code = ['from hermes_tools import terminal', 'print("terminal said:", terminal("rm -rf build"))', 'print("after")'].join('\n');
+    h.fake.enqueue({ toolCalls: [{ name: 'execute_code', arguments: { code } }] }, { text: 'cleaned' });
+    await h.adapter.inject({ text: 'clean up' });
+    const q = await waitQuestion(h);
+    assert.match(q.text, /^⚠️ The agent wants to run a dangerous command \(terminal\):\n`rm -rf build`\n/);
+    assert.ok(fs.existsSync(build), 'it ran before the answer');
+    await h.adapter.press({ messageId: q.id, choiceId: choiceOf(q, 'Allow once') });
+    await h.runner.waitIdle();
+    assert.equal(fs.existsSync(build), false, 'the allowed command did not run');
+    assert.equal(lastToolResult(h), 'terminal said: (no output)\n[exit code: 0]\nafter\n[exit code: 0; 1 tool call]');
   } finally {
     await h.stop();
   }

@@ -2,8 +2,8 @@ import type { Duplex } from 'node:stream';
 import type { ToolCallsCapability } from '../capabilities.js';
 import { NOT_CALLABLE_FROM_CODE } from './callable.js';
 
-/** Longest request line a script may send (a write_file of a large file fits; a runaway one does not). */
-const MAX_LINE_BYTES = 8 * 1024 * 1024;
+/** Longest request line a script may send, in characters (a write_file of a large file fits; a runaway one does not). */
+const MAX_LINE_CHARS = 8 * 1024 * 1024;
 
 /** What a script asks for, one JSON object per line. */
 interface RpcRequest {
@@ -28,6 +28,7 @@ export function serveToolCalls(params: { stream: Duplex; tools: ToolCallsCapabil
   const { stream, tools, signal } = params;
   const counter: RpcCounter = { calls: 0 };
   let pending = '';
+  let refusedAll = false;
   let queue: Promise<void> = Promise.resolve();
   const reply = (line: Record<string, unknown>): void => {
     if (signal.aborted || stream.destroyed || !stream.writable) return;
@@ -40,23 +41,32 @@ export function serveToolCalls(params: { stream: Duplex; tools: ToolCallsCapabil
     const refusal = refusalFor({ name: request.tool, names: tools.names, calls: counter.calls, maxCalls: params.maxCalls });
     if (refusal !== undefined) return reply({ id, ok: false, error: refusal });
     counter.calls += 1;
-    const result = await tools.call({ name: request.tool, args: request.args, signal });
-    if (result.isError) reply({ id, ok: false, error: result.content });
-    else reply({ id, ok: true, result: result.content });
+    try {
+      const result = await tools.call({ name: request.tool, args: request.args, signal });
+      if (result.isError) reply({ id, ok: false, error: result.content });
+      else reply({ id, ok: true, result: result.content });
+    } catch (error) {
+      // ToolCallsCapability never rejects; should one, the script still gets an answer and the queue goes on.
+      reply({ id, ok: false, error: `${request.tool} failed: ${error instanceof Error ? error.message : String(error)}` });
+    }
   };
   stream.setEncoding('utf8');
   stream.on('data', (chunk: string) => {
+    if (refusedAll) return;
     pending += chunk;
-    if (Buffer.byteLength(pending) > MAX_LINE_BYTES && !pending.includes('\n')) {
-      reply({ id: null, ok: false, error: `a tool call over ${MAX_LINE_BYTES} bytes was refused; the channel is closed` });
-      stream.destroy();
-      return;
-    }
     for (let end = pending.indexOf('\n'); end >= 0; end = pending.indexOf('\n')) {
       const line = pending.slice(0, end);
       pending = pending.slice(end + 1);
       if (line.trim() === '') continue;
       queue = queue.then(() => (signal.aborted ? undefined : handle(line)));
+    }
+    if (pending.length > MAX_LINE_CHARS) {
+      pending = '';
+      refusedAll = true;
+      queue = queue.then(() => {
+        reply({ id: null, ok: false, error: `a tool call over ${MAX_LINE_CHARS} characters was refused; the channel is closed` });
+        stream.end();
+      });
     }
   });
   // The script's end of the channel going away (it exited) is normal; a reset is no failure of the run.

@@ -89,3 +89,17 @@ test('an interrupt (the turn\'s signal) kills a running script and says so', asy
     sb.cleanup();
   }
 });
+
+test("a script's environment is the terminal's (PATH, HOME = the workspace, LANG, TERM; PWD from the shell) plus Python's two flags, none of the gateway's", async () => {
+  const sb = makeSandbox();
+  process.env['HERMES_TEST_CODE_SECRET'] = 'gw-secret-in-the-gateway-env';
+  try {
+    const ctx = { ...sb.ctx, toolCalls: toolCallsFor({ registry: sb.registry, ctx: sb.ctx }) };
+    const code = "console.log(JSON.stringify(Object.keys(process.env).sort()), process.env.HOME === process.cwd());";
+    const result = await sb.registry.execute({ call: { id: '1', name: 'execute_code', arguments: JSON.stringify({ code, language: 'javascript' }) }, ctx });
+    assert.equal(result.content, `${JSON.stringify(['HOME', 'LANG', 'PATH', 'PWD', 'PYTHONDONTWRITEBYTECODE', 'PYTHONUNBUFFERED', 'TERM'])} true\n[exit code: 0; 0 tool calls]`);
+  } finally {
+    delete process.env['HERMES_TEST_CODE_SECRET'];
+    sb.cleanup();
+  }
+});
