@@ -179,6 +179,24 @@ test("with an owner, a script's terminal(\"rm -rf build\") waits for the owner's
   }
 });
 
+test('secrets are scrubbed twice: from what a helper returns to the script, and from what the script prints', { skip: noPython }, async () => {
+  const h = await startCode();
+  try {
+    fs.writeFileSync(path.join(h.profile.workspaceDir, 'leak.txt'), 'key=sk-test-harness\n');
+    const code = [
+      'from hermes_tools import read_file',
+      'text = read_file("leak.txt")',
+      'print("helper saw the key:", "sk-test-harness" in text, "|", text.strip())',
+      'print("printed: sk-test-" + "harness")',
+    ].join('\n');
+    const result = await runTurn(h, { code });
+    assert.match(result, /^helper saw the key: False \| 1\tkey=\*\*\*\nprinted: \*\*\*\n/);
+    assert.ok(!result.includes('sk-test-harness'));
+  } finally {
+    await h.stop();
+  }
+});
+
 test('the JavaScript path: an ES module importing async helpers from hermes_tools', async () => {
   const h = await startCode();
   try {
