@@ -7,6 +7,7 @@ import { choiceOf, lastToolResult, makeBuild, startApprovals, waitQuestion } fro
 import { bwrapAvailability } from '../helpers/bwrap.js';
 import { say } from '../helpers/converse.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
+import { processesWith } from '../helpers/processes.js';
 
 const python = codeRuntime().python;
 const noPython = python === undefined ? 'python3 is not installed here' : false;
@@ -105,22 +106,6 @@ test('a script calling delegate_task (or memory, or an unknown tool) gets a clea
     await h.stop();
   }
 });
-
-/** Host processes whose command line holds `marker` (zombies not counted). */
-function processesWith(marker: string): number[] {
-  const found: number[] = [];
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z') continue;
-      if (fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(marker)) found.push(Number(entry));
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return found;
-}
 
 test('a script running past tools.code_execution.timeout is killed with its process group (its grandchild sleep too)', { skip: noPython }, async () => {
   const h = await startCode({ config: { tools: { code_execution: { timeout: '1s' } } } });

@@ -10,8 +10,11 @@ import { executeCodeTool } from '../../../src/tools/builtin/execute-code.js';
 import { probeCodeRuntime } from '../../../src/tools/code/runtime.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
 import { bwrapArgs } from '../../../src/tools/sandbox/bwrap-args.js';
+import { runBwrapProbe } from '../../../src/tools/sandbox/probe.js';
 import { defineTool } from '../../../src/tools/tool.js';
 import { makeSandbox } from './support.js';
+import { bwrapAvailability } from '../../helpers/bwrap.js';
+import { processesWith } from '../../helpers/processes.js';
 
 test('without python3 on PATH the runtime is JavaScript, the description says so, and a Python script is refused', async () => {
   const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'hermes-nopy-'));
@@ -100,6 +103,58 @@ test("a script's environment is the terminal's (PATH, HOME = the workspace, LANG
     assert.equal(result.content, `${JSON.stringify(['HOME', 'LANG', 'PATH', 'PWD', 'PYTHONDONTWRITEBYTECODE', 'PYTHONUNBUFFERED', 'TERM'])} true\n[exit code: 0; 0 tool calls]`);
   } finally {
     delete process.env['HERMES_TEST_CODE_SECRET'];
+    sb.cleanup();
+  }
+});
+
+test('the script lives in a private folder (0700) outside the workspace, removed when the run ends', async () => {
+  const sb = makeSandbox();
+  try {
+    const ctx = { ...sb.ctx, toolCalls: toolCallsFor({ registry: sb.registry, ctx: sb.ctx }) };
+    const code = [
+      "import fs from 'node:fs'; import path from 'node:path'; import { fileURLToPath } from 'node:url';",
+      'const dir = path.dirname(fileURLToPath(import.meta.url));',
+      "console.log(dir, (fs.statSync(dir).mode & 0o777).toString(8), fs.readdirSync(dir).sort().join(','), process.cwd());",
+    ].join('\n');
+    const result = await sb.registry.execute({ call: { id: '1', name: 'execute_code', arguments: JSON.stringify({ code, language: 'javascript' }) }, ctx });
+    const [dir, mode, files, cwd] = (result.content.split('\n')[0] ?? '').split(' ');
+    assert.ok(dir?.startsWith(path.join(os.tmpdir(), 'hermes-code-')), dir);
+    assert.equal(mode, '700');
+    assert.equal(files, 'node_modules,script.mjs');
+    assert.equal(cwd, fs.realpathSync(sb.workspace));
+    assert.equal(fs.existsSync(dir ?? ''), false, 'the script folder is still there');
+  } finally {
+    sb.cleanup();
+  }
+});
+
+test('a sandbox that is required but unavailable: nothing runs and the model is told why', async () => {
+  const sb = makeSandbox();
+  try {
+    const terminal = { ...sb.ctx.terminal, sandbox: { kind: 'unavailable' as const, reason: 'bwrap cannot create its namespaces here' } };
+    const ctx = { ...sb.ctx, terminal, toolCalls: toolCallsFor({ registry: sb.registry, ctx: sb.ctx }) };
+    const result = await sb.registry.execute({ call: { id: '1', name: 'execute_code', arguments: JSON.stringify({ code: 'console.log(1)', language: 'javascript' }) }, ctx });
+    assert.deepEqual(result, { content: 'Error: bwrap cannot create its namespaces here', isError: true });
+  } finally {
+    sb.cleanup();
+  }
+});
+
+const { skip: noBwrap } = bwrapAvailability();
+
+test('under bwrap a script past its timeout is killed with everything it started (the sandbox\'s pid namespace ends)', { skip: noBwrap }, async () => {
+  const sb = makeSandbox();
+  try {
+    const probe = runBwrapProbe();
+    assert.ok(probe.ok);
+    const sandbox = { kind: 'bwrap' as const, bwrap: probe.bwrap, hide: [sb.outside], network: false };
+    const ctx = { ...sb.ctx, terminal: { ...sb.ctx.terminal, sandbox }, codeExecution: { timeoutMs: 1_000, maxToolCalls: 5 }, toolCalls: toolCallsFor({ registry: sb.registry, ctx: sb.ctx }) };
+    const marker = `${500 + Math.floor(Math.random() * 400)}.75`;
+    const code = `import { spawn } from 'node:child_process';\nspawn('sh', ['-c', 'sleep ${marker}'], { stdio: 'ignore' });\nconsole.log('started');\nsetTimeout(() => {}, 600_000);`;
+    const result = await sb.registry.execute({ call: { id: '1', name: 'execute_code', arguments: JSON.stringify({ code, language: 'javascript' }) }, ctx });
+    assert.equal(result.content, 'started\n[timed out after 1 s: the script and its child processes were killed; 0 tool calls]');
+    assert.deepEqual(processesWith(`sleep\0${marker}`), [], 'the grandchild sleep is gone');
+  } finally {
     sb.cleanup();
   }
 });
