@@ -6,8 +6,8 @@ export function executeCodeDescription(params: { runtime: CodeRuntime; signature
   const { runtime, signatures } = params;
   const lead =
     'Run one script that calls several tools and does the work between the calls, instead of many separate tool ' +
-    'calls: only what it prints comes back. It runs in the workspace (sandboxed like terminal), is killed at the ' +
-    'timeout, and its output is shortened like terminal\'s. Each helper returns the tool\'s result text and raises ' +
+    'calls: only what it prints comes back. It runs in the workspace like terminal (its sandbox, if any), is killed at ' +
+    'the timeout, and long output is shortened. Each helper returns the tool\'s result text and raises ' +
     '(rejects with) ToolCallError when the tool fails or refuses.';
   if (runtime.language === 'python') {
     const fns = signatures.map((signature) => pythonSignatureText({ signature })).join(', ');
