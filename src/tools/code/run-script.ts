@@ -1,4 +1,4 @@
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { ToolCallsCapability } from '../capabilities.js';
@@ -59,7 +59,8 @@ export async function runScript(params: {
   sandbox: BwrapSettings | undefined;
 }): Promise<ScriptResult> {
   const { ctx } = params;
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'hermes-code-'));
+  // At its real path: the sandbox binds it there, and a symlinked TMPDIR would not be.
+  const dir = await realpath(await mkdtemp(path.join(os.tmpdir(), 'hermes-code-')));
   const run = new AbortController();
   const signal = AbortSignal.any([ctx.signal, run.signal]);
   let counter = { calls: 0 };
