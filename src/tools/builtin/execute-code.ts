@@ -10,8 +10,8 @@ import { defineTool, ToolError, type ToolDefinition } from '../tool.js';
 const DEFAULT_LIMITS = { timeoutMs: 300_000, maxToolCalls: 50 };
 
 const input = z.object({
-  code: z.string().min(1).describe('The whole script. It runs with the workspace as its current directory.'),
-  language: z.enum(['python', 'javascript']).optional().describe('Default: the language this tool\'s description names.'),
+  code: z.string().min(1).describe('The whole script.'),
+  language: z.enum(['python', 'javascript']).optional(),
 });
 
 /**

@@ -22,15 +22,3 @@ export function helperSignatures(params: { tools: readonly ToolDefinition[] }): 
     return { name: tool.name, required: names.filter((n) => required.has(n)), optional: names.filter((n) => !required.has(n)) };
   });
 }
-
-/** `read_file(path, offset=None, limit=None)`: how the tool's description shows a helper. */
-export function pythonSignatureText(params: { signature: HelperSignature }): string {
-  const { signature } = params;
-  return `${signature.name}(${[...signature.required, ...signature.optional.map((n) => `${n}=None`)].join(', ')})`;
-}
-
-/** `read_file({path, offset?, limit?})`: how the tool's description shows a JavaScript helper. */
-export function javascriptSignatureText(params: { signature: HelperSignature }): string {
-  const { signature } = params;
-  return `${signature.name}({${[...signature.required, ...signature.optional.map((n) => `${n}?`)].join(', ')}})`;
-}
