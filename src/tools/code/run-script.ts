@@ -61,8 +61,11 @@ export async function runScript(params: {
   const { ctx } = params;
   // At its real path: the sandbox binds it there, and a symlinked TMPDIR would not be.
   const dir = await realpath(await mkdtemp(path.join(os.tmpdir(), 'hermes-code-')));
+  // Aborted when the run ends or the turn is interrupted; the listener on the turn's signal goes with the run.
   const run = new AbortController();
-  const signal = AbortSignal.any([ctx.signal, run.signal]);
+  const { signal } = run;
+  if (ctx.signal.aborted) run.abort();
+  else ctx.signal.addEventListener('abort', () => run.abort(), { once: true, signal });
   let counter = { calls: 0 };
   try {
     const command = await prepare({ dir, code: params.code, language: params.language, interpreter: params.interpreter, signatures: params.signatures });
