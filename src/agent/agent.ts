@@ -5,6 +5,7 @@ import { INTERRUPTED_RESULT, planBatches, runBatches } from '../tools/scheduler.
 import { IterationBudget } from './budget.js';
 import { toOpenAIMessages, unansweredToolCalls, type ChatMessage } from './messages.js';
 import { ModelRoute, type RouteTurn } from './route/route.js';
+import { toolCallsFor } from './tool-calls.js';
 import type { AgentOptions, AgentResult, AgentRunParams } from './types.js';
 
 /** The tool whose rounds do not count against the iteration budget. */
@@ -177,10 +178,12 @@ export class AIAgent {
       maxParallel: this.options.maxParallel,
     });
     this.options.logger?.debug({ calls: params.calls.map((c) => c.name), batches: batches.length }, 'running tools');
+    // execute_code's scripts call the same tools, with the same context, scrubbed the same way.
+    const toolCalls = toolCallsFor({ registry, ctx: turn.toolContext, scrub: this.options.scrub });
     await runBatches({
       batches,
       registry,
-      ctx: turn.toolContext,
+      ctx: { ...turn.toolContext, toolCalls },
       signal: turn.params.signal,
       onResult: ({ call, result }) => {
         // The model never sees the profile's secrets, even when a tool read them (e.g. `cat .env`).

@@ -1,5 +1,7 @@
+import { codeRuntime } from '../code/runtime.js';
 import type { ToolDefinition } from '../tool.js';
 import { cronjobTool } from './cronjob.js';
+import { executeCodeTool } from './execute-code.js';
 import { memoryTool } from './memory.js';
 import { patchTool } from './patch.js';
 import { readFileTool } from './read-file.js';
@@ -16,10 +18,11 @@ import { writeFileTool } from './write-file.js';
  * The tools every agent gets: read_file, write_file, patch, search_files, terminal, session_search, send_message (it works
  * where the gateway fills `toolContext.messaging`); `memory` when it
  * is on; skills_list, skill_view and skill_manage when the profile's skills are (the gateway fills `toolContext.skills`);
- * `cronjob` when the scheduler runs (the gateway fills `toolContext.cron`).
+ * `cronjob` when the scheduler runs (the gateway fills `toolContext.cron`); `execute_code` last, its description listing
+ * the tools before it that a script may call (Python when python3 exists, probed once per process, else JavaScript).
  */
 export function builtinTools(params: { memory?: boolean; skills?: boolean; cron?: boolean } = {}): ToolDefinition[] {
-  return [
+  const tools: ToolDefinition[] = [
     readFileTool,
     writeFileTool,
     patchTool,
@@ -31,4 +34,5 @@ export function builtinTools(params: { memory?: boolean; skills?: boolean; cron?
     ...(params.skills === true ? [skillsListTool, skillViewTool, skillManageTool] : []),
     ...(params.cron === true ? [cronjobTool] : []),
   ];
+  return [...tools, executeCodeTool({ runtime: codeRuntime(), tools })];
 }

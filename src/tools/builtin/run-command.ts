@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { realpathSync } from 'node:fs';
+import type { Duplex } from 'node:stream';
 import type { Clock } from '../../util/clock.js';
 import { bwrapArgs } from '../sandbox/bwrap-args.js';
 import type { BwrapSettings } from '../sandbox/spec.js';
@@ -39,21 +40,33 @@ export function runCommand(params: {
   signal: AbortSignal;
   /** Run confined under bubblewrap (the terminal tool's model-written commands); absent: unconfined. */
   sandbox?: BwrapSettings | undefined;
+  /** Folders the sandboxed command sees read-only at their own paths (an execute_code run's script folder). */
+  readOnly?: readonly string[];
+  /**
+   * Gives the command a private channel: its fd 3 is one end of a socketpair and `channel` gets the other (not a
+   * network port; it passes through bwrap). The stream is destroyed when the command's result is resolved.
+   */
+  channel?: (stream: Duplex) => void;
 }): Promise<CommandResult> {
   const { clock, signal } = params;
   return new Promise<CommandResult>((resolve, reject) => {
     // stderr joins stdout inside the shell, so both arrive through one pipe in the order they were written.
     const script = `exec 2>&1\n${params.command}`;
     const [file, args] = params.sandbox
-      ? [params.sandbox.bwrap, bwrapArgs({ settings: params.sandbox, workspace: realDir(params.cwd), script })]
+      ? [params.sandbox.bwrap, bwrapArgs({ settings: params.sandbox, workspace: realDir(params.cwd), script, ...(params.readOnly ? { readOnly: params.readOnly } : {}) })]
       : ['/bin/sh', ['-c', script]];
     // The env goes to bwrap too: its process is pid 1 in the sandbox, and /proc/1/environ shows what it was given.
     const child = spawn(file, args, {
       cwd: params.cwd,
       env: params.env,
       detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      // fd 3 is a socketpair when a channel is asked for (libuv makes 'pipe' a unix socketpair).
+      stdio: params.channel ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
     });
+    const { stdout, stderr } = child;
+    if (stdout === null || stderr === null) throw new Error('spawn gave no output pipes');
+    const channel = params.channel ? (child.stdio[3] as Duplex | null | undefined) : undefined;
+    if (channel) params.channel?.(channel);
     const output = new OutputCap({ maxBytes: params.maxOutputBytes });
     const timers = new AbortController();
     let killedFor: CommandResult['killedFor'];
@@ -81,17 +94,19 @@ export function runCommand(params: {
       timers.abort();
       signal.removeEventListener('abort', onAbort);
       if (killedFor) signalGroup('SIGKILL');
-      child.stdout.destroy();
-      child.stderr.destroy();
+      stdout.destroy();
+      stderr.destroy();
+      channel?.destroy();
       resolve({ output: output.render(), exitCode: exit?.code ?? null, exitSignal: exit?.signal ?? null, killedFor });
     };
 
-    child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => output.push(chunk));
+    stdout.on('data', (chunk: Buffer) => output.push(chunk));
+    stderr.on('data', (chunk: Buffer) => output.push(chunk));
     child.on('error', (error) => {
       if (done) return;
       done = true;
       timers.abort();
+      channel?.destroy();
       signal.removeEventListener('abort', onAbort);
       reject(error);
     });
