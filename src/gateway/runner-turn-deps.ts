@@ -10,6 +10,7 @@ import type { TurnDeps } from './turn.js';
 import { approvalCapability } from './approvals/capability.js';
 import type { ApprovalDesk } from './approvals/desk.js';
 import { hasApprovalOwner } from './approvals/owner.js';
+import { delegateCapability } from './delegate/capability.js';
 
 /** A turn's deps on an adapter slot, from the runner's current settings (read when the turn starts). */
 export function turnDepsFor(params: {
@@ -45,6 +46,24 @@ export function turnDepsFor(params: {
             scrub: options.scrub,
             logger: params.logger.child({ component: 'approval' }),
           });
+  const delegation = options.delegation;
+  const delegate: TurnDeps['delegate'] =
+    delegation === undefined
+      ? undefined
+      : (p) =>
+          delegateCapability({
+            agent: params.agent,
+            store: params.store,
+            settings: delegation,
+            toolContext: p.toolContext,
+            parentSessionId: p.sessionId,
+            parentKey: p.sessionKey,
+            inboxId: p.inboxId,
+            progress: p.progress,
+            scrub: options.scrub,
+            logger: params.logger,
+            depth: p.toolContext.depth ?? 0,
+          });
   return {
     store: params.store,
     agent: params.agent,
@@ -69,5 +88,6 @@ export function turnDepsFor(params: {
     ...(params.onDelivered ? { onDelivered: params.onDelivered } : {}),
     ...(params.onFinished ? { onFinished: params.onFinished } : {}),
     ...(approval ? { approval } : {}),
+    ...(delegate ? { delegate } : {}),
   };
 }

@@ -9,7 +9,7 @@ export type TurnTools = Pick<ToolContext, 'origin' | 'startedBy' | 'approval' | 
 
 /**
  * What tools know of one turn: the chat it answers (where `origin` delivery goes), who started it, and the capabilities
- * built for it (approval; delegation, clarify and messaging as they are added). `sessionId` reads the turn's current
+ * built for it (approval, delegation; clarify and messaging as they are added). `sessionId` reads the turn's current
  * session (a compression may switch it mid-turn); `progress` is the turn's tool-activity lines.
  */
 export function turnToolsFor(params: { deps: TurnDeps; row: InboxRow; progress: ToolProgress; sessionId: () => string }): TurnTools {
@@ -17,9 +17,11 @@ export function turnToolsFor(params: { deps: TurnDeps; row: InboxRow; progress: 
   const event = row.event;
   const system = event.system;
   const approval = deps.approval?.({ event, sessionKey: row.sessionKey });
-  return {
+  const tools: TurnTools = {
     origin: turnOriginOf({ event }),
     ...(system === undefined ? {} : { startedBy: system.kind }),
     ...(approval === undefined ? {} : { approval }),
   };
+  const delegate = deps.delegate?.({ toolContext: { ...deps.toolContext, ...tools }, sessionKey: row.sessionKey, inboxId: row.id, sessionId: params.sessionId, progress: params.progress });
+  return { ...tools, ...(delegate === undefined ? {} : { delegate }) };
 }

@@ -1,5 +1,6 @@
 import type { ToolDefinition } from '../tool.js';
 import { cronjobTool } from './cronjob.js';
+import { delegateTaskTool } from './delegate-task.js';
 import { memoryTool } from './memory.js';
 import { patchTool } from './patch.js';
 import { readFileTool } from './read-file.js';
@@ -12,7 +13,8 @@ import { terminalTool } from './terminal.js';
 import { writeFileTool } from './write-file.js';
 
 /**
- * The tools every agent gets: read_file, write_file, patch, search_files, terminal, session_search; `memory` when it
+ * The tools every agent gets: read_file, write_file, patch, search_files, terminal, session_search, delegate_task (it
+ * works where the gateway fills `toolContext.delegate`); `memory` when it
  * is on; skills_list, skill_view and skill_manage when the profile's skills are (the gateway fills `toolContext.skills`);
  * `cronjob` when the scheduler runs (the gateway fills `toolContext.cron`).
  */
@@ -24,6 +26,7 @@ export function builtinTools(params: { memory?: boolean; skills?: boolean; cron?
     searchFilesTool,
     terminalTool,
     sessionSearchTool,
+    delegateTaskTool,
     ...(params.memory === true ? [memoryTool] : []),
     ...(params.skills === true ? [skillsListTool, skillViewTool, skillManageTool] : []),
     ...(params.cron === true ? [cronjobTool] : []),
