@@ -242,3 +242,24 @@ test("children's sessions are stored (parent_session_id, ended, never a chat's a
     await h.stop();
   }
 });
+
+test('a system-started turn (a check) delegates too, but shows no progress lines: its answer arrives whole', async () => {
+  const h = await setup({ goals: ['quiet'] });
+  try {
+    h.fake.setResponder(
+      delegateResponder({
+        parent: (round) => (round === 0 ? { toolCalls: [{ name: 'delegate_task', arguments: { goal: 'quiet' } }] } : { text: 'check result: fine' }),
+        child: readingChild,
+      }),
+    );
+    const result = h.runner.inject({ platform: 'test', chat: { id: 'chat-1', kind: 'dm' }, text: 'run the check', sessionKey: 'test:check:disk', origin: { kind: 'check', name: 'disk' }, messageId: 'check-1' });
+    assert.equal(result.kind, 'queued');
+    if (result.kind !== 'queued') return;
+    await result.finished;
+    await h.runner.waitIdle();
+    assert.equal(childRequests({ requests: h.fake.requests }).get('quiet')?.length, 2);
+    assert.deepEqual(h.adapter.calls.filter((c) => c.kind === 'send' || c.kind === 'edit').map((c) => c.text), ['check result: fine']);
+  } finally {
+    await h.stop();
+  }
+});

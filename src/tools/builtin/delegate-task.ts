@@ -11,7 +11,7 @@ const MAX_GOAL_ECHO = 120;
 const toolsets = z
   .array(z.string().min(1))
   .optional()
-  .describe('Tool groups the sub-agent gets: file, terminal, search, web, skills, cronjob (default: all it may have).');
+  .describe('Tool groups the sub-agent gets: file, terminal, search, skills, cronjob (default: all it may have).');
 
 const task = z.object({
   goal: z.string().min(1).describe('What the sub-agent must do, stated completely: it sees none of this conversation.'),
