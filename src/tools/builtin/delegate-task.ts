@@ -8,32 +8,25 @@ export const MAX_DELEGATE_TASKS = 10;
 /** Longest goal repeated in a task's header of the result. */
 const MAX_GOAL_ECHO = 120;
 
-const toolsets = z
-  .array(z.string().min(1))
-  .optional()
-  .describe('Tool groups the sub-agent gets: file, terminal, search, skills, cronjob (default: all it may have).');
+const toolsetNames = z.array(z.string());
 
-const task = z.object({
-  goal: z.string().min(1).describe('What the sub-agent must do, stated completely: it sees none of this conversation.'),
-  context: z.string().optional().describe('Facts it needs: paths, constraints, what was already tried.'),
-  toolsets,
-});
+/** One sub-task inside `tasks` (no descriptions: the top-level fields say what each is). */
+const task = z.object({ goal: z.string(), context: z.string().optional(), toolsets: toolsetNames.optional() });
 
 const input = z.object({
-  goal: z.string().min(1).optional().describe('One sub-task (or use tasks).'),
-  context: z.string().optional().describe('Facts the sub-agent needs for goal.'),
-  toolsets,
-  tasks: z.array(task).optional().describe(`Several independent sub-tasks, run in parallel (at most ${MAX_DELEGATE_TASKS}).`),
+  goal: z.string().optional().describe('The sub-task, stated completely (or use tasks).'),
+  context: z.string().optional().describe('Facts it needs: paths, constraints, what was tried.'),
+  toolsets: toolsetNames.optional().describe('Tool groups: file, terminal, search, skills, cronjob (default: all).'),
+  tasks: z.array(task).optional().describe(`Independent sub-tasks run in parallel (at most ${MAX_DELEGATE_TASKS}), each {goal, context?, toolsets?}.`),
 });
 
 /** `delegate_task`: Hermes Agent's tool (same name and arguments) handing sub-tasks to child agents with a clean context. */
 export const delegateTaskTool = defineTool({
   name: 'delegate_task',
   description:
-    'Hand a self-contained sub-task to a sub-agent with a fresh context and its own tools; several tasks run in parallel. ' +
-    'You get back only each sub-agent\'s final summary, not its tool calls, so use it for work whose details you do not ' +
-    'need here (research across many files, independent changes). The sub-agent knows only goal and context. ' +
-    'Sub-agents cannot delegate, ask the user, send messages, write memory or run execute_code.',
+    'Hand self-contained sub-tasks to sub-agents with a fresh context (they know only goal and context); tasks run in ' +
+    "parallel. You get back only each one's final summary, not its tool calls. Sub-agents cannot delegate, ask the user, " +
+    'send messages, use memory or execute_code.',
   input,
   parallel: 'safe',
   handler: async (args, ctx) => {
@@ -53,9 +46,11 @@ function tasksOf(params: { args: z.infer<typeof input> }): DelegateTask[] {
     if (args.tasks.length > MAX_DELEGATE_TASKS) {
       throw new ToolError(`delegate_task takes at most ${MAX_DELEGATE_TASKS} tasks per call (got ${args.tasks.length}); merge some or call again for the rest.`);
     }
+    const empty = args.tasks.findIndex((t) => t.goal.trim() === '');
+    if (empty >= 0) throw new ToolError(`delegate_task: task ${empty + 1} has an empty goal.`);
     return args.tasks.map((t) => taskOf(t));
   }
-  if (args.goal === undefined) throw new ToolError('delegate_task needs goal (one task) or tasks (several).');
+  if (args.goal === undefined || args.goal.trim() === '') throw new ToolError('delegate_task needs goal (one task) or tasks (several).');
   return [taskOf({ goal: args.goal, context: args.context, toolsets: args.toolsets })];
 }
 

@@ -40,6 +40,8 @@ test('delegate_task: neither or both of goal/tasks, an empty or too long task li
     { args: {}, error: /needs goal \(one task\) or tasks/ },
     { args: { goal: 'x', tasks: [{ goal: 'y' }] }, error: /either goal .* or tasks .*, not both/ },
     { args: { tasks: [] }, error: /tasks is empty/ },
+    { args: { goal: '  ' }, error: /needs goal/ },
+    { args: { tasks: [{ goal: 'a' }, { goal: '' }] }, error: /task 2 has an empty goal/ },
     { args: { tasks: Array.from({ length: MAX_DELEGATE_TASKS + 1 }, (_, i) => ({ goal: `g${i}` })) }, error: /at most 10 tasks per call \(got 11\)/ },
     { args: { goal: 'x' }, ctx: { delegate: undefined }, error: /^Error: delegate_task is not available here\.$/ },
   ];
