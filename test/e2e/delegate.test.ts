@@ -143,6 +143,29 @@ test('/stop while the children stream aborts every child request within a second
   }
 });
 
+test('a shutdown that finds children running (past the drain timeout) aborts every child request within a second', async () => {
+  const goals = ['long1', 'long2'];
+  const h = await setup({ goals, config: { gateway: { drain_timeout: '500ms' } } });
+  try {
+    h.fake.setResponder(
+      delegateResponder({
+        parent: () => ({ toolCalls: [{ name: 'delegate_task', arguments: { tasks: goals.map((goal) => ({ goal })) } }] }),
+        child: () => ({ chunks: ['still ', 'going'], hangAfterChunks: 1 }),
+      }),
+    );
+    await h.adapter.inject({ text: 'take long' });
+    await until(() => childRequests({ requests: h.fake.requests }).size === 2, 'two child requests');
+    const stoppingAt = Date.now();
+    await h.runner.stop();
+    const children = [...childRequests({ requests: h.fake.requests }).values()].flat();
+    await until(() => children.every((r) => r.cut === true), 'every child request aborted');
+    // The drain waits 500 ms for the turn; then the shutdown interrupts it, and the children with it.
+    for (const request of children) assert.ok((request.ended ?? Infinity) - stoppingAt < 500 + 1000, `a child request ended ${(request.ended ?? 0) - stoppingAt} ms after the stop began`);
+  } finally {
+    await h.stop();
+  }
+});
+
 test('a child whose model call fails gives the parent its error line; the other children still give their summaries', async () => {
   const goals = ['good1', 'broken', 'good2'];
   const h = await setup({ goals, config: { model: { max_retries: 0 } } });
