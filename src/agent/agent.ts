@@ -1,5 +1,5 @@
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
-import type { ToolCallRequest } from '../tools/registry.js';
+import type { ToolCallRequest, ToolRegistry } from '../tools/registry.js';
 import type { ToolContext } from '../tools/tool.js';
 import { INTERRUPTED_RESULT, planBatches, runBatches } from '../tools/scheduler.js';
 import { IterationBudget } from './budget.js';
@@ -51,6 +51,16 @@ export class AIAgent {
         logger: options.logger,
       });
     } else throw new TypeError('AIAgent needs a client or a route');
+  }
+
+  /** The tools this agent offers the model. */
+  get registry(): ToolRegistry {
+    return this.options.registry;
+  }
+
+  /** An agent like this one on the same model route (keys, fallbacks) with other tools and budget: a delegate_task child. */
+  child(params: { registry: ToolRegistry; maxIterations: number }): AIAgent {
+    return new AIAgent({ ...this.options, route: this.route, registry: params.registry, maxIterations: params.maxIterations });
   }
 
   /** Runs one turn; never throws for model or tool failures (they end the turn with an outcome). */

@@ -95,7 +95,7 @@ function statusText(params: { ctx: ControlContext }): string {
     `Now: ${busy}`,
     `Model: ${ctx.modelLabel}`,
     ...(ctx.keyLines?.() ?? []),
-    ...(session ? [usageLine({ usage: ctx.store.sessionUsage({ sessionId: session.id }) })] : []),
+    ...(session ? [usageLine({ usage: ctx.store.sessionUsage({ sessionId: session.id, withChildren: true }) })] : []),
     ...contextLines({ ctx, sessionId: session?.id }),
     `Gateway up ${uptime}s; platforms: ${ctx.adapters().map((a) => `${a.name} ${a.state}`).join(', ') || 'none'}`,
   ];

@@ -12,6 +12,7 @@ import type { ApprovalDesk } from './approvals/desk.js';
 import { hasApprovalOwner } from './approvals/owner.js';
 import { sendText } from './inject-send.js';
 import { messagingCapability } from './messaging/capability.js';
+import { delegateCapability } from './delegate/capability.js';
 
 /** A turn's deps on an adapter slot, from the runner's current settings (read when the turn starts). */
 export function turnDepsFor(params: {
@@ -64,6 +65,24 @@ export function turnDepsFor(params: {
             send: (p) => sendText({ ...p, slots, scrub: options.scrub, mediaPolicy: options.mediaPolicy, stageMedia: options.stageMedia, store: params.store, clock: params.clock, logger: params.logger.child({ component: 'send_message' }) }),
             logger: params.logger.child({ component: 'send_message' }),
           });
+  const delegation = options.delegation;
+  const delegate: TurnDeps['delegate'] =
+    delegation === undefined
+      ? undefined
+      : (p) =>
+          delegateCapability({
+            agent: params.agent,
+            store: params.store,
+            settings: delegation,
+            toolContext: p.toolContext,
+            parentSessionId: p.sessionId,
+            parentKey: p.sessionKey,
+            inboxId: p.inboxId,
+            progress: p.progress,
+            scrub: options.scrub,
+            logger: params.logger,
+            depth: p.toolContext.depth ?? 0,
+          });
   return {
     store: params.store,
     agent: params.agent,
@@ -89,5 +108,6 @@ export function turnDepsFor(params: {
     ...(params.onFinished ? { onFinished: params.onFinished } : {}),
     ...(approval ? { approval } : {}),
     ...(messaging ? { messaging } : {}),
+    ...(delegate ? { delegate } : {}),
   };
 }

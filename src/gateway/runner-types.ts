@@ -12,6 +12,7 @@ import type { MediaStager } from './media-stage.js';
 import type { TurnReactions } from './turn-reactions.js';
 import type { ApprovalSettings } from './approvals/capability.js';
 import type { ToolProgressMode } from './tool-progress.js';
+import type { DelegateSettings } from './delegate/capability.js';
 
 /** One adapter and how the gateway treats it. */
 export interface AdapterEntry {
@@ -78,4 +79,6 @@ export interface RunnerOptions {
   readonly jobs?: { readonly catchUpWindowMs: number };
   /** Dangerous-command approval (`tools.approval`, `tools.approval_timeout`); absent: dangerous commands are denied. */
   readonly approval?: ApprovalSettings;
+  /** delegate_task children (`agent.delegate_max_iterations`, `agent.max_concurrent_children`); absent: no delegation. */
+  readonly delegation?: DelegateSettings;
 }

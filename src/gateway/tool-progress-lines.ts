@@ -59,14 +59,14 @@ function argumentOf(params: { json: string; name: string }): string | undefined 
 }
 
 /**
- * The compact line the user sees for one tool call, e.g. "⚙ terminal: ls -la". The argument is scrubbed of
+ * The compact line the user sees for one tool call, e.g. "⚙ terminal: ls -la" (`emoji: false`: "terminal: ls -la"). The argument is scrubbed of
  * secrets whole (before it is cut, so a cut never hides a secret from the scrubber) and shortened to one line.
  */
-export function toolProgressLine(params: { name: string; arguments: string; scrub: (text: string) => string }): string {
+export function toolProgressLine(params: { name: string; arguments: string; scrub: (text: string) => string; emoji?: boolean }): string {
   const { scrub } = params;
   const look = TOOL_LOOKS[params.name];
   const name = shorten({ text: scrub(params.name), max: MAX_NAME_CHARS });
-  const head = `${look?.emoji ?? GENERIC_EMOJI} ${name}`;
+  const head = params.emoji === false ? name : `${look?.emoji ?? GENERIC_EMOJI} ${name}`;
   const raw = look?.arg === undefined ? undefined : argumentOf({ json: params.arguments, name: look.arg });
   if (raw === undefined) return head;
   const arg = shorten({ text: scrub(raw), max: MAX_ARG_CHARS });

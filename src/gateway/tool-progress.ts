@@ -49,14 +49,25 @@ export class ToolProgress {
   /** Records one tool call and tells the sink what to show. */
   call(params: { name: string; arguments: string }): void {
     if (this.mode === 'off') return;
+    this.show({ tool: params.name, line: () => toolProgressLine({ ...params, scrub: this.scrub }) });
+  }
+
+  /** Records one tool call of a delegate_task child (`child` e.g. "child 2/3"): "↳ child 2/3: read_file notes.md". */
+  childCall(params: { child: string; name: string; arguments: string }): void {
+    if (this.mode === 'off') return;
+    const line = (): string => `↳ ${params.child}: ${toolProgressLine({ name: params.name, arguments: params.arguments, scrub: this.scrub, emoji: false })}`;
+    this.show({ tool: `${params.child}\u0000${params.name}`, line });
+  }
+
+  private show(params: { tool: string; line: () => string }): void {
     const last = this.shown.at(-1);
-    if (this.mode === 'new' && last !== undefined && last.tool === params.name) {
+    if (this.mode === 'new' && last !== undefined && last.tool === params.tool) {
       last.count += 1;
       this.sink.progress({ lines: this.lines() });
       return;
     }
-    const line = toolProgressLine({ ...params, scrub: this.scrub });
-    this.shown.push({ tool: params.name, line, count: 1 });
+    const line = params.line();
+    this.shown.push({ tool: params.tool, line, count: 1 });
     if (this.shown.length > this.maxLines) this.shown = this.shown.slice(-this.maxLines);
     this.sink.progress({ lines: this.lines(), added: line });
   }

@@ -9,7 +9,7 @@ export type TurnTools = Pick<ToolContext, 'origin' | 'startedBy' | 'approval' | 
 
 /**
  * What tools know of one turn: the chat it answers (where `origin` delivery goes), who started it, and the capabilities
- * built for it (approval, messaging; delegation and clarify as they are added). `sessionId` reads the turn's current
+ * built for it (approval, messaging, delegation; clarify as it is added). `sessionId` reads the turn's current
  * session (a compression may switch it mid-turn); `progress` is the turn's tool-activity lines.
  */
 export function turnToolsFor(params: { deps: TurnDeps; row: InboxRow; progress: ToolProgress; sessionId: () => string }): TurnTools {
@@ -20,10 +20,12 @@ export function turnToolsFor(params: { deps: TurnDeps; row: InboxRow; progress: 
   // System-started turns (a job's run, the heartbeat, a check) get it too: "text me on Slack when …" is a fair job, and
   // only the profile's own known chats can be sent to. Children never get it (their context is built without it).
   const messaging = deps.messaging?.({ row });
-  return {
+  const tools: TurnTools = {
     origin: turnOriginOf({ event }),
     ...(system === undefined ? {} : { startedBy: system.kind }),
     ...(approval === undefined ? {} : { approval }),
     ...(messaging === undefined ? {} : { messaging }),
   };
+  const delegate = deps.delegate?.({ toolContext: { ...deps.toolContext, ...tools }, sessionKey: row.sessionKey, inboxId: row.id, sessionId: params.sessionId, progress: params.progress });
+  return { ...tools, ...(delegate === undefined ? {} : { delegate }) };
 }

@@ -9,7 +9,7 @@ import type { CompressedContext } from '../agent/types.js';
 import { windowHistory } from '../agent/history-window.js';
 import type { PromptSource } from '../agent/prompt/source.js';
 import type { ToolContext } from '../tools/tool.js';
-import type { ApprovalCapability, MessagingCapability } from '../tools/capabilities.js';
+import type { ApprovalCapability, DelegateCapability, MessagingCapability } from '../tools/capabilities.js';
 import type { MessageEvent, PlatformAdapter } from './contracts.js';
 import type { ChatPacer } from './delivery/pacer.js';
 import { StreamDelivery } from './delivery/stream.js';
@@ -69,6 +69,20 @@ export interface TurnDeps {
   readonly approval?: (params: { event: MessageEvent; sessionKey: string }) => ApprovalCapability;
   /** The turn's `send_message` (other chats of the profile, sends journaled under the turn's row); absent: not available. */
   readonly messaging?: (params: { row: InboxRow }) => MessagingCapability;
+  /** The turn's delegate_task children (see delegate/); absent: delegate_task is not available. */
+  readonly delegate?: (params: DelegateFactoryParams) => DelegateCapability;
+}
+
+/** What the delegate capability of one turn is built from. */
+export interface DelegateFactoryParams {
+  /** The turn's tool context so far (approval included): children get it minus what they may not have. */
+  readonly toolContext: Omit<ToolContext, 'signal'>;
+  readonly sessionKey: string;
+  readonly inboxId: number;
+  /** The turn's current session. */
+  readonly sessionId: () => string;
+  /** The turn's tool activity lines (children's calls are shown there). */
+  readonly progress: ToolProgress;
 }
 
 /** How a turn ended: `silent` (a system turn whose answer was empty or a silence token: nothing sent), `undelivered` (the platform refused it). */

@@ -37,6 +37,18 @@ export function createModelCallQueries(params: { db: Database.Database; clock: C
             coalesce(sum(cached_tokens), 0) AS cached_tokens
      FROM model_calls WHERE session_id = ?`,
   );
+  // A session's children: sessions it is the parent of under another key (delegate_task's); a compression's or /new's
+  // successor keeps the key, so it is not one.
+  const sumWithChildren = db.prepare<{ id: string }, UsageRecord>(
+    `SELECT count(*) AS calls,
+            count(*) FILTER (WHERE prompt_tokens IS NULL AND completion_tokens IS NULL) AS unreported,
+            coalesce(sum(prompt_tokens), 0) AS prompt_tokens,
+            coalesce(sum(completion_tokens), 0) AS completion_tokens,
+            coalesce(sum(cached_tokens), 0) AS cached_tokens
+     FROM model_calls
+     WHERE session_id = @id
+        OR session_id IN (SELECT c.id FROM sessions c JOIN sessions p ON p.id = @id WHERE c.parent_session_id = @id AND c.key <> p.key)`,
+  );
   const last = db.prepare<[string], { prompt_tokens: number }>(
     `SELECT prompt_tokens FROM model_calls WHERE session_id = ? AND prompt_tokens IS NOT NULL ORDER BY id DESC LIMIT 1`,
   );
@@ -53,8 +65,8 @@ export function createModelCallQueries(params: { db: Database.Database; clock: C
         now: clock.now(),
       });
     },
-    sessionUsage: ({ sessionId }) => {
-      const record = sum.get(sessionId);
+    sessionUsage: ({ sessionId, withChildren }) => {
+      const record = withChildren === true ? sumWithChildren.get({ id: sessionId }) : sum.get(sessionId);
       return {
         calls: record?.calls ?? 0,
         unreported: record?.unreported ?? 0,

@@ -312,8 +312,11 @@ export interface Store extends JobStore, ApprovalStore {
   // --- model usage ---
   /** Records one model call's usage with its session. */
   recordModelCall(params: NewModelCall): void;
-  /** A session's model calls added up (zeros when it has none). */
-  sessionUsage(params: { sessionId: string }): SessionUsage;
+  /**
+   * A session's model calls added up (zeros when it has none); `withChildren`: its child sessions' too (sessions it is
+   * the parent of under another key: delegate_task's sub-agents, not the session a compression or /new continued in).
+   */
+  sessionUsage(params: { sessionId: string; withChildren?: boolean }): SessionUsage;
   /** The prompt tokens the endpoint reported for the session's latest model call that reported them (null: none). */
   lastPromptTokens(params: { sessionId: string }): number | null;
 

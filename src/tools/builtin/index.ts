@@ -2,6 +2,7 @@ import { codeRuntime } from '../code/runtime.js';
 import type { ToolDefinition } from '../tool.js';
 import { cronjobTool } from './cronjob.js';
 import { executeCodeTool } from './execute-code.js';
+import { delegateTaskTool } from './delegate-task.js';
 import { memoryTool } from './memory.js';
 import { patchTool } from './patch.js';
 import { readFileTool } from './read-file.js';
@@ -15,8 +16,8 @@ import { terminalTool } from './terminal.js';
 import { writeFileTool } from './write-file.js';
 
 /**
- * The tools every agent gets: read_file, write_file, patch, search_files, terminal, session_search, send_message (it works
- * where the gateway fills `toolContext.messaging`); `memory` when it
+ * The tools every agent gets: read_file, write_file, patch, search_files, terminal, session_search, delegate_task and
+ * send_message (they work where the gateway fills `toolContext.delegate` / `toolContext.messaging`); `memory` when it
  * is on; skills_list, skill_view and skill_manage when the profile's skills are (the gateway fills `toolContext.skills`);
  * `cronjob` when the scheduler runs (the gateway fills `toolContext.cron`); `execute_code` last, its description listing
  * the tools before it that a script may call (Python when python3 exists, probed once per process, else JavaScript).
@@ -30,6 +31,7 @@ export function builtinTools(params: { memory?: boolean; skills?: boolean; cron?
     terminalTool,
     sessionSearchTool,
     sendMessageTool,
+    delegateTaskTool,
     ...(params.memory === true ? [memoryTool] : []),
     ...(params.skills === true ? [skillsListTool, skillViewTool, skillManageTool] : []),
     ...(params.cron === true ? [cronjobTool] : []),

@@ -32,6 +32,8 @@ export interface CapturedRequest {
   time: number;
   /** True once the client went away before the answer was complete (an aborted request). */
   cut?: boolean;
+  /** Date.now() when the exchange ended: the answer complete, or the client gone (see `cut`). */
+  ended?: number;
 }
 
 /** Pause between the last chunk and the reset of a `breakAfterChunks` reply. */
@@ -138,6 +140,7 @@ export class FakeOpenAI {
     }
     this.requests.push(captured);
     res.on('close', () => {
+      captured.ended = Date.now();
       if (!res.writableFinished) captured.cut = true;
     });
     this.notifyWaiters();

@@ -128,3 +128,20 @@ test('a reload applies display.tool_progress to the next turns (no restart)', as
   assert.deepEqual(plan.live, ['display.tool_progress']);
   assert.deepEqual(plan.restartNeeded, []);
 });
+
+describe('ToolProgress.childCall', () => {
+  test("a delegate_task child's calls show as ↳ lines under its number; `new` counts a child's repeats; `off` shows none", () => {
+    const shownFor = (mode: ToolProgressMode): string[] => {
+      let lines: readonly string[] = [];
+      const progress = new ToolProgress({ mode, scrub: (text) => text.replace('s3cret', '[REDACTED]'), sink: { progress: (p) => (lines = p.lines) } });
+      progress.call({ name: 'delegate_task', arguments: JSON.stringify({ goal: 'look around' }) });
+      progress.childCall({ child: 'child 1/2', name: 'read_file', arguments: JSON.stringify({ path: 'notes.md' }) });
+      progress.childCall({ child: 'child 1/2', name: 'read_file', arguments: JSON.stringify({ path: 'more.md' }) });
+      progress.childCall({ child: 'child 2/2', name: 'terminal', arguments: JSON.stringify({ command: 'echo s3cret' }) });
+      return [...lines];
+    };
+    assert.deepEqual(shownFor('new'), ['🤝 delegate_task: look around', '↳ child 1/2: read_file notes.md ×2', '↳ child 2/2: terminal: echo [REDACTED]']);
+    assert.deepEqual(shownFor('all'), ['🤝 delegate_task: look around', '↳ child 1/2: read_file notes.md', '↳ child 1/2: read_file more.md', '↳ child 2/2: terminal: echo [REDACTED]']);
+    assert.deepEqual(shownFor('off'), []);
+  });
+});

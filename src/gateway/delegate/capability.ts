@@ -1,0 +1,104 @@
+import type { Logger } from 'pino';
+import type { AIAgent } from '../../agent/agent.js';
+import type { Store } from '../../store/types.js';
+import type { DelegateCapability, DelegateOutcome, DelegateTask } from '../../tools/capabilities.js';
+import type { ToolRegistry } from '../../tools/registry.js';
+import { ToolError, type ToolContext } from '../../tools/tool.js';
+import { runChild } from './run-child.js';
+import { ChildSlots } from './slots.js';
+import { childRegistry } from './toolsets.js';
+
+/** `agent.delegate_max_iterations` and `agent.max_concurrent_children`. */
+export interface DelegateSettings {
+  /** Each child's iteration budget. */
+  readonly maxIterations: number;
+  /** Most children running at once, across all delegate_task calls of one turn. */
+  readonly maxConcurrentChildren: number;
+}
+
+/** Where a turn's children's tool calls are shown (the turn's ToolProgress). */
+export interface ChildProgress {
+  childCall(params: { child: string; name: string; arguments: string }): void;
+}
+
+/** What the children of one turn share with it. */
+export interface DelegateParams {
+  readonly agent: AIAgent;
+  readonly store: Store;
+  readonly settings: DelegateSettings;
+  /** The parent's tool context (its approval, workspace, limits); what a child may not have is taken out. */
+  readonly toolContext: Omit<ToolContext, 'signal'>;
+  /** The parent's current session (a compression may switch it mid-turn). */
+  readonly parentSessionId: () => string;
+  readonly parentKey: string;
+  /** The parent turn's inbox row. */
+  readonly inboxId: number;
+  readonly progress?: ChildProgress;
+  readonly scrub: (text: string) => string;
+  readonly logger: Logger;
+  /** The depth of the agent asking (0: a turn's own agent); at 1 or more nothing is delegated. */
+  readonly depth: number;
+  /** The registry a child gets (tests give one that keeps delegate_task, to see the depth guard hold). */
+  readonly childRegistryFor?: (params: { parent: ToolRegistry; toolsets?: readonly string[] | undefined }) => ToolRegistry;
+}
+
+/**
+ * The delegate_task capability of one turn: each task runs as a child agent (runChild) once one of the turn's
+ * `maxConcurrentChildren` slots is free; aborting the call's signal (the turn's) stops the running children and the
+ * waiting ones at once. Throws ToolError, running nothing, at depth ≥ 1 or for a task whose toolsets cannot be met.
+ */
+export function delegateCapability(params: DelegateParams): DelegateCapability {
+  const slots = new ChildSlots({ size: params.settings.maxConcurrentChildren });
+  const registryFor = params.childRegistryFor ?? childRegistry;
+  const logger = params.logger.child({ component: 'delegate' });
+  return {
+    run: async ({ tasks, signal }) => {
+      if (params.depth >= 1) throw new ToolError('delegate_task is not available here: a sub-agent cannot delegate further.');
+      const registries = tasks.map((task, i) => {
+        try {
+          return registryFor({ parent: params.agent.registry, toolsets: task.toolsets });
+        } catch (error) {
+          if (!(error instanceof ToolError) || tasks.length === 1) throw error;
+          throw new ToolError(`task ${i + 1}: ${error.message} Nothing was started.`);
+        }
+      });
+      const total = tasks.length;
+      const toolContext = childToolContext({ parent: params.toolContext });
+      return Promise.all(
+        tasks.map(async (task, i): Promise<DelegateOutcome> => {
+          const release = await slots.acquire({ signal });
+          if (release === undefined) return { goal: task.goal, status: 'interrupted', summary: '', error: 'interrupted before it started' };
+          const child = `child ${i + 1}/${total}`;
+          try {
+            return await runChild({
+              agent: params.agent,
+              task,
+              registry: registries[i] as ToolRegistry,
+              maxIterations: params.settings.maxIterations,
+              toolContext,
+              storage: { store: params.store, parentSessionId: params.parentSessionId(), parentKey: params.parentKey, inboxId: params.inboxId, scrub: params.scrub },
+              signal,
+              onToolCall: (call) => params.progress?.childCall({ child, ...call }),
+              logger: logger.child({ child: i + 1 }),
+            });
+          } catch (error) {
+            logger.error({ err: error }, 'could not start a sub-agent');
+            return failedToStart({ task });
+          } finally {
+            release();
+          }
+        }),
+      );
+    },
+  };
+}
+
+/** A child's tool context: the parent's, at depth 1, without delegation, clarify, messaging, memory or inner tool calls. */
+export function childToolContext(params: { parent: Omit<ToolContext, 'signal'> }): Omit<ToolContext, 'signal' | 'sessionId'> {
+  const { delegate: _delegate, clarify: _clarify, messaging: _messaging, memory: _memory, toolCalls: _toolCalls, sessionId: _sessionId, ...kept } = params.parent;
+  return { ...kept, depth: 1 };
+}
+
+function failedToStart(params: { task: DelegateTask }): DelegateOutcome {
+  return { goal: params.task.goal, status: 'failed', summary: '', error: 'the sub-agent could not be started (see the gateway log)' };
+}

@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import type { DelegateOutcome, DelegateTask } from '../capabilities.js';
+import { defineTool, ToolError } from '../tool.js';
+
+/** Most sub-tasks one call may hand out. */
+export const MAX_DELEGATE_TASKS = 10;
+
+/** Longest goal repeated in a task's header of the result. */
+const MAX_GOAL_ECHO = 120;
+
+const toolsetNames = z.array(z.string());
+
+/** One sub-task inside `tasks` (no descriptions: the top-level fields say what each is). */
+const task = z.object({ goal: z.string(), context: z.string().optional(), toolsets: toolsetNames.optional() });
+
+const input = z.object({
+  goal: z.string().optional().describe('The sub-task, stated completely (or use tasks).'),
+  context: z.string().optional().describe('Facts it needs: paths, constraints, what was tried.'),
+  toolsets: toolsetNames.optional().describe('Tool groups: file, terminal, search, skills, cronjob (default: all).'),
+  tasks: z.array(task).optional().describe(`Independent sub-tasks run in parallel (at most ${MAX_DELEGATE_TASKS}), each {goal, context?, toolsets?}.`),
+});
+
+/** `delegate_task`: Hermes Agent's tool (same name and arguments) handing sub-tasks to child agents with a clean context. */
+export const delegateTaskTool = defineTool({
+  name: 'delegate_task',
+  description:
+    'Hand self-contained sub-tasks to sub-agents with a fresh context (they know only goal and context); tasks run in ' +
+    "parallel. You get back only each one's final summary, not its tool calls. Sub-agents cannot delegate, ask the user, " +
+    'send messages, use memory or execute_code.',
+  input,
+  parallel: 'safe',
+  handler: async (args, ctx) => {
+    if (ctx.delegate === undefined) throw new ToolError('delegate_task is not available here.');
+    const tasks = tasksOf({ args });
+    const outcomes = await ctx.delegate.run({ tasks, signal: ctx.signal });
+    return outcomesText({ outcomes });
+  },
+});
+
+/** The sub-tasks a call asks for: its `goal` or its `tasks`, never both. Throws ToolError for a call that names neither or too many. */
+function tasksOf(params: { args: z.infer<typeof input> }): DelegateTask[] {
+  const { args } = params;
+  if (args.goal !== undefined && args.tasks !== undefined) throw new ToolError('delegate_task takes either goal (one task) or tasks (several), not both.');
+  if (args.tasks !== undefined) {
+    if (args.tasks.length === 0) throw new ToolError('delegate_task: tasks is empty; give at least one {goal, context?, toolsets?}.');
+    if (args.tasks.length > MAX_DELEGATE_TASKS) {
+      throw new ToolError(`delegate_task takes at most ${MAX_DELEGATE_TASKS} tasks per call (got ${args.tasks.length}); merge some or call again for the rest.`);
+    }
+    const empty = args.tasks.findIndex((t) => t.goal.trim() === '');
+    if (empty >= 0) throw new ToolError(`delegate_task: task ${empty + 1} has an empty goal.`);
+    return args.tasks.map((t) => taskOf(t));
+  }
+  if (args.goal === undefined || args.goal.trim() === '') throw new ToolError('delegate_task needs goal (one task) or tasks (several).');
+  return [taskOf({ goal: args.goal, context: args.context, toolsets: args.toolsets })];
+}
+
+function taskOf(params: { goal: string; context?: string | undefined; toolsets?: string[] | undefined }): DelegateTask {
+  return {
+    goal: params.goal,
+    ...(params.context !== undefined && params.context.trim() !== '' ? { context: params.context } : {}),
+    ...(params.toolsets !== undefined ? { toolsets: params.toolsets } : {}),
+  };
+}
+
+/** The text the model gets: per task a header (task n/N and how it ended), an error line when it did not finish, and its summary. */
+export function outcomesText(params: { outcomes: readonly DelegateOutcome[] }): string {
+  const { outcomes } = params;
+  const total = outcomes.length;
+  return outcomes
+    .map((outcome, i) => {
+      const goal = oneLine({ text: outcome.goal, max: MAX_GOAL_ECHO });
+      const lines = [`## Task ${i + 1}/${total}: ${outcome.status} (${goal})`];
+      if (outcome.error !== undefined) lines.push(`Error: ${outcome.error}`);
+      const summary = outcome.summary.trim();
+      lines.push(summary === '' ? '(no summary)' : summary);
+      return lines.join('\n');
+    })
+    .join('\n\n');
+}
+
+function oneLine(params: { text: string; max: number }): string {
+  const flat = params.text.replace(/\s+/g, ' ').trim();
+  return flat.length <= params.max ? flat : `${flat.slice(0, params.max - 1)}…`;
+}
