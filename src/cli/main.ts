@@ -7,7 +7,7 @@ import { addApprovalsCommands } from './approvals-commands.js';
 import { addGatewayCommands } from './gateway-commands.js';
 import { describeFailure, type CliIO } from './output.js';
 import { isMain } from '../util/is-main.js';
-import { tolerateBrokenOutput } from '../log/broken-output.js';
+import { endQuietlyOnBrokenPipe } from './broken-pipe.js';
 
 /**
  * Builds the `hermes` command tree; each action resolves to an exit code stored in `exit`. Each command's module
@@ -196,9 +196,8 @@ export async function runCli(params: { argv: readonly string[]; io: CliIO }): Pr
 }
 
 if (isMain({ moduleUrl: import.meta.url })) {
-  // `hermes skills list | head -1`: a reader that went away (EPIPE) loses the rest of the output, not the process.
-  tolerateBrokenOutput({ stream: process.stdout });
-  tolerateBrokenOutput({ stream: process.stderr });
+  // `hermes doctor | head -1`: a reader that went away (EPIPE) ends the command quietly, status 0.
+  endQuietlyOnBrokenPipe({ stdout: process.stdout, stderr: process.stderr, exit: (code) => process.exit(code) });
   const code = await runCli({
     argv: process.argv.slice(2),
     io: { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: { ...process.env }, isTTY: process.stdout.isTTY === true },
