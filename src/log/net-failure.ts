@@ -126,6 +126,7 @@ export function expectedFailureCause(params: { error: unknown }): string | undef
   if (code !== undefined && CONNECT_CODES[code] !== undefined) return `${CONNECT_CODES[code]}${at}`;
   if (code !== undefined && isTlsCode(code)) return `TLS failure${at} (${code})`;
   if (chain.some((record) => record['name'] === 'TimeoutError')) return `timed out${at}`;
+  if (chain.some((record) => record['message'] === 'bad port')) return 'fetch refuses this port as unsafe (use another port)';
   return undefined;
 }
 
@@ -146,5 +147,8 @@ export function failureLog(params: { error: unknown; msg: string; logger: Logger
   const own = error instanceof Error ? error.message : String(error);
   if (cause === undefined) return { fields: { err: error }, msg, text: own };
   const debug = params.logger.isLevelEnabled('debug');
-  return { fields: debug ? { cause, err: error } : { cause }, msg: `${msg}: ${cause}`, text: own.includes(cause) ? own : `${own} (${cause})` };
+  // "connect ECONNREFUSED 127.0.0.1:9" says no more than the cause; "Network request for 'getMe' failed!" says which call.
+  const code = networkCode(error);
+  const text = own.includes(cause) || (code !== undefined && own.includes(code)) ? cause : `${own} (${cause})`;
+  return { fields: debug ? { cause, err: error } : { cause }, msg: `${msg}: ${cause}`, text };
 }

@@ -6,7 +6,10 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { test } from 'node:test';
 import { pino, type Level } from 'pino';
+import { DiscordAdapter } from '../../../adapters/discord/adapter.js';
+import { SlackAdapter } from '../../../adapters/slack/adapter.js';
 import { TelegramAdapter } from '../../../adapters/telegram/adapter.js';
+import { discordSchema, slackSchema } from '../../../src/config/platforms-schema.js';
 import type { PlatformAdapter } from '../../../src/gateway/contracts.js';
 import { AdapterSupervisor, type AdapterState } from '../../../src/gateway/supervisor.js';
 import { FakeTelegram } from '../../fakes/telegram/index.js';
@@ -74,6 +77,29 @@ test('Telegram against a refused port: one warn line naming "connection refused 
     assert.equal(record.level, 40);
     assert.ok(!lines.some((line) => line.includes('"stack"')), 'a stack was logged');
     assert.match(lastError ?? '', new RegExp(`connection refused 127\\.0\\.0\\.1:${port}`));
+  } finally {
+    rmSync(cacheDir, { recursive: true, force: true });
+  }
+});
+
+test('Slack and Discord against a refused port: one warn line each with the cause, no stack', async () => {
+  const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'hermes-refused-'));
+  try {
+    const port = await refusedPort();
+    const root = `http://127.0.0.1:${port}/api`;
+    const quiet = pino({ level: 'silent' });
+    const adapters: PlatformAdapter[] = [
+      new SlackAdapter({ config: slackSchema.parse({ enabled: true, bot_token: 'xoxb-test', app_token: 'xapp-test', api_url: `${root}/` }), cacheDir, clock: new FakeClock(), logger: quiet }),
+      new DiscordAdapter({ config: discordSchema.parse({ enabled: true, token: 'MTAw.test.token', api_url: root }), cacheDir, clock: new FakeClock(), logger: quiet }),
+    ];
+    for (const adapter of adapters) {
+      const { lines, lastError } = await superviseUntil({ adapter, state: 'backing-off', level: 'info' });
+      const failures = lines.filter((line) => line.includes('adapter failed'));
+      assert.equal(failures.length, 1, `${adapter.name}: ${lines.join('\n')}`);
+      assert.match(failures[0] ?? '', new RegExp(`"msg":"adapter failed: connection refused 127\\.0\\.0\\.1:${port}; restarting`));
+      assert.ok(!lines.some((line) => line.includes('"stack"')), `${adapter.name} logged a stack`);
+      assert.match(lastError ?? '', /connection refused/);
+    }
   } finally {
     rmSync(cacheDir, { recursive: true, force: true });
   }

@@ -27,6 +27,11 @@ test('node-fetch style wrapping (grammy HttpError.error, code only in a message)
   assert.equal(expectedFailureCause({ error: outer }), 'connection refused 127.0.0.1:9');
 });
 
+test('a port fetch refuses as unsafe (bad port) is named as such', async () => {
+  const error = await fetch('http://127.0.0.1:1/').then(() => undefined, (e: unknown) => e);
+  assert.equal(expectedFailureCause({ error }), 'fetch refuses this port as unsafe (use another port)');
+});
+
 test('DNS, reset, timeout and TLS failures are named with their host', () => {
   const dns = Object.assign(new Error('getaddrinfo ENOTFOUND api.example.invalid'), { code: 'ENOTFOUND', hostname: 'api.example.invalid' });
   assert.equal(expectedFailureCause({ error: new Error('fetch failed', { cause: dns }) }), 'host not found api.example.invalid');
@@ -70,7 +75,9 @@ test('failureLog: an expected failure gets its cause in the message and no error
   const info = failureLog({ error: refused, msg: 'adapter failed', logger: pino({ level: 'info' }) });
   assert.equal(info.msg, 'adapter failed: connection refused 127.0.0.1:9');
   assert.deepEqual(info.fields, { cause: 'connection refused 127.0.0.1:9' });
-  assert.equal(info.text, 'connect ECONNREFUSED 127.0.0.1:9 (connection refused 127.0.0.1:9)');
+  assert.equal(info.text, 'connection refused 127.0.0.1:9');
+  const wrapped = failureLog({ error: Object.assign(new Error("Network request for 'getMe' failed!"), { error: refused }), msg: 'x', logger: pino({ level: 'info' }) });
+  assert.equal(wrapped.text, "Network request for 'getMe' failed! (connection refused 127.0.0.1:9)");
   const debug = failureLog({ error: refused, msg: 'adapter failed', logger: pino({ level: 'debug' }) });
   assert.equal(debug.fields.err, refused);
 });
