@@ -18,7 +18,7 @@ export function assertProfileExists(params: { profile: Profile; hermesHome: stri
     .filter((other) => other.name === DEFAULT_PROFILE_NAME || existsSync(other.dir))
     .map((other) => other.name);
   throw new UserFacingError({
-    message: `no such profile "${profile.name}"; the profiles are: ${names.join(', ')}`,
+    message: `profile "${profile.name}" does not exist; the profiles are: ${names.join(', ')}`,
     hint: `Use one of them with -p NAME, or create it: \`hermes profile create ${profile.name}\`.`,
     exitCode: NO_INPUT_EXIT_CODE,
   });

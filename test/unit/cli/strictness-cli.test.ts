@@ -69,7 +69,7 @@ test('-p with an unknown profile is an error listing the profiles, for config va
   for (const args of [['-p', 'nosuch', 'config', 'validate'], ['-p', 'nosuch', 'chat'], ['-p', 'nosuch', 'doctor']]) {
     const result = await hermes({ home: dir, args });
     assert.equal(result.code, 66, `${args.join(' ')}: ${result.stdout}${result.stderr}`);
-    assert.match(result.stderr, /^error: no such profile "nosuch"; the profiles are: default, work\n/);
+    assert.match(result.stderr, /^error: profile "nosuch" does not exist; the profiles are: default, work\n/);
     assert.doesNotMatch(result.stdout, /valid/);
   }
   const created = await hermes({ home: dir, args: ['-p', 'nosuch', 'profile', 'create', 'nosuch'] });
