@@ -120,3 +120,8 @@ export function httpUrl(): z.ZodString {
       if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem, input: value });
     });
 }
+
+/** An optional http(s) URL; an empty string (e.g. from `${VAR:-}`) counts as not set. */
+export function optionalHttpUrl(): z.ZodOptional<z.ZodType<string | undefined, unknown>> {
+  return z.preprocess((value) => (value === '' || value === null ? undefined : value), httpUrl().optional()).optional();
+}

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { normalizePhone } from '../../adapters/sms/phone.js';
-import { bool, duration, httpUrl, int, optionalString, size } from './fields.js';
+import { bool, duration, httpUrl, int, optionalHttpUrl, optionalString, size } from './fields.js';
 
 /**
  * A platform user id. Unquoted YAML ids arrive as numbers: safe integers are turned back into text;
@@ -27,7 +27,7 @@ export const telegramSchema = z
     mode: z.enum(['polling', 'webhook']).default('polling'),
     webhook: z
       .strictObject({
-        url: optionalString(),
+        url: optionalHttpUrl(),
         path: z.string().startsWith('/').default('/telegram/webhook'),
         secret_token: optionalString(),
       })

@@ -47,11 +47,14 @@ test('hermes config validate on a file with 3 problems lists all 3 (exit 78)', a
   assert.doesNotMatch(result.stderr, /more problem|\n\s+at /);
 });
 
-test('a malformed .env line is a warning with its file and line number in config validate (still valid)', async () => {
-  const dir = home({ dotenv: 'A=1\nnot an assignment\n' });
+test('a malformed .env line is a warning with its file and line number in config validate (still valid) and doctor', async () => {
+  // The model endpoint is a loopback port nothing listens on (doctor checks it).
+  const dir = home({ dotenv: 'A=1\nnot an assignment\n', config: 'model:\n  base_url: http://127.0.0.1:9/v1\n  name: m\n' });
   const result = await hermes({ home: dir, args: ['config', 'validate'] });
   assert.equal(result.code, 0);
   assert.ok(result.stderr.includes(`warning: ${path.join(dir, '.env')}:2: not a KEY=value line; ignored`), result.stderr);
+  const doctor = await hermes({ home: dir, args: ['doctor'] });
+  assert.ok(doctor.stdout.includes(`! config: ${path.join(dir, '.env')}:2: not a KEY=value line; ignored`), doctor.stdout);
 });
 
 test('numeric options are checked: logs -n abc and sessions list -n 0 are usage errors (exit 64)', async () => {

@@ -54,6 +54,7 @@ test('URLs are checked as http(s) URLs with the scheme named: model, fallbacks, 
     ['platforms:\n  slack:\n    api_url: ws://slack.com/api/\n', 'platforms.slack.api_url', /not ws:\/\//],
     ['platforms:\n  discord:\n    api_url: "http://"\n', 'platforms.discord.api_url', /valid host/],
     ['platforms:\n  sms:\n    api_base: api.twilio.com\n', 'platforms.sms.api_base', /needs http:\/\/ or https:\/\//],
+    ['platforms:\n  telegram:\n    webhook:\n      url: bot.example.com/telegram/webhook\n', 'platforms.telegram.webhook.url', /needs http:\/\/ or https:\/\//],
   ] as const;
   for (const [config, keyPath, pattern] of bad) {
     const { error } = await load({ config });
