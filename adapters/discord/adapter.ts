@@ -27,6 +27,7 @@ import { syncSlashCommands } from './slash-commands.js';
 import { downloadAttachments } from './media-in.js';
 import { RefusedHold } from '../../src/gateway/refused-hold.js';
 import { whenAborted } from '../../src/util/when-aborted.js';
+import { failureLog } from '../../src/log/net-failure.js';
 
 /** The `platforms.discord` block of config.yaml. */
 export type DiscordConfig = GatewayConfig['platforms']['discord'];
@@ -99,7 +100,10 @@ export class DiscordAdapter implements PlatformAdapter {
       params.report({ state: 'connected' });
       syncSlashCommands({ application: ready.application, storage: params.storage }).then(
         (registered) => { if (registered) this.logger.info({ commands: 'new stop status help' }, 'Discord slash commands registered'); },
-        (error: unknown) => this.logger.warn({ err: error }, 'Discord slash commands could not be registered; typed /commands still work'),
+        (error: unknown) => {
+          const log = failureLog({ error, msg: 'Discord slash commands could not be registered; typed /commands still work', logger: this.logger });
+          this.logger.warn(log.fields, log.msg);
+        },
       );
     });
     client.on(Events.ShardResume, () => params.report({ state: 'connected' }));
@@ -107,7 +111,10 @@ export class DiscordAdapter implements PlatformAdapter {
     // discord.js emits ShardDisconnect only for closes it will not recover from (4004, 4010-4014): the
     // supervisor must hear it, or the adapter would look "reconnecting" for ever.
     client.on(Events.ShardDisconnect, (event) => fail(fatalClose({ code: event.code })));
-    client.on(Events.Error, (error) => this.logger.warn({ err: error }, 'Discord client error'));
+    client.on(Events.Error, (error) => {
+      const log = failureLog({ error, msg: 'Discord client error', logger: this.logger });
+      this.logger.warn(log.fields, log.msg);
+    });
     client.on(Events.MessageCreate, (message) => {
       // Discord does not deliver a message twice: if journaling fails, try again before giving up on it.
       void this.takeMessage({ message, params, botId: client.user?.id ?? '' }).catch((error: unknown) => {

@@ -6,6 +6,7 @@ import type { EmailAccount, EmailConfig } from './config.js';
 import { FolderReader, type FetchedMail } from './folder-reader.js';
 import { classifyImapError, createImapClient, describeImapError } from './imap-client.js';
 import { whenAborted } from '../../src/util/when-aborted.js';
+import { expectedFailureCause } from '../../src/log/net-failure.js';
 
 /**
  * With IDLE the folder is still re-read this often, in case a notification was missed; it also restarts IDLE
@@ -57,7 +58,10 @@ export async function runImapSession(params: ImapSessionParams): Promise<void> {
       () => undefined,
     );
   };
-  client.on('error', (error: Error) => logger.warn({ err: describeImapError({ error }) }, 'IMAP connection error'));
+  client.on('error', (error: Error) => {
+    const cause = expectedFailureCause({ error });
+    logger.warn({ err: describeImapError({ error }), ...(cause === undefined ? {} : { cause }) }, cause === undefined ? 'IMAP connection error' : `IMAP connection error: ${cause}`);
+  });
   client.on('close', () => {
     closed = true;
     wake();

@@ -31,6 +31,7 @@ import { checkUpdate, type TelegramUpdate } from './update-schema.js';
 import { registerWebhook } from './webhook.js';
 import { grammySignal } from './signal.js';
 import { whenAborted } from '../../src/util/when-aborted.js';
+import { failureLog } from '../../src/log/net-failure.js';
 
 /** The `platforms.telegram` block of config.yaml. */
 export type TelegramConfig = GatewayConfig['platforms']['telegram'];
@@ -99,7 +100,8 @@ export class TelegramAdapter implements PlatformAdapter {
     const bot = await this.identify({ signal });
     const extra = this.menuExtras?.() ?? [];
     await syncCommandMenu({ api: this.api, storage: params.storage, botId: bot.id, signal, extra }).catch((error: unknown) => {
-      this.logger.warn({ err: error }, 'could not set the command menu; will try again on the next start');
+      const log = failureLog({ error, msg: 'could not set the command menu; will try again on the next start', logger: this.logger });
+      this.logger.warn(log.fields, log.msg);
     });
     const handleBatch = async (updates: readonly unknown[]): Promise<void> => {
       const fresh = this.readable({ updates }).filter((update) => this.seenUpdates.add(update.update_id));

@@ -6,6 +6,7 @@ import { backoffDelay } from '../../src/util/backoff.js';
 import type { Clock } from '../../src/util/clock.js';
 import { classifyTelegramError } from './errors.js';
 import { grammySignal } from './signal.js';
+import { failureLog } from '../../src/log/net-failure.js';
 
 /** Updates the adapter asks Telegram for. */
 export const allowedUpdates = ['message', 'edited_message', 'callback_query'] as const;
@@ -44,7 +45,7 @@ export async function pollUpdates(params: {
       const reason =
         failure.kind === 'conflict'
           ? 'another program is polling this bot token (409 Conflict); stop it or use a different bot'
-          : `getUpdates failed: ${error instanceof Error ? error.message : String(error)}`;
+          : `getUpdates failed: ${failureLog({ error, msg: '', logger }).text}`;
       const delay = failure.kind === 'rate-limited' ? failure.error.retryAfterMs : backoffDelay({ attempt: failures, baseMs: 1000, maxMs: 60_000 });
       failures += 1;
       report({ state: 'reconnecting', reason });

@@ -10,6 +10,7 @@ import { createLogger, type LoggerHandle } from '../log/logger.js';
 import { Redactor } from '../log/redact.js';
 import type { DiskReporter } from '../util/disk-error.js';
 import { println, type CliIO } from './output.js';
+import { assertProfileExists } from './unknown-profile.js';
 
 /** Global options every command accepts. */
 export interface GlobalOptions {
@@ -23,10 +24,12 @@ export interface LoadedProfile {
   readonly redactor: Redactor;
 }
 
-/** Resolves the profile that `-p NAME` (or the default) names. */
+/** Resolves the profile that `-p NAME` (or the default) names; a named profile that does not exist is an error listing the profiles. */
 export function profileFrom(params: { options: GlobalOptions; io: CliIO }): Profile {
   const hermesHome = resolveHermesHome({ env: params.io.env, homedir: os.homedir() });
-  return resolveProfile({ hermesHome, name: chooseProfileName({ option: params.options.profile, env: params.io.env, hermesHome }) });
+  const profile = resolveProfile({ hermesHome, name: chooseProfileName({ option: params.options.profile, env: params.io.env, hermesHome }) });
+  assertProfileExists({ profile, hermesHome });
+  return profile;
 }
 
 /** Loads and validates the profile's config; warnings go to stderr. Throws ConfigError (exit 78) on bad config. */

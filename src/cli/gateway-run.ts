@@ -11,6 +11,7 @@ import { loadProfile, openLog, type GlobalOptions } from './context.js';
 import { firstStopSignal, hangups } from './gateway-signals.js';
 import { println, type CliIO } from './output.js';
 import { tolerateBrokenOutput } from '../log/broken-output.js';
+import { outliveBrokenStdout } from './broken-pipe.js';
 import { UnaskedLoops } from '../gateway/unasked-loops.js';
 
 /**
@@ -31,6 +32,7 @@ export async function gatewayRun(params: { options: GlobalOptions; io: CliIO; ex
 async function runGateway(params: { options: GlobalOptions; io: CliIO; extraAdapters?: readonly AdapterEntry[]; hup: ReturnType<typeof hangups> }): Promise<number> {
   const { io } = params;
   // A daemon outlives whoever reads its output: a closed pipe (EPIPE) must not end it.
+  outliveBrokenStdout();
   tolerateBrokenOutput({ stream: io.stdout });
   tolerateBrokenOutput({ stream: io.stderr });
   const loaded = await loadProfile(params);

@@ -4,7 +4,7 @@ import nodeModule from 'node:module';
 import { packageVersion } from '../util/package-root.js';
 import type { CliIO } from './output.js';
 import { isMain } from '../util/is-main.js';
-import { tolerateBrokenOutput } from '../log/broken-output.js';
+import { endQuietlyOnBrokenPipe } from './broken-pipe.js';
 
 /** The command bare `hermes` runs (also `hermes -p work`): the terminal chat, as users of other agents expect. */
 export const DEFAULT_COMMAND = 'chat';
@@ -50,9 +50,8 @@ export async function runCli(params: { argv: readonly string[]; io: CliIO }): Pr
 if (isMain({ moduleUrl: import.meta.url })) {
   // Node 22.1+ keeps the compiled code of the modules a command loads on disk for the next run (a no-op on Node 20).
   (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
-  // `hermes skills list | head -1`: a reader that went away (EPIPE) loses the rest of the output, not the process.
-  tolerateBrokenOutput({ stream: process.stdout });
-  tolerateBrokenOutput({ stream: process.stderr });
+  // `hermes doctor | head -1`: a reader that went away (EPIPE) ends the command quietly, status 0.
+  endQuietlyOnBrokenPipe({ stdout: process.stdout, stderr: process.stderr, exit: (code) => process.exit(code) });
   const code = await runCli({
     argv: process.argv.slice(2),
     io: { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: { ...process.env }, isTTY: process.stdout.isTTY === true },

@@ -5,6 +5,7 @@ import { addCronCommands } from './cron-commands.js';
 import { addApprovalsCommands } from './approvals-commands.js';
 import { addGatewayCommands } from './gateway-commands.js';
 import type { CliIO } from './output.js';
+import { positiveOption } from './numeric-option.js';
 
 /**
  * Builds the `hermes` command tree; each action resolves to an exit code stored in `exit`. Each command's module
@@ -170,7 +171,6 @@ function memoryTarget(text: string | undefined): { target?: 'memory' | 'user' } 
   return text === 'memory' || text === 'user' ? { target: text } : {};
 }
 
-function positive(text: string, fallback = 20, max = 1000): number {
-  const n = Number.parseInt(text, 10);
-  return Number.isInteger(n) && n > 0 ? Math.min(n, max) : fallback;
+function positive(text: string, _fallback = 20, max = 1000): number {
+  return positiveOption({ text, option: '-n', max });
 }

@@ -48,13 +48,13 @@ export class ConfigError extends UserFacingError {
   /** Every problem found; `message` describes the first. */
   readonly problems: readonly ConfigProblem[];
 
-  /** `problems` must not be empty; the message describes the first and counts the rest. */
+  /** `problems` must not be empty; the message lists every one of them, one per line (so all can be fixed at once). */
   constructor(params: { problems: readonly ConfigProblem[]; hint: string; cause?: unknown }) {
     const first = params.problems[0];
     if (first === undefined) throw new TypeError('ConfigError needs at least one problem');
-    const more = params.problems.length - 1;
-    const suffix = more > 0 ? ` (and ${more} more problem${more === 1 ? '' : 's'})` : '';
-    super({ message: first.message + suffix, hint: params.hint, exitCode: CONFIG_EXIT_CODE, cause: params.cause });
+    const message =
+      params.problems.length === 1 ? first.message : [`${params.problems.length} problems:`, ...params.problems.map((problem) => `  - ${problem.message}`)].join('\n');
+    super({ message, hint: params.hint, exitCode: CONFIG_EXIT_CODE, cause: params.cause });
     this.file = first.file;
     this.keyPath = first.keyPath;
     this.expected = first.expected;

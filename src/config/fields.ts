@@ -95,3 +95,33 @@ export function isDurationSchema(params: { schema: z.core.$ZodType }): boolean {
 export function isSizeSchema(params: { schema: z.core.$ZodType }): boolean {
   return sizeSchemas.has(params.schema);
 }
+
+/** Why `text` is not an http(s) URL, in words that name the scheme; undefined when it is one. */
+export function httpUrlProblem(params: { text: string }): string | undefined {
+  const { text } = params;
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(text)?.[1]?.toLowerCase();
+  if (scheme === undefined) return `an http:// or https:// URL: this one needs http:// or https:// in front (e.g. "http://${text.replace(/^\/+/, '')}")`;
+  if (scheme !== 'http' && scheme !== 'https') return `an http:// or https:// URL, not ${scheme}://`;
+  try {
+    new URL(text);
+    return undefined;
+  } catch {
+    return 'an http:// or https:// URL with a valid host (e.g. https://api.example.com/v1)';
+  }
+}
+
+/** An http:// or https:// URL (model endpoints, platform API roots); a missing or other scheme is named in the error. */
+export function httpUrl(): z.ZodString {
+  return z
+    .string()
+    .min(1)
+    .superRefine((value, ctx) => {
+      const problem = httpUrlProblem({ text: value });
+      if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem, input: value });
+    });
+}
+
+/** An optional http(s) URL; an empty string (e.g. from `${VAR:-}`) counts as not set. */
+export function optionalHttpUrl(): z.ZodOptional<z.ZodType<string | undefined, unknown>> {
+  return z.preprocess((value) => (value === '' || value === null ? undefined : value), httpUrl().optional()).optional();
+}

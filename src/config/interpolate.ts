@@ -19,15 +19,21 @@ interface Context {
  * Throws a ConfigError listing every unset variable (with its key path) that has no default.
  */
 export function interpolateTree(params: { tree: unknown; env: EnvSnapshot; file: string; envFile: string }): unknown {
+  const result = interpolateCollecting(params);
+  if (result.problems.length > 0) throw new ConfigError({ problems: result.problems, hint: interpolationHint({ envFile: params.envFile }) });
+  return result.tree;
+}
+
+/** Like interpolateTree, but returns the problems (a reference left as written) instead of throwing: with the schema's, all are shown at once. */
+export function interpolateCollecting(params: { tree: unknown; env: EnvSnapshot; file: string; envFile: string }): { tree: unknown; problems: readonly ConfigProblem[] } {
   const context: Context = { env: params.env, file: params.file, envFile: params.envFile, problems: [] };
-  const result = walk(params.tree, [], context);
-  if (context.problems.length > 0) {
-    throw new ConfigError({
-      problems: context.problems,
-      hint: `Define the missing variables in ${params.envFile} (or the environment), or give defaults with \${NAME:-value}.`,
-    });
-  }
-  return result;
+  const tree = walk(params.tree, [], context);
+  return { tree, problems: context.problems };
+}
+
+/** What to do about unset variables. */
+export function interpolationHint(params: { envFile: string }): string {
+  return `Define the missing variables in ${params.envFile} (or the environment), or give defaults with \${NAME:-value}.`;
 }
 
 /** Copies a YAML subtree, interpolating its strings. */

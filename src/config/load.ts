@@ -3,11 +3,13 @@ import type { EnvSnapshot } from '../home/hermes-home.js';
 import type { Profile } from '../home/profile.js';
 import { deprecatedKeyWarnings } from './deprecated.js';
 import { httpExposureWarnings } from './http-exposure.js';
-import { interpolateTree } from './interpolate.js';
+import { interpolateCollecting, interpolationHint } from './interpolate.js';
+import { ConfigError, type ConfigProblem } from './errors.js';
 import { mergeEnv, readProfileEnv } from './profile-env.js';
+import type { MalformedEnvLine } from './env-lines.js';
 import type { GatewayConfig, ParsedConfig } from './schema.js';
 import { collectSecrets } from './secrets.js';
-import { validateConfig, type ConfigWarning } from './validate.js';
+import { validateConfig, type ConfigWarning, type ValidatedConfig } from './validate.js';
 import { readConfigFile } from './yaml-file.js';
 
 /** A file the config was (or would have been) read from. */
@@ -42,13 +44,13 @@ export async function loadConfig(params: { profile: Profile; env: EnvSnapshot })
   const profileEnv = await readProfileEnv({ envPath: profile.envPath });
   const env = mergeEnv({ inherited: params.env, profileEnv });
   const raw = await readConfigFile({ configPath: profile.configPath });
-  const tree = interpolateTree({ tree: raw.tree, env, file: profile.configPath, envFile: profile.envPath });
+  const interpolated = interpolateCollecting({ tree: raw.tree, env, file: profile.configPath, envFile: profile.envPath });
   const envSecrets = new Set(Object.values(profileEnv.values).filter((value) => value !== ''));
-  const validated = validateConfig({ tree, file: profile.configPath, secrets: envSecrets });
+  const validated = validateAll({ interpolated, file: profile.configPath, envFile: profile.envPath, secrets: envSecrets });
   const config = withEnvFallbacks({ config: resolvePaths({ parsed: validated.config, profile, home: env['HOME'] }), env });
   return {
     config,
-    warnings: [...validated.warnings, ...httpExposureWarnings({ config, file: profile.configPath }), ...deprecatedKeyWarnings({ config, file: profile.configPath })],
+    warnings: [...envLineWarnings({ envFile: profile.envPath, malformed: profileEnv.malformed ?? [] }), ...validated.warnings, ...httpExposureWarnings({ config, file: profile.configPath }), ...deprecatedKeyWarnings({ config, file: profile.configPath })],
     secrets: collectSecrets({ config, envFileValues: profileEnv.values }),
     env,
     sources: {
@@ -83,4 +85,36 @@ function resolvePaths(params: { parsed: ParsedConfig; profile: Profile; home: st
     workspace = path.resolve(profile.dir, configured);
   }
   return { ...parsed, tools: { ...parsed.tools, workspace } };
+}
+
+/**
+ * Validates the interpolated tree and throws one ConfigError with every problem: the unset variables first, then
+ * the schema's (a key whose variable is unset is reported once, for the variable).
+ */
+function validateAll(params: {
+  interpolated: { tree: unknown; problems: readonly ConfigProblem[] };
+  file: string;
+  envFile: string;
+  secrets: ReadonlySet<string>;
+}): ValidatedConfig {
+  const unset = params.interpolated.problems;
+  try {
+    const validated = validateConfig({ tree: params.interpolated.tree, file: params.file, secrets: params.secrets });
+    if (unset.length > 0) throw new ConfigError({ problems: unset, hint: interpolationHint({ envFile: params.envFile }) });
+    return validated;
+  } catch (error) {
+    if (unset.length === 0 || !(error instanceof ConfigError) || error.problems === unset) throw error;
+    const taken = new Set(unset.map((problem) => problem.keyPath));
+    const problems = [...unset, ...error.problems.filter((problem) => !taken.has(problem.keyPath))];
+    throw new ConfigError({ problems, hint: `${interpolationHint({ envFile: params.envFile })} ${error.hint ?? ''}`.trim() });
+  }
+}
+
+/** A warning for each .env line that is not KEY=value: dotenv skips it, so a secret meant to be there is missing. */
+function envLineWarnings(params: { envFile: string; malformed: readonly MalformedEnvLine[] }): ConfigWarning[] {
+  return params.malformed.map(({ line }) => ({
+    file: params.envFile,
+    keyPath: `line ${line}`,
+    message: `${params.envFile}:${line}: not a KEY=value line; ignored (write NAME=value, or start a comment with #)`,
+  }));
 }

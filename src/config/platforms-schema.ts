@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { normalizePhone } from '../../adapters/sms/phone.js';
-import { bool, duration, int, optionalString, size } from './fields.js';
+import { bool, duration, httpUrl, int, optionalHttpUrl, optionalString, size } from './fields.js';
 
 /**
  * A platform user id. Unquoted YAML ids arrive as numbers: safe integers are turned back into text;
@@ -23,11 +23,11 @@ export const telegramSchema = z
   .strictObject({
     ...common,
     token: optionalString(),
-    api_root: z.string().url().default('https://api.telegram.org'),
+    api_root: httpUrl().default('https://api.telegram.org'),
     mode: z.enum(['polling', 'webhook']).default('polling'),
     webhook: z
       .strictObject({
-        url: optionalString(),
+        url: optionalHttpUrl(),
         path: z.string().startsWith('/').default('/telegram/webhook'),
         secret_token: optionalString(),
       })
@@ -65,7 +65,7 @@ export const slackSchema = z
     app_token: optionalString(),
     signing_secret: optionalString(),
     mode: z.enum(['socket', 'http']).default('socket'),
-    api_url: z.string().url().default('https://slack.com/api/'),
+    api_url: httpUrl().default('https://slack.com/api/'),
     events_path: z.string().startsWith('/').default('/slack/events'),
     reply_in_thread: bool().default(true),
     strict_mention: bool().default(false),
@@ -92,7 +92,7 @@ export const discordSchema = z
   .strictObject({
     ...common,
     token: optionalString(),
-    api_url: z.string().url().default('https://discord.com/api'),
+    api_url: httpUrl().default('https://discord.com/api'),
     unauthorized: z.enum(['pair', 'ignore']).default('pair'),
     free_response_channels: z.array(userId()).default([]),
     allowed_channels: z.array(userId()).default([]),
@@ -184,7 +184,7 @@ export const smsSchema = z
     messaging_service_sid: optionalString(),
     webhook_url: optionalString(),
     webhook_path: z.string().startsWith('/').default('/sms/twilio'),
-    api_base: z.string().url().default('https://api.twilio.com'),
+    api_base: httpUrl().default('https://api.twilio.com'),
     max_media_size: size({ defaultValue: '5m' }),
     media_url_ttl: duration({ defaultValue: '1h', minMs: 60_000 }),
     unauthorized: z.enum(['pair', 'ignore']).default('pair'),

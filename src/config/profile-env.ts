@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import dotenv from 'dotenv';
 import type { EnvSnapshot } from '../home/hermes-home.js';
 import { configError } from './errors.js';
+import { malformedEnvLines, type MalformedEnvLine } from './env-lines.js';
 
 /** The variables of a profile's .env file. */
 export interface ProfileEnv {
@@ -9,6 +10,8 @@ export interface ProfileEnv {
   readonly values: Readonly<Record<string, string>>;
   /** Whether the file exists. */
   readonly existed: boolean;
+  /** Lines that are not KEY=value (ignored), by number; never their text, which may be a secret. */
+  readonly malformed?: readonly MalformedEnvLine[];
 }
 
 /** Reads `envPath` with dotenv.parse (never dotenv.config: process.env is never touched). A missing file is empty. */
@@ -30,7 +33,7 @@ export async function readProfileEnv(params: { envPath: string }): Promise<Profi
       cause: error,
     });
   }
-  return { values: dotenv.parse(text), existed: true };
+  return { values: dotenv.parse(text), existed: true, malformed: malformedEnvLines({ text }) };
 }
 
 /** Layers the profile's .env over the inherited environment: the profile is more specific, so it wins. */

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { bool, duration, int, num, optionalString, size } from './fields.js';
+import { bool, duration, httpUrl, int, num, optionalString, size } from './fields.js';
 import { platformsSchema } from './platforms-schema.js';
 import { timeZone } from './time-zone.js';
 import { checksSchema, heartbeatSchema } from './unasked-schema.js';
 
 /** model.fallbacks[]: another model tried for the rest of a turn when the primary fails. */
 const fallbackModelSchema = z.strictObject({
-  base_url: z.string().min(1).optional(),
+  base_url: httpUrl().optional(),
   name: z.string().min(1),
   api_key: optionalString(),
   api_keys: z.array(z.string().min(1)).default([]),
@@ -15,7 +15,7 @@ const fallbackModelSchema = z.strictObject({
 /** model: the OpenAI-compatible endpoint the agent talks to. */
 const modelSchema = z
   .strictObject({
-    base_url: z.string().min(1).default('https://api.openai.com/v1'),
+    base_url: httpUrl().default('https://api.openai.com/v1'),
     api_key: optionalString(),
     api_keys: z.array(z.string().min(1)).default([]),
     key_strategy: z.enum(['least_used', 'fill_first', 'round_robin', 'random']).default('least_used'),
@@ -69,7 +69,7 @@ const skillsSchema = z
 
 /** auxiliary.model: a cheaper model for side work; unset fields come from `model`. */
 const auxiliaryModelSchema = z.strictObject({
-  base_url: z.string().min(1).optional(),
+  base_url: httpUrl().optional(),
   api_key: optionalString(),
   name: z.string().min(1),
   temperature: num({ min: 0, max: 2 }).optional(),

@@ -15,8 +15,11 @@ const SECRET_WORDS = new Set([
   'cookie',
 ]);
 
-/** Names with a secret-looking word that hold no secret (how keys are chosen, not a key). */
-const NOT_SECRET = new Set(['key_strategy']);
+/**
+ * Names with a secret-looking word that hold no secret: how keys are chosen (not a key), the host name whose
+ * Authentication-Results are trusted (the one value needed to debug sender checks).
+ */
+const NOT_SECRET = new Set(['key_strategy', 'trusted_auth_server']);
 
 /**
  * True when a key name looks like it holds a secret (token, key, secret, password, auth...).

@@ -1,20 +1,8 @@
+import { networkCode } from '../log/net-failure.js';
 import { CheckTimeoutError } from './timeout.js';
 
-/** The error code (ECONNREFUSED, ENOTFOUND, UND_ERR_..., ERR_TLS_...) somewhere in an error's cause chain. */
-export function networkCode(error: unknown): string | undefined {
-  const seen = new Set<unknown>();
-  const queue: unknown[] = [error];
-  while (queue.length > 0) {
-    const item = queue.shift();
-    if (item === null || typeof item !== 'object' || seen.has(item)) continue;
-    seen.add(item);
-    const record = item as { code?: unknown; cause?: unknown; error?: unknown; errors?: unknown };
-    if (typeof record.code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(record.code)) return record.code;
-    queue.push(record.cause, record.error);
-    if (Array.isArray(record.errors)) queue.push(...(record.errors as unknown[]));
-  }
-  return undefined;
-}
+/** The error code in an error's cause chain (the classifier shared with the log lines: src/log/net-failure.ts). */
+export { networkCode };
 
 /** Why a request to `what` (e.g. "127.0.0.1:8080") failed, in words: cannot connect, no answer, host not found... */
 export function describeNetworkError(params: { error: unknown; signal: AbortSignal; what: string }): string {

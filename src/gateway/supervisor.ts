@@ -3,6 +3,7 @@ import type { Clock } from '../util/clock.js';
 import { backoffDelay } from '../util/backoff.js';
 import type { AdapterReport, AdapterStartParams, AdapterStorage, MessageEvent, PlatformAdapter } from './contracts.js';
 import { AdapterFatalError } from './errors.js';
+import { failureLog } from '../log/net-failure.js';
 
 /** Where a supervised adapter is. */
 export type AdapterState = 'connecting' | 'connected' | 'reconnecting' | 'backing-off' | 'fatal' | 'stopped';
@@ -83,16 +84,20 @@ export class AdapterSupervisor {
         if (signal.aborted) break;
         failure = error;
       }
-      const message = errorText({ error: failure });
+      // An expected failure (refused, DNS, timeout, TLS, a 401) is one line with its cause; a bug keeps its stack.
+      const log = failureLog({ error: failure, msg: 'adapter failed', logger: this.logger });
+      const message = failure instanceof AdapterFatalError ? failure.message : log.text;
       if (failure instanceof AdapterFatalError) {
-        this.logger.error({ err: failure, hint: failure.hint }, 'adapter failed and will not be restarted');
+        // The adapter's own words already say what is wrong (a rejected token, a missing setting): no stack unless debug.
+        const debug = this.logger.isLevelEnabled('debug') ? { err: failure } : {};
+        this.logger.error({ hint: failure.hint, ...debug }, `adapter failed and will not be restarted: ${failure.message}`);
         this.set({ state: 'fatal', lastError: failure.hint ? `${message} (${failure.hint})` : message });
         return;
       }
       if (this.clock.now() - startedAt >= this.backoff.stableAfterMs) attempt = 0;
       const delay = backoffDelay({ attempt, baseMs: this.backoff.baseMs, maxMs: this.backoff.maxMs });
       attempt += 1;
-      this.logger.warn({ err: failure, retryInMs: delay, attempt }, 'adapter failed; restarting after backoff');
+      this.logger.warn({ ...log.fields, retryInMs: delay, attempt }, `${log.msg}; restarting in ${Math.round(delay / 100) / 10}s`);
       this.set({ state: 'backing-off', lastError: message, restarts: this.current.restarts + 1 });
       try {
         await this.clock.sleep(delay, signal);

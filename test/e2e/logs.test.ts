@@ -44,6 +44,7 @@ test('prints the last N lines pretty (msg, level), or raw with --json; a clear m
   const json = await cli({ argv: ['-p', 'work', 'logs', '-n', '2', '--json'], env });
   assert.equal(json.stdout, entry('line 148') + entry('line 149', 50));
 
+  mkdirSync(path.join(home, 'profiles', 'empty'), { recursive: true }); // a profile that exists but never ran
   const none = await cli({ argv: ['-p', 'empty', 'logs'], env });
   assert.equal(none.code, 1);
   assert.match(none.stderr, /no log yet for profile "empty" .*hermes -p empty gateway run/);

@@ -39,8 +39,9 @@ describe('interpolateTree', () => {
         assert.equal(error.keyPath, 'model.api_key');
         assert.equal(
           error.message,
-          '/h/config.yaml: model.api_key: ${OPENAI_API_KEY} is not set; add it to /h/.env or give a default ' +
-            'with ${OPENAI_API_KEY:-...} (and 1 more problem)',
+          '2 problems:\n' +
+            '  - /h/config.yaml: model.api_key: ${OPENAI_API_KEY} is not set; add it to /h/.env or give a default with ${OPENAI_API_KEY:-...}\n' +
+            '  - /h/config.yaml: x[0]: ${MISSING} is not set; add it to /h/.env or give a default with ${MISSING:-...}',
         );
         assert.equal(error.problems[1]?.keyPath, 'x[0]');
         return true;
