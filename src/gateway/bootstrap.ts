@@ -202,6 +202,7 @@ export function runnerOptionsFrom(params: {
     modelProbe: ({ signal }) => modelEndpointCheck({ config, profile, clock, signal }),
     modelContext: new ModelContext({ model: config.model, clock }),
     jobs: { catchUpWindowMs: config.cron.catch_up_window },
+    clarifyTimeoutMs: config.tools.clarify_timeout,
     approval: { mode: config.tools.approval, timeoutMs: config.tools.approval_timeout, ...(config.tools.approval === 'smart' ? { judge: summariserFor({ config }) } : {}) },
     ...(params.registry ? { review: reviewOptionsFrom({ config, registry: params.registry, clock, logger: params.logger, scrub: params.scrub, store: params.store }) } : {}),
   };

@@ -10,6 +10,8 @@ import type { TurnDeps } from './turn.js';
 import { approvalCapability } from './approvals/capability.js';
 import type { ApprovalDesk } from './approvals/desk.js';
 import { hasApprovalOwner } from './approvals/owner.js';
+import { clarifyCapability } from './clarify/capability.js';
+import type { ClarifyDesk } from './clarify/desk.js';
 
 /** A turn's deps on an adapter slot, from the runner's current settings (read when the turn starts). */
 export function turnDepsFor(params: {
@@ -25,6 +27,8 @@ export function turnDepsFor(params: {
   onFinished?: TurnDeps['onFinished'];
   /** Where approval questions wait (the runner's); with `options.approval` the turn's tools get an approval capability. */
   approvals?: ApprovalDesk;
+  /** Where clarify questions wait (the runner's); with `options.clarifyTimeoutMs` the turn's tools get a clarify capability. */
+  clarifications?: ClarifyDesk;
 }): TurnDeps {
   const { slot, options } = params;
   const desk = params.approvals;
@@ -44,6 +48,23 @@ export function turnDepsFor(params: {
             hasOwner: hasApprovalOwner({ entry: slot.entry }),
             scrub: options.scrub,
             logger: params.logger.child({ component: 'approval' }),
+          });
+  const clarifyDesk = params.clarifications;
+  const clarifyTimeoutMs = options.clarifyTimeoutMs;
+  const clarify: TurnDeps['clarify'] =
+    clarifyDesk === undefined || clarifyTimeoutMs === undefined
+      ? undefined
+      : ({ event, sessionKey }) =>
+          clarifyCapability({
+            desk: clarifyDesk,
+            event,
+            sessionKey,
+            adapter: slot.entry.adapter,
+            pacer: slot.pacer,
+            timeoutMs: clarifyTimeoutMs,
+            hasOwner: hasApprovalOwner({ entry: slot.entry }),
+            scrub: options.scrub,
+            logger: params.logger.child({ component: 'clarify' }),
           });
   return {
     store: params.store,
@@ -69,5 +90,6 @@ export function turnDepsFor(params: {
     ...(params.onDelivered ? { onDelivered: params.onDelivered } : {}),
     ...(params.onFinished ? { onFinished: params.onFinished } : {}),
     ...(approval ? { approval } : {}),
+    ...(clarify ? { clarify } : {}),
   };
 }

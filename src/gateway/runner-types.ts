@@ -78,4 +78,6 @@ export interface RunnerOptions {
   readonly jobs?: { readonly catchUpWindowMs: number };
   /** Dangerous-command approval (`tools.approval`, `tools.approval_timeout`); absent: dangerous commands are denied. */
   readonly approval?: ApprovalSettings;
+  /** How long a `clarify` question waits for the owner (`tools.clarify_timeout`); absent: the clarify tool is not available. */
+  readonly clarifyTimeoutMs?: number;
 }

@@ -9,7 +9,7 @@ export type TurnTools = Pick<ToolContext, 'origin' | 'startedBy' | 'approval' | 
 
 /**
  * What tools know of one turn: the chat it answers (where `origin` delivery goes), who started it, and the capabilities
- * built for it (approval; delegation, clarify and messaging as they are added). `sessionId` reads the turn's current
+ * built for it (approval, clarify; delegation and messaging as they are added). `sessionId` reads the turn's current
  * session (a compression may switch it mid-turn); `progress` is the turn's tool-activity lines.
  */
 export function turnToolsFor(params: { deps: TurnDeps; row: InboxRow; progress: ToolProgress; sessionId: () => string }): TurnTools {
@@ -17,9 +17,12 @@ export function turnToolsFor(params: { deps: TurnDeps; row: InboxRow; progress: 
   const event = row.event;
   const system = event.system;
   const approval = deps.approval?.({ event, sessionKey: row.sessionKey });
+  // Nobody waits for an answer in a turn the system started (a job's run, the heartbeat, a check).
+  const clarify = system === undefined ? deps.clarify?.({ event, sessionKey: row.sessionKey }) : undefined;
   return {
     origin: turnOriginOf({ event }),
     ...(system === undefined ? {} : { startedBy: system.kind }),
     ...(approval === undefined ? {} : { approval }),
+    ...(clarify === undefined ? {} : { clarify }),
   };
 }

@@ -9,7 +9,7 @@ import type { CompressedContext } from '../agent/types.js';
 import { windowHistory } from '../agent/history-window.js';
 import type { PromptSource } from '../agent/prompt/source.js';
 import type { ToolContext } from '../tools/tool.js';
-import type { ApprovalCapability } from '../tools/capabilities.js';
+import type { ApprovalCapability, ClarifyCapability } from '../tools/capabilities.js';
 import type { MessageEvent, PlatformAdapter } from './contracts.js';
 import type { ChatPacer } from './delivery/pacer.js';
 import { StreamDelivery } from './delivery/stream.js';
@@ -67,6 +67,8 @@ export interface TurnDeps {
   readonly onFinished?: (end: TurnFinish) => void;
   /** The turn's dangerous-command approval (see approvals/); absent: nobody can approve, dangerous commands are denied. */
   readonly approval?: (params: { event: MessageEvent; sessionKey: string }) => ApprovalCapability;
+  /** Asking the owner in the turn's chat (the `clarify` tool, see clarify/); never built for system-started turns. Absent: clarify is not available. */
+  readonly clarify?: (params: { event: MessageEvent; sessionKey: string }) => ClarifyCapability;
 }
 
 /** How a turn ended: `silent` (a system turn whose answer was empty or a silence token: nothing sent), `undelivered` (the platform refused it). */

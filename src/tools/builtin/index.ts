@@ -1,4 +1,5 @@
 import type { ToolDefinition } from '../tool.js';
+import { clarifyTool } from './clarify.js';
 import { cronjobTool } from './cronjob.js';
 import { memoryTool } from './memory.js';
 import { patchTool } from './patch.js';
@@ -12,7 +13,8 @@ import { terminalTool } from './terminal.js';
 import { writeFileTool } from './write-file.js';
 
 /**
- * The tools every agent gets: read_file, write_file, patch, search_files, terminal, session_search; `memory` when it
+ * The tools every agent gets: read_file, write_file, patch, search_files, terminal, session_search, clarify (the gateway
+ * fills `toolContext.clarify` in turns that may ask the owner); `memory` when it
  * is on; skills_list, skill_view and skill_manage when the profile's skills are (the gateway fills `toolContext.skills`);
  * `cronjob` when the scheduler runs (the gateway fills `toolContext.cron`).
  */
@@ -24,6 +26,7 @@ export function builtinTools(params: { memory?: boolean; skills?: boolean; cron?
     searchFilesTool,
     terminalTool,
     sessionSearchTool,
+    clarifyTool,
     ...(params.memory === true ? [memoryTool] : []),
     ...(params.skills === true ? [skillsListTool, skillViewTool, skillManageTool] : []),
     ...(params.cron === true ? [cronjobTool] : []),
