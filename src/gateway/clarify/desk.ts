@@ -23,7 +23,7 @@ interface Pending {
   readonly chat: ChatRef;
   readonly sessionKey: string;
   readonly choices: readonly string[];
-  /** The platform message carrying the question, once sent (only then can a message answer it). */
+  /** The platform message carrying the question, once sent (a press must be on it). */
   messageId: string | undefined;
   readonly resolve: (outcome: Outcome) => void;
 }
@@ -145,13 +145,14 @@ export class ClarifyDesk {
 
   /**
    * Whether `event` answers a question waiting in its session's chat: a message (not a command, with text) from an owner,
-   * once the question was sent. The oldest such question is answered when `take` is called; undefined: it answers nothing
-   * (it is a message like any other, and the busy policy applies to it).
+   * from the moment the question is asked (the platform may show it, and deliver a quick reply, before the send returns).
+   * The oldest such question is answered when `take` is called; undefined: it answers nothing (it is a message like any
+   * other, and the busy policy applies to it).
    */
   claim(params: { event: MessageEvent; sessionKey: string }): ClaimedAnswer | undefined {
     const { event, sessionKey } = params;
     if (event.text.trim() === '') return undefined;
-    const entry = [...this.pending.values()].find((p) => p.sessionKey === sessionKey && p.platform === event.platform && p.chat.id === event.chat.id && p.messageId !== undefined);
+    const entry = [...this.pending.values()].find((p) => p.sessionKey === sessionKey && p.platform === event.platform && p.chat.id === event.chat.id);
     if (entry === undefined) return undefined;
     if (!this.isOwner({ platform: event.platform, sender: event.sender })) {
       this.logger.info({ requestId: entry.id, platform: event.platform, senderId: event.sender.id }, 'a message from someone who is not an owner does not answer the clarify question');
