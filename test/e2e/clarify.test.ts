@@ -174,3 +174,49 @@ test('a scheduled job\'s turn gets no clarify: the tool says it is not available
     await h.stop();
   }
 });
+
+test('a restart while a question waits: it ends unanswered ("the gateway is stopping"); its old button after the restart is answered "expired" and starts nothing', async () => {
+  const h = await startClarify();
+  try {
+    scriptClarify(h, { question: 'Which one?', choices: ['A', 'B'], final: 'went on without it' });
+    await h.adapter.inject({ text: 'pick one' });
+    const q = await waitClarify(h);
+    const a = choiceOf(q, 'A');
+    await h.restart();
+    assert.match(clarifyResult(h) ?? '', /^No answer: the gateway is stopping\. Go on without it/);
+    assert.equal(q.text, '❓ Which one?\n\n⛔ Not answered: the gateway is stopping');
+    await h.runner.waitIdle();
+    const calls = h.fake.requests.length;
+    assert.deepEqual(await h.adapter.press({ messageId: q.id, choiceId: a }), expired);
+    await new Promise((r) => setTimeout(r, 200));
+    await h.runner.waitIdle();
+    assert.equal(h.fake.requests.length, calls, 'the old button started a turn');
+  } finally {
+    await h.stop();
+  }
+});
+
+test('where messages cannot be edited (email, SMS) an unanswered question gets a notice when it times out; an answer gets none', async () => {
+  const clock = new FakeClock();
+  const h = await startClarify({ clock, buttons: false, capabilities: { edit: false } });
+  try {
+    scriptClarify(h, { question: 'Which colour?', choices: ['Red', 'Blue'], final: 'red then' });
+    await h.adapter.inject({ text: 'make a logo' });
+    await driveUntil({ clock, check: () => clarifyQuestions(h).length === 1, what: 'the question', stepMs: 100 });
+    await driveUntil({ clock, check: () => h.adapter.shown().some((m) => m.text === 'red then'), what: 'the final answer', stepMs: 10_000 });
+    await h.runner.waitIdle();
+    assert.ok(h.adapter.shown().some((m) => m.text === '⌛ No answer in 5 min — the agent goes on without one'), h.adapter.shown().map((m) => m.text).join('\n---\n'));
+
+    scriptClarify(h, { question: 'Which size?', choices: ['Small', 'Large'], final: 'small then' });
+    await h.adapter.inject({ text: 'and the size?' });
+    await driveUntil({ clock, check: () => clarifyQuestions(h).length === 2, what: 'the second question', stepMs: 100 });
+    const before = h.adapter.shown().length;
+    await h.adapter.inject({ text: '1' });
+    await driveUntil({ clock, check: () => h.adapter.shown().some((m) => m.text === 'small then'), what: 'the second answer', stepMs: 100 });
+    await h.runner.waitIdle();
+    assert.equal(clarifyResult(h), 'Small');
+    assert.equal(h.adapter.shown().length, before + 1, 'an answered question sent more than the reply');
+  } finally {
+    await h.stop();
+  }
+});
