@@ -5,23 +5,22 @@ import { defineTool, ToolError } from '../tool.js';
 export const MAX_CLARIFY_CHOICES = 4;
 
 const input = z.object({
-  question: z.string().trim().min(1).describe('The question, short and self-contained: the owner sees only it (and the choices).'),
+  question: z.string().trim().min(1).describe('Short and self-contained: the user sees only it and the choices.'),
   choices: z
     .array(z.string().trim().min(1))
     .max(MAX_CLARIFY_CHOICES)
     .optional()
-    .describe(`Up to ${MAX_CLARIFY_CHOICES} answers to pick from (shown as buttons or a numbered list). Leave out for an open question.`),
+    .describe(`Up to ${MAX_CLARIFY_CHOICES} answers to pick from; leave out for an open question.`),
 });
 
 /** `clarify`: Hermes Agent's tool (same name and arguments): asks the owner a question in the chat and waits for the answer. */
 export const clarifyTool = defineTool({
   name: 'clarify',
   description:
-    'Ask the user a question and wait for the answer, when you cannot go on well without it: the request is ambiguous, ' +
-    'a decision is theirs to make, or a wrong guess would waste a lot of work. Do not ask what you can find out ' +
-    'yourself or what does not matter. With choices the user picks one (or answers in their own words); without, ' +
-    'they answer freely. The result is their answer, or that none came (they may be away): then go on with the most ' +
-    'reasonable choice and say what you assumed.',
+    'Ask the user a question and wait for the answer. Only when you cannot go on well without it (an ambiguous request, ' +
+    'a decision that is theirs, a guess that could waste much work), never for what you can find out yourself. The ' +
+    'result is their answer (a choice, or their own words) or that none came: then go on with the most reasonable ' +
+    'choice and say what you assumed.',
   input,
   parallel: 'never',
   handler: async (args, ctx) => {
