@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { test } from 'node:test';
 import { choiceOf } from '../helpers/approvals.js';
 import { clarifyQuestions, clarifyResult, scriptClarify, startClarify, waitClarify } from '../helpers/clarify.js';
@@ -216,6 +218,33 @@ test('where messages cannot be edited (email, SMS) an unanswered question gets a
     await h.runner.waitIdle();
     assert.equal(clarifyResult(h), 'Small');
     assert.equal(h.adapter.shown().length, before + 1, 'an answered question sent more than the reply');
+  } finally {
+    await h.stop();
+  }
+});
+
+test('a message that is not an answer (a photo without text) interrupts as the busy policy says, and the question ends; /new ends a question too', async () => {
+  const h = await startClarify();
+  try {
+    // The interrupted turn asks the model nothing more: the next reply is the photo's.
+    h.fake.enqueue({ toolCalls: [{ name: 'clarify', arguments: { question: 'Which one?', choices: ['A', 'B'] } }] });
+    await h.adapter.inject({ text: 'pick one' });
+    const q = await waitClarify(h);
+    const photo = path.join(h.profile.cacheDir, 'photo.png');
+    writeFileSync(photo, 'not really a png');
+    h.fake.enqueue({ text: 'nice photo' });
+    await h.adapter.inject({ text: '', media: [{ path: photo, kind: 'image', mimeType: 'image/png' }] });
+    await until(() => h.adapter.shown().some((m) => m.text === 'nice photo'), 'the photo\'s answer');
+    await h.runner.waitIdle();
+    assert.equal(q.text, '❓ Which one?\n\n⛔ Not answered: a new message interrupted the turn');
+
+    scriptClarify(h, { question: 'Start over?', choices: ['Yes', 'No'], final: 'never sent either' });
+    await h.adapter.inject({ text: 'again' });
+    const second = await waitClarify(h, 2);
+    await h.adapter.inject({ text: '/new' });
+    await until(() => second.text.endsWith('⛔ Not answered: a new conversation was started (/new)'), 'the second question ended');
+    await h.runner.waitIdle();
+    assert.ok(!h.adapter.shown().some((m) => m.text === 'never sent either'));
   } finally {
     await h.stop();
   }
