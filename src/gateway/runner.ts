@@ -50,10 +50,7 @@ const maxBackgroundWork = 2;
 /** A message whose turn was cut short (crash, restart) this many times is answered with an apology instead. */
 const maxTurnAttempts = 3;
 
-/**
- * What became of an accepted message; 'deferred' = journaled while draining, answered after the next start; 'answer' =
- * it answered a waiting clarify question (journaled and done: it starts no turn).
- */
+/** What became of an accepted message; 'deferred' = journaled while draining, answered after the next start; 'answer' = it answered a clarify question. */
 export type AcceptResult = 'queued' | 'duplicate' | 'unauthorized' | 'command' | 'deferred' | 'answer';
 
 /**
@@ -330,15 +327,8 @@ export class GatewayRunner {
       await this.control({ row, command });
       return 'command';
     }
-    // The owner's next message while a clarify question waits in the chat is its answer, not a new turn: done in the
-    // journal before the question resolves (never answered again after a restart, never a turn of its own).
-    const claimed = command.kind === 'none' ? this.clarifications.claim({ event, sessionKey }) : undefined;
-    if (claimed !== undefined) {
-      this.store.setInboxState({ inboxId: row.id, state: 'done' });
-      claimed.take();
-      this.logger.info({ inboxId: row.id, requestId: claimed.requestId }, 'message answered a clarify question');
-      return 'answer';
-    }
+    // The owner's next message while a clarify question waits in the chat is its answer, not a new turn.
+    if (command.kind === 'none' && this.clarifications.answer({ row, store: this.store })) return 'answer';
     if (command.kind === 'skill') this.logger.info({ skill: command.name, inboxId: row.id }, 'skill command: queued as a turn');
     this.mailboxes.for({ key: sessionKey, entry: slot.entry }).enqueue({ row });
     return 'queued';

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
+import { storeDiskErrorOf } from '../../store/errors.js';
+import type { InboxRow, Store } from '../../store/types.js';
 import type { ClarifyAnswer } from '../../tools/capabilities.js';
 import type { Clock } from '../../util/clock.js';
 import type { ChoiceRouter } from '../choices.js';
@@ -161,6 +163,27 @@ export class ClarifyDesk {
     const picked = messageAnswer({ text: event.text, choices: entry.choices });
     const by = ownerName({ sender: event.sender });
     return { requestId: entry.id, take: () => entry.resolve({ kind: 'answer', answer: picked.answer, via: 'message', by }) };
+  }
+
+  /**
+   * Whether a journaled message (not a command) answers a question waiting in its session's chat (see `claim`). When it
+   * does, it is marked done in the journal before the question resolves, so it never starts a turn and is never taken up
+   * again after a restart; false: it is a message like any other.
+   */
+  answer(params: { row: InboxRow; store: Pick<Store, 'setInboxState'> }): boolean {
+    const { row } = params;
+    const claimed = this.claim({ event: row.event, sessionKey: row.sessionKey });
+    if (claimed === undefined) return false;
+    try {
+      params.store.setInboxState({ inboxId: row.id, state: 'done' });
+    } catch (error) {
+      if (storeDiskErrorOf({ error }) === undefined) throw error;
+      // The answer still counts now; only a restart before the disk recovers would take the message up as a turn.
+      this.logger.warn({ inboxId: row.id }, 'could not mark the clarify answer done (the disk refuses writes); it answers the question anyway');
+    }
+    claimed.take();
+    this.logger.info({ inboxId: row.id, requestId: claimed.requestId }, 'message answered a clarify question');
+    return true;
   }
 
   /** Edits the question to how it ended (no buttons); where messages cannot be edited, a timeout or cancel is sent as a notice. */
