@@ -72,11 +72,6 @@ export class ClarifyDesk {
     params.choices.register({ prefix: 'cl', handle: async (event) => this.choose(event) });
   }
 
-  /** How many questions wait now. */
-  get waiting(): number {
-    return this.pending.size;
-  }
-
   /**
    * Asks in the turn's chat and waits for a press, the owner's next message, the timeout or the turn's end; then edits
    * the question to show how it ended (buttons removed). Never rejects.
