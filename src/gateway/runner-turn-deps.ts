@@ -13,6 +13,8 @@ import { hasApprovalOwner } from './approvals/owner.js';
 import { sendText } from './inject-send.js';
 import { messagingCapability } from './messaging/capability.js';
 import { delegateCapability } from './delegate/capability.js';
+import { clarifyCapability } from './clarify/capability.js';
+import type { ClarifyDesk } from './clarify/desk.js';
 
 /** A turn's deps on an adapter slot, from the runner's current settings (read when the turn starts). */
 export function turnDepsFor(params: {
@@ -30,6 +32,8 @@ export function turnDepsFor(params: {
   approvals?: ApprovalDesk;
   /** Every platform's adapter (the runner's): with them the turn's tools get `send_message` to the profile's other chats. */
   slots?: AdapterSlots;
+  /** Where clarify questions wait (the runner's); with `options.clarifyTimeoutMs` the turn's tools get a clarify capability. */
+  clarifications?: ClarifyDesk;
 }): TurnDeps {
   const { slot, options } = params;
   const desk = params.approvals;
@@ -83,6 +87,23 @@ export function turnDepsFor(params: {
             logger: params.logger,
             depth: p.toolContext.depth ?? 0,
           });
+  const clarifyDesk = params.clarifications;
+  const clarifyTimeoutMs = options.clarifyTimeoutMs;
+  const clarify: TurnDeps['clarify'] =
+    clarifyDesk === undefined || clarifyTimeoutMs === undefined
+      ? undefined
+      : ({ event, sessionKey }) =>
+          clarifyCapability({
+            desk: clarifyDesk,
+            event,
+            sessionKey,
+            adapter: slot.entry.adapter,
+            pacer: slot.pacer,
+            timeoutMs: clarifyTimeoutMs,
+            hasOwner: hasApprovalOwner({ entry: slot.entry }),
+            scrub: options.scrub,
+            logger: params.logger.child({ component: 'clarify' }),
+          });
   return {
     store: params.store,
     agent: params.agent,
@@ -109,5 +130,6 @@ export function turnDepsFor(params: {
     ...(approval ? { approval } : {}),
     ...(messaging ? { messaging } : {}),
     ...(delegate ? { delegate } : {}),
+    ...(clarify ? { clarify } : {}),
   };
 }

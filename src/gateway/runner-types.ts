@@ -81,4 +81,6 @@ export interface RunnerOptions {
   readonly approval?: ApprovalSettings;
   /** delegate_task children (`agent.delegate_max_iterations`, `agent.max_concurrent_children`); absent: no delegation. */
   readonly delegation?: DelegateSettings;
+  /** How long a `clarify` question waits for the owner (`tools.clarify_timeout`); absent: the clarify tool is not available. */
+  readonly clarifyTimeoutMs?: number;
 }

@@ -40,6 +40,7 @@ import { sessionContextUsage, type ContextUsage } from './context-status.js';
 import { replayPending } from './runner-replay.js';
 import { ApprovalDesk } from './approvals/desk.js';
 import { isApprovalOwner } from './approvals/owner.js';
+import { ClarifyDesk } from './clarify/desk.js';
 
 export type { AdapterEntry, RunnerOptions } from './runner-types.js';
 
@@ -49,8 +50,8 @@ const maxBackgroundWork = 2;
 /** A message whose turn was cut short (crash, restart) this many times is answered with an apology instead. */
 const maxTurnAttempts = 3;
 
-/** What became of an accepted message; 'deferred' = journaled while draining, answered after the next start. */
-export type AcceptResult = 'queued' | 'duplicate' | 'unauthorized' | 'command' | 'deferred';
+/** What became of an accepted message; 'deferred' = journaled while draining, answered after the next start; 'answer' = it answered a clarify question. */
+export type AcceptResult = 'queued' | 'duplicate' | 'unauthorized' | 'command' | 'deferred' | 'answer';
 
 /**
  * One profile's gateway: supervises adapters, journals and routes messages into per-session mailboxes,
@@ -83,6 +84,8 @@ export class GatewayRunner {
   readonly choices: ChoiceRouter;
   /** Dangerous-command approval questions waiting for an owner (in memory), answered by presses or /approve /deny. */
   private readonly approvals: ApprovalDesk;
+  /** Clarify questions waiting for an owner (in memory), answered by presses or the owner's next message in the chat. */
+  private readonly clarifications: ClarifyDesk;
   /** The profile's scheduled jobs (when `options.jobs` is set); poke it after a job was created or changed. */
   readonly scheduler: Scheduler;
   private schedulerRun: Promise<void> = Promise.resolve();
@@ -123,6 +126,7 @@ export class GatewayRunner {
     this.choices = new ChoiceRouter({ logger: this.logger });
     const isOwner = ({ platform, sender }: { platform: string; sender: MessageEvent['sender'] }): boolean => isApprovalOwner({ entry: this.slots.get({ name: platform })?.entry, sender });
     this.approvals = new ApprovalDesk({ store: this.store, clock: this.clock, logger: this.logger.child({ component: 'approval' }), choices: this.choices, isOwner });
+    this.clarifications = new ClarifyDesk({ clock: this.clock, logger: this.logger.child({ component: 'clarify' }), choices: this.choices, isOwner });
     this.options = params.options;
     this.http = params.http;
     this.disk = params.disk ?? new DiskHealth({ clock: this.clock });
@@ -323,6 +327,8 @@ export class GatewayRunner {
       await this.control({ row, command });
       return 'command';
     }
+    // The owner's next message while a clarify question waits in the chat is its answer, not a new turn.
+    if (command.kind === 'none' && this.clarifications.answer({ row, store: this.store })) return 'answer';
     if (command.kind === 'skill') this.logger.info({ skill: command.name, inboxId: row.id }, 'skill command: queued as a turn');
     this.mailboxes.for({ key: sessionKey, entry: slot.entry }).enqueue({ row });
     return 'queued';
@@ -366,6 +372,7 @@ export class GatewayRunner {
     this.logger.info({ busySessions: this.mailboxes.busy().length }, 'gateway draining');
     this.maintenanceController.abort();
     this.approvals.cancelAll({ why: 'the gateway is stopping', close: true });
+    this.clarifications.cancelAll({ why: 'the gateway is stopping', close: true });
     const backgroundStopped = this.background.stop();
     const adaptersStopped = this.slots.stopAll();
     for (const mailbox of this.mailboxes.all()) mailbox.clearQueue();
@@ -461,7 +468,7 @@ export class GatewayRunner {
     const onFinished: TurnDeps['onFinished'] =
       row.event.system === undefined ? undefined : (end) => this.injected.settle({ inboxId: row.id, end: { ...end, messageIds: turnMessageIds({ store: this.store, inboxId: row.id }) } });
     const { store, agent, clock, logger, options } = this;
-    const deps = turnDepsFor({ store, agent, clock, logger, slot: params.slot, options, maxAttempts: maxTurnAttempts, compression: this.compressionDeps(), onDelivered: params.onDelivered, onFinished, approvals: this.approvals, slots: this.slots });
+    const deps = turnDepsFor({ store, agent, clock, logger, slot: params.slot, options, maxAttempts: maxTurnAttempts, compression: this.compressionDeps(), onDelivered: params.onDelivered, onFinished, approvals: this.approvals, slots: this.slots, clarifications: this.clarifications });
     await runTurn({ row, merged: params.merged, signal: params.signal, deps });
   }
 

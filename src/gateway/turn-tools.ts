@@ -9,7 +9,7 @@ export type TurnTools = Pick<ToolContext, 'origin' | 'startedBy' | 'approval' | 
 
 /**
  * What tools know of one turn: the chat it answers (where `origin` delivery goes), who started it, and the capabilities
- * built for it (approval, messaging, delegation; clarify as it is added). `sessionId` reads the turn's current
+ * built for it (approval, messaging, delegation, clarify). `sessionId` reads the turn's current
  * session (a compression may switch it mid-turn); `progress` is the turn's tool-activity lines.
  */
 export function turnToolsFor(params: { deps: TurnDeps; row: InboxRow; progress: ToolProgress; sessionId: () => string }): TurnTools {
@@ -17,6 +17,8 @@ export function turnToolsFor(params: { deps: TurnDeps; row: InboxRow; progress: 
   const event = row.event;
   const system = event.system;
   const approval = deps.approval?.({ event, sessionKey: row.sessionKey });
+  // Nobody waits for an answer in a turn the system started (a job's run, the heartbeat, a check).
+  const clarify = system === undefined ? deps.clarify?.({ event, sessionKey: row.sessionKey }) : undefined;
   // System-started turns (a job's run, the heartbeat, a check) get it too: "text me on Slack when …" is a fair job, and
   // only the profile's own known chats can be sent to. Children never get it (their context is built without it).
   const messaging = deps.messaging?.({ row });
@@ -25,6 +27,7 @@ export function turnToolsFor(params: { deps: TurnDeps; row: InboxRow; progress: 
     ...(system === undefined ? {} : { startedBy: system.kind }),
     ...(approval === undefined ? {} : { approval }),
     ...(messaging === undefined ? {} : { messaging }),
+    ...(clarify === undefined ? {} : { clarify }),
   };
   const delegate = deps.delegate?.({ toolContext: { ...deps.toolContext, ...tools }, sessionKey: row.sessionKey, inboxId: row.id, sessionId: params.sessionId, progress: params.progress });
   return { ...tools, ...(delegate === undefined ? {} : { delegate }) };

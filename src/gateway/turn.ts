@@ -9,7 +9,7 @@ import type { CompressedContext } from '../agent/types.js';
 import { windowHistory } from '../agent/history-window.js';
 import type { PromptSource } from '../agent/prompt/source.js';
 import type { ToolContext } from '../tools/tool.js';
-import type { ApprovalCapability, DelegateCapability, MessagingCapability } from '../tools/capabilities.js';
+import type { ApprovalCapability, ClarifyCapability, DelegateCapability, MessagingCapability } from '../tools/capabilities.js';
 import type { MessageEvent, PlatformAdapter } from './contracts.js';
 import type { ChatPacer } from './delivery/pacer.js';
 import { StreamDelivery } from './delivery/stream.js';
@@ -71,6 +71,8 @@ export interface TurnDeps {
   readonly messaging?: (params: { row: InboxRow }) => MessagingCapability;
   /** The turn's delegate_task children (see delegate/); absent: delegate_task is not available. */
   readonly delegate?: (params: DelegateFactoryParams) => DelegateCapability;
+  /** Asking the owner in the turn's chat (the `clarify` tool, see clarify/); never built for system-started turns. Absent: clarify is not available. */
+  readonly clarify?: (params: { event: MessageEvent; sessionKey: string }) => ClarifyCapability;
 }
 
 /** What the delegate capability of one turn is built from. */

@@ -45,8 +45,8 @@ export interface AskParams {
   readonly signal: AbortSignal;
 }
 
-/** Why a cancelled request was denied, per way the turn ended. */
-function cancelWhy(params: { signal: AbortSignal }): string {
+/** Why a waiting question (approval, clarify) was cancelled, per way the turn ended. */
+export function cancelWhy(params: { signal: AbortSignal }): string {
   switch (abortKindOf(params)) {
     case 'stop':
       return 'the turn was stopped (/stop)';

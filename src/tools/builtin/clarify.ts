@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { defineTool, ToolError } from '../tool.js';
+
+/** Most choices one question may offer (Hermes Agent's limit; the owner can always answer in their own words). */
+export const MAX_CLARIFY_CHOICES = 4;
+
+const input = z.object({
+  question: z.string().trim().min(1).describe('Short and self-contained: the user sees only it and the choices.'),
+  choices: z
+    .array(z.string().trim().min(1))
+    .max(MAX_CLARIFY_CHOICES)
+    .optional()
+    .describe(`Up to ${MAX_CLARIFY_CHOICES} answers to pick from; leave out for an open question.`),
+});
+
+/** `clarify`: Hermes Agent's tool (same name and arguments): asks the owner a question in the chat and waits for the answer. */
+export const clarifyTool = defineTool({
+  name: 'clarify',
+  description:
+    'Ask the user a question and wait for the answer. Only when you cannot go on well without it (an ambiguous request, ' +
+    'a decision that is theirs, a guess that could waste much work), never for what you can find out yourself. The ' +
+    'result is their answer (a choice, or their own words) or that none came: then go on with the most reasonable ' +
+    'choice and say what you assumed.',
+  input,
+  parallel: 'never',
+  handler: async (args, ctx) => {
+    if (ctx.clarify === undefined) {
+      throw new ToolError('clarify is not available here: nobody can be asked in this turn (a scheduled job, heartbeat or check, or a sub-agent). Decide yourself and say what you assumed.');
+    }
+    const choices = [...new Set(args.choices ?? [])];
+    const answer = await ctx.clarify.ask({ question: args.question, ...(choices.length > 0 ? { choices } : {}), signal: ctx.signal });
+    if (answer.answered) return answer.answer;
+    return `No answer: ${answer.reason}. Go on without it (make the most reasonable choice and say what you assumed), or ask again later.`;
+  },
+});
