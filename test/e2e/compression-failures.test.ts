@@ -13,11 +13,12 @@ function textOf(request: CapturedRequest): string {
 }
 
 /**
- * A gateway on a fake model with model.context_length 4600 (known at once, unlike the endpoint's): ten turns stay
- * under its 0.5 threshold with the system prompt and the ten built-in tool schemas.
+ * A gateway on a fake model with model.context_length 5550 (known at once, unlike the endpoint's): ten turns stay
+ * under its threshold with the system prompt and the built-in tool schemas (~3k tokens: a new built-in tool adds its
+ * schema's tokens to every request, and these context lengths grow by as much).
  */
 async function smallContext(params: { tailRatio?: number } = {}): Promise<Harness> {
-  return startHarness({ config: { model: { context_length: 4600 }, ...(params.tailRatio !== undefined ? { compression: { tail_ratio: params.tailRatio } } : {}) } });
+  return startHarness({ config: { model: { context_length: 5550 }, ...(params.tailRatio !== undefined ? { compression: { tail_ratio: params.tailRatio } } : {}) } });
 }
 
 test('a context-overflow 400 compresses (summary, new session) and retries the call once', async () => {
