@@ -80,7 +80,7 @@ export const DANGER_PATTERNS: readonly DangerPattern[] = [
   {
     id: 'shell-from-download',
     description: 'run a downloaded script without saving it (bash <(curl …))',
-    pattern: /^(?:(?:ba|da|z|k)?sh|source|\.)\s+(?:-\S+\s+)*(?:<\s*)?<\((?:\S*\/)?(?:curl|wget)\s/,
+    pattern: /^(?:(?:ba|da|z|k)?sh|source|\.)\s+(?:-\S+\s+)*(?:<\s*)?<\((?:\S*\/)?(?:curl|wget)\s|^(?:source|\.)\s+\/dev\/(?:stdin|fd\/0)(?:\s|$)/,
   },
   {
     id: 'shell-c-download',
@@ -150,6 +150,11 @@ export const DANGER_PATTERNS: readonly DangerPattern[] = [
     pattern: /^crontab\s(?:.*\s)?-[a-z]*r/,
   },
   {
+    id: 'crontab-install',
+    description: 'replace all scheduled tasks, which then run unasked (crontab FILE, … | crontab -)',
+    pattern: /^crontab(?:\s+[^\s<>|]\S*)*\s+(?:-|[^\s<>|-]\S*)$/,
+  },
+  {
     id: 'ssh-authorized-keys',
     description: 'change who can log in over SSH (authorized_keys)',
     pattern:
@@ -159,7 +164,7 @@ export const DANGER_PATTERNS: readonly DangerPattern[] = [
     id: 'read-env-file',
     description: 'read a secrets file (.env)',
     pattern:
-      /^(?:cat|tac|nl|less|more|view|vi|vim|nano|emacs|ed|head|tail|grep|egrep|fgrep|rg|awk|sed|cut|paste|rev|sort|uniq|diff|cmp|comm|jq|yq|cp|scp|rsync|mv|base64|base32|xxd|od|hexdump|strings|bat|tar|zip|gzip|bzip2|xz|openssl|curl|wget|nc|source|\.)\s(?:.*\s)?(?:\S*[/@=])?\.env(?:\s|$)|^<\s+(?:\S*\/)?\.env$|^(?:python[0-9.]*|perl|ruby|node|php)\s(?:.*\s)?-[a-z]*[cer]\s(?:.*[^a-z0-9_$])?\.env(?:[^a-z0-9_.]|$)/,
+      /^(?:cat|tac|nl|less|more|view|vi|vim|nano|emacs|ed|head|tail|grep|egrep|fgrep|rg|awk|sed|cut|paste|rev|sort|uniq|diff|cmp|comm|jq|yq|cp|scp|rsync|mv|xargs|base64|base32|xxd|od|hexdump|strings|bat|tar|zip|gzip|bzip2|xz|openssl|curl|wget|nc|source|\.)\s(?:.*\s)?(?:\S*[/@=])?\.env(?:\s|$)|^<\s+(?:\S*\/)?\.env$|^(?:python[0-9.]*|perl|ruby|node|php)\s(?:.*\s)?-[a-z]*[cer]\s(?:.*[^a-z0-9_$])?\.env(?:[^a-z0-9_.]|$)/,
   },
   {
     id: 'overwrite-env-file',

@@ -5,8 +5,11 @@ import type { DangerPattern } from './types.js';
 
 /** A recursive flag of rm/chmod/chown as a whole word (`--rec` too: GNU tools accept unambiguous abbreviations). */
 const R = String.raw`(?:-[a-z]*r[a-z]*|--r(?:e(?:c(?:u(?:r(?:s(?:i(?:ve?)?)?)?)?)?)?)?)`;
-/** `/`, `/*`, `/.`, `~`, `~/`, `~/*`, `$home`, `${home}/*`, `${home:?}/`… as a whole word (segments are lower-cased). */
-const TOP = String.raw`(?:\/+\.?\*?|~\/*\*?|\$\{?home(?::[^}\s]*)?\}?\/*\*?)`;
+/**
+ * `/`, `/*`, `/.`, `/./*`, `/?*`, `~`, `~/`, `~/*`, `$home`, `${home}/*`, `${home:?}/`… as a whole word (segments are
+ * lower-cased): the top folder followed only by slashes, dots and the wildcards `*` and `?`, which reach all of it.
+ */
+const TOP = String.raw`(?:\/[\/.*?]*|~[\/.*?]*|\$\{?home(?::[^}\s]*)?\}?[\/.*?]*)`;
 /** Top-level system folders whose loss breaks the machine. */
 const SYSTEM_DIR = String.raw`\/(?:bin|boot|dev|etc|home|lib|lib32|lib64|opt|proc|root|sbin|srv|sys|usr|var)\/?\*?`;
 /** A whole disk (not a partition): /dev/sda, /dev/nvme0n1, /dev/mmcblk0, /dev/vdb. */
