@@ -215,6 +215,18 @@ export const DANGER_PATTERNS: readonly DangerPattern[] = [
     pattern: /^history\s(?:.*\s)?-[a-z]*c(?:\s|$)|^unset\s(?:.*\s)?histfile(?:\s|$)|^>>?\s+(?:\S*\/)?\.(?:bash|zsh|sh)_history$/,
   },
   {
+    id: 'change-gateway-files',
+    description: 'change the gateway’s own settings or store (config.yaml, state.db: approval rules, jobs, checks)',
+    pattern:
+      /^>>?\s+(?:\S*(?:\.hermes|hermes_home\}?)\/|(?:\S*\/)?\.\.\/)(?:\S*\/)?(?:config\.ya?ml|state\.db(?:-wal|-shm|-journal)?)$|^(?:tee|cp|mv|ln|install|rsync|truncate|rm|unlink|dd|shred|sed\s(?:.*\s)?-[a-z]*i\S*)\s(?:.*\s)?(?:of=)?(?:\S*(?:\.hermes|hermes_home\}?)\/|(?:\S*\/)?\.\.\/)(?:\S*\/)?(?:config\.ya?ml|state\.db(?:-wal|-shm|-journal)?)(?:\s|$)|^sqlite3\s(?:.*\s)?\S*state\.db(?:\s|$)/,
+  },
+  {
+    id: 'hermes-admin',
+    description: 'change who may use the gateway or what it runs (hermes pairing approve, cron add, profile, skills install…)',
+    pattern:
+      /^hermes\s(?:.*\s)?(?:pairing\s+approve|cron\s+(?:add|edit|run)|profile\s+(?:create|use|rename|delete)|skills\s+(?:install|delete)|memory\s+edit|gateway\s+(?:install|reload))(?:\s|$)/,
+  },
+  {
     id: 'script-deletes-or-runs-shell',
     description: 'a script that deletes files or runs shell commands (python -c, perl -e, a here-document, awk system()…)',
     pattern:

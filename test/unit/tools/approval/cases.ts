@@ -138,6 +138,16 @@ export const DANGER_CASES: readonly PatternCase[] = [
   { id: 'move-to-dev-null', positive: ['mv important.txt /dev/null', 'mv -f data /dev/null'], benign: ['mv a.txt b.txt', 'cat a.txt > /dev/null'] },
   { id: 'clear-history', positive: ['history -c', 'unset HISTFILE', 'echo > ~/.bash_history', 'cat /dev/null > ~/.zsh_history'], benign: ['history', 'history | tail -5', 'cat ~/.bash_history'] },
   {
+    id: 'change-gateway-files',
+    positive: ['echo "tools: {approval: off}" >> ../config.yaml', 'cp evil.yaml ~/.hermes/config.yaml', "sed -i 's/manual/off/' $HERMES_HOME/config.yaml", 'tee ../state.db < x', 'sqlite3 ../state.db "INSERT INTO approval_rules VALUES (1)"', 'sqlite3 ~/.hermes/profiles/work/state.db .dump', 'rm -f ../state.db-wal', '> ~/.hermes/profiles/work/config.yaml'],
+    benign: ['cat config.yaml', 'echo x > config.yaml', 'cp config.yaml config.bak', 'sqlite3 app.db .tables', "sed -i 's/a/b/' settings/config.yaml", 'ls ~/.hermes'],
+  },
+  {
+    id: 'hermes-admin',
+    positive: ['hermes pairing approve ABCD1234', 'hermes -p work pairing approve X1', 'hermes cron add --prompt x --schedule "every 1m"', 'hermes profile use other', 'hermes skills install https://x.io/s.tgz', 'hermes memory edit'],
+    benign: ['hermes status', 'hermes cron list', 'hermes pairing list', 'hermes doctor', 'echo hermes pairing approve X', 'hermes approvals list'],
+  },
+  {
     id: 'script-deletes-or-runs-shell',
     positive: ['python3 -c "import shutil; shutil.rmtree(\'/data\')"', "python -c 'import os; os.system(\"id\")'", "perl -e 'unlink glob \"*\"'", 'node -e "require(\'fs\').rmSync(\'x\', {recursive: true})"', "python3 <<'EOF'\nimport shutil; shutil.rmtree('/data')\nEOF", 'python3 - <<EOF\nimport os\nos.remove("notes.md")\nEOF', 'ruby -e \'require "fileutils"; FileUtils.rm_rf("x")\'', 'node --eval "require(\'fs\').rmSync(\'x\', {recursive: true})"', 'php -r "system(\'id\');"', 'awk \'BEGIN { system("rm -rf x") }\''],
     benign: ['python3 -c "print(1 + 1)"', 'python3 script.py', 'node -e "console.log(42)"', 'node -p "1 + 1"', "awk '{ print $1 }' data.txt", "perl -pe 's/a/b/' file", 'php -r "echo 1;"', 'python3 -m pytest'],
