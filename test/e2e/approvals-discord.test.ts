@@ -132,9 +132,13 @@ test('discord: a restart denies what waits and edits the question (buttons gone)
     scriptCommand(h, 'rm -rf build', 'stopped for the restart');
     fake.messageCreate({ channelId: dm, author: owner, content: 'clean up the build' });
     const q = await fake.waitFor({ predicate: () => questions()[0], timeoutMs: 15_000, what: 'the question' });
+    // The unanswered message is taken up again after the restart (the journal): this time the model only answers.
+    h.fake.enqueue({ text: 'answered after the restart' });
     await h.restart();
     assert.match(lastToolResult(h), /^Not run: not approved: the gateway is stopping\. Do not retry it/);
     assert.match(current(q)?.content ?? '', /\n\n⛔ Denied: the gateway is stopping$/);
+    await fake.waitFor({ predicate: () => fake.identifies >= 2 && fake.sessions > 0, what: 'the new gateway session' });
+    await h.runner.waitIdle();
     assert.deepEqual(fake.buttons({ messageId: q.id }), [], 'the buttons outlived the gateway');
     assert.ok(existsSync(build));
   } finally {
