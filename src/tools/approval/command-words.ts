@@ -55,7 +55,10 @@ export function pipedScript(params: { from: readonly string[]; into: readonly st
   if (shell === undefined || !STDIN_SCRIPT.has(shell)) return undefined;
   if (SHELLS.has(shell) && into.slice(1).some((w) => !w.startsWith('-'))) return undefined;
   if (from[0] !== 'echo' && from[0] !== 'printf') return undefined;
-  return from.slice(1).filter((w) => !/^-[a-z]+$/.test(w)).join(' ');
+  // Only echo's own leading options (`-n`, `-e`) are dropped: `echo rm -rf / | sh` runs `rm -rf /`.
+  let first = 1;
+  while (from[0] === 'echo' && first < from.length && /^-[neE]+$/.test(from[first] ?? '')) first++;
+  return from.slice(first).join(' ');
 }
 
 /** The script a command runs itself: the argument of `sh -c`, `su -c` or `sh <<< …`, or everything after `eval`. */

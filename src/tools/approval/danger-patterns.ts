@@ -41,9 +41,9 @@ export const DANGER_PATTERNS: readonly DangerPattern[] = [
   },
   {
     id: 'recursive-permissions-system',
-    description: 'change owner or permissions of a whole system folder (chmod/chown -R on /, /etc, /usr…)',
+    description: 'change owner or permissions of a whole system or home folder (chmod/chown -R on /, /etc, /usr, ~…)',
     pattern:
-      /^(?:chmod|chown|chgrp)\s(?:.*\s)?(?:-[a-z]*r[a-z]*|--r(?:e(?:c(?:u(?:r(?:s(?:i(?:ve?)?)?)?)?)?)?)?)\s(?:.*\s)?\/(?:etc|usr|bin|sbin|lib|lib32|lib64|boot|var|opt|root|home|srv|sys|proc|dev)?\/?(?:\s|$)/,
+      /^(?:chmod|chown|chgrp)\s(?:.*\s)?(?:-[a-z]*r[a-z]*|--r(?:e(?:c(?:u(?:r(?:s(?:i(?:ve?)?)?)?)?)?)?)?)\s(?:.*\s)?(?:\/(?:etc|usr|bin|sbin|lib|lib32|lib64|boot|var|opt|root|home|srv|sys|proc|dev)?|~|\$\{?home\}?)\/?(?:\s|$)/,
   },
   {
     id: 'format-filesystem',
@@ -230,6 +230,6 @@ export const DANGER_PATTERNS: readonly DangerPattern[] = [
     id: 'script-deletes-or-runs-shell',
     description: 'a script that deletes files or runs shell commands (python -c, perl -e, a here-document, awk system()…)',
     pattern:
-      /^(?:python[0-9.]*|perl|ruby|node|php)\s(?:.*\s)?(?:-[a-z]*[cer]|--eval|--print)\s.*(?:shutil\.rmtree|os\.system|os\.remove|os\.unlink|os\.rmdir|os\.removedirs|subprocess|child_process|rmsync|unlinksync|system\(|unlink|rmtree|rm_rf|rm_r\b|remove_dir|exec\(|shell_exec|passthru)|^(?:shutil\.rmtree|os\.(?:system|remove|unlink|rmdir|removedirs)|subprocess\.|fileutils\.rm_r|fs\.rmsync|fs\.rmdirsync)|^[gmn]?awk\s.*\bsystem\(/,
+      /^(?:python[0-9.]*|perl|ruby|node|php)\s(?:.*\s)?(?:-[a-z]*[cer]|--eval|--print)\s.*(?:shutil\.rmtree|os\.system|os\.remove|os\.unlink|os\.rmdir|os\.removedirs|subprocess|child_process|rmsync|unlinksync|system\s*[("'q]|\bqx\W|unlink|rmtree|rm_rf|rm_r\b|remove_dir|exec\(|shell_exec|passthru)|^(?:shutil\.rmtree|os\.(?:system|remove|unlink|rmdir|removedirs)|subprocess\.|fileutils\.rm_r|fs\.rmsync|fs\.rmdirsync)|^[gmn]?awk\s.*\bsystem\(/,
   },
 ];

@@ -51,8 +51,8 @@ export const HARD_BLOCKLIST: readonly DangerPattern[] = [
   },
   {
     id: 'redirect-to-disk',
-    description: 'overwriting a whole disk (> /dev/sda)',
-    pattern: new RegExp(String.raw`^>>?\s+${WHOLE_DISK}$`),
+    description: 'overwriting a whole disk (> /dev/sda, tee or cp onto /dev/sda)',
+    pattern: new RegExp(String.raw`^>>?\s+${WHOLE_DISK}$|^tee\s(?:.*\s)?${WHOLE_DISK}(?:\s|$)|^cp\s(?:.*\s)?${WHOLE_DISK}$`),
   },
   {
     id: 'recursive-permissions-root',

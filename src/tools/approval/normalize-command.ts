@@ -378,15 +378,43 @@ function closingParen(params: { text: string; from: number }): number {
   return text.length;
 }
 
-/** Removes `\` escapes, keeping the escaped character. */
+/** The characters bash's `$'…'` writes for `\n`, `\t`… (other escaped characters stand for themselves). */
+const ANSI_C_SIMPLE: Readonly<Record<string, string>> = { a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v' };
+
+/**
+ * The text of a `$'…'` string as bash reads it: `\xHH`, `\NNN` (octal), `\uHHHH`, `\UHHHHHHHH`, `\cX` and `\n`-style
+ * escapes decoded (`$'\x72\x6d'` is `rm`); any other escaped character stands for itself.
+ */
 function dropEscapes(text: string): string {
   let out = '';
   for (let i = 0; i < text.length; i++) {
     const c = text[i] ?? '';
-    if (c === '\\' && i + 1 < text.length) {
-      out += text[i + 1] ?? '';
-      i++;
-    } else out += c;
+    if (c !== '\\' || i + 1 >= text.length) {
+      out += c;
+      continue;
+    }
+    const e = text[i + 1] ?? '';
+    const code = (pattern: RegExp, from: number, radix: number): number | undefined => {
+      const digits = pattern.exec(text.slice(from, from + 8))?.[0];
+      if (digits === undefined || digits === '') return undefined;
+      i = from + digits.length - 1;
+      return Number.parseInt(digits, radix);
+    };
+    let decoded: number | undefined;
+    if (e === 'x') decoded = code(/^[0-9a-fA-F]{1,2}/, i + 2, 16);
+    else if (e === 'u') decoded = code(/^[0-9a-fA-F]{1,4}/, i + 2, 16);
+    else if (e === 'U') decoded = code(/^[0-9a-fA-F]{1,8}/, i + 2, 16);
+    else if (e >= '0' && e <= '7') decoded = code(/^[0-7]{1,3}/, i + 1, 8);
+    else if (e === 'c' && i + 2 < text.length) {
+      decoded = (text.charCodeAt(i + 2) & 0x1f);
+      i += 2;
+    }
+    if (decoded !== undefined) {
+      out += decoded <= 0x10ffff ? String.fromCodePoint(decoded) : '';
+      continue;
+    }
+    out += ANSI_C_SIMPLE[e] ?? e;
+    i++;
   }
   return out;
 }

@@ -30,8 +30,8 @@ export const DANGER_CASES: readonly PatternCase[] = [
   },
   {
     id: 'recursive-permissions-system',
-    positive: ['chown -R me:me /usr', 'chmod -R 755 /etc', 'sudo chown --recursive root /var/', 'chgrp -R staff /home'],
-    benign: ['chown -R me:me ./build', 'chmod -R 755 src', 'chown me file.txt', 'chmod -R u+w /tmp/work'],
+    positive: ['chown -R me:me /usr', 'chmod -R 755 /etc', 'sudo chown --recursive root /var/', 'chgrp -R staff /home', 'chmod -R 000 ~', 'chown -R nobody ~/', 'chmod -R 700 $HOME'],
+    benign: ['chown -R me:me ./build', 'chmod -R 755 src', 'chown me file.txt', 'chmod -R u+w /tmp/work', 'chmod -R 700 ~/project'],
   },
   { id: 'format-filesystem', positive: ['mkfs.ext4 disk.img', 'mkfs -t ext4 /dev/sdb1', 'sudo mkswap swapfile', 'wipefs -a /dev/sdb'], benign: ['man mkfs', 'mkdir mkfs-notes', 'echo mkfs'] },
   { id: 'dd-to-device', positive: ['dd if=image.iso of=/dev/sdb1 bs=4M', 'dd if=/dev/zero of=/dev/nvme0n1p2'], benign: ['dd if=/dev/zero of=test.img bs=1M count=1', 'dd if=/dev/sda of=backup.img'] },
@@ -149,7 +149,7 @@ export const DANGER_CASES: readonly PatternCase[] = [
   },
   {
     id: 'script-deletes-or-runs-shell',
-    positive: ['python3 -c "import shutil; shutil.rmtree(\'/data\')"', "python -c 'import os; os.system(\"id\")'", "perl -e 'unlink glob \"*\"'", 'node -e "require(\'fs\').rmSync(\'x\', {recursive: true})"', "python3 <<'EOF'\nimport shutil; shutil.rmtree('/data')\nEOF", 'python3 - <<EOF\nimport os\nos.remove("notes.md")\nEOF', 'ruby -e \'require "fileutils"; FileUtils.rm_rf("x")\'', 'node --eval "require(\'fs\').rmSync(\'x\', {recursive: true})"', 'php -r "system(\'id\');"', 'awk \'BEGIN { system("rm -rf x") }\''],
+    positive: ['python3 -c "import shutil; shutil.rmtree(\'/data\')"', "python -c 'import os; os.system(\"id\")'", "perl -e 'unlink glob \"*\"'", 'node -e "require(\'fs\').rmSync(\'x\', {recursive: true})"', "python3 <<'EOF'\nimport shutil; shutil.rmtree('/data')\nEOF", 'python3 - <<EOF\nimport os\nos.remove("notes.md")\nEOF', 'ruby -e \'require "fileutils"; FileUtils.rm_rf("x")\'', 'node --eval "require(\'fs\').rmSync(\'x\', {recursive: true})"', 'php -r "system(\'id\');"', 'perl -e "system q(rm -rf x)"', "perl -e 'system \"id\"'", "perl -e 'print qx(id)'", 'awk \'BEGIN { system("rm -rf x") }\''],
     benign: ['python3 -c "print(1 + 1)"', 'python3 script.py', 'node -e "console.log(42)"', 'node -p "1 + 1"', "awk '{ print $1 }' data.txt", "perl -pe 's/a/b/' file", 'php -r "echo 1;"', 'python3 -m pytest'],
   },
 ];
@@ -158,8 +158,8 @@ export const DANGER_CASES: readonly PatternCase[] = [
 export const BLOCK_CASES: readonly PatternCase[] = [
   {
     id: 'delete-everything',
-    positive: ['rm -rf /', 'rm -rf /*', 'rm -fr / ', 'sudo rm -rf /', "r'm' -rf /", 'rm -r -f /', 'rm / -rf', 'rm -rf ~', 'rm -rf ~/', 'rm -rf $HOME', 'rm -rf "$HOME"/*', 'rm -rf ${HOME}', 'rm -rf "${HOME:?}/"', '/bin/rm -Rf //', 'rm${IFS}-rf${IFS}/', 'rm$IFS-rf$IFS~', 'rm${IFS:0:1}-rf${IFS:0:1}/', 'busybox rm -rf /', '\\rm -rf /', 'rm --rec --force /', 'rm --recu ~', 'rm -{r,f} /', '{rm,-rf,/}', 'rm -rf /./*', 'rm -rf /?*', 'rm -rf /*/', 'rm -rf ~/./*', 'rm -rf $HOME/.', 'sudo -iu root rm -rf /', 'chroot / rm -rf /', 'ssh host rm -rf /', 'git -c alias.x="!rm -rf /" x', 'echo "rm -rf /" | at now'],
-    benign: ['rm -rf /tmp/build', 'rm -rf ./build', 'rm -f /', 'rm -rf ~/project/build', 'echo rm -rf /', 'git commit -m "never rm -rf /"', 'echo "$IFS" /', 'rm -rf /{tmp,var/tmp}/build', 'rm -rf ~/.cache', 'rm -rf /?tmp/x', 'ssh host ls /'],
+    positive: ['rm -rf /', 'rm -rf /*', 'rm -fr / ', 'sudo rm -rf /', "r'm' -rf /", 'rm -r -f /', 'rm / -rf', 'rm -rf ~', 'rm -rf ~/', 'rm -rf $HOME', 'rm -rf "$HOME"/*', 'rm -rf ${HOME}', 'rm -rf "${HOME:?}/"', '/bin/rm -Rf //', 'rm${IFS}-rf${IFS}/', 'rm$IFS-rf$IFS~', 'rm${IFS:0:1}-rf${IFS:0:1}/', 'busybox rm -rf /', '\\rm -rf /', 'rm --rec --force /', 'rm --recu ~', 'rm -{r,f} /', '{rm,-rf,/}', 'rm -rf /./*', 'rm -rf /?*', 'rm -rf /*/', 'rm -rf ~/./*', 'rm -rf $HOME/.', 'sudo -iu root rm -rf /', 'chroot / rm -rf /', 'ssh host rm -rf /', 'git -c alias.x="!rm -rf /" x', 'echo "rm -rf /" | at now', "$'\\x72\\x6d' -rf /", "$'\\162\\155' -rf /", "$'r\\u006d' -rf /", 'echo rm -rf / | bash -s'],
+    benign: ['rm -rf /tmp/build', 'rm -rf ./build', 'rm -f /', 'rm -rf ~/project/build', 'echo rm -rf /', 'git commit -m "never rm -rf /"', 'echo "$IFS" /', 'rm -rf /{tmp,var/tmp}/build', 'rm -rf ~/.cache', 'rm -rf /?tmp/x', 'ssh host ls /', "$'\\x72\\x6d' -f /", 'echo rm -rf / | grep rm'],
   },
   {
     id: 'delete-system-folder',
@@ -174,7 +174,7 @@ export const BLOCK_CASES: readonly PatternCase[] = [
   },
   { id: 'format-device', positive: ['mkfs.ext4 /dev/sda1', 'sudo mkfs -t xfs /dev/nvme0n1', 'mkswap /dev/sdb2'], benign: ['mkfs.ext4 disk.img', 'ls /dev'] },
   { id: 'dd-whole-disk', positive: ['dd if=/dev/zero of=/dev/sda', 'dd if=image.iso of=/dev/sdb bs=4M', 'dd of=/dev/nvme0n1 if=/dev/urandom', 'sudo dd if=x of=/dev/mmcblk0'], benign: ['dd if=/dev/sda of=disk.img', 'dd if=/dev/zero of=file.bin count=1'] },
-  { id: 'redirect-to-disk', positive: ['echo x > /dev/sda', 'cat /dev/urandom > /dev/nvme0n1', 'cat img >>/dev/vdb'], benign: ['echo x > /dev/null', 'cat /dev/sda | head -c 512 | xxd'] },
+  { id: 'redirect-to-disk', positive: ['echo x > /dev/sda', 'cat /dev/urandom > /dev/nvme0n1', 'cat img >>/dev/vdb', 'tee /dev/sda < img', 'cat img | sudo tee /dev/nvme0n1 > /dev/null', 'cp img /dev/sda'], benign: ['echo x > /dev/null', 'cat /dev/sda | head -c 512 | xxd', 'cp /dev/sda disk.img', 'tee /dev/sda1 < img'] },
   {
     id: 'recursive-permissions-root',
     positive: ['chmod -R 777 /', 'sudo chmod 777 -R /', 'chown -R nobody /', 'chmod --recursive 000 /*'],

@@ -24,6 +24,13 @@ describe('normalizeCommand', () => {
     assert.deepEqual(ids(`r'm' -rf build`), ['recursive-delete']);
   });
 
+  test("decodes $'…' escapes as bash does (hex, octal, \\u, \\n); other escaped characters stand for themselves", () => {
+    assert.ok(segments("$'\\x72\\x6d' -rf build").includes('rm -rf build'));
+    assert.ok(segments("$'\\162\\155' -rf build").includes('rm -rf build'));
+    assert.ok(segments("$'r\\u006d' -rf build").includes('rm -rf build'));
+    assert.ok(segments("echo $'a\\tb\\'c'").includes("echo a\tb'c"));
+  });
+
   test('joins backslash-newline continuations and collapses whitespace', () => {
     assert.ok(segments('rm \\\n  -rf \\\n  build').includes('rm -rf build'));
     assert.ok(segments('r\\\nm -rf build').includes('rm -rf build'));
