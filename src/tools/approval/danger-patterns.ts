@@ -162,9 +162,9 @@ export const DANGER_PATTERNS: readonly DangerPattern[] = [
   },
   {
     id: 'read-env-file',
-    description: 'read a secrets file (.env)',
+    description: 'read a secrets file (.env), also by copying, archiving or searching the folder that holds it',
     pattern:
-      /^(?:cat|tac|nl|less|more|view|vi|vim|nano|emacs|ed|head|tail|grep|egrep|fgrep|rg|awk|sed|cut|paste|rev|sort|uniq|diff|cmp|comm|jq|yq|cp|scp|rsync|mv|xargs|base64|base32|xxd|od|hexdump|strings|bat|tar|zip|gzip|bzip2|xz|openssl|curl|wget|nc|source|\.)\s(?:.*\s)?(?:\S*[/@=])?\.env(?:\s|$)|^<\s+(?:\S*\/)?\.env$|^(?:python[0-9.]*|perl|ruby|node|php)\s(?:.*\s)?-[a-z]*[cer]\s(?:.*[^a-z0-9_$])?\.env(?:[^a-z0-9_.]|$)/,
+      /^(?:cat|tac|nl|less|more|view|vi|vim|nano|emacs|ed|head|tail|grep|egrep|fgrep|rg|awk|sed|cut|paste|rev|sort|uniq|diff|cmp|comm|jq|yq|cp|scp|rsync|mv|xargs|base64|base32|xxd|od|hexdump|strings|bat|tar|zip|gzip|bzip2|xz|openssl|curl|wget|nc|source|\.)\s(?:.*\s)?(?:\S*[/@=])?\.env(?:\s|$)|^<\s+(?:\S*\/)?\.env$|^(?:cp|scp|rsync|tar|zip|7z|grep|egrep|rg|ag)\s(?:.*\s)?(?:\S*\.hermes|\S*hermes_home\}?|\.\.)\/?(?:\s|$)|^(?:python[0-9.]*|perl|ruby|node|php)\s(?:.*\s)?-[a-z]*[cer]\s(?:.*[^a-z0-9_$])?\.env(?:[^a-z0-9_.]|$)/,
   },
   {
     id: 'overwrite-env-file',
