@@ -48,7 +48,7 @@ export const DANGER_PATTERNS: readonly DangerPattern[] = [
   {
     id: 'format-filesystem',
     description: 'format a disk or partition (mkfs)',
-    pattern: /^(?:mkfs(?:\.[a-z0-9]+)?|mke2fs|mkswap|wipefs)(?:\s|$)/,
+    pattern: /^(?:mkfs(?:\.[a-z0-9]+)?|mke2fs|mkswap|wipefs|blkdiscard)(?:\s|$)/,
   },
   {
     id: 'dd-to-device',

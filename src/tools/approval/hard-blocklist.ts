@@ -41,8 +41,8 @@ export const HARD_BLOCKLIST: readonly DangerPattern[] = [
   },
   {
     id: 'format-device',
-    description: 'formatting a disk device (mkfs /dev/…)',
-    pattern: /^(?:mkfs(?:\.[a-z0-9]+)?|mke2fs|mkswap|wipefs)\s(?:.*\s)?\/dev\//,
+    description: 'formatting or wiping a disk device (mkfs, wipefs, blkdiscard /dev/…)',
+    pattern: /^(?:mkfs(?:\.[a-z0-9]+)?|mke2fs|mkswap|wipefs|blkdiscard)\s(?:.*\s)?\/dev\//,
   },
   {
     id: 'dd-whole-disk',
@@ -51,8 +51,8 @@ export const HARD_BLOCKLIST: readonly DangerPattern[] = [
   },
   {
     id: 'redirect-to-disk',
-    description: 'overwriting a whole disk (> /dev/sda, tee or cp onto /dev/sda)',
-    pattern: new RegExp(String.raw`^>>?\s+${WHOLE_DISK}$|^tee\s(?:.*\s)?${WHOLE_DISK}(?:\s|$)|^cp\s(?:.*\s)?${WHOLE_DISK}$`),
+    description: 'overwriting a whole disk (> /dev/sda, tee, cp or shred onto /dev/sda)',
+    pattern: new RegExp(String.raw`^>>?\s+${WHOLE_DISK}$|^tee\s(?:.*\s)?${WHOLE_DISK}(?:\s|$)|^cp\s(?:.*\s)?${WHOLE_DISK}$|^shred\s(?:.*\s)?${WHOLE_DISK}(?:\s|$)`),
   },
   {
     id: 'recursive-permissions-root',

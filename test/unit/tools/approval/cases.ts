@@ -33,7 +33,7 @@ export const DANGER_CASES: readonly PatternCase[] = [
     positive: ['chown -R me:me /usr', 'chmod -R 755 /etc', 'sudo chown --recursive root /var/', 'chgrp -R staff /home', 'chmod -R 000 ~', 'chown -R nobody ~/', 'chmod -R 700 $HOME'],
     benign: ['chown -R me:me ./build', 'chmod -R 755 src', 'chown me file.txt', 'chmod -R u+w /tmp/work', 'chmod -R 700 ~/project'],
   },
-  { id: 'format-filesystem', positive: ['mkfs.ext4 disk.img', 'mkfs -t ext4 /dev/sdb1', 'sudo mkswap swapfile', 'wipefs -a /dev/sdb'], benign: ['man mkfs', 'mkdir mkfs-notes', 'echo mkfs'] },
+  { id: 'format-filesystem', positive: ['mkfs.ext4 disk.img', 'mkfs -t ext4 /dev/sdb1', 'sudo mkswap swapfile', 'wipefs -a /dev/sdb', 'blkdiscard -f disk.img'], benign: ['man mkfs', 'mkdir mkfs-notes', 'echo mkfs'] },
   { id: 'dd-to-device', positive: ['dd if=image.iso of=/dev/sdb1 bs=4M', 'dd if=/dev/zero of=/dev/nvme0n1p2'], benign: ['dd if=/dev/zero of=test.img bs=1M count=1', 'dd if=/dev/sda of=backup.img'] },
   {
     id: 'write-block-device',
@@ -172,9 +172,9 @@ export const BLOCK_CASES: readonly PatternCase[] = [
     positive: [':(){ :|:& };:', ':() { : | : & } ; :', 'bomb(){ bomb|bomb& };bomb', 'perl -e "fork while fork"'],
     benign: ['f(){ echo hi; }; f', "echo ':)'", 'sleep 1 &'],
   },
-  { id: 'format-device', positive: ['mkfs.ext4 /dev/sda1', 'sudo mkfs -t xfs /dev/nvme0n1', 'mkswap /dev/sdb2'], benign: ['mkfs.ext4 disk.img', 'ls /dev'] },
+  { id: 'format-device', positive: ['mkfs.ext4 /dev/sda1', 'sudo mkfs -t xfs /dev/nvme0n1', 'mkswap /dev/sdb2', 'blkdiscard /dev/nvme0n1', 'wipefs -a /dev/sda'], benign: ['mkfs.ext4 disk.img', 'ls /dev'] },
   { id: 'dd-whole-disk', positive: ['dd if=/dev/zero of=/dev/sda', 'dd if=image.iso of=/dev/sdb bs=4M', 'dd of=/dev/nvme0n1 if=/dev/urandom', 'sudo dd if=x of=/dev/mmcblk0'], benign: ['dd if=/dev/sda of=disk.img', 'dd if=/dev/zero of=file.bin count=1'] },
-  { id: 'redirect-to-disk', positive: ['echo x > /dev/sda', 'cat /dev/urandom > /dev/nvme0n1', 'cat img >>/dev/vdb', 'tee /dev/sda < img', 'cat img | sudo tee /dev/nvme0n1 > /dev/null', 'cp img /dev/sda'], benign: ['echo x > /dev/null', 'cat /dev/sda | head -c 512 | xxd', 'cp /dev/sda disk.img', 'tee /dev/sda1 < img'] },
+  { id: 'redirect-to-disk', positive: ['echo x > /dev/sda', 'cat /dev/urandom > /dev/nvme0n1', 'cat img >>/dev/vdb', 'tee /dev/sda < img', 'cat img | sudo tee /dev/nvme0n1 > /dev/null', 'cp img /dev/sda', 'shred -n 1 /dev/sda'], benign: ['echo x > /dev/null', 'cat /dev/sda | head -c 512 | xxd', 'cp /dev/sda disk.img', 'tee /dev/sda1 < img'] },
   {
     id: 'recursive-permissions-root',
     positive: ['chmod -R 777 /', 'sudo chmod 777 -R /', 'chown -R nobody /', 'chmod --recursive 000 /*'],
