@@ -48,6 +48,8 @@ const SHAPES: readonly Shape[] = [
   { name: "'eval '.repeat(n)", make: (b) => fill('eval ', b) },
   { name: "'('.repeat(n)", make: (b) => fill('(', b) },
   { name: "'echo rm | sh | '.repeat(n)", make: (b) => fill('echo rm | sh | ', b) },
+  { name: "'{'.repeat(n) unmatched braces", make: (b) => fill('{a,', b) },
+  { name: "'{a,b}'.repeat(n) brace groups", make: (b) => `echo ${fill('{a,b}', b - 5)}` },
   { name: 'heredoc (config file)', make: heredoc },
   { name: 'heredoc (TypeScript source)', make: sourceHeredoc },
 ];

@@ -371,7 +371,8 @@ export class GatewayRunner {
     this.phase = 'draining';
     this.logger.info({ busySessions: this.mailboxes.busy().length }, 'gateway draining');
     this.maintenanceController.abort();
-    this.approvals.cancelAll({ why: 'the gateway is stopping', close: true });
+    // Waiting approvals are denied and their questions edited (buttons removed) while the adapters can still edit.
+    await this.approvals.cancelAll({ why: 'the gateway is stopping', close: true });
     this.clarifications.cancelAll({ why: 'the gateway is stopping', close: true });
     const backgroundStopped = this.background.stop();
     const adaptersStopped = this.slots.stopAll();

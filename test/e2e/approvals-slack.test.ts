@@ -3,10 +3,13 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import type { SlackAdapter } from '../../adapters/slack/adapter.js';
+import type { Clock } from '../../src/util/clock.js';
 import { FakeSlack } from '../fakes/slack/index.js';
 import type { BotMessage } from '../fakes/slack/types.js';
 import { lastToolResult, scriptCommand } from '../helpers/approvals.js';
+import { FakeClock } from '../helpers/fake-clock.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
+import { driveUntil } from '../helpers/jobs.js';
 import { slackAdapter, slackTokens } from '../helpers/slack.js';
 
 const owner = 'U0OWNER';
@@ -29,11 +32,12 @@ interface SlackApprovals {
   close(): Promise<void>;
 }
 
-async function start(params: { http?: boolean } = {}): Promise<SlackApprovals> {
+async function start(params: { http?: boolean; clock?: Clock } = {}): Promise<SlackApprovals> {
   const http = params.http === true;
-  const fake = new FakeSlack({ ...slackTokens });
+  const fake = new FakeSlack({ ...slackTokens, ...(params.clock ? { clock: params.clock } : {}) });
   await fake.start();
   const h = await startHarness({
+    ...(params.clock ? { clock: params.clock } : {}),
     withHttp: http,
     // No background review: its model calls would take the scripted replies.
     config: { skills: { review: false, review_interval: 1000 }, memory: { review_interval: 1000 } },
@@ -231,6 +235,78 @@ test('slack (HTTP route): a forged action payload → 401 and nothing changes (s
     assert.equal(existsSync(build), false, 'the signed Allow once did not run it');
     assert.equal(lastToolResult(h), '(no output)\n[exit code: 0]');
     assert.match(now(fake, second).text, /\n\n✅ Allowed once by u0owner$/);
+  } finally {
+    await close();
+  }
+});
+
+test('slack: Always allow → after a gateway restart on the same HERMES_HOME the same command runs without asking', { timeout: 60_000 }, async () => {
+  const { h, fake, build, say, close } = await start();
+  try {
+    scriptCommand(h, 'rm -rf build', 'cleaned');
+    await say({ text: 'clean up the build' });
+    const q = await waitQuestion(fake);
+    await ownerPresses({ h, fake, q, label: 'Always allow', final: 'cleaned' });
+    assert.equal(existsSync(build), false);
+    assert.match(now(fake, q).text, /\n\n✅ Always allowed by u0owner$/);
+    await h.restart();
+    mkdirSync(build);
+    scriptCommand(h, 'rm -rf build', 'gone again');
+    await say({ text: 'clean up after the restart' });
+    await waitShown(fake, 'gone again');
+    await h.runner.waitIdle();
+    assert.equal(existsSync(build), false, 'the always rule did not survive the restart');
+    assert.equal(questions(fake).length, 1, 'asked again despite the rule');
+    assert.equal(lastToolResult(h), '(no output)\n[exit code: 0]');
+  } finally {
+    await close();
+  }
+});
+
+test('slack: no answer within tools.approval_timeout (fake clock) → denied, the question says so without buttons, the model is told', { timeout: 60_000 }, async () => {
+  const clock = new FakeClock();
+  const { h, fake, build, say, close } = await start({ clock });
+  try {
+    scriptCommand(h, 'rm -rf build', 'nobody answered');
+    await say({ text: 'clean up the build' });
+    await driveUntil({ clock, check: () => questions(fake).length === 1, what: 'the question', stepMs: 100 });
+    const q = questions(fake)[0];
+    assert.ok(q);
+    await clock.advance(4 * 60_000);
+    await new Promise((r) => setTimeout(r, 200));
+    assert.equal(h.fake.requests.length, 1, 'denied before the timeout');
+    assert.equal(labels(fake, q).flat().length, 4);
+    await driveUntil({ clock, check: () => fake.messages(dm).some((m) => !m.deleted && m.text === 'nobody answered'), what: 'the final answer', stepMs: 1000 });
+    await h.runner.waitIdle();
+    assert.ok(existsSync(build), 'the command ran without an answer');
+    assert.match(now(fake, q).text, /\n\n⌛ No answer in 5 min — denied$/);
+    assert.deepEqual(labels(fake, q), []);
+    assert.match(lastToolResult(h), /^Not run: no answer from the owner within 5 min \(denied\)\. Do not retry it/);
+  } finally {
+    await close();
+  }
+});
+
+test('slack: a restart denies what waits; a question left with its buttons (the update failed) → a press after the restart gets an "expired" notice, its buttons removed, nothing runs', { timeout: 60_000 }, async () => {
+  const { h, fake, build, say, close } = await start();
+  try {
+    scriptCommand(h, 'rm -rf build', 'stopped for the restart');
+    await say({ text: 'clean up the build' });
+    const q = await waitQuestion(fake);
+    // The shutdown's update of the question fails (as if the gateway had died): its buttons stay on the phone.
+    fake.failNext({ method: 'chat.update', status: 200, error: 'message_not_found', count: 1 });
+    await h.restart();
+    assert.match(lastToolResult(h), /^Not run: not approved: the gateway is stopping\. Do not retry it/);
+    await h.runner.waitIdle();
+    const calls = h.fake.requests.length;
+    assert.equal(labels(fake, q).flat().length, 4, 'the test needs the old buttons still shown');
+    await fake.press({ channel: dm, ts: q.ts, user: owner, label: 'Allow once' });
+    await fake.waitFor({ predicate: (f) => f.ephemerals.some((e) => e.user === owner) && f.buttons({ channel: dm, ts: q.ts }).length === 0, timeoutMs: 15_000 });
+    assert.deepEqual(fake.ephemerals.map((e) => e.text), ['This question was already answered or has expired.']);
+    await new Promise((r) => setTimeout(r, 300));
+    await h.runner.waitIdle();
+    assert.ok(existsSync(build), 'an old button acted after the restart');
+    assert.equal(h.fake.requests.length, calls, 'the press started a turn');
   } finally {
     await close();
   }

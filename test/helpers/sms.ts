@@ -111,7 +111,7 @@ export interface SmsGateway {
 }
 
 /** Starts the gateway on a free loopback port with `platforms.sms` (plus `overrides`); logs are captured. */
-export async function startSmsGateway(params: { overrides?: Record<string, unknown>; adapterClock?: Clock } = {}): Promise<SmsGateway> {
+export async function startSmsGateway(params: { overrides?: Record<string, unknown>; adapterClock?: Clock; config?: Record<string, unknown> } = {}): Promise<SmsGateway> {
   const { fake, hooks } = await startTwilio();
   const logs: Record<string, unknown>[] = [];
   const logger: Logger = pino({ level: 'debug' }, { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) });
@@ -132,6 +132,7 @@ export async function startSmsGateway(params: { overrides?: Record<string, unkno
   const h = await startHarness({
     withHttp: true,
     logger,
+    ...(params.config ? { config: params.config } : {}),
     adapters: ({ profile, clock }) => [
       smsFactory({ config: { ...parsed, tools: { ...parsed.tools, workspace: profile.workspaceDir } }, profile, clock: params.adapterClock ?? clock, logger }),
     ],

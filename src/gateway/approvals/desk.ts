@@ -11,6 +11,9 @@ import { ownerName } from './owner.js';
 import { isRememberable } from './policy.js';
 import { answerLine, deniedReason, durationText, questionChoices, questionHead, questionText, type ApprovalAnswer } from './text.js';
 
+/** Longest a shutdown waits for the denied questions' edits. */
+const SHOW_ON_CLOSE_MS = 5_000;
+
 /** How a question ended: the owner answered, nobody did in time, or it was cancelled (/stop, interrupt, shutdown). */
 type Outcome =
   | { readonly kind: 'answer'; readonly answer: ApprovalAnswer; readonly by: string }
@@ -70,6 +73,8 @@ export class ApprovalDesk {
   private readonly pending = new Map<string, Pending>();
   /** Set by `cancelAll({close: true})` (shutdown): no new question is asked, with this reason. */
   private closedWhy: string | undefined;
+  /** The edits showing a decision that are under way. */
+  private readonly showing = new Set<Promise<void>>();
   private readonly sessionSets = new Map<string, Set<string>>();
   private readonly store: Pick<ApprovalStore, 'addApprovalRule'>;
   private readonly clock: Clock;
@@ -144,14 +149,27 @@ export class ApprovalDesk {
     stopWaiting.abort();
     signal.removeEventListener('abort', onAbort);
     const line = this.apply({ outcome, params });
-    await this.showDecision({ params, messageId: entry.messageId, head, line: line.text, notify: outcome.kind !== 'answer' });
+    const shown = this.showDecision({ params, messageId: entry.messageId, head, line: line.text, notify: outcome.kind !== 'answer' });
+    this.showing.add(shown);
+    await shown;
+    this.showing.delete(shown);
     return line.decision;
   }
 
-  /** Denies every waiting question; with `close` (shutdown) every later one is denied without asking. */
-  cancelAll(params: { why: string; close?: boolean }): void {
+  /**
+   * Denies every waiting question; with `close` (shutdown) every later one is denied without asking. Resolves when the
+   * questions show their decision (buttons removed): a shutdown waits for it before it stops the adapters, else the
+   * buttons of a question stay on the phone (they then only answer "expired").
+   */
+  async cancelAll(params: { why: string; close?: boolean }): Promise<void> {
     if (params.close === true) this.closedWhy = params.why;
     for (const entry of this.pending.values()) entry.resolve({ kind: 'cancelled', why: params.why });
+    // The resolved asks apply the outcome and start their edit on the next microtasks.
+    await new Promise<void>((r) => setImmediate(r));
+    if (this.showing.size === 0) return;
+    const bound = new AbortController();
+    await Promise.race([Promise.allSettled([...this.showing]), this.clock.sleep(SHOW_ON_CLOSE_MS, bound.signal).catch(() => undefined)]);
+    bound.abort();
   }
 
   /** The answer to a press of one of the questions' buttons; undefined (expired, buttons retired) when it is not waiting. */

@@ -18,7 +18,8 @@ const SYSTEM = [
 
 /**
  * Patterns the auxiliary model never approves (the owner is asked): reading or replacing secrets, running code
- * fetched from the network or computed at run time, and commands too long to check. A command the model writes to
+ * fetched from the network or computed at run time, commands too long to check, and changes to the gateway itself or
+ * to what runs unasked. A command the model writes to
  * leak secrets is exactly what a prompt injection would also word to look harmless to a reviewing model.
  */
 const NEVER_JUDGED: ReadonlySet<string> = new Set([
@@ -33,6 +34,10 @@ const NEVER_JUDGED: ReadonlySet<string> = new Set([
   'shell-c-download',
   'computed-command',
   'unchecked-command',
+  // Changing who may use the gateway or what runs unasked: the gateway's own settings and store, a new crontab.
+  'change-gateway-files',
+  'hermes-admin',
+  'crontab-install',
 ]);
 
 /**

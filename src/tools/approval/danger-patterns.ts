@@ -41,14 +41,14 @@ export const DANGER_PATTERNS: readonly DangerPattern[] = [
   },
   {
     id: 'recursive-permissions-system',
-    description: 'change owner or permissions of a whole system folder (chmod/chown -R on /, /etc, /usr…)',
+    description: 'change owner or permissions of a whole system or home folder (chmod/chown -R on /, /etc, /usr, ~…)',
     pattern:
-      /^(?:chmod|chown|chgrp)\s(?:.*\s)?(?:-[a-z]*r[a-z]*|--r(?:e(?:c(?:u(?:r(?:s(?:i(?:ve?)?)?)?)?)?)?)?)\s(?:.*\s)?\/(?:etc|usr|bin|sbin|lib|lib32|lib64|boot|var|opt|root|home|srv|sys|proc|dev)?\/?(?:\s|$)/,
+      /^(?:chmod|chown|chgrp)\s(?:.*\s)?(?:-[a-z]*r[a-z]*|--r(?:e(?:c(?:u(?:r(?:s(?:i(?:ve?)?)?)?)?)?)?)?)\s(?:.*\s)?(?:\/(?:etc|usr|bin|sbin|lib|lib32|lib64|boot|var|opt|root|home|srv|sys|proc|dev)?|~|\$\{?home\}?)\/?(?:\s|$)/,
   },
   {
     id: 'format-filesystem',
     description: 'format a disk or partition (mkfs)',
-    pattern: /^(?:mkfs(?:\.[a-z0-9]+)?|mke2fs|mkswap|wipefs)(?:\s|$)/,
+    pattern: /^(?:mkfs(?:\.[a-z0-9]+)?|mke2fs|mkswap|wipefs|blkdiscard)(?:\s|$)/,
   },
   {
     id: 'dd-to-device',
@@ -80,7 +80,7 @@ export const DANGER_PATTERNS: readonly DangerPattern[] = [
   {
     id: 'shell-from-download',
     description: 'run a downloaded script without saving it (bash <(curl …))',
-    pattern: /^(?:(?:ba|da|z|k)?sh|source|\.)\s+(?:-\S+\s+)*(?:<\s*)?<\((?:\S*\/)?(?:curl|wget)\s/,
+    pattern: /^(?:(?:ba|da|z|k)?sh|source|\.)\s+(?:-\S+\s+)*(?:<\s*)?<\((?:\S*\/)?(?:curl|wget)\s|^(?:source|\.)\s+\/dev\/(?:stdin|fd\/0)(?:\s|$)/,
   },
   {
     id: 'shell-c-download',
@@ -150,6 +150,11 @@ export const DANGER_PATTERNS: readonly DangerPattern[] = [
     pattern: /^crontab\s(?:.*\s)?-[a-z]*r/,
   },
   {
+    id: 'crontab-install',
+    description: 'replace all scheduled tasks, which then run unasked (crontab FILE, … | crontab -)',
+    pattern: /^crontab(?:\s+[^\s<>|]\S*)*\s+(?:-|[^\s<>|-]\S*)$/,
+  },
+  {
     id: 'ssh-authorized-keys',
     description: 'change who can log in over SSH (authorized_keys)',
     pattern:
@@ -157,9 +162,9 @@ export const DANGER_PATTERNS: readonly DangerPattern[] = [
   },
   {
     id: 'read-env-file',
-    description: 'read a secrets file (.env)',
+    description: 'read a secrets file (.env), also by copying, archiving or searching the folder that holds it',
     pattern:
-      /^(?:cat|tac|nl|less|more|view|vi|vim|nano|emacs|ed|head|tail|grep|egrep|fgrep|rg|awk|sed|cut|paste|rev|sort|uniq|diff|cmp|comm|jq|yq|cp|scp|rsync|mv|base64|base32|xxd|od|hexdump|strings|bat|tar|zip|gzip|bzip2|xz|openssl|curl|wget|nc|source|\.)\s(?:.*\s)?(?:\S*[/@=])?\.env(?:\s|$)|^<\s+(?:\S*\/)?\.env$|^(?:python[0-9.]*|perl|ruby|node|php)\s(?:.*\s)?-[a-z]*[cer]\s(?:.*[^a-z0-9_$])?\.env(?:[^a-z0-9_.]|$)/,
+      /^(?:cat|tac|nl|less|more|view|vi|vim|nano|emacs|ed|head|tail|grep|egrep|fgrep|rg|awk|sed|cut|paste|rev|sort|uniq|diff|cmp|comm|jq|yq|cp|scp|rsync|mv|xargs|base64|base32|xxd|od|hexdump|strings|bat|tar|zip|gzip|bzip2|xz|openssl|curl|wget|nc|source|\.)\s(?:.*\s)?(?:\S*[/@=])?\.env(?:\s|$)|^<\s+(?:\S*\/)?\.env$|^(?:cp|scp|rsync|tar|zip|7z|grep|egrep|rg|ag)\s(?:.*\s)?(?:\S*\.hermes|\S*hermes_home\}?|\.\.)\/?(?:\s|$)|^(?:python[0-9.]*|perl|ruby|node|php)\s(?:.*\s)?-[a-z]*[cer]\s(?:.*[^a-z0-9_$])?\.env(?:[^a-z0-9_.]|$)/,
   },
   {
     id: 'overwrite-env-file',
@@ -210,9 +215,21 @@ export const DANGER_PATTERNS: readonly DangerPattern[] = [
     pattern: /^history\s(?:.*\s)?-[a-z]*c(?:\s|$)|^unset\s(?:.*\s)?histfile(?:\s|$)|^>>?\s+(?:\S*\/)?\.(?:bash|zsh|sh)_history$/,
   },
   {
+    id: 'change-gateway-files',
+    description: 'change the gateway’s own settings or store (config.yaml, state.db: approval rules, jobs, checks)',
+    pattern:
+      /^>>?\s+(?:\S*(?:\.hermes|hermes_home\}?)\/|(?:\S*\/)?\.\.\/)(?:\S*\/)?(?:config\.ya?ml|state\.db(?:-wal|-shm|-journal)?)$|^(?:tee|cp|mv|ln|install|rsync|truncate|rm|unlink|dd|shred|sed\s(?:.*\s)?-[a-z]*i\S*)\s(?:.*\s)?(?:of=)?(?:\S*(?:\.hermes|hermes_home\}?)\/|(?:\S*\/)?\.\.\/)(?:\S*\/)?(?:config\.ya?ml|state\.db(?:-wal|-shm|-journal)?)(?:\s|$)|^sqlite3\s(?:.*\s)?\S*state\.db(?:\s|$)/,
+  },
+  {
+    id: 'hermes-admin',
+    description: 'change who may use the gateway or what it runs (hermes pairing approve, cron add, profile, skills install…)',
+    pattern:
+      /^hermes\s(?:.*\s)?(?:pairing\s+approve|cron\s+(?:add|edit|run)|profile\s+(?:create|use|rename|delete)|skills\s+(?:install|delete)|memory\s+edit|gateway\s+(?:install|reload))(?:\s|$)/,
+  },
+  {
     id: 'script-deletes-or-runs-shell',
     description: 'a script that deletes files or runs shell commands (python -c, perl -e, a here-document, awk system()…)',
     pattern:
-      /^(?:python[0-9.]*|perl|ruby|node|php)\s(?:.*\s)?(?:-[a-z]*[cer]|--eval|--print)\s.*(?:shutil\.rmtree|os\.system|os\.remove|os\.unlink|os\.rmdir|os\.removedirs|subprocess|child_process|rmsync|unlinksync|system\(|unlink|rmtree|rm_rf|rm_r\b|remove_dir|exec\(|shell_exec|passthru)|^(?:shutil\.rmtree|os\.(?:system|remove|unlink|rmdir|removedirs)|subprocess\.|fileutils\.rm_r|fs\.rmsync|fs\.rmdirsync)|^[gmn]?awk\s.*\bsystem\(/,
+      /^(?:python[0-9.]*|perl|ruby|node|php)\s(?:.*\s)?(?:-[a-z]*[cer]|--eval|--print)\s.*(?:shutil\.rmtree|os\.system|os\.remove|os\.unlink|os\.rmdir|os\.removedirs|subprocess|child_process|rmsync|unlinksync|system\s*[("'q]|\bqx\W|unlink|rmtree|rm_rf|rm_r\b|remove_dir|exec\(|shell_exec|passthru)|^(?:shutil\.rmtree|os\.(?:system|remove|unlink|rmdir|removedirs)|subprocess\.|fileutils\.rm_r|fs\.rmsync|fs\.rmdirsync)|^[gmn]?awk\s.*\bsystem\(/,
   },
 ];

@@ -5,8 +5,11 @@ import type { DangerPattern } from './types.js';
 
 /** A recursive flag of rm/chmod/chown as a whole word (`--rec` too: GNU tools accept unambiguous abbreviations). */
 const R = String.raw`(?:-[a-z]*r[a-z]*|--r(?:e(?:c(?:u(?:r(?:s(?:i(?:ve?)?)?)?)?)?)?)?)`;
-/** `/`, `/*`, `/.`, `~`, `~/`, `~/*`, `$home`, `${home}/*`, `${home:?}/`… as a whole word (segments are lower-cased). */
-const TOP = String.raw`(?:\/+\.?\*?|~\/*\*?|\$\{?home(?::[^}\s]*)?\}?\/*\*?)`;
+/**
+ * `/`, `/*`, `/.`, `/./*`, `/?*`, `~`, `~/`, `~/*`, `$home`, `${home}/*`, `${home:?}/`… as a whole word (segments are
+ * lower-cased): the top folder followed only by slashes, dots and the wildcards `*` and `?`, which reach all of it.
+ */
+const TOP = String.raw`(?:\/[\/.*?]*|~[\/.*?]*|\$\{?home(?::[^}\s]*)?\}?[\/.*?]*)`;
 /** Top-level system folders whose loss breaks the machine. */
 const SYSTEM_DIR = String.raw`\/(?:bin|boot|dev|etc|home|lib|lib32|lib64|opt|proc|root|sbin|srv|sys|usr|var)\/?\*?`;
 /** A whole disk (not a partition): /dev/sda, /dev/nvme0n1, /dev/mmcblk0, /dev/vdb. */
@@ -38,8 +41,8 @@ export const HARD_BLOCKLIST: readonly DangerPattern[] = [
   },
   {
     id: 'format-device',
-    description: 'formatting a disk device (mkfs /dev/…)',
-    pattern: /^(?:mkfs(?:\.[a-z0-9]+)?|mke2fs|mkswap|wipefs)\s(?:.*\s)?\/dev\//,
+    description: 'formatting or wiping a disk device (mkfs, wipefs, blkdiscard /dev/…)',
+    pattern: /^(?:mkfs(?:\.[a-z0-9]+)?|mke2fs|mkswap|wipefs|blkdiscard)\s(?:.*\s)?\/dev\//,
   },
   {
     id: 'dd-whole-disk',
@@ -48,8 +51,8 @@ export const HARD_BLOCKLIST: readonly DangerPattern[] = [
   },
   {
     id: 'redirect-to-disk',
-    description: 'overwriting a whole disk (> /dev/sda)',
-    pattern: new RegExp(String.raw`^>>?\s+${WHOLE_DISK}$`),
+    description: 'overwriting a whole disk (> /dev/sda, tee, cp or shred onto /dev/sda)',
+    pattern: new RegExp(String.raw`^>>?\s+${WHOLE_DISK}$|^tee\s(?:.*\s)?${WHOLE_DISK}(?:\s|$)|^cp\s(?:.*\s)?${WHOLE_DISK}$|^shred\s(?:.*\s)?${WHOLE_DISK}(?:\s|$)`),
   },
   {
     id: 'recursive-permissions-root',

@@ -1,3 +1,5 @@
+import { expandBraces } from './brace-expand.js';
+import { innerScript, pipedScript, stripWrappers } from './command-words.js';
 import { envGlobAsFile } from './env-glob.js';
 
 /** Most characters of a command line that are examined; a longer command is reported as incomplete. */
@@ -42,33 +44,6 @@ const LONG_OPS = ['&>>', '<<<', '<<-', ';;&', '&&', '||', ';;', ';&', '|&', '>>'
 const LONG_OPS_BY_FIRST: ReadonlyMap<string, readonly string[]> = new Map(
   [...OP_CHARS].map((c) => [c, LONG_OPS.filter((o) => o.startsWith(c))]),
 );
-
-/** Programs whose `-c` argument is a script of its own. */
-const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'fish']);
-/** Words that may precede a command without being it. */
-const KEYWORDS = new Set(['{', '}', '!', 'if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'while', 'until', 'esac']);
-
-/** Programs that run the command after their own options, and which of those options take a value. */
-const WRAPPERS: ReadonlyMap<string, { valueFlags: readonly string[]; positional?: number; assignments?: boolean }> = new Map([
-  ['sudo', { valueFlags: ['-u', '-g', '-h', '-p', '-C', '-D', '-r', '-t', '-T', '-U', '--user', '--group'] }],
-  ['doas', { valueFlags: ['-u', '-C'] }],
-  ['env', { valueFlags: ['-u', '-C', '--unset', '--chdir'], assignments: true }],
-  ['command', { valueFlags: [] }],
-  ['builtin', { valueFlags: [] }],
-  ['exec', { valueFlags: ['-a'] }],
-  ['nohup', { valueFlags: [] }],
-  ['time', { valueFlags: ['-f', '-o'] }],
-  ['nice', { valueFlags: ['-n', '--adjustment'] }],
-  ['ionice', { valueFlags: ['-c', '-n', '-p'] }],
-  ['timeout', { valueFlags: ['-s', '-k', '--signal', '--kill-after'], positional: 1 }],
-  ['stdbuf', { valueFlags: ['-i', '-o', '-e'] }],
-  ['setsid', { valueFlags: [] }],
-  ['watch', { valueFlags: ['-n', '--interval'] }],
-  ['xargs', { valueFlags: ['-I', '-n', '-P', '-d', '-E', '-L', '-s', '-a', '--max-args', '--max-procs', '--delimiter'] }],
-  // Multi-call binaries: `busybox rm -rf x` runs rm.
-  ['busybox', { valueFlags: [] }],
-  ['toybox', { valueFlags: [] }],
-]);
 
 /**
  * Turns a command line into the segments to check. Work is linear in the scanned length times MAX_NESTING:
@@ -150,15 +125,6 @@ const REDIRECTS: ReadonlyMap<string, string> = new Map([
   ['<', '<'],
 ]);
 
-/** The text `echo …` / `printf …` pipes into a shell that reads its script from stdin (`echo "rm -rf /" | sh`). */
-function pipedScript(params: { from: readonly string[]; into: readonly string[] }): string | undefined {
-  const { from, into } = params;
-  const shell = into[0];
-  if (shell === undefined || !SHELLS.has(shell) || into.slice(1).some((w) => !w.startsWith('-'))) return undefined;
-  if (from[0] !== 'echo' && from[0] !== 'printf') return undefined;
-  return from.slice(1).filter((w) => !/^-[a-z]+$/.test(w)).join(' ');
-}
-
 /** A simple command with wrappers stripped: its words and their segment (joined by one space). */
 interface StrippedCommand {
   words: string[];
@@ -212,89 +178,38 @@ function findExecCommands(params: { words: readonly string[] }): string[][] {
   return commands;
 }
 
-/** The script a command runs itself: the argument of `sh -c`, `su -c` or `sh <<< …`, or everything after `eval`. */
-function innerScript(params: { words: readonly string[]; segment: string }): string | undefined {
-  const { words } = params;
-  const program = words[0];
-  if (program === undefined) return undefined;
-  if (program === 'eval') return words.length > 1 ? params.segment.slice(program.length + 1) : undefined;
-  if (program === 'su') {
-    const at = words.findIndex((w) => w === '-c' || w === '--command');
-    return at > 0 ? words[at + 1] : undefined;
-  }
-  if (!SHELLS.has(program)) return undefined;
-  const hereString = words.indexOf('<<<');
-  if (hereString > 0) return words[hereString + 1];
-  let sawC = false;
-  for (let i = 1; i < words.length; i++) {
-    const word = words[i] ?? '';
-    if (word.startsWith('--')) continue;
-    if (word.startsWith('-') || word.startsWith('+')) {
-      if (word === '-o' || word === '+o') i++;
-      else if (word.includes('c')) sawC = true;
-      continue;
-    }
-    return sawC ? word : undefined;
-  }
-  return undefined;
-}
-
-/** Drops leading keywords, assignments and wrappers (sudo, env, nohup, xargs, watch…) and shortens the program's path. */
-function stripWrappers(words: readonly string[]): string[] {
-  let i = 0;
-  while (i < words.length) {
-    const word = baseName(words[i] ?? '');
-    if (KEYWORDS.has(word) || isAssignment(word)) {
-      i++;
-      continue;
-    }
-    const wrapper = WRAPPERS.get(word);
-    if (wrapper === undefined) break;
-    i++;
-    let positional = wrapper.positional ?? 0;
-    while (i < words.length) {
-      const next = words[i] ?? '';
-      if (next === '--') {
-        i++;
-        break;
-      }
-      if (next.startsWith('-') && next.length > 1) {
-        i += wrapper.valueFlags.includes(next) ? 2 : 1;
-      } else if (wrapper.assignments === true && isAssignment(next)) {
-        i++;
-      } else if (positional > 0) {
-        positional--;
-        i++;
-      } else break;
-    }
-  }
-  const rest = words.slice(i);
-  if (rest.length > 0) rest[0] = baseName(rest[0] ?? '');
-  return rest;
-}
-
-/** `/usr/bin/rm` → `rm`; other words unchanged. */
-function baseName(word: string): string {
-  const slash = word.lastIndexOf('/');
-  return slash >= 0 && slash < word.length - 1 && !word.includes('$(') ? word.slice(slash + 1) : word;
-}
-
-/** True for `NAME=value`. */
-function isAssignment(word: string): boolean {
-  const eq = word.indexOf('=');
-  return eq > 0 && /^[A-Za-z_][A-Za-z0-9_]*$/.test(word.slice(0, eq));
-}
-
 /** Splits a script into words (quotes and escapes removed, substitutions flattened) and operators. */
 function lex(params: { text: string; depth: number; collector: Collector }): Token[] {
   const { text, depth, collector } = params;
   const tokens: Token[] = [];
   let word = '';
   let inWord = false;
+  // Positions in `word` of unquoted `{`, `,` and `}` (brace expansion: `rm -{r,f} /` is `rm -r -f /`), and how many
+  // `${` parameter expansions are open (their braces are not brace syntax).
+  let braceMarks: number[] = [];
+  let parameterDepth = 0;
   const endWord = (): void => {
-    if (inWord) tokens.push({ text: word, op: false });
+    if (inWord && braceMarks.length > 0) {
+      const expanded = expandBraces({ word, marks: braceMarks });
+      if (expanded === undefined) collector.complete = false;
+      for (const w of expanded ?? [word]) tokens.push({ text: w, op: false });
+    } else if (inWord) tokens.push({ text: word, op: false });
     word = '';
     inWord = false;
+    braceMarks = [];
+    parameterDepth = 0;
+  };
+  const appendPlain = (run: string): void => {
+    if (/[{},]/.test(run)) {
+      for (let k = 0; k < run.length; k++) {
+        const ch = run[k];
+        const previous = k > 0 ? run[k - 1] : word[word.length - 1];
+        if (ch === '{' && previous === '$') parameterDepth++;
+        else if (ch === '}' && parameterDepth > 0) parameterDepth--;
+        else if (parameterDepth === 0 && (ch === '{' || ch === '}' || ch === ',')) braceMarks.push(word.length + k);
+      }
+    }
+    word += run;
   };
   const substitute = (inner: string, opener: string): void => {
     const innerTokens = addScript({ text: inner, depth: depth + 1, collector });
@@ -356,7 +271,7 @@ function lex(params: { text: string; depth: number; collector: Collector }): Tok
     } else {
       // A run of ordinary characters is appended at once (a `#` inside a word is ordinary).
       const stop = runEnd({ text, from: i + 1, special: WORD_SPECIAL });
-      word += text.slice(i, stop);
+      appendPlain(text.slice(i, stop));
       inWord = true;
       i = stop;
     }
@@ -463,15 +378,43 @@ function closingParen(params: { text: string; from: number }): number {
   return text.length;
 }
 
-/** Removes `\` escapes, keeping the escaped character. */
+/** The characters bash's `$'…'` writes for `\n`, `\t`… (other escaped characters stand for themselves). */
+const ANSI_C_SIMPLE: Readonly<Record<string, string>> = { a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v' };
+
+/**
+ * The text of a `$'…'` string as bash reads it: `\xHH`, `\NNN` (octal), `\uHHHH`, `\UHHHHHHHH`, `\cX` and `\n`-style
+ * escapes decoded (`$'\x72\x6d'` is `rm`); any other escaped character stands for itself.
+ */
 function dropEscapes(text: string): string {
   let out = '';
   for (let i = 0; i < text.length; i++) {
     const c = text[i] ?? '';
-    if (c === '\\' && i + 1 < text.length) {
-      out += text[i + 1] ?? '';
-      i++;
-    } else out += c;
+    if (c !== '\\' || i + 1 >= text.length) {
+      out += c;
+      continue;
+    }
+    const e = text[i + 1] ?? '';
+    const code = (pattern: RegExp, from: number, radix: number): number | undefined => {
+      const digits = pattern.exec(text.slice(from, from + 8))?.[0];
+      if (digits === undefined || digits === '') return undefined;
+      i = from + digits.length - 1;
+      return Number.parseInt(digits, radix);
+    };
+    let decoded: number | undefined;
+    if (e === 'x') decoded = code(/^[0-9a-fA-F]{1,2}/, i + 2, 16);
+    else if (e === 'u') decoded = code(/^[0-9a-fA-F]{1,4}/, i + 2, 16);
+    else if (e === 'U') decoded = code(/^[0-9a-fA-F]{1,8}/, i + 2, 16);
+    else if (e >= '0' && e <= '7') decoded = code(/^[0-7]{1,3}/, i + 1, 8);
+    else if (e === 'c' && i + 2 < text.length) {
+      decoded = (text.charCodeAt(i + 2) & 0x1f);
+      i += 2;
+    }
+    if (decoded !== undefined) {
+      out += decoded <= 0x10ffff ? String.fromCodePoint(decoded) : '';
+      continue;
+    }
+    out += ANSI_C_SIMPLE[e] ?? e;
+    i++;
   }
   return out;
 }

@@ -24,6 +24,13 @@ describe('normalizeCommand', () => {
     assert.deepEqual(ids(`r'm' -rf build`), ['recursive-delete']);
   });
 
+  test("decodes $'…' escapes as bash does (hex, octal, \\u, \\n); other escaped characters stand for themselves", () => {
+    assert.ok(segments("$'\\x72\\x6d' -rf build").includes('rm -rf build'));
+    assert.ok(segments("$'\\162\\155' -rf build").includes('rm -rf build'));
+    assert.ok(segments("$'r\\u006d' -rf build").includes('rm -rf build'));
+    assert.ok(segments("echo $'a\\tb\\'c'").includes("echo a\tb'c"));
+  });
+
   test('joins backslash-newline continuations and collapses whitespace', () => {
     assert.ok(segments('rm \\\n  -rf \\\n  build').includes('rm -rf build'));
     assert.ok(segments('r\\\nm -rf build').includes('rm -rf build'));
@@ -97,6 +104,20 @@ describe('normalizeCommand', () => {
     }
     assert.equal(classifyCommand({ command: 'sudo /bin/rm -rf /' }).kind, 'blocked');
     assert.equal(classifyCommand({ command: 'sudo -u root env X=1 nohup /usr/bin/mkfs.ext4 /dev/sda1' }).kind, 'blocked');
+  });
+
+  test('expands unquoted braces as bash does (quoted ones and ${…} stay); an expansion too large to check needs approval', () => {
+    assert.ok(segments('rm -{r,f} build').includes('rm -r -f build'));
+    assert.ok(segments('{rm,-rf,build}').includes('rm -rf build'));
+    assert.ok(segments('cat .e{n,}v').includes('cat .env .ev'));
+    assert.ok(segments('echo {a..c}{1,2}').includes('echo a1 a2 b1 b2 c1 c2'));
+    assert.ok(segments("echo '{a,b}' \\{c,d}").includes('echo {a,b} {c,d}'));
+    assert.ok(segments('echo ${HOME} ${x:-a,b}').includes('echo ${HOME} ${x:-a,b}'));
+    assert.ok(segments('find . -exec ls {} +').includes('find . -exec ls {} +'));
+    const huge = `echo ${'{a,b}'.repeat(12)}`;
+    assert.equal(normalizeCommand({ command: huge }).complete, false);
+    assert.deepEqual(ids(huge), [UNCHECKED_COMMAND.patternId]);
+    assert.deepEqual(classifyCommand({ command: `echo ${'{a,b}'.repeat(8)}` }), { kind: 'safe' });
   });
 
   test('comments are not commands, but a newline ends a comment', () => {
