@@ -73,6 +73,8 @@ export function createHttpServer(params: {
   clock: Clock;
   /** Request timeouts (default DEFAULT_HTTP_TIMEOUTS). */
   timeouts?: HttpTimeouts;
+  /** Serves GET /metrics (Prometheus text) from this registry when given (gateway.http.metrics); absent: 404. */
+  metrics?: { text: () => Promise<string>; contentType: string };
 }): GatewayHttp {
   const rejections = new RejectionLog({ logger: params.logger.child({ component: 'http' }), clock: params.clock });
   const webhooks = new WebhookMounts({ logger: params.logger, bodyLimitBytes: params.bodyLimitBytes, rejections });
@@ -99,6 +101,12 @@ export function createHttpServer(params: {
     const report = params.health();
     await reply.code(report.status === 'ok' ? 200 : 503).send(report);
   });
+  const metrics = params.metrics;
+  if (metrics !== undefined) {
+    app.get('/metrics', async (_request, reply) => {
+      await reply.code(200).header('content-type', metrics.contentType).send(await metrics.text());
+    });
+  }
   applyCommonHandlers({ app, rejections });
   return {
     app,
