@@ -97,7 +97,6 @@ export function buildGateway(params: {
     logger,
     disk,
     ...(http ? { http } : {}),
-    ...(metrics === undefined ? {} : { metrics }),
     options: runnerOptionsFrom({ profile, config, clock, logger, scrub: params.scrub, secrets: params.secrets, supervisorBackoff: params.supervisorBackoff, store, toolNames: registry.list().map((tool) => tool.name), registry, ...(params.cron ? { cronPoke: params.cron.poke } : {}) }),
   });
   return { runner, http, registry, store };

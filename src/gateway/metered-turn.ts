@@ -58,7 +58,8 @@ export function meteredTurn(params: { deps: TurnDeps; metrics: GatewayMetrics | 
     },
   }) satisfies AIAgent;
   const onFinished: TurnDeps['onFinished'] = (end) => {
-    const firstSendMs = times.firstSend === undefined ? undefined : Math.max(0, times.firstSend - row.receivedAt);
+    // A replayed turn (after a restart) waited for the gateway, not for the answer: its first send is not observed.
+    const firstSendMs = times.firstSend === undefined || row.attempts > 0 ? undefined : Math.max(0, times.firstSend - row.receivedAt);
     const finalLagMs = times.lastToken === undefined || times.lastOut === undefined ? undefined : Math.max(0, times.lastOut - times.lastToken);
     metrics.turn({ platform, outcome: end.outcome, ...(firstSendMs === undefined ? {} : { firstSendMs }), ...(finalLagMs === undefined ? {} : { finalLagMs }) });
     deps.onFinished?.(end);

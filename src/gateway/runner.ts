@@ -26,7 +26,7 @@ import type { AdapterStatus } from './supervisor.js';
 import { SenderGate } from './sender-gate.js';
 import { SessionMailboxes } from './session-mailboxes.js';
 import { signOfLifeFor, type TypingHandle } from './sign-of-life.js';
-import { countAccepted, meteredTurn, type GatewayMetrics } from './metered-turn.js';
+import { countAccepted, meteredTurn } from './metered-turn.js';
 import { StalledTurns } from './stalled-turns.js';
 import { runTurn, type TurnDeps } from './turn.js';
 import { turnDepsFor } from './runner-turn-deps.js';
@@ -100,7 +100,6 @@ export class GatewayRunner {
   /** Replaced by `reconfigure`; read when each turn starts. */
   private options: RunnerOptions;
   private readonly http: GatewayHttp | undefined;
-  private readonly metrics: GatewayMetrics | undefined;
   private readonly gate: SenderGate;
   /** Lines about messages the journal refused, rate-limited per platform (redeliveries and holds retry often). */
   private readonly refusals: RejectionLog;
@@ -115,8 +114,6 @@ export class GatewayRunner {
     http?: GatewayHttp;
     /** Shared with the log file and state file writers; one is made when not given. */
     disk?: DiskHealth;
-    /** The gateway's /metrics registry, fed by accept and every turn (absent: nothing is counted). */
-    metrics?: GatewayMetrics;
   }) {
     this.store = params.store;
     this.agent = params.agent;
@@ -130,7 +127,6 @@ export class GatewayRunner {
     this.approvals = new ApprovalDesk({ store: this.store, clock: this.clock, logger: this.logger.child({ component: 'approval' }), choices: this.choices, isOwner });
     this.options = params.options;
     this.http = params.http;
-    this.metrics = params.metrics;
     this.disk = params.disk ?? new DiskHealth({ clock: this.clock });
     this.stopDiskWatch = this.disk.onChange((change) => this.onDiskChange(change));
     this.stalled = new StalledTurns({ store: this.store, logger: this.logger });
@@ -145,7 +141,7 @@ export class GatewayRunner {
           clock: this.clock,
           logger: this.logger,
           backoff: this.options.supervisorBackoff,
-          accept: (p) => this.accept(p).then((result) => countAccepted({ metrics: this.metrics, platform: p.event.platform, result })),
+          accept: (p) => this.accept(p).then((result) => countAccepted({ metrics: this.http?.metrics, platform: p.event.platform, result })),
           mayTalk: ({ platform, sender }) => this.gate.mayTalk({ platform, sender, allow: entry.allow }),
           choose: (event) => this.choices.choose(event),
         }),
@@ -153,12 +149,11 @@ export class GatewayRunner {
     for (const entry of params.adapters) this.slots.add({ entry });
     this.replies = new GatewayReplies({ slots: this.slots, logger: this.logger, scrub: () => this.options.scrub });
     this.mailboxes = new SessionMailboxes({
-      clock: this.clock, logger: this.logger,
-      busyPolicy: () => this.options.busyPolicy,
+      clock: this.clock, logger: this.logger, busyPolicy: () => this.options.busyPolicy,
       signOfLife: (row) => signOfLifeFor({ row, slots: this.slots, intervalMs: this.options.typingIntervalMs, clock: this.clock, logger: this.logger }),
       runTurn: (p) => this.turn(p),
     });
-    this.metrics?.bind({ queueDepth: () => this.mailboxes.all().reduce((n, m) => n + m.queued, 0), adapters: () => this.adapterStatuses() });
+    this.http?.metrics?.bind({ queueDepth: () => this.mailboxes.all().reduce((n, m) => n + m.queued, 0), adapters: () => this.adapterStatuses() });
     this.gate = new SenderGate({
       store: this.store,
       clock: this.clock,
@@ -468,8 +463,7 @@ export class GatewayRunner {
     const onFinished: TurnDeps['onFinished'] =
       row.event.system === undefined ? undefined : (end) => this.injected.settle({ inboxId: row.id, end: { ...end, messageIds: turnMessageIds({ store: this.store, inboxId: row.id }) } });
     const { store, agent, clock, logger, options } = this;
-    const plain = turnDepsFor({ store, agent, clock, logger, slot: params.slot, options, maxAttempts: maxTurnAttempts, compression: this.compressionDeps(), onDelivered: params.onDelivered, onFinished, approvals: this.approvals, slots: this.slots });
-    const deps = meteredTurn({ deps: plain, metrics: this.metrics, row, clock });
+    const deps = meteredTurn({ deps: turnDepsFor({ store, agent, clock, logger, slot: params.slot, options, maxAttempts: maxTurnAttempts, compression: this.compressionDeps(), onDelivered: params.onDelivered, onFinished, approvals: this.approvals, slots: this.slots }), metrics: this.http?.metrics, row, clock });
     await runTurn({ row, merged: params.merged, signal: params.signal, ...(params.typing === undefined ? {} : { typing: params.typing }), deps });
   }
 
