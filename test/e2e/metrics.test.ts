@@ -16,10 +16,12 @@ function sample(body: string, line: string): number | undefined {
   return found === undefined ? undefined : Number(found.slice(line.length + 1));
 }
 
-test('/metrics after an end-to-end turn: messages in and out, the turn by outcome, latency observations, model calls, adapter state, RSS', { timeout: 30_000 }, async () => {
+test('/metrics after an end-to-end turn: messages in and out, the turn by outcome, latency observations, model calls, 429s waited, adapter state, RSS', { timeout: 30_000 }, async () => {
   const h = await startHarness({ withHttp: true, config: { gateway: { http: { metrics: true } } } });
   try {
     h.fake.enqueue({ chunks: ['Hello ', 'there'] });
+    // The platform answers the reply's first send with 429 (retry after 200 ms): the pacer waits, then sends.
+    h.adapter.rateLimitOn.set(1, 200);
     await h.adapter.inject({ text: 'hi' });
     await h.runner.waitIdle();
     assert.ok(h.adapter.shown().some((m) => m.text === 'Hello there'), 'the reply arrived');
@@ -32,6 +34,7 @@ test('/metrics after an end-to-end turn: messages in and out, the turn by outcom
     assert.equal(sample(body, 'hermes_turn_first_send_seconds_count{platform="test"}'), 1, 'inbound → first send observed');
     assert.equal(sample(body, 'hermes_turn_final_lag_seconds_count{platform="test"}'), 1, 'last token → final observed');
     assert.equal(sample(body, 'hermes_model_calls_total{outcome="ok"}'), 1);
+    assert.equal(sample(body, 'hermes_rate_limited_total{platform="test"}'), 1, 'the 429 was counted');
     assert.equal(sample(body, 'hermes_queue_depth'), 0);
     assert.equal(sample(body, 'hermes_adapter_state{adapter="test",state="connected"}'), 1);
     assert.ok((sample(body, 'hermes_process_resident_memory_bytes') ?? 0) > 0, 'RSS');
