@@ -3,8 +3,10 @@ import { test } from 'node:test';
 import pino from 'pino';
 import { SessionMailbox, type TypingHandle } from '../../../src/gateway/mailbox.js';
 import { mayContinue } from '../../../src/gateway/burst.js';
+import { SessionMailboxes } from '../../../src/gateway/session-mailboxes.js';
 import type { InboxRow } from '../../../src/store/types.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
+import { TestAdapter } from '../../helpers/test-adapter.js';
 
 const windowMs = 1000;
 
@@ -117,4 +119,28 @@ test('mayContinue: albums and texts near the limit may continue, a short text do
   assert.equal(mayContinue({ text: '', limit: 4096, grouped: true }), true);
   assert.equal(mayContinue({ text: 'x'.repeat(4000), limit: 4096 }), true);
   assert.equal(mayContinue({ text: 'x'.repeat(2000), limit: 4096 }), false);
+});
+
+test('a follower is known as one also when the session\'s mailbox went away in between (it was idle)', async () => {
+  const clock = new FakeClock();
+  const turns: number[][] = [];
+  const mailboxes = new SessionMailboxes({
+    clock,
+    logger: pino({ level: 'silent' }),
+    busyPolicy: () => 'queue',
+    runTurn: async ({ row, merged }) => {
+      turns.push([row, ...merged].map((r) => r.id));
+    },
+  });
+  const entry = { adapter: new TestAdapter({ clock }), allow: 'all' as const, mergeWindowMs: windowMs };
+  const first = mailboxes.for({ key: 'k', entry });
+  first.enqueue({ row: rowOf({ id: 1, text: 'a', continues: false, at: clock.now() }) });
+  await first.idle();
+  assert.equal(mailboxes.get({ key: 'k' }), undefined, 'the idle mailbox is gone');
+  await clock.advance(200);
+  mailboxes.for({ key: 'k', entry }).enqueue({ row: rowOf({ id: 2, text: 'b', continues: false, at: clock.now() }) });
+  await clock.advance(windowMs - 1);
+  assert.deepEqual(turns, [[1]], 'the follower waits for the window');
+  await clock.advance(1);
+  assert.deepEqual(turns, [[1], [2]]);
 });
