@@ -2,6 +2,7 @@
 import { runBaseline } from './baseline.js';
 import { cliStartupLines, runCliStartup } from './cli-startup.js';
 import { compressLines, runCompressBench } from './compress.js';
+import { firstSignLines, runFirstSign } from './first-sign.js';
 import { runWiredCompressBench, wiredCompressLines } from './compress-wired.js';
 import { runGateway } from './gateway.js';
 import { promptSizeLines, runPromptSize, runSkillsIndexBench, skillsIndexLines } from './prompt-size.js';
@@ -19,6 +20,9 @@ for (const line of tokenBenchLines({ figures: runTokenBenches() })) console.log(
 
 // Whole-process times of the built CLI (`--version`, `status`) next to `node -e 0` in the same run.
 for (const line of cliStartupLines({ figures: await runCliStartup({ runs: Number.parseInt(process.env['BENCH_CLI_RUNS'] ?? '21', 10) }) })) console.log(line);
+
+// Inbound → typing and inbound → model request on Telegram for a lone short message, merge_window 1 s.
+for (const line of firstSignLines({ figures: await runFirstSign({ runs: Number.parseInt(process.env['BENCH_FIRST_SIGN_RUNS'] ?? '15', 10) }) })) console.log(line);
 
 // Compression of a 200-message, ~150k-token history without the model call (quick too).
 for (const line of compressLines({ figures: await runCompressBench({ runs: 20 }) })) console.log(line);

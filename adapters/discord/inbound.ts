@@ -1,5 +1,9 @@
 import { ChannelType, type APIInteractionGuildMember, type GuildMember, type Message } from 'discord.js';
 import type { ChatRef, MessageEvent } from '../../src/gateway/contracts.js';
+import { mayContinue } from '../../src/gateway/burst.js';
+
+/** Discord's text limit for one message (without Nitro). */
+const textLimit = 2000;
 
 /** How the adapter treats guild channels. */
 export interface DiscordInboundPolicy {
@@ -64,7 +68,8 @@ export function readMessage(params: { message: Message; botId: string; policy: D
       ...(message.reference?.messageId ? { replyToId: message.reference.messageId } : {}),
       mentioned: dm || mentioned,
       receivedAt: params.now,
-      continues: true,
+      // A text near the limit may be one part of a split paste: the gateway waits its merge window for the rest.
+      continues: mayContinue({ text: message.content, limit: textLimit }),
     },
   };
 }

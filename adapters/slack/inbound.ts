@@ -1,5 +1,9 @@
 import type { ChatRef, MessageEvent } from '../../src/gateway/contracts.js';
 import type { BoundedSet } from '../../src/util/bounded-set.js';
+import { mayContinue } from '../../src/gateway/burst.js';
+
+/** Slack's text limit for one message (a longer paste is refused or split by the client). */
+const textLimit = 40_000;
 
 /** The fields of a Slack message or app_mention event the adapter reads. */
 export interface SlackMessageEvent {
@@ -87,7 +91,8 @@ export function readSlackEvent(params: { event: SlackMessageEvent; policy: Slack
       ...(event.thread_ts !== undefined && event.thread_ts !== event.ts ? { replyToId: `${event.channel}:${event.thread_ts}` } : {}),
       mentioned: dm || mentioned,
       receivedAt: params.now,
-      continues: true,
+      // A text near the limit may be one part of a split paste: the gateway waits its merge window for the rest.
+      continues: mayContinue({ text: raw, limit: textLimit }),
     },
   };
 }

@@ -1,5 +1,9 @@
 import type { ChatRef, MediaKind, MessageEvent, Sender } from '../../src/gateway/contracts.js';
 import type { TelegramMessage as Message, TelegramUpdate as Update } from './update-schema.js';
+import { mayContinue } from '../../src/gateway/burst.js';
+
+/** Telegram's text limit: a client splits a longer paste into parts of at most this many characters. */
+const textLimit = 4096;
 
 /** Who the bot is (from getMe). */
 export interface BotIdentity {
@@ -64,9 +68,9 @@ export function readUpdate(params: { update: Update; bot: BotIdentity; policy: I
     ...(reply ? { replyToId: `${message.chat.id}:${reply.message_id}` } : {}),
     mentioned: chat.kind === 'dm' || addressed,
     receivedAt: params.now,
-    // More may follow at once: album parts, a long paste the client split, a person typing in bursts. The
-    // gateway waits platforms.telegram.merge_window of quiet and answers them as one turn.
-    continues: true,
+    // More may follow at once: album parts, a long paste the client split. The gateway then waits
+    // platforms.telegram.merge_window of quiet and answers them as one turn; a lone short message goes at once.
+    continues: mayContinue({ text: raw, limit: textLimit, grouped: message.media_group_id !== undefined }),
     raw: update,
   };
   return { kind: 'message', event, files };

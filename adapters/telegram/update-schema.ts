@@ -33,6 +33,8 @@ export const telegramMessageSchema = z.looseObject({
   from: userSchema.optional(),
   text: z.string().optional(),
   caption: z.string().optional(),
+  /** Set on each part of an album: the parts arrive as separate messages sharing this id. */
+  media_group_id: z.string().optional(),
   entities: z.array(entitySchema).optional(),
   caption_entities: z.array(entitySchema).optional(),
   reply_to_message: z.looseObject({ message_id: z.number().int(), from: z.looseObject({ id: z.number().int() }).optional() }).optional(),

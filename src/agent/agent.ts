@@ -155,6 +155,7 @@ export class AIAgent {
         this.emit({ turn, delta });
       },
     });
+    turn.params.onModelCall?.({ outcome: outcome.kind === 'ok' ? 'ok' : outcome.kind === 'aborted' ? 'aborted' : (outcome.error?.reason ?? 'unknown') });
     if (outcome.kind !== 'ok') {
       if (outcome.partialText !== '') this.add({ turn, message: { role: 'assistant', content: outcome.partialText } });
       if (outcome.kind === 'aborted') return { done: this.interrupted({ turn }) };

@@ -100,6 +100,8 @@ const httpSchema = z
     host: z.string().min(1).default('127.0.0.1'),
     port: int({ min: 0, max: 65535 }).default(8787),
     body_limit_bytes: int({ min: 1 }).default(1024 * 1024),
+    /** Serve GET /metrics (Prometheus text format); off: 404. */
+    metrics: bool().default(false),
   })
   .prefault({});
 

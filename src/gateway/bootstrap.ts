@@ -9,6 +9,7 @@ import { routeFromConfig } from '../agent/route/from-config.js';
 import type { GatewayConfig } from '../config/schema.js';
 import type { Profile } from '../home/profile.js';
 import { createHttpServer, type GatewayHttp } from '../http/server.js';
+import { GatewayMetrics } from './metrics.js';
 import { openStore, type OpenStoreParams } from '../store/sqlite-store.js';
 import { builtinTools } from '../tools/builtin/index.js';
 import { cronCapability } from '../jobs/cron-capability.js';
@@ -71,6 +72,7 @@ export function buildGateway(params: {
   const agent = buildAgent({ profile, config, registry, clock, logger, scrub: params.scrub, store });
   warnIfUnconfined({ resolution: terminalSandboxFor({ profile, config }), logger });
   let runner: GatewayRunner | undefined;
+  const metrics = params.withHttp && config.gateway.http.enabled && config.gateway.http.metrics ? new GatewayMetrics() : undefined;
   const http = params.withHttp && config.gateway.http.enabled
     ? createHttpServer({
         host: config.gateway.http.host,
@@ -78,6 +80,7 @@ export function buildGateway(params: {
         bodyLimitBytes: config.gateway.http.body_limit_bytes,
         logger,
         clock,
+        ...(metrics === undefined ? {} : { metrics }),
         health: () => {
           if (!runner) throw new Error('gateway not built yet');
           return runner.health();

@@ -6,8 +6,16 @@ import { TurnAbort, type TurnAbortKind } from './turn-abort.js';
 /** What to do with a message that arrives while the session is answering another. */
 export type BusyPolicy = 'interrupt' | 'queue';
 
-/** Runs one turn (for `row` plus the rows `merged` into it); must settle when `signal` aborts. */
-export type TurnRunner = (params: { row: InboxRow; merged: readonly InboxRow[]; signal: AbortSignal }) => Promise<void>;
+/** A typing indicator kept alive until `stop()` (which may be called more than once). */
+export interface TypingHandle {
+  readonly stop: () => void;
+}
+
+/**
+ * Runs one turn (for `row` plus the rows `merged` into it); must settle when `signal` aborts. `typing`, when given, is
+ * the indicator the mailbox started as the first sign of life: the turn adopts it (and stops it) instead of starting one.
+ */
+export type TurnRunner = (params: { row: InboxRow; merged: readonly InboxRow[]; signal: AbortSignal; typing?: TypingHandle }) => Promise<void>;
 
 interface RunningTurn {
   readonly row: InboxRow;
@@ -33,7 +41,10 @@ export class SessionMailbox {
 
   private readonly clock: Clock;
   private readonly mergeWindowMs: number;
-  private lastArrival = 0;
+  private lastArrival: number;
+  /** Rows that arrived within the merge window of the message before them: they may be part of a burst. */
+  private readonly followers = new Set<number>();
+  private readonly signOfLife: ((row: InboxRow) => TypingHandle | undefined) | undefined;
 
   constructor(params: {
     key: string;
@@ -44,7 +55,13 @@ export class SessionMailbox {
     clock: Clock;
     /** How long to wait for more parts of a message marked `continues` (0: never wait). */
     mergeWindowMs: number;
+    /** When the session's previous message arrived (on the clock), if the mailbox is made again soon after one. */
+    lastArrival?: number;
+    /** Starts the typing indicator for the row whose turn is next, before any merge wait (the first sign of life). */
+    signOfLife?: (row: InboxRow) => TypingHandle | undefined;
   }) {
+    this.lastArrival = params.lastArrival ?? Number.NEGATIVE_INFINITY;
+    this.signOfLife = params.signOfLife;
     this.key = params.key;
     this.clock = params.clock;
     this.mergeWindowMs = params.mergeWindowMs;
@@ -64,6 +81,11 @@ export class SessionMailbox {
     return this.queue.length;
   }
 
+  /** When the session's last message arrived (on the clock). */
+  get lastArrivalAt(): number {
+    return this.lastArrival;
+  }
+
   /** The inbox row of the running turn, if any. */
   get runningRow(): InboxRow | null {
     return this.running?.row ?? null;
@@ -76,7 +98,9 @@ export class SessionMailbox {
       if (this.running) this.interrupt({ kind: 'superseded' });
     }
     this.queue.push(params.row);
-    this.lastArrival = this.clock.now();
+    const now = this.clock.now();
+    if (params.replay !== true && now - this.lastArrival < this.mergeWindowMs) this.followers.add(params.row.id);
+    this.lastArrival = now;
     this.loop ??= this.drain();
   }
 
@@ -90,6 +114,7 @@ export class SessionMailbox {
   /** Removes the messages that have not started; returns them. */
   clearQueue(): InboxRow[] {
     this.superseded.clear();
+    this.followers.clear();
     return this.queue.splice(0, this.queue.length);
   }
 
@@ -99,40 +124,52 @@ export class SessionMailbox {
   }
 
   /**
-   * The next turn's rows. A message the platform marked `continues` (an album, a long text the client split)
-   * waits until no part has arrived for the merge window, then every queued part becomes one turn.
+   * The next turn's rows. A message that may be part of a burst (the platform marked it `continues`: an album, a long
+   * text the client split; or it followed the previous message within the merge window) waits until no part has
+   * arrived for the merge window, then every queued part becomes one turn. A lone short message is taken at once.
+   * Typing starts before any wait.
    */
-  private async take(): Promise<{ row: InboxRow; merged: InboxRow[] } | undefined> {
+  private async take(): Promise<{ row: InboxRow; merged: InboxRow[]; typing?: TypingHandle } | undefined> {
     const first = this.queue[0];
     if (first === undefined) return undefined;
-    if (first.event.continues !== true || this.mergeWindowMs <= 0) {
+    const typing = this.superseded.has(first.id) ? undefined : this.signOfLife?.(first);
+    const withTyping = typing === undefined ? {} : { typing };
+    const burst = first.event.continues === true || this.followers.has(first.id);
+    if (!burst || this.mergeWindowMs <= 0) {
       this.queue.shift();
-      return { row: first, merged: [] };
+      this.followers.delete(first.id);
+      return { row: first, merged: [], ...withTyping };
     }
     const deadline = this.clock.now() + this.mergeWindowMs * 4;
     for (let quietFor = this.clock.now() - this.lastArrival; quietFor < this.mergeWindowMs && this.clock.now() < deadline; quietFor = this.clock.now() - this.lastArrival) {
       await this.clock.sleep(this.mergeWindowMs - quietFor);
     }
     const [row, ...merged] = this.queue.splice(0, this.queue.length);
-    if (row === undefined) return undefined;
-    for (const part of merged) this.superseded.delete(part.id);
-    this.superseded.delete(row.id);
+    if (row === undefined) {
+      typing?.stop();
+      return undefined;
+    }
+    for (const part of [row, ...merged]) {
+      this.superseded.delete(part.id);
+      this.followers.delete(part.id);
+    }
     if (merged.length > 0) this.logger.info({ inboxId: row.id, parts: merged.length + 1 }, 'merged message parts into one turn');
-    return { row, merged };
+    return { row, merged, ...withTyping };
   }
 
   private async drain(): Promise<void> {
     try {
       for (let next = await this.take(); next !== undefined; next = await this.take()) {
-        const { row, merged } = next;
+        const { row, merged, typing } = next;
         const controller = new AbortController();
         if (this.superseded.delete(row.id)) controller.abort(new TurnAbort({ kind: 'superseded' }));
         this.running = { row, controller };
         try {
-          await this.runTurn({ row, merged, signal: controller.signal });
+          await this.runTurn({ row, merged, signal: controller.signal, ...(typing === undefined ? {} : { typing }) });
         } catch (error) {
           this.logger.error({ err: error, inboxId: row.id }, 'turn failed');
         } finally {
+          typing?.stop();
           this.running = null;
         }
       }

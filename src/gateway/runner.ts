@@ -25,6 +25,8 @@ import { ChoiceRouter } from './choices.js';
 import type { AdapterStatus } from './supervisor.js';
 import { SenderGate } from './sender-gate.js';
 import { SessionMailboxes } from './session-mailboxes.js';
+import { signOfLifeFor, type TypingHandle } from './sign-of-life.js';
+import { countAccepted, meteredTurn } from './metered-turn.js';
 import { StalledTurns } from './stalled-turns.js';
 import { runTurn, type TurnDeps } from './turn.js';
 import { turnDepsFor } from './runner-turn-deps.js';
@@ -143,7 +145,7 @@ export class GatewayRunner {
           clock: this.clock,
           logger: this.logger,
           backoff: this.options.supervisorBackoff,
-          accept: (p) => this.accept(p),
+          accept: (p) => this.accept(p).then((result) => countAccepted({ metrics: this.http?.metrics, platform: p.event.platform, result })),
           mayTalk: ({ platform, sender }) => this.gate.mayTalk({ platform, sender, allow: entry.allow }),
           choose: (event) => this.choices.choose(event),
         }),
@@ -151,11 +153,11 @@ export class GatewayRunner {
     for (const entry of params.adapters) this.slots.add({ entry });
     this.replies = new GatewayReplies({ slots: this.slots, logger: this.logger, scrub: () => this.options.scrub });
     this.mailboxes = new SessionMailboxes({
-      clock: this.clock,
-      logger: this.logger,
-      busyPolicy: () => this.options.busyPolicy,
-      runTurn: ({ row, merged, signal }) => this.turn({ row, merged, signal }),
+      clock: this.clock, logger: this.logger, busyPolicy: () => this.options.busyPolicy,
+      signOfLife: (row) => signOfLifeFor({ row, slots: this.slots, intervalMs: this.options.typingIntervalMs, clock: this.clock, logger: this.logger }),
+      runTurn: (p) => this.turn(p),
     });
+    this.http?.metrics?.bind({ queueDepth: () => this.mailboxes.all().reduce((n, m) => n + m.queued, 0), adapters: () => this.adapterStatuses() });
     this.gate = new SenderGate({
       store: this.store,
       clock: this.clock,
@@ -438,7 +440,7 @@ export class GatewayRunner {
     this.replies.send({ event, text, what: 'command reply' });
   }
 
-  private async turn(params: { row: InboxRow; merged: readonly InboxRow[]; signal: AbortSignal }): Promise<void> {
+  private async turn(params: { row: InboxRow; merged: readonly InboxRow[]; signal: AbortSignal; typing?: TypingHandle }): Promise<void> {
     let used: { ran: boolean };
     let delivered: { sessionId: string; modelCalls: number } | undefined;
     try {
@@ -464,13 +466,13 @@ export class GatewayRunner {
     startReviewIfDue({ work: this.background, store, logger, replies, key: row.sessionKey, sessionId: delivered.sessionId, turnModelCalls: delivered.modelCalls, event: row.event, queued, options, agent });
   }
 
-  private async runTurnOn(params: { row: InboxRow; merged: readonly InboxRow[]; signal: AbortSignal; slot: AdapterSlot; onDelivered: TurnDeps['onDelivered'] }): Promise<void> {
+  private async runTurnOn(params: { row: InboxRow; merged: readonly InboxRow[]; signal: AbortSignal; typing?: TypingHandle; slot: AdapterSlot; onDelivered: TurnDeps['onDelivered'] }): Promise<void> {
     const { row } = params;
     const onFinished: TurnDeps['onFinished'] =
       row.event.system === undefined ? undefined : (end) => this.injected.settle({ inboxId: row.id, end: { ...end, messageIds: turnMessageIds({ store: this.store, inboxId: row.id }) } });
     const { store, agent, clock, logger, options } = this;
-    const deps = turnDepsFor({ store, agent, clock, logger, slot: params.slot, options, maxAttempts: maxTurnAttempts, compression: this.compressionDeps(), onDelivered: params.onDelivered, onFinished, approvals: this.approvals, slots: this.slots, clarifications: this.clarifications });
-    await runTurn({ row, merged: params.merged, signal: params.signal, deps });
+    const deps = meteredTurn({ deps: turnDepsFor({ store, agent, clock, logger, slot: params.slot, options, maxAttempts: maxTurnAttempts, compression: this.compressionDeps(), onDelivered: params.onDelivered, onFinished, approvals: this.approvals, slots: this.slots, clarifications: this.clarifications }), metrics: this.http?.metrics, row, clock });
+    await runTurn({ row, merged: params.merged, signal: params.signal, ...(params.typing === undefined ? {} : { typing: params.typing }), deps });
   }
 
   /** The turn's compression deps: the configured settings with the context length in force. */

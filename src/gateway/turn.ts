@@ -22,6 +22,7 @@ import { abortKindOf } from './turn-abort.js';
 import { turnJournal, turnLeftovers } from './turn-journal.js';
 import { reactToTurn, type TurnReactions } from './turn-reactions.js';
 import { startTyping } from './typing.js';
+import type { TypingHandle } from './mailbox.js';
 import { titleFor, userTextFor, type SkillExpander } from './user-text.js';
 import { isSilentAnswer } from './inject-turn.js';
 import { ToolProgress, type ToolProgressMode } from './tool-progress.js';
@@ -131,7 +132,7 @@ function giveUpNote(params: { attempts: number }): string {
  * Runs one turn: the agent answers one inbound message, the reply streams to the platform, and the
  * journal records every sent message so a crash mid-stream is finished in place on replay.
  */
-export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRow[]; signal: AbortSignal; deps: TurnDeps }): Promise<void> {
+export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRow[]; signal: AbortSignal; typing?: TypingHandle; deps: TurnDeps }): Promise<void> {
   const { row, signal, deps } = params;
   const merged = params.merged ?? [];
   const mergedIds = merged.map((m) => m.id);
@@ -234,9 +235,11 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
     }
     historyLength = history.length;
   }
+  // The mailbox's typing (started when the message arrived) is adopted; stopped at once when the turn is aborted.
+  if (signal.aborted) params.typing?.stop();
   const typing = signal.aborted
     ? { stop: () => undefined }
-    : startTyping({
+    : params.typing ?? startTyping({
         adapter,
         chat: event.chat,
         intervalMs: deps.typingIntervalMs,

@@ -32,6 +32,7 @@ export function startTyping(params: {
   })();
   return {
     stop: () => {
+      if (controller.signal.aborted) return;
       controller.abort();
       void adapter.typingDone?.({ chat })?.catch((error: unknown) => params.logger.debug({ err: error }, 'clearing the typing indicator failed'));
     },

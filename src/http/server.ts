@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type HTTPMethods } from 'fastify';
 import type { Logger } from 'pino';
 import { UserFacingError } from '../gateway/errors.js';
+import type { GatewayMetrics } from '../gateway/metrics.js';
 import type { Clock } from '../util/clock.js';
 import { RejectionLog } from './rejection-log.js';
 import { applyCommonHandlers, WebhookMounts } from './webhook-mounts.js';
@@ -56,6 +57,8 @@ export interface GatewayHttp {
   readonly app: FastifyInstance;
   /** Each platform's webhook routes, replaceable while listening (config reload). */
   readonly webhooks: WebhookMounts;
+  /** The registry GET /metrics serves (gateway.http.metrics), which the runner feeds; absent when off. */
+  readonly metrics?: GatewayMetrics;
   /** Starts listening; resolves with the bound address (port 0 picks a free one). */
   listen(): Promise<{ host: string; port: number }>;
   /** Stops accepting and closes open connections. */
@@ -73,6 +76,8 @@ export function createHttpServer(params: {
   clock: Clock;
   /** Request timeouts (default DEFAULT_HTTP_TIMEOUTS). */
   timeouts?: HttpTimeouts;
+  /** Serves GET /metrics (Prometheus text) from this registry when given (gateway.http.metrics); absent: 404. */
+  metrics?: GatewayMetrics;
 }): GatewayHttp {
   const rejections = new RejectionLog({ logger: params.logger.child({ component: 'http' }), clock: params.clock });
   const webhooks = new WebhookMounts({ logger: params.logger, bodyLimitBytes: params.bodyLimitBytes, rejections });
@@ -99,10 +104,17 @@ export function createHttpServer(params: {
     const report = params.health();
     await reply.code(report.status === 'ok' ? 200 : 503).send(report);
   });
+  const metrics = params.metrics;
+  if (metrics !== undefined) {
+    app.get('/metrics', async (_request, reply) => {
+      await reply.code(200).header('content-type', metrics.contentType).send(await metrics.text());
+    });
+  }
   applyCommonHandlers({ app, rejections });
   return {
     app,
     webhooks,
+    ...(metrics === undefined ? {} : { metrics }),
     listen: async () => {
       await webhooks.settled();
       try {
