@@ -46,7 +46,7 @@ test('execute_code without the agent\'s toolCalls (a context that has none) is n
   }
 });
 
-test('toolCallsFor: the safe and file tools plus terminal, never memory or execute_code; calls are validated and scrubbed like the model\'s', async () => {
+test('toolCallsFor: the safe and file tools plus terminal, never memory, delegate_task, clarify, send_message or execute_code; calls are validated and scrubbed like the model\'s', async () => {
   const sb = makeSandbox();
   try {
     const registry = new ToolRegistry({ tools: builtinTools({ memory: true, skills: true, cron: true }) });
@@ -61,7 +61,7 @@ test('toolCallsFor: the safe and file tools plus terminal, never memory or execu
     const bad = await tools.call({ name: 'echo_safe', args: { text: 5 }, signal });
     assert.equal(bad.isError, true);
     assert.match(bad.content, /^Error: invalid arguments for echo_safe: text:/);
-    for (const name of ['memory', 'execute_code', 'serial_only', 'cronjob']) {
+    for (const name of ['memory', 'execute_code', 'delegate_task', 'clarify', 'send_message', 'serial_only', 'cronjob']) {
       assert.deepEqual(await tools.call({ name, args: {}, signal }), { content: `Error: ${name} cannot be called from execute_code.`, isError: true });
     }
   } finally {
