@@ -78,6 +78,27 @@ test('bwrapArgs: a read-only folder (the script\'s) is bound read-only at its ow
   assert.ok(ro > tmp, 'bound after the private /tmp is made');
 });
 
+test("the output cap applies to a script's terminal calls and to what the script prints", async () => {
+  const sb = makeSandbox({ terminal: { timeoutMs: 10_000, maxOutputBytes: 300 } });
+  try {
+    const ctx = { ...sb.ctx, toolCalls: toolCallsFor({ registry: sb.registry, ctx: sb.ctx }) };
+    const code = [
+      "import { terminal } from 'hermes_tools';",
+      "const out = await terminal({ command: 'yes abcdefgh | head -c 5000' });",
+      "console.log('inner', out.length < 1000, out.includes('[output truncated: '));",
+      "console.log('x'.repeat(3000));",
+    ].join('\n');
+    const result = await sb.registry.execute({ call: { id: '1', name: 'execute_code', arguments: JSON.stringify({ language: 'javascript', code }) }, ctx });
+    assert.equal(result.isError, false);
+    assert.match(result.content, /^inner true true\n/);
+    assert.match(result.content, /\[output truncated: \d+ of \d+ bytes omitted/);
+    assert.ok(result.content.length < 1000, `${result.content.length} characters came back`);
+    assert.match(result.content, /\[exit code: 0; 1 tool call\]$/);
+  } finally {
+    sb.cleanup();
+  }
+});
+
 test('an interrupt (the turn\'s signal) kills a running script and says so', async () => {
   const sb = makeSandbox();
   try {
