@@ -31,6 +31,8 @@ export interface PromptSizeFigures {
   /** UTF-8 bytes of the `tools` array as JSON, as sent. */
   readonly toolsBytes: number;
   readonly toolCount: number;
+  /** UTF-8 bytes of each offered tool's JSON, by name, in the order sent. */
+  readonly toolBytes: readonly { readonly name: string; readonly bytes: number }[];
   /** UTF-8 bytes of the whole request body as JSON (with the one short user message). */
   readonly requestBytes: number;
   /** The stored session prompt's layer sizes in characters. */
@@ -91,6 +93,7 @@ export async function runPromptSize(params: { platform?: string; skills?: number
       systemBytes: Buffer.byteLength(systemText, 'utf8'),
       toolsBytes: Buffer.byteLength(JSON.stringify(body.tools ?? []), 'utf8'),
       toolCount: body.tools?.length ?? 0,
+      toolBytes: (body.tools ?? []).map((tool) => ({ name: String((tool['function'] as { name?: string } | undefined)?.name), bytes: Buffer.byteLength(JSON.stringify(tool), 'utf8') })),
       requestBytes: Buffer.byteLength(JSON.stringify(body), 'utf8'),
       layers,
     };

@@ -189,12 +189,14 @@ export class AIAgent {
       maxParallel: this.options.maxParallel,
     });
     this.options.logger?.debug({ calls: params.calls.map((c) => c.name), batches: batches.length }, 'running tools');
-    // execute_code's scripts call the same tools, with the same context, scrubbed the same way.
-    const toolCalls = toolCallsFor({ registry, ctx: turn.toolContext, scrub: this.options.scrub });
+    // execute_code's scripts call the same tools, with the same context, scrubbed the same way. Only an agent that offers
+    // execute_code, at depth 0, gets them: a delegate_task child never has inner tool calls in its context.
+    const codeAllowed = registry.get(REFUNDED_TOOL) !== undefined && (turn.toolContext.depth ?? 0) === 0;
+    const toolCalls = codeAllowed ? toolCallsFor({ registry, ctx: turn.toolContext, scrub: this.options.scrub }) : undefined;
     await runBatches({
       batches,
       registry,
-      ctx: { ...turn.toolContext, toolCalls },
+      ctx: toolCalls === undefined ? turn.toolContext : { ...turn.toolContext, toolCalls },
       signal: turn.params.signal,
       onResult: ({ call, result }) => {
         // The model never sees the profile's secrets, even when a tool read them (e.g. `cat .env`).

@@ -40,9 +40,7 @@ import { startReviewIfDue } from './background-review-start.js';
 import type { AdapterEntry, RunnerOptions } from './runner-types.js';
 import { sessionContextUsage, type ContextUsage } from './context-status.js';
 import { replayPending } from './runner-replay.js';
-import { ApprovalDesk } from './approvals/desk.js';
-import { isApprovalOwner } from './approvals/owner.js';
-import { ClarifyDesk } from './clarify/desk.js';
+import { OwnerQuestions } from './owner-questions.js';
 
 export type { AdapterEntry, RunnerOptions } from './runner-types.js';
 
@@ -84,10 +82,8 @@ export class GatewayRunner {
   private readonly injected = new TurnWatch();
   /** Where button presses go: approvals and clarify questions register their prefix here. */
   readonly choices: ChoiceRouter;
-  /** Dangerous-command approval questions waiting for an owner (in memory), answered by presses or /approve /deny. */
-  private readonly approvals: ApprovalDesk;
-  /** Clarify questions waiting for an owner (in memory), answered by presses or the owner's next message in the chat. */
-  private readonly clarifications: ClarifyDesk;
+  /** Approval and clarify questions waiting for an owner (in memory), and which messages answer them. */
+  private readonly questions: OwnerQuestions;
   /** The profile's scheduled jobs (when `options.jobs` is set); poke it after a job was created or changed. */
   readonly scheduler: Scheduler;
   private schedulerRun: Promise<void> = Promise.resolve();
@@ -126,9 +122,7 @@ export class GatewayRunner {
     this.background = new BackgroundWork({ maxConcurrent: maxBackgroundWork, clock: this.clock, onLate });
     this.refusals = new RejectionLog({ logger: this.logger, clock: this.clock });
     this.choices = new ChoiceRouter({ logger: this.logger });
-    const isOwner = ({ platform, sender }: { platform: string; sender: MessageEvent['sender'] }): boolean => isApprovalOwner({ entry: this.slots.get({ name: platform })?.entry, sender });
-    this.approvals = new ApprovalDesk({ store: this.store, clock: this.clock, logger: this.logger.child({ component: 'approval' }), choices: this.choices, isOwner });
-    this.clarifications = new ClarifyDesk({ clock: this.clock, logger: this.logger.child({ component: 'clarify' }), choices: this.choices, isOwner });
+    this.questions = new OwnerQuestions({ store: this.store, clock: this.clock, logger: this.logger, choices: this.choices, entryOf: (platform) => this.slots.get({ name: platform })?.entry });
     this.options = params.options;
     this.http = params.http;
     this.disk = params.disk ?? new DiskHealth({ clock: this.clock });
@@ -330,7 +324,7 @@ export class GatewayRunner {
       return 'command';
     }
     // The owner's next message while a clarify question waits in the chat is its answer, not a new turn.
-    if (command.kind === 'none' && this.clarifications.answer({ row, store: this.store })) return 'answer';
+    if (this.questions.answers({ row, command, store: this.store })) return 'answer';
     if (command.kind === 'skill') this.logger.info({ skill: command.name, inboxId: row.id }, 'skill command: queued as a turn');
     this.mailboxes.for({ key: sessionKey, entry: slot.entry }).enqueue({ row });
     return 'queued';
@@ -373,9 +367,8 @@ export class GatewayRunner {
     this.phase = 'draining';
     this.logger.info({ busySessions: this.mailboxes.busy().length }, 'gateway draining');
     this.maintenanceController.abort();
-    // Waiting approvals are denied and their questions edited (buttons removed) while the adapters can still edit.
-    await this.approvals.cancelAll({ why: 'the gateway is stopping', close: true });
-    this.clarifications.cancelAll({ why: 'the gateway is stopping', close: true });
+    // Waiting questions end unanswered; approvals' questions are edited (buttons removed) while the adapters can still edit.
+    await this.questions.cancelAll({ why: 'the gateway is stopping', close: true });
     const backgroundStopped = this.background.stop();
     const adaptersStopped = this.slots.stopAll();
     for (const mailbox of this.mailboxes.all()) mailbox.clearQueue();
@@ -431,7 +424,7 @@ export class GatewayRunner {
             keyLines: () => routeStatusLines({ targets: this.agent.route.status(), timeZone: this.agent.route.timeZone }),
             ...(this.options.skillsDir === undefined ? {} : { skills: () => skillCatalogOf({ dir: this.options.skillsDir }) }),
             entry: this.slots.get({ name: event.platform })?.entry,
-            approvals: this.approvals,
+            approvals: this.questions.approvals,
           },
         })
       : otherCommandReply({ command });
@@ -471,7 +464,7 @@ export class GatewayRunner {
     const onFinished: TurnDeps['onFinished'] =
       row.event.system === undefined ? undefined : (end) => this.injected.settle({ inboxId: row.id, end: { ...end, messageIds: turnMessageIds({ store: this.store, inboxId: row.id }) } });
     const { store, agent, clock, logger, options } = this;
-    const deps = meteredTurn({ deps: turnDepsFor({ store, agent, clock, logger, slot: params.slot, options, maxAttempts: maxTurnAttempts, compression: this.compressionDeps(), onDelivered: params.onDelivered, onFinished, approvals: this.approvals, slots: this.slots, clarifications: this.clarifications }), metrics: this.http?.metrics, row, clock });
+    const deps = meteredTurn({ deps: turnDepsFor({ store, agent, clock, logger, slot: params.slot, options, maxAttempts: maxTurnAttempts, compression: this.compressionDeps(), onDelivered: params.onDelivered, onFinished, approvals: this.questions.approvals, slots: this.slots, clarifications: this.questions.clarifications }), metrics: this.http?.metrics, row, clock });
     await runTurn({ row, merged: params.merged, signal: params.signal, ...(params.typing === undefined ? {} : { typing: params.typing }), deps });
   }
 

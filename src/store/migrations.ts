@@ -247,6 +247,11 @@ const runModelAttemptsSchema = `
 ALTER TABLE job_runs ADD COLUMN model_attempts INTEGER NOT NULL DEFAULT 0;
 `;
 
+/** delegate_task's children are found by their parent (usage totals, session listings): an index, not a table scan. */
+const parentSessionIndexSchema = `
+CREATE INDEX sessions_parent ON sessions (parent_session_id) WHERE parent_session_id IS NOT NULL;
+`;
+
 /** The store's schema history, oldest first. Append new migrations; never edit released ones. */
 export const migrations: readonly Migration[] = [
   { version: 1, name: 'initial schema', up: (db) => db.exec(initialSchema) },
@@ -257,4 +262,5 @@ export const migrations: readonly Migration[] = [
   { version: 6, name: 'scheduled jobs', up: (db) => db.exec(jobsSchema) },
   { version: 7, name: 'approval rules', up: (db) => db.exec(approvalSchema) },
   { version: 8, name: 'model attempts of job runs', up: (db) => db.exec(runModelAttemptsSchema) },
+  { version: 9, name: 'sessions by parent', up: (db) => db.exec(parentSessionIndexSchema) },
 ];

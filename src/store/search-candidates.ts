@@ -40,7 +40,7 @@ export interface FindCandidatesParams {
   readonly query: string;
   /** Sessions the candidates should come from: older pages are read while fewer sessions than this were seen. */
   readonly sessions: number;
-  /** A session whose messages are never candidates. */
+  /** A session whose messages are never candidates, nor those of its delegate_task children (its sub-agents' sessions). */
   readonly excludeSessionId?: string;
 }
 
@@ -55,6 +55,7 @@ export function createCandidateFinder(params: { db: Database.Database }): Candid
      FROM messages_fts f
      JOIN messages m ON m.id = f.rowid
      WHERE messages_fts MATCH @query AND f.rowid < @below AND m.session_id <> @exclude
+       AND m.session_id NOT IN (SELECT c.id FROM sessions c WHERE c.parent_session_id = @exclude AND c.key <> (SELECT p.key FROM sessions p WHERE p.id = @exclude))
      ORDER BY f.rowid DESC
      LIMIT @limit`,
   );

@@ -166,7 +166,10 @@ export interface SessionSearchParams {
   readonly sessions: number;
   /** Most matching messages kept per session (its best ones, returned in conversation order). */
   readonly matchesPerSession: number;
-  /** A session left out of the results (the conversation asking). */
+  /**
+   * A session left out of the results (the conversation asking), with its delegate_task children (sessions it is the
+   * parent of under another key): their summaries are already in it, and their transcripts are kept out of it on purpose.
+   */
   readonly excludeSessionId?: string;
 }
 

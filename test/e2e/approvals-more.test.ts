@@ -25,8 +25,8 @@ test('the question masks secrets in the command it shows', async () => {
 
 test('a command too long to show whole: the question shows the part that matched (secrets masked); Always on a command too long to check stores no rule for it', async () => {
   const secret = 'sk-live-Hd72kPq9XwE4bb31';
-  // Two 70 KiB commands stay in the history: a context this large keeps a compression (and its model call) out of the test.
-  const h = await startApprovals({ env: { DEPLOY_TOKEN: secret }, contextLength: 1_000_000 });
+  // Three turns holding 70 KiB commands: a context that holds them whole, so no compression takes the scripted replies.
+  const h = await startApprovals({ env: { DEPLOY_TOKEN: secret }, contextLength: 200_000 });
   try {
     scriptCommand(h, `echo ${'x'.repeat(400)} && rm -rf build/${secret}`, 'ok');
     await h.adapter.inject({ text: 'clean' });

@@ -143,6 +143,34 @@ test('/stop while the children stream aborts every child request within a second
   }
 });
 
+test('a new message while the children stream (busy policy interrupt) aborts every child request within a second; the new message is answered', async () => {
+  const goals = ['wait1', 'wait2'];
+  const h = await setup({ goals });
+  try {
+    h.fake.setResponder(
+      delegateResponder({
+        parent: (_round, request) =>
+          JSON.stringify(request.body.messages).includes('never mind')
+            ? { text: 'ok, dropped it' }
+            : { toolCalls: [{ name: 'delegate_task', arguments: { tasks: goals.map((goal) => ({ goal })) } }] },
+        child: () => ({ chunks: ['working ', 'on it'], hangAfterChunks: 1 }),
+      }),
+    );
+    await h.adapter.inject({ text: 'go slow' });
+    await until(() => childRequests({ requests: h.fake.requests }).size === 2, 'two child requests');
+    const sentAt = Date.now();
+    await h.adapter.inject({ text: 'never mind' });
+    const children = (): CapturedRequest[] => [...childRequests({ requests: h.fake.requests }).values()].flat();
+    await until(() => children().every((r) => r.cut === true), 'every child request aborted');
+    for (const request of children()) assert.ok((request.ended ?? Infinity) - sentAt < 1000, `a child request ended ${(request.ended ?? 0) - sentAt} ms after the new message`);
+    await until(() => h.adapter.shown().some((m) => m.text === 'ok, dropped it'), 'the answer to the new message');
+    await h.runner.waitIdle();
+    assert.equal(children().length, 2, 'a child ran again');
+  } finally {
+    await h.stop();
+  }
+});
+
 test('a shutdown that finds children running (past the drain timeout) aborts every child request within a second', async () => {
   const goals = ['long1', 'long2'];
   const h = await setup({ goals, config: { gateway: { drain_timeout: '500ms' } } });

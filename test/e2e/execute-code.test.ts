@@ -75,14 +75,14 @@ test('the same turn without execute_code (a read_file round) runs out of budget 
   }
 });
 
-test('a script calling delegate_task (or memory, or an unknown tool) gets a clear error; max_tool_calls caps a run', { skip: noPython }, async () => {
+test('a script calling delegate_task (or memory, clarify, send_message, or an unknown tool) gets a clear error; max_tool_calls caps a run', { skip: noPython }, async () => {
   const h = await startCode({ config: { tools: { code_execution: { max_tool_calls: 2 } } } });
   try {
     fs.writeFileSync(path.join(h.profile.workspaceDir, 'a.txt'), 'alpha\n');
     const code = [
       'import hermes_tools',
       'from hermes_tools import delegate_task, read_file',
-      'for attempt in (lambda: delegate_task(goal="summarise the repo"), lambda: hermes_tools.memory(action="add", target="memory", content="x"), lambda: hermes_tools.no_such_tool()):',
+      'for attempt in (lambda: delegate_task(goal="summarise the repo"), lambda: hermes_tools.memory(action="add", target="memory", content="x"), lambda: hermes_tools.clarify(question="which?"), lambda: hermes_tools.send_message(action="list"), lambda: hermes_tools.no_such_tool()):',
       '    try:',
       '        attempt()',
       '    except hermes_tools.ToolCallError as error:',
@@ -98,9 +98,11 @@ test('a script calling delegate_task (or memory, or an unknown tool) gets a clea
     assert.match(lines[0] ?? '', /^refused: delegate_task cannot be called from execute_code \(delegate_task, clarify, send_message, memory and execute_code are only for you to call directly/);
     assert.match(lines[0] ?? '', /Callable here: read_file, write_file, patch, search_files, terminal, session_search/);
     assert.match(lines[1] ?? '', /^refused: memory cannot be called from execute_code/);
-    assert.match(lines[2] ?? '', /^refused: no_such_tool is not a tool that execute_code can call/);
-    assert.deepEqual(lines.slice(3, 5), ['read: 1\talpha', 'read: 1\talpha']);
-    assert.match(lines[5] ?? '', /^limit: this script already made 2 tool calls, the most one execute_code run may make \(tools\.code_execution\.max_tool_calls\)/);
+    assert.match(lines[2] ?? '', /^refused: clarify cannot be called from execute_code \(delegate_task, clarify, send_message/);
+    assert.match(lines[3] ?? '', /^refused: send_message cannot be called from execute_code \(delegate_task, clarify, send_message/);
+    assert.match(lines[4] ?? '', /^refused: no_such_tool is not a tool that execute_code can call/);
+    assert.deepEqual(lines.slice(5, 7), ['read: 1\talpha', 'read: 1\talpha']);
+    assert.match(lines[7] ?? '', /^limit: this script already made 2 tool calls, the most one execute_code run may make \(tools\.code_execution\.max_tool_calls\)/);
     assert.match(result, /\[exit code: 0; 2 tool calls\]$/);
   } finally {
     await h.stop();

@@ -20,6 +20,18 @@ test('the prompt-size bench measures the first real request of a fresh default p
   assert.match(lines[2] ?? '', /identity \d+, tool_guidance \d+, system_prompt 0, memory 0, skills 0, context_files 0, runtime \d+/);
 });
 
+test("issue 16's four tools (send_message, delegate_task, clarify, execute_code) are all in the first request, which stays within the prompt-size goal", async () => {
+  const figures = await runPromptSize();
+  const byName = new Map(figures.toolBytes.map((t) => [t.name, t.bytes]));
+  const four = ['send_message', 'delegate_task', 'clarify', 'execute_code'];
+  for (const name of four) assert.ok((byName.get(name) ?? 0) > 0, `${name} is not offered`);
+  assert.equal(figures.toolBytes.reduce((n, t) => n + t.bytes, 0) + Math.max(0, figures.toolBytes.length - 1) + 2, figures.toolsBytes);
+  const fourBytes = four.reduce((n, name) => n + (byName.get(name) ?? 0), 0);
+  // Their schemas together are a fair share of the tools JSON, not most of it; the whole fixed part stays in budget.
+  assert.ok(fourBytes < 4500, `the four tools' schemas take ${fourBytes} bytes`);
+  assert.ok(figures.systemBytes + figures.toolsBytes <= promptSizeGoalBytes, `${figures.systemBytes + figures.toolsBytes} bytes`);
+});
+
 test('the skills-index bench: 100 generated skills grow the first request by the index only (its characters, the blank line, JSON escapes of its newlines)', async () => {
   const figures = await runSkillsIndexBench({ count: 100 });
   const index = figures.with.layers.find((l) => l.name === 'skills')?.chars ?? 0;

@@ -15,6 +15,7 @@ import type { ToolContext } from '../../src/tools/tool.js';
 import { systemClock } from '../../src/util/clock.js';
 import { bwrapAvailability } from '../helpers/bwrap.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
+import { processesWith } from '../helpers/processes.js';
 import { leakedPiece } from '../helpers/secret-leaks.js';
 
 const { skip } = bwrapAvailability();
@@ -25,22 +26,6 @@ const botToken = '7000000003:SBXtgTOKEN000Zq8Wm3Xr5Tb7Yn2Pk9aa';
 const gatewaySecret = 'gw-SBXprocessENV7c1e9a3f5b2d8e4c6a';
 // No word of a path in it: the leak check looks for any 8 letters of it in the output, which shows the profile's path.
 const otherProfileSecret = 'oth-SBX5f2a8c4e1b7d3a9c0q7';
-
-/** A host process whose command line holds `marker` (the sandbox's processes are visible from the host's /proc). */
-function processesWith(marker: string): number[] {
-  const found: number[] = [];
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z') continue;
-      if (fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(marker)) found.push(Number(entry));
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return found;
-}
 
 describe('the terminal under bwrap', { skip }, () => {
   let h: Harness;

@@ -83,10 +83,14 @@ for (const when of ['before', 'after'] as const) {
       assert.deepEqual(shown(tg, friend.id), when === 'before' ? ['hello'] : ['hello', note], 'what the platform shows at the kill');
       gateway.proc.kill('SIGKILL');
       await gateway.exited;
-      toolSend.release();
+      const polls = tg.calls.filter((c) => c.method === 'getUpdates').length;
 
       gateway = startGateway({ home });
       const current = gateway;
+      // The held call is let go only once the fake has surely seen its client gone (the new process polls): a "before"
+      // hold released at once could still be served (the message created) before the dead connection's close arrives.
+      await until({ what: 'the restarted gateway to poll', timeoutMs: 30_000, check: () => tg.calls.filter((c) => c.method === 'getUpdates').length > polls, output: current.output });
+      toolSend.release();
       await until({ what: 'the owner’s answer after the restart', timeoutMs: 60_000, check: () => shown(tg, owner.id).includes('Told them.'), output: current.output });
       await new Promise((r) => setTimeout(r, 500));
       current.proc.kill('SIGTERM');

@@ -12,7 +12,17 @@ export const TOOL = 'terminal';
 
 /** A gateway whose test platform's owner is user-1, with the given approval mode and buttons (default on). */
 export async function startApprovals(
-  params: { mode?: 'manual' | 'smart' | 'off'; buttons?: boolean; clock?: Clock; timeout?: string; capabilities?: Partial<AdapterCapabilities>; owners?: string[]; env?: Record<string, string>; contextLength?: number } = {},
+  params: {
+    mode?: 'manual' | 'smart' | 'off';
+    buttons?: boolean;
+    clock?: Clock;
+    timeout?: string;
+    capabilities?: Partial<AdapterCapabilities>;
+    owners?: string[];
+    env?: Record<string, string>;
+    /** model.context_length (default: the model's); a long conversation compresses past half of it, which takes scripted replies. */
+    contextLength?: number;
+  } = {},
 ): Promise<Harness> {
   return startHarness({
     allow: params.owners ?? ['user-1'],
@@ -20,7 +30,12 @@ export async function startApprovals(
     capabilities: { buttons: params.buttons ?? true, ...params.capabilities },
     ...(params.clock ? { clock: params.clock } : {}),
     // No background review: its model calls would take the scripted replies.
-    config: { ...(params.contextLength !== undefined ? { model: { context_length: params.contextLength } } : {}), tools: { approval: params.mode ?? 'manual', ...(params.timeout !== undefined ? { approval_timeout: params.timeout } : {}) }, skills: { review: false, review_interval: 1000 }, memory: { review_interval: 1000 } },
+    config: {
+      tools: { approval: params.mode ?? 'manual', ...(params.timeout !== undefined ? { approval_timeout: params.timeout } : {}) },
+      skills: { review: false, review_interval: 1000 },
+      memory: { review_interval: 1000 },
+      ...(params.contextLength !== undefined ? { model: { context_length: params.contextLength } } : {}),
+    },
   });
 }
 

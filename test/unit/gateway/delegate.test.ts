@@ -13,7 +13,8 @@ import { openStore } from '../../../src/store/sqlite-store.js';
 import type { Store } from '../../../src/store/types.js';
 import { builtinTools } from '../../../src/tools/builtin/index.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
-import { ToolError } from '../../../src/tools/tool.js';
+import { defineTool, ToolError, type ToolContext } from '../../../src/tools/tool.js';
+import { z } from 'zod';
 import { systemClock } from '../../../src/util/clock.js';
 import { FakeOpenAI } from '../../fakes/openai/server.js';
 import { childRequests, delegateResponder } from '../../helpers/delegate.js';
@@ -122,6 +123,62 @@ test("a child's tool context is the parent's at depth 1 without delegate, clarif
   assert.equal(child.depth, 1);
   assert.equal(child.approval, parent.approval, "a child's dangerous command still asks the owner");
   assert.equal(child.workspace, parent.workspace);
+});
+
+test("what a child's tools really see at run time: no delegate, clarify, messaging, memory or inner tool calls (execute_code given by hand is not available)", async () => {
+  const w = await world();
+  try {
+    const seen: string[][] = [];
+    const probe = defineTool({
+      name: 'probe',
+      description: 'records the context it runs with',
+      input: z.object({}),
+      parallel: 'safe',
+      handler: async (_args, ctx: ToolContext) => {
+        seen.push(Object.entries(ctx).filter(([, value]) => value !== undefined).map(([key]) => key));
+        return `depth ${ctx.depth}`;
+      },
+    });
+    w.fake.setResponder(
+      delegateResponder({
+        parent: () => ({ text: 'unused' }),
+        child: (_goal, round) =>
+          round === 0 ? { toolCalls: [{ name: 'probe', arguments: {} }, { name: 'execute_code', arguments: { code: 'print(1)', language: 'python' } }] } : { text: 'probed' },
+      }),
+    );
+    const parentContext = {
+      ...bareToolContext(),
+      depth: 0,
+      clarify: { ask: async () => ({ answered: false as const, reason: 'no' }) },
+      messaging: { list: async () => [], send: async () => '' },
+      memory: { write: async () => '' },
+      codeExecution: { timeoutMs: 5000, maxToolCalls: 5 },
+    };
+    const capability = delegateCapability({
+      agent: w.agent,
+      store: w.store,
+      settings: { maxIterations: 5, maxConcurrentChildren: 3 },
+      toolContext: parentContext,
+      parentSessionId: () => w.parentId,
+      parentKey: 'test:test:chat-1',
+      inboxId: w.inboxId,
+      scrub: (text) => text,
+      logger: pino({ level: 'silent' }),
+      depth: 0,
+      // The tool list "changed by hand": the child keeps every tool (execute_code too) and gets the probe.
+      childRegistryFor: ({ parent }) => new ToolRegistry({ tools: [...parent.list(), probe] }),
+    });
+    const [outcome] = await capability.run({ tasks: [{ goal: 'probe it' }], signal: new AbortController().signal });
+    assert.equal(outcome?.summary, 'probed');
+    assert.equal(seen.length, 1);
+    for (const key of ['delegate', 'clarify', 'messaging', 'memory', 'toolCalls']) assert.ok(!(seen[0] ?? []).includes(key), `a child's tool saw ${key}`);
+    const second = childRequests({ requests: w.fake.requests }).get('probe it')?.[1]?.body.messages ?? [];
+    const results = second.filter((m) => m['role'] === 'tool').map((m) => String(m['content']));
+    assert.deepEqual(results[0], 'depth 1');
+    assert.match(results[1] ?? '', /^Error: execute_code is not available here/);
+  } finally {
+    await w.close();
+  }
 });
 
 test('toolsets: a child never gets the blocked tools; toolsets narrow its tools; an unknown or absent toolset is a clear error', () => {

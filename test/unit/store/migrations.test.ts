@@ -110,3 +110,26 @@ describe('store migrations', () => {
     db.close();
   });
 });
+
+test("migration 9: the children usage query finds a session's children by the sessions_parent index, not a scan of sessions", () => {
+  const { dir, cleanup } = makeTempDir();
+  try {
+    const file = path.join(dir, 'state.db');
+    openStore({ path: file, clock: new FakeClock() }).close();
+    const db = new Database(file, { readonly: true });
+    try {
+      const plan = db
+        .prepare<{ id: string }, { detail: string }>(
+          `EXPLAIN QUERY PLAN SELECT c.id FROM sessions c JOIN sessions p ON p.id = @id WHERE c.parent_session_id = @id AND c.key <> p.key`,
+        )
+        .all({ id: 'x' })
+        .map((row) => row.detail);
+      assert.ok(plan.some((detail) => /USING INDEX sessions_parent/.test(detail)), plan.join('\n'));
+      assert.ok(!plan.some((detail) => /^SCAN c\b/.test(detail)), plan.join('\n'));
+    } finally {
+      db.close();
+    }
+  } finally {
+    cleanup();
+  }
+});

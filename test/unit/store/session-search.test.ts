@@ -40,6 +40,22 @@ describe('store searchSessions', () => {
     store.close();
   });
 
+  test("the asking session's delegate_task children are left out with it; another session's children, and a compression's successor, are not", () => {
+    const { store, ids } = seeded();
+    const child = store.createSession({ key: 'p:telegram:42:delegate=abc', parentSessionId: ids.current, title: 'budget child' });
+    store.appendMessage({ sessionId: child.id, role: 'assistant', content: 'the budget numbers, straight from the child' });
+    store.endSession({ sessionId: child.id });
+    const found = (exclude: string): string[] => store.searchSessions({ query: 'budget', sessions: 10, matchesPerSession: 1, excludeSessionId: exclude }).groups.map((g) => g.session.id);
+    assert.ok(!found(ids.current).includes(child.id), "the current session's own child was found");
+    assert.ok(found(ids.trip).includes(child.id), 'a child of another session is a past conversation like any');
+    assert.ok(found(ids.trip).includes(ids.current));
+    // A successor under the same key (a compression's) has the session as its parent but is not its child.
+    const successor = store.createSession({ key: 'p:slack:C1', parentSessionId: ids.budget, title: 'budget successor' });
+    store.appendMessage({ sessionId: successor.id, role: 'user', content: 'more budget' });
+    assert.ok(found(ids.budget).includes(successor.id));
+    store.close();
+  });
+
   test('each match comes with its neighbours; matches of a session are in conversation order', () => {
     const { store, ids } = seeded();
     const [budget] = store.searchSessions({ query: 'quarterly', sessions: 3, matchesPerSession: 3 }).groups;

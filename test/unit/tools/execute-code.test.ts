@@ -46,7 +46,7 @@ test('execute_code without the agent\'s toolCalls (a context that has none) is n
   }
 });
 
-test('toolCallsFor: the safe and file tools plus terminal, never memory or execute_code; calls are validated and scrubbed like the model\'s', async () => {
+test('toolCallsFor: the safe and file tools plus terminal, never memory, delegate_task, clarify, send_message or execute_code; calls are validated and scrubbed like the model\'s', async () => {
   const sb = makeSandbox();
   try {
     const registry = new ToolRegistry({ tools: builtinTools({ memory: true, skills: true, cron: true }) });
@@ -61,7 +61,7 @@ test('toolCallsFor: the safe and file tools plus terminal, never memory or execu
     const bad = await tools.call({ name: 'echo_safe', args: { text: 5 }, signal });
     assert.equal(bad.isError, true);
     assert.match(bad.content, /^Error: invalid arguments for echo_safe: text:/);
-    for (const name of ['memory', 'execute_code', 'serial_only', 'cronjob']) {
+    for (const name of ['memory', 'execute_code', 'delegate_task', 'clarify', 'send_message', 'serial_only', 'cronjob']) {
       assert.deepEqual(await tools.call({ name, args: {}, signal }), { content: `Error: ${name} cannot be called from execute_code.`, isError: true });
     }
   } finally {
@@ -76,6 +76,27 @@ test('bwrapArgs: a read-only folder (the script\'s) is bound read-only at its ow
   assert.ok(tmp > 0 && args[tmp - 1] === '--tmpfs');
   assert.deepEqual(args.slice(ro, ro + 3), ['--ro-bind', '/tmp/hermes-code-x', '/tmp/hermes-code-x']);
   assert.ok(ro > tmp, 'bound after the private /tmp is made');
+});
+
+test("the output cap applies to a script's terminal calls and to what the script prints", async () => {
+  const sb = makeSandbox({ terminal: { timeoutMs: 10_000, maxOutputBytes: 300 } });
+  try {
+    const ctx = { ...sb.ctx, toolCalls: toolCallsFor({ registry: sb.registry, ctx: sb.ctx }) };
+    const code = [
+      "import { terminal } from 'hermes_tools';",
+      "const out = await terminal({ command: 'yes abcdefgh | head -c 5000' });",
+      "console.log('inner', out.length < 1000, out.includes('[output truncated: '));",
+      "console.log('x'.repeat(3000));",
+    ].join('\n');
+    const result = await sb.registry.execute({ call: { id: '1', name: 'execute_code', arguments: JSON.stringify({ language: 'javascript', code }) }, ctx });
+    assert.equal(result.isError, false);
+    assert.match(result.content, /^inner true true\n/);
+    assert.match(result.content, /\[output truncated: \d+ of \d+ bytes omitted/);
+    assert.ok(result.content.length < 1000, `${result.content.length} characters came back`);
+    assert.match(result.content, /\[exit code: 0; 1 tool call\]$/);
+  } finally {
+    sb.cleanup();
+  }
 });
 
 test('an interrupt (the turn\'s signal) kills a running script and says so', async () => {
