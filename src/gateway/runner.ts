@@ -8,10 +8,10 @@ import { storeDiskErrorOf } from '../store/errors.js';
 import type { Store, InboxRow } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
 import { diskReason } from '../util/disk-error.js';
-import { messageCommand, otherCommandReply, skillCatalogOf, type MessageCommand } from './skill-command.js';
+import { messageCommand, skillCatalogOf, type MessageCommand } from './skill-command.js';
 import { messageEventSchema, type MessageEvent } from './contracts.js';
 import { compressCommand } from './compress-command.js';
-import { runControlCommand } from './control.js';
+import { commandReply } from './command-reply.js';
 import { DiskHealth, type DiskChange } from './disk-health.js';
 import { probeStore } from './disk-probes.js';
 import { scrubStoredHistory } from './history-scrub.js';
@@ -391,9 +391,11 @@ export class GatewayRunner {
   private async control(params: { row: InboxRow; command: MessageCommand }): Promise<void> {
     const { row, command } = params;
     const event = row.event;
-    const compress = command.kind === 'command' && command.name === 'compress';
-    const text = compress
-      ? await compressCommand({
+    const text = await commandReply({
+      command,
+      event,
+      compress: () =>
+        compressCommand({
           store: this.store,
           sessionKey: row.sessionKey,
           platform: event.platform,
@@ -405,29 +407,23 @@ export class GatewayRunner {
           scrub: this.options.scrub,
           clock: this.clock,
           logger: this.logger,
-        })
-      : command.kind === 'command' && command.name !== 'compress'
-      ? runControlCommand({
-          name: command.name,
-          args: command.args,
-          event,
-          ctx: {
-            store: this.store,
-            sessionKey: row.sessionKey,
-            mailbox: this.mailboxes.get({ key: row.sessionKey }),
-            modelLabel: this.options.modelLabel,
-            adapters: () => this.adapterStatuses(),
-            startedAt: this.startedAt,
-            now: this.clock.now(),
-            memoryReport: this.options.memoryReport,
-            contextUsage: this.contextUsage(),
-            keyLines: () => routeStatusLines({ targets: this.agent.route.status(), timeZone: this.agent.route.timeZone }),
-            ...(this.options.skillsDir === undefined ? {} : { skills: () => skillCatalogOf({ dir: this.options.skillsDir }) }),
-            entry: this.slots.get({ name: event.platform })?.entry,
-            approvals: this.questions.approvals,
-          },
-        })
-      : otherCommandReply({ command });
+        }),
+      ctx: () => ({
+        store: this.store,
+        sessionKey: row.sessionKey,
+        mailbox: this.mailboxes.get({ key: row.sessionKey }),
+        modelLabel: this.options.modelLabel,
+        adapters: () => this.adapterStatuses(),
+        startedAt: this.startedAt,
+        now: this.clock.now(),
+        memoryReport: this.options.memoryReport,
+        contextUsage: this.contextUsage(),
+        keyLines: () => routeStatusLines({ targets: this.agent.route.status(), timeZone: this.agent.route.timeZone }),
+        ...(this.options.skillsDir === undefined ? {} : { skills: () => skillCatalogOf({ dir: this.options.skillsDir }) }),
+        entry: this.slots.get({ name: event.platform })?.entry,
+        approvals: this.questions.approvals,
+      }),
+    });
     this.logger.info({ command: command.kind === 'none' ? null : command.name, inboxId: row.id }, 'control command');
     this.store.setInboxState({ inboxId: row.id, state: 'done' });
     this.replies.send({ event, text, what: 'command reply' });
