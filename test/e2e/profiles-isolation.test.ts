@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -14,16 +13,7 @@ import { FakeOpenAI } from '../fakes/openai/server.js';
 import { FakeTelegram } from '../fakes/telegram/index.js';
 import { cli } from '../helpers/cli.js';
 import { startCliGateway, type GatewayProcess } from '../helpers/gateway-process.js';
-
-/** A port nothing listens on right now. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
+import { closedPort } from '../helpers/ports.js';
 
 /** Every file below `dir` (logs, databases with their WAL, caches...). */
 function filesBelow(dir: string): string[] {
@@ -50,8 +40,8 @@ test('work and personal run side by side, each with its own bot, model, SOUL.md,
   const env = { HERMES_HOME: home, HOME: home };
   const canary = `sk-canary-${randomBytes(12).toString('hex')}`;
   const profiles = {
-    work: { telegram: new FakeTelegram({ token: '111111:WORK-bot-token-isolation' }), model: new FakeOpenAI(), port: await freePort(), user: 501 },
-    personal: { telegram: new FakeTelegram({ token: '222222:PERSONAL-bot-token-isolation' }), model: new FakeOpenAI(), port: await freePort(), user: 502 },
+    work: { telegram: new FakeTelegram({ token: '111111:WORK-bot-token-isolation' }), model: new FakeOpenAI(), port: await closedPort(), user: 501 },
+    personal: { telegram: new FakeTelegram({ token: '222222:PERSONAL-bot-token-isolation' }), model: new FakeOpenAI(), port: await closedPort(), user: 502 },
   };
   const running: GatewayProcess[] = [];
   try {
