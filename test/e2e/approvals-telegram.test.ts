@@ -10,6 +10,7 @@ import { lastToolResult, scriptCommand } from '../helpers/approvals.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { driveUntil } from '../helpers/jobs.js';
+import { keyboardLabels, messageNow } from '../helpers/telegram-buttons.js';
 import { telegramAdapter, testToken } from '../helpers/telegram.js';
 
 const owner = { id: 1001, first_name: 'Owner', username: 'owner' };
@@ -71,16 +72,14 @@ async function waitQuestion(fake: FakeTelegram, n = 1, chatId: number = dm.id): 
   return q;
 }
 
-/** The labels of the buttons a message shows now, row by row. */
+/** The labels of the inline keyboard a message shows now (in the owner's DM unless `chatId`), row by row. */
 function labels(fake: FakeTelegram, q: BotMessage, chatId: number = dm.id): string[][] {
-  return fake.buttons({ chatId, messageId: q.message_id }).map((row) => row.map((b) => b.text));
+  return keyboardLabels(fake, q, chatId);
 }
 
-/** The message as the fake holds it now (after edits). */
+/** The message as the fake holds it now (after edits; in the owner's DM unless `chatId`). */
 function now(fake: FakeTelegram, q: BotMessage, chatId: number = dm.id): BotMessage {
-  const m = fake.chatMessages(chatId).find((x) => x.message_id === q.message_id);
-  assert.ok(m);
-  return m;
+  return messageNow(fake, q, chatId);
 }
 
 /** The owner writes in the DM (long polling). */

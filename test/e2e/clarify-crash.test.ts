@@ -1,34 +1,17 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 import { FakeOpenAI, type CapturedRequest } from '../fakes/openai/server.js';
 import { FakeTelegram } from '../fakes/telegram/index.js';
 import type { BotMessage } from '../fakes/telegram/types.js';
-import { until } from '../helpers/gateway-process.js';
+import { startCliGateway, until } from '../helpers/gateway-process.js';
 import { testToken } from '../helpers/telegram.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const owner = { id: 77, first_name: 'Owner', username: 'owner' };
 const dm = { id: owner.id, type: 'private' as const };
-
-/** `hermes -p work gateway run` as a child process, killable with SIGKILL. */
-function startGateway(params: { home: string }): { proc: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  let output = '';
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', '-p', 'work', 'gateway', 'run'], {
-    cwd: root,
-    env: { PATH: process.env['PATH'] ?? '', HOME: params.home, HERMES_HOME: params.home },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  proc.stdout?.on('data', (d: Buffer) => (output += d.toString()));
-  proc.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
-  return { proc, output: () => output, exited };
-}
 
 function last(req: CapturedRequest): { role: string; content: string } {
   const message = req.body.messages?.at(-1);
@@ -65,7 +48,7 @@ test('clarify: kill -9 while a question waits; after the restart the turn replay
     if (message.role === 'tool') return { text: `Going with ${message.content}.` };
     return { toolCalls: [{ name: 'clarify', arguments: { question: 'Which colour?', choices: ['Red', 'Blue'] } }] };
   });
-  let gateway = startGateway({ home });
+  let gateway = startCliGateway({ home, profile: 'work' });
   try {
     await until({ what: 'the gateway to connect', timeoutMs: 30_000, check: () => tg.calls.some((c) => c.method === 'getUpdates'), output: gateway.output });
     tg.pushMessage({ chat: dm, from: owner, text: 'pick a colour' });
@@ -75,7 +58,7 @@ test('clarify: kill -9 while a question waits; after the restart the turn replay
     gateway.proc.kill('SIGKILL');
     await gateway.exited;
 
-    gateway = startGateway({ home });
+    gateway = startCliGateway({ home, profile: 'work' });
     const current = gateway;
     // The turn was not finished: it replays, and its clarify call asks again (a new question).
     await until({ what: 'the replayed question', timeoutMs: 60_000, check: () => questions(tg).length === 2, output: current.output });

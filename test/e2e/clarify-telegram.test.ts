@@ -8,6 +8,7 @@ import { clarifyResult, scriptClarify } from '../helpers/clarify.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { driveUntil } from '../helpers/jobs.js';
+import { keyboardLabels, messageNow } from '../helpers/telegram-buttons.js';
 import { telegramAdapter, testToken } from '../helpers/telegram.js';
 
 const owner = { id: 1001, first_name: 'Owner', username: 'owner' };
@@ -51,16 +52,14 @@ async function waitQuestion(fake: FakeTelegram, chatId: number = dm.id): Promise
   return q;
 }
 
-/** The labels of the inline keyboard a message shows now, row by row. */
+/** The labels of the inline keyboard a message shows now (in the owner's DM unless `chatId`), row by row. */
 function labels(fake: FakeTelegram, q: BotMessage, chatId: number = dm.id): string[][] {
-  return fake.buttons({ chatId, messageId: q.message_id }).map((row) => row.map((b) => b.text));
+  return keyboardLabels(fake, q, chatId);
 }
 
-/** The message as the fake holds it now (after edits). */
+/** The message as the fake holds it now (after edits; in the owner's DM unless `chatId`). */
 function now(fake: FakeTelegram, q: BotMessage, chatId: number = dm.id): BotMessage {
-  const m = fake.chatMessages(chatId).find((x) => x.message_id === q.message_id);
-  assert.ok(m);
-  return m;
+  return messageNow(fake, q, chatId);
 }
 
 async function waitShown(fake: FakeTelegram, text: string, chatId: number = dm.id): Promise<void> {

@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 import { FakeDiscord } from '../fakes/discord/index.js';
 import type { HeldAnswer } from '../fakes/held-answers.js';
@@ -12,33 +10,9 @@ import { FakeOpenAI } from '../fakes/openai/server.js';
 import { FakeSlack } from '../fakes/slack/index.js';
 import { FakeTelegram } from '../fakes/telegram/index.js';
 import { discordToken, testGuild } from '../helpers/discord.js';
+import { startCliGateway, until } from '../helpers/gateway-process.js';
 import { slackTokens } from '../helpers/slack.js';
 import { testToken } from '../helpers/telegram.js';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
-
-/** `hermes -p work gateway run` as a child process, killable with SIGKILL. */
-function startGateway(params: { home: string }): { proc: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  let output = '';
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', '-p', 'work', 'gateway', 'run'], {
-    cwd: root,
-    env: { PATH: process.env['PATH'] ?? '', HOME: params.home, HERMES_HOME: params.home },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  proc.stdout?.on('data', (d: Buffer) => (output += d.toString()));
-  proc.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
-  return { proc, output: () => output, exited };
-}
-
-/** Waits (real time) until `check` holds, with the gateway's output in the failure. */
-async function until(params: { what: string; check: () => boolean; output: () => string; timeoutMs?: number }): Promise<void> {
-  const deadline = Date.now() + (params.timeoutMs ?? 30_000);
-  while (!params.check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${params.what}\n${params.output()}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 /** One platform's fake, as the crash test drives it. */
 interface Platform {
@@ -132,9 +106,9 @@ for (const [name, make] of Object.entries(platforms)) {
     // The first attempt shows "INFL-" and then stalls (it is killed); the replay answers at once.
     model.enqueue({ chunks: ['INFL-', ' the', ' full'], chunkDelayMs: 5_000 }, { text: full });
     const held = platform.holdFirstSend();
-    let gateway = startGateway({ home });
+    let gateway = startCliGateway({ home, profile: 'work' });
     try {
-      await until({ what: 'the gateway to connect', check: () => platform.ready(), output: gateway.output });
+      await until({ what: 'the gateway to connect', timeoutMs: 30_000, check: () => platform.ready(), output: gateway.output });
       await platform.userSays({ text: 'answer me' });
       await held.reached;
       const preview = platform.visible();
@@ -144,9 +118,9 @@ for (const [name, make] of Object.entries(platforms)) {
       await gateway.exited;
       held.release();
 
-      gateway = startGateway({ home });
+      gateway = startCliGateway({ home, profile: 'work' });
       const current = gateway;
-      await until({ what: 'the finished answer', check: () => platform.visible().some((m) => m.text === full), output: current.output });
+      await until({ what: 'the finished answer', timeoutMs: 30_000, check: () => platform.visible().some((m) => m.text === full), output: current.output });
       current.proc.kill('SIGTERM');
       assert.equal(await current.exited, 0, current.output());
       const messages = platform.visible();

@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { stringify } from 'yaml';
 import { acquirePidLock } from '../../src/home/pid-lock.js';
@@ -14,32 +12,8 @@ import { resolveProfile } from '../../src/home/profile.js';
 import { FakeOpenAI } from '../fakes/openai/server.js';
 import { FakeTelegram } from '../fakes/telegram/index.js';
 import { cli } from '../helpers/cli.js';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
-
-/** A port nothing listens on right now. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
-
-/** A `hermes -p NAME gateway run` child with nothing but PATH, HOME and HERMES_HOME in its environment. */
-function gateway(params: { home: string; name: string }): { proc: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  let output = '';
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', '-p', params.name, 'gateway', 'run'], {
-    cwd: root,
-    env: { PATH: process.env['PATH'] ?? '', HOME: params.home, HERMES_HOME: params.home },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  proc.stdout?.on('data', (d: Buffer) => (output += d.toString()));
-  proc.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
-  return { proc, output: () => output, exited };
-}
+import { startCliGateway, type GatewayProcess } from '../helpers/gateway-process.js';
+import { closedPort } from '../helpers/ports.js';
 
 /** Every file below `dir` (logs, databases with their WAL, caches...). */
 function filesBelow(dir: string): string[] {
@@ -66,10 +40,10 @@ test('work and personal run side by side, each with its own bot, model, SOUL.md,
   const env = { HERMES_HOME: home, HOME: home };
   const canary = `sk-canary-${randomBytes(12).toString('hex')}`;
   const profiles = {
-    work: { telegram: new FakeTelegram({ token: '111111:WORK-bot-token-isolation' }), model: new FakeOpenAI(), port: await freePort(), user: 501 },
-    personal: { telegram: new FakeTelegram({ token: '222222:PERSONAL-bot-token-isolation' }), model: new FakeOpenAI(), port: await freePort(), user: 502 },
+    work: { telegram: new FakeTelegram({ token: '111111:WORK-bot-token-isolation' }), model: new FakeOpenAI(), port: await closedPort(), user: 501 },
+    personal: { telegram: new FakeTelegram({ token: '222222:PERSONAL-bot-token-isolation' }), model: new FakeOpenAI(), port: await closedPort(), user: 502 },
   };
-  const running: ReturnType<typeof gateway>[] = [];
+  const running: GatewayProcess[] = [];
   try {
     for (const [name, p] of Object.entries(profiles)) {
       await Promise.all([p.telegram.start(), p.model.start()]);
@@ -88,8 +62,8 @@ test('work and personal run side by side, each with its own bot, model, SOUL.md,
       );
       if (name === 'work') writeFileSync(profile.envPath, `WORK_CANARY=${canary}\n`, { mode: 0o600 });
     }
-    const work = gateway({ home, name: 'work' });
-    const personal = gateway({ home, name: 'personal' });
+    const work = startCliGateway({ home, profile: 'work' });
+    const personal = startCliGateway({ home, profile: 'personal' });
     running.push(work, personal);
     for (const [name, p] of Object.entries(profiles)) {
       const child = name === 'work' ? work : personal;
@@ -109,7 +83,7 @@ test('work and personal run side by side, each with its own bot, model, SOUL.md,
     }
 
     // A second gateway on the same profile refuses, naming the one that runs.
-    const second = gateway({ home, name: 'work' });
+    const second = startCliGateway({ home, profile: 'work' });
     assert.equal(await second.exited, 75, second.output());
     assert.match(second.output(), new RegExp(`a gateway for profile "work" is already running \\(pid ${work.proc.pid}\\)`));
 

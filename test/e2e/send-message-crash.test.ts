@@ -1,36 +1,18 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 import { FakeOpenAI, type CapturedRequest } from '../fakes/openai/server.js';
 import { FakeTelegram } from '../fakes/telegram/index.js';
-import { until } from '../helpers/gateway-process.js';
+import { startCliGateway, until } from '../helpers/gateway-process.js';
 import { testToken } from '../helpers/telegram.js';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The owner (who asks) and a second allowed person (whom the message is for), each in their private chat with the bot. */
 const owner = { id: 77, first_name: 'Owner', username: 'owner' };
 const friend = { id: 88, first_name: 'Friend', username: 'friend' };
 const note = 'Dinner is at 8.';
-
-/** `hermes -p work gateway run` as a child process, killable with SIGKILL. */
-function startGateway(params: { home: string }): { proc: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  let output = '';
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', '-p', 'work', 'gateway', 'run'], {
-    cwd: root,
-    env: { PATH: process.env['PATH'] ?? '', HOME: params.home, HERMES_HOME: params.home },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  proc.stdout?.on('data', (d: Buffer) => (output += d.toString()));
-  proc.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
-  return { proc, output: () => output, exited };
-}
 
 /** The last message of a request (a user's text or a tool result). */
 function last(req: CapturedRequest): { role: string; content: string } {
@@ -69,7 +51,7 @@ for (const when of ['before', 'after'] as const) {
       if (message.content.includes('tell my friend')) return { toolCalls: [{ name: 'send_message', arguments: { action: 'send', target: `telegram:${friend.id}`, message: note } }] };
       return { text: 'hello' };
     });
-    let gateway = startGateway({ home });
+    let gateway = startCliGateway({ home, profile: 'work' });
     let release = (): void => undefined;
     try {
       await until({ what: 'the gateway to connect', timeoutMs: 30_000, check: () => tg.calls.some((c) => c.method === 'getUpdates'), output: gateway.output });
@@ -85,7 +67,7 @@ for (const when of ['before', 'after'] as const) {
       await gateway.exited;
       const polls = tg.calls.filter((c) => c.method === 'getUpdates').length;
 
-      gateway = startGateway({ home });
+      gateway = startCliGateway({ home, profile: 'work' });
       const current = gateway;
       // The held call is let go only once the fake has surely seen its client gone (the new process polls): a "before"
       // hold released at once could still be served (the message created) before the dead connection's close arrives.

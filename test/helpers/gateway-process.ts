@@ -19,11 +19,27 @@ export interface GatewayProcess {
 
 /** Starts a gateway child for `profile` in HERMES_HOME `home`, polling the loopback platform at `loopbackUrl`. */
 export function startGatewayProcess(params: { home: string; profile: string; loopbackUrl: string }): GatewayProcess {
+  return spawnGateway({
+    args: ['test/helpers/gateway-child.ts'],
+    env: { PATH: process.env['PATH'] ?? '', HOME: params.home, HERMES_HOME: params.home, HERMES_TEST_PROFILE: params.profile, LOOPBACK_URL: params.loopbackUrl },
+  });
+}
+
+/** Starts `hermes -p <profile> gateway run` (the real CLI, killable with SIGKILL) with nothing but PATH, HOME and HERMES_HOME in its environment. */
+export function startCliGateway(params: { home: string; profile: string }): GatewayProcess {
+  return spawnGateway({
+    args: ['src/cli/main.ts', '-p', params.profile, 'gateway', 'run'],
+    env: { PATH: process.env['PATH'] ?? '', HOME: params.home, HERMES_HOME: params.home },
+  });
+}
+
+/** Spawns `node --import tsx <args>` from the repository root, collecting its output. */
+function spawnGateway(params: { args: string[]; env: NodeJS.ProcessEnv }): GatewayProcess {
   let output = '';
   let exitedYet = false;
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/gateway-child.ts'], {
+  const proc = spawn(process.execPath, ['--import', 'tsx', ...params.args], {
     cwd: root,
-    env: { PATH: process.env['PATH'] ?? '', HOME: params.home, HERMES_HOME: params.home, HERMES_TEST_PROFILE: params.profile, LOOPBACK_URL: params.loopbackUrl },
+    env: params.env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   proc.stdout?.on('data', (d: Buffer) => (output += d.toString()));

@@ -6,7 +6,7 @@ import type { Clock } from '../../util/clock.js';
 import type { ChoiceRouter } from '../choices.js';
 import type { ChatRef, ChoiceAnswer, ChoiceEvent, MessageEvent, PlatformAdapter, Sender } from '../contracts.js';
 import type { ChatPacer } from '../delivery/pacer.js';
-import { abortKindOf } from '../turn-abort.js';
+import { cancelWhy, waitForOwner } from '../owner-wait.js';
 import { ownerName } from './owner.js';
 import { isRememberable } from './policy.js';
 import { answerLine, deniedReason, durationText, questionChoices, questionHead, questionText, type ApprovalAnswer } from './text.js';
@@ -46,22 +46,6 @@ export interface AskParams {
   readonly timeoutMs: number;
   /** The turn's signal: aborted (/stop, a new message, shutdown) denies the request. */
   readonly signal: AbortSignal;
-}
-
-/** Why a waiting question (approval, clarify) was cancelled, per way the turn ended. */
-export function cancelWhy(params: { signal: AbortSignal }): string {
-  switch (abortKindOf(params)) {
-    case 'stop':
-      return 'the turn was stopped (/stop)';
-    case 'superseded':
-      return 'a new message interrupted the turn';
-    case 'new-session':
-      return 'a new conversation was started (/new)';
-    case 'shutdown':
-      return 'the gateway is stopping';
-    case undefined:
-      return 'the turn ended';
-  }
 }
 
 /**
@@ -126,7 +110,6 @@ export class ApprovalDesk {
     if (signal.aborted) return { approved: false, reason: `not asked: ${cancelWhy({ signal })}` };
     if (this.closedWhy !== undefined) return { approved: false, reason: `not asked: ${this.closedWhy}` };
     this.pending.set(id, entry);
-    const stopWaiting = new AbortController();
     try {
       const text = questionText({ head, buttons, timeoutMs: params.timeoutMs });
       const sent = await pacer.run({ chatKey: chat.id, op: () => adapter.send({ chat, text, ...(buttons ? { choices: questionChoices({ requestId: id }) } : {}) }) });
@@ -137,17 +120,8 @@ export class ApprovalDesk {
       return { approved: false, reason: 'the approval question could not be sent to the owner' };
     }
     this.logger.info({ requestId: id, platform: params.platform, chatId: chat.id, patterns: params.matches.map((m) => m.patternId) }, 'approval asked');
-    const onAbort = (): void => resolve({ kind: 'cancelled', why: cancelWhy({ signal }) });
-    signal.addEventListener('abort', onAbort, { once: true });
-    if (signal.aborted) onAbort();
-    this.clock.sleep(params.timeoutMs, stopWaiting.signal).then(
-      () => resolve({ kind: 'timeout' }),
-      () => undefined,
-    );
-    const outcome = await settled;
+    const outcome = await waitForOwner({ settled, resolve, signal, timeoutMs: params.timeoutMs, clock: this.clock });
     this.pending.delete(id);
-    stopWaiting.abort();
-    signal.removeEventListener('abort', onAbort);
     const line = this.apply({ outcome, params });
     const shown = this.showDecision({ params, messageId: entry.messageId, head, line: line.text, notify: outcome.kind !== 'answer' });
     this.showing.add(shown);

@@ -7,9 +7,9 @@ import type { Clock } from '../../util/clock.js';
 import type { ChoiceRouter } from '../choices.js';
 import type { ChatRef, ChoiceAnswer, ChoiceEvent, MessageEvent, PlatformAdapter, Sender } from '../contracts.js';
 import type { ChatPacer } from '../delivery/pacer.js';
-import { cancelWhy } from '../approvals/desk.js';
 import { ownerName } from '../approvals/owner.js';
 import { durationText } from '../approvals/text.js';
+import { cancelWhy, waitForOwner } from '../owner-wait.js';
 import { answeredLine, cancelledLine, messageAnswer, questionChoices, questionHead, questionText, timeoutLine } from './text.js';
 
 /** How a question ended: the owner answered (a press or a message), nobody did in time, or the turn ended first. */
@@ -87,7 +87,6 @@ export class ClarifyDesk {
     const settled = new Promise<Outcome>((r) => (resolve = r));
     const entry: Pending = { id, platform: params.platform, chat, sessionKey: params.sessionKey, choices: params.choices, messageId: undefined, resolve };
     this.pending.set(id, entry);
-    const stopWaiting = new AbortController();
     try {
       const text = questionText({ head, choices: params.choices, buttons, timeoutMs: params.timeoutMs, group: chat.kind !== 'dm' });
       const choices = buttons ? { choices: questionChoices({ requestId: id, choices: params.choices }) } : {};
@@ -99,17 +98,8 @@ export class ClarifyDesk {
       return { answered: false, reason: 'the question could not be sent to the owner' };
     }
     this.logger.info({ requestId: id, platform: params.platform, chatId: chat.id, choices: params.choices.length }, 'clarify asked');
-    const onAbort = (): void => resolve({ kind: 'cancelled', why: cancelWhy({ signal }) });
-    signal.addEventListener('abort', onAbort, { once: true });
-    if (signal.aborted) onAbort();
-    this.clock.sleep(params.timeoutMs, stopWaiting.signal).then(
-      () => resolve({ kind: 'timeout' }),
-      () => undefined,
-    );
-    const outcome = await settled;
+    const outcome = await waitForOwner({ settled, resolve, signal, timeoutMs: params.timeoutMs, clock: this.clock });
     this.pending.delete(id);
-    stopWaiting.abort();
-    signal.removeEventListener('abort', onAbort);
     const line = outcome.kind === 'answer' ? answeredLine(outcome) : outcome.kind === 'timeout' ? timeoutLine(params) : cancelledLine(outcome);
     this.logger.info({ requestId: id, platform: params.platform, chatId: chat.id, outcome: outcome.kind, ...(outcome.kind === 'answer' ? { via: outcome.via } : {}) }, 'clarify ended');
     await this.showEnd({ params, messageId: entry.messageId, head, line, notify: outcome.kind !== 'answer' });

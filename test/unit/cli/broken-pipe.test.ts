@@ -1,25 +1,15 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { endQuietlyOnBrokenPipe, outliveBrokenStdout } from '../../../src/cli/broken-pipe.js';
+import { closedPort } from '../../helpers/ports.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-
-/** A loopback port nothing listens on (bound, then closed). */
-async function refusedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 /** Runs `hermes <args>` with stdout closed after its first chunk (as `| head -1` does); the exit code and stderr. */
 async function runClosingStdout(params: { home: string; args: readonly string[] }): Promise<{ code: number | null; stderr: string; firstChunk: string }> {
@@ -42,7 +32,7 @@ async function runClosingStdout(params: { home: string; args: readonly string[] 
 test('hermes doctor | head -1: the reader going away ends doctor quietly with status 0 (not its "problems found" status), no stack', async () => {
   const home = mkdtempSync(path.join(os.tmpdir(), 'hermes-epipe-'));
   try {
-    const port = await refusedPort();
+    const port = await closedPort();
     // The model endpoint is refused: doctor alone would exit 1 after printing its problems.
     writeFileSync(path.join(home, 'config.yaml'), `model:\n  base_url: http://127.0.0.1:${port}/v1\n  name: m\n`);
     const result = await runClosingStdout({ home, args: ['doctor'] });

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -14,17 +13,8 @@ import type { PlatformAdapter } from '../../../src/gateway/contracts.js';
 import { AdapterSupervisor, type AdapterState } from '../../../src/gateway/supervisor.js';
 import { FakeTelegram } from '../../fakes/telegram/index.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
+import { closedPort } from '../../helpers/ports.js';
 import { telegramConfig, testToken } from '../../helpers/telegram.js';
-
-/** A loopback port nothing listens on. */
-async function refusedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 /** A logger whose JSON lines are kept in `lines`. */
 function capturingLogger(params: { level: Level }): { logger: pino.Logger; lines: string[] } {
@@ -67,7 +57,7 @@ function telegramAt(params: { apiRoot: string; cacheDir: string }): TelegramAdap
 test('Telegram against a refused port: one warn line naming "connection refused 127.0.0.1:<port>", no stack; status says the cause', async () => {
   const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'hermes-refused-'));
   try {
-    const port = await refusedPort();
+    const port = await closedPort();
     const { lines, lastError } = await superviseUntil({ adapter: telegramAt({ apiRoot: `http://127.0.0.1:${port}`, cacheDir }), state: 'backing-off', level: 'info' });
     const failures = lines.filter((line) => line.includes('adapter failed'));
     assert.equal(failures.length, 1, lines.join('\n'));
@@ -85,7 +75,7 @@ test('Telegram against a refused port: one warn line naming "connection refused 
 test('Slack and Discord against a refused port: one warn line each with the cause, no stack', async () => {
   const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'hermes-refused-'));
   try {
-    const port = await refusedPort();
+    const port = await closedPort();
     const root = `http://127.0.0.1:${port}/api`;
     const quiet = pino({ level: 'silent' });
     const adapters: PlatformAdapter[] = [
@@ -108,7 +98,7 @@ test('Slack and Discord against a refused port: one warn line each with the caus
 test('at level debug the same failure also carries the error with its stack', async () => {
   const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'hermes-refused-'));
   try {
-    const port = await refusedPort();
+    const port = await closedPort();
     const { lines } = await superviseUntil({ adapter: telegramAt({ apiRoot: `http://127.0.0.1:${port}`, cacheDir }), state: 'backing-off', level: 'debug' });
     const failure = lines.find((line) => line.includes('adapter failed')) ?? '';
     assert.match(failure, /"stack"/);

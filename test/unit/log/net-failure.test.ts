@@ -1,21 +1,12 @@
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { test } from 'node:test';
 import { GrammyError } from 'grammy';
 import { pino } from 'pino';
 import { expectedFailureCause, failureLog, networkCode } from '../../../src/log/net-failure.js';
-
-async function refusedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
+import { closedPort } from '../../helpers/ports.js';
 
 test('a refused fetch (undici) is "connection refused <host:port>", from the error fields', async () => {
-  const port = await refusedPort();
+  const port = await closedPort();
   const error = await fetch(`http://127.0.0.1:${port}/x`).then(() => undefined, (e: unknown) => e);
   assert.equal(networkCode(error), 'ECONNREFUSED');
   assert.equal(expectedFailureCause({ error }), `connection refused 127.0.0.1:${port}`);
