@@ -14,7 +14,8 @@ async function status(h: Harness): Promise<string> {
 test("/status: the last call's reported prompt tokens vs the context length from the endpoint's /models", async () => {
   const h = await startHarness();
   try {
-    h.fake.modelMetadata = { 'fake-model': { context_length: 4000 } };
+    // Well above the fixed part (system prompt and tool schemas, ~3.6k tokens): with less, no model call is made at all.
+    h.fake.modelMetadata = { 'fake-model': { context_length: 10000 } };
     // The context length is resolved at start (in the background): a restart picks up the metadata set above.
     await h.restart();
     await until(() => h.fake.modelListings.length > 0, 'the /models lookup');
@@ -22,14 +23,14 @@ test("/status: the last call's reported prompt tokens vs the context length from
     await h.adapter.inject({ text: 'hi' });
     await h.runner.waitIdle();
     let text = await status(h);
-    for (let i = 0; i < 50 && !text.includes('/ 4,000'); i += 1) text = await status(h);
-    assert.match(text, /^Context: ~1,000 \/ 4,000 tokens \(25%\)$/m);
+    for (let i = 0; i < 50 && !text.includes('/ 10,000'); i += 1) text = await status(h);
+    assert.match(text, /^Context: ~1,000 \/ 10,000 tokens \(10%\)$/m);
 
     // A new session has no reported usage: the estimate of its next request (tools included), marked as such.
     await h.adapter.inject({ text: '/new' });
     await until(() => h.adapter.shown().at(-1)?.text.startsWith('Started a new conversation') === true, 'the /new reply');
     const fresh = await status(h);
-    const match = /^Context: ~([\d,]+) \/ 4,000 tokens \((\d+)%\), estimated \(no usage reported yet\)$/m.exec(fresh);
+    const match = /^Context: ~([\d,]+) \/ 10,000 tokens \((\d+)%\), estimated \(no usage reported yet\)$/m.exec(fresh);
     assert.ok(match?.[1], fresh);
     assert.ok(Number(match[1].replace(/,/g, '')) > 50, 'the tool schemas alone are more than 50 tokens');
   } finally {
