@@ -6,7 +6,7 @@ import type { Clock } from '../../util/clock.js';
 import type { ChoiceRouter } from '../choices.js';
 import type { ChatRef, ChoiceAnswer, ChoiceEvent, MessageEvent, PlatformAdapter, Sender } from '../contracts.js';
 import type { ChatPacer } from '../delivery/pacer.js';
-import { cancelWhy, waitForOwner } from '../owner-wait.js';
+import { cancelWhy, waitForOwner, type WaitEnd } from '../owner-wait.js';
 import { ownerName } from './owner.js';
 import { isRememberable } from './policy.js';
 import { answerLine, deniedReason, durationText, questionChoices, questionHead, questionText, type ApprovalAnswer } from './text.js';
@@ -17,8 +17,7 @@ const SHOW_ON_CLOSE_MS = 5_000;
 /** How a question ended: the owner answered, nobody did in time, or it was cancelled (/stop, interrupt, shutdown). */
 type Outcome =
   | { readonly kind: 'answer'; readonly answer: ApprovalAnswer; readonly by: string }
-  | { readonly kind: 'timeout' }
-  | { readonly kind: 'cancelled'; readonly why: string };
+  | WaitEnd;
 
 /** One question waiting for the owner. */
 interface Pending {

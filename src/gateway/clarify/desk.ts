@@ -9,14 +9,13 @@ import type { ChatRef, ChoiceAnswer, ChoiceEvent, MessageEvent, PlatformAdapter,
 import type { ChatPacer } from '../delivery/pacer.js';
 import { ownerName } from '../approvals/owner.js';
 import { durationText } from '../approvals/text.js';
-import { cancelWhy, waitForOwner } from '../owner-wait.js';
+import { cancelWhy, waitForOwner, type WaitEnd } from '../owner-wait.js';
 import { answeredLine, cancelledLine, messageAnswer, questionChoices, questionHead, questionText, timeoutLine } from './text.js';
 
 /** How a question ended: the owner answered (a press or a message), nobody did in time, or the turn ended first. */
 type Outcome =
   | { readonly kind: 'answer'; readonly answer: string; readonly via: 'choice' | 'message'; readonly by: string }
-  | { readonly kind: 'timeout' }
-  | { readonly kind: 'cancelled'; readonly why: string };
+  | WaitEnd;
 
 /** One question waiting for the owner. */
 interface Pending {
