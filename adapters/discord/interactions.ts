@@ -8,10 +8,13 @@ export type DiscordCommandRead =
   | { readonly kind: 'skip'; readonly reason: string }
   | { readonly kind: 'command'; readonly event: MessageEvent };
 
-/** Turns a slash command into the gateway message `/<name>` (messageId = interaction id), or says why it is skipped. */
+/** Turns a slash command into the gateway message `/<name> [its option's text]` (messageId = interaction id), or says why it is skipped. */
 export function readCommand(params: { interaction: ChatInputCommandInteraction; policy: DiscordInboundPolicy; now: number }): DiscordCommandRead {
   const { interaction, policy } = params;
-  if (!slashCommands.some((command) => command.name === interaction.commandName)) return { kind: 'skip', reason: `unknown command /${interaction.commandName}` };
+  const known = slashCommands.find((command) => command.name === interaction.commandName);
+  if (known === undefined) return { kind: 'skip', reason: `unknown command /${interaction.commandName}` };
+  const argName = known.options?.[0]?.name;
+  const arg = argName === undefined ? null : interaction.options.getString(argName);
   const channelId = interaction.channelId;
   const channel = interaction.channel;
   const dm = !interaction.inGuild() || channel?.type === ChannelType.DM;
@@ -27,7 +30,7 @@ export function readCommand(params: { interaction: ChatInputCommandInteraction; 
   return {
     kind: 'command',
     event: {
-      platform: 'discord', messageId: interaction.id, chat, sender, text: `/${interaction.commandName}`,
+      platform: 'discord', messageId: interaction.id, chat, sender, text: arg ? `/${interaction.commandName} ${arg}` : `/${interaction.commandName}`,
       media: [], mentioned: true, receivedAt: params.now,
     },
   };

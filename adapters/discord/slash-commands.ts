@@ -1,21 +1,21 @@
 import { createHash } from 'node:crypto';
-import { ApplicationCommandType, type ClientApplication } from 'discord.js';
+import { ApplicationCommandOptionType, ApplicationCommandType, type ClientApplication } from 'discord.js';
+import { commandTable, type CommandSpec } from '../../src/gateway/command-table.js';
 import type { AdapterStorage } from '../../src/gateway/contracts.js';
 
-/** The gateway's own commands, as Discord slash commands. */
-export const slashCommands: readonly { readonly name: string; readonly description: string }[] = [
-  { name: 'new', description: 'Start a fresh conversation' },
-  { name: 'stop', description: 'Stop the answer being written' },
-  { name: 'status', description: 'What the gateway is doing for this chat' },
-  { name: 'memory', description: 'What the agent remembers about you' },
-  { name: 'compress', description: 'Compress this conversation now (summary, new session)' },
-  { name: 'skills', description: 'List your skills (each runs as its own /command)' },
-  { name: 'cron', description: 'The scheduled jobs and their next runs' },
-  { name: 'sethome', description: 'Make this chat the home channel for jobs' },
-  { name: 'approve', description: 'Allow the command waiting for approval (owner)' },
-  { name: 'deny', description: 'Refuse the command waiting for approval (owner)' },
-  { name: 'help', description: 'List the commands' },
-];
+/** One slash command's definition: the command's text after it, if it takes any, is one optional string option. */
+export interface SlashCommand {
+  readonly name: string;
+  readonly description: string;
+  readonly options?: readonly { readonly type: ApplicationCommandOptionType.String; readonly name: string; readonly description: string; readonly required: false }[];
+}
+
+/** The gateway's own commands (src/gateway/command-table.ts), as Discord slash commands. */
+export const slashCommands: readonly SlashCommand[] = commandTable.map((command: CommandSpec) => ({
+  name: command.name,
+  description: command.menu,
+  ...(command.arg ? { options: [{ type: ApplicationCommandOptionType.String, name: command.arg.name, description: command.arg.description, required: false as const }] } : {}),
+}));
 
 /** Storage key of the hash of the last registered definitions. */
 const hashKey = 'commands-hash';

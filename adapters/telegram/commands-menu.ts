@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Api } from 'grammy';
 import type { AdapterStorage } from '../../src/gateway/contracts.js';
 import { isCommandWord } from '../../src/gateway/commands.js';
+import { commandTable } from '../../src/gateway/command-table.js';
 import { loadSkills, skillApplies } from '../../src/skills/load.js';
 import { grammySignal } from './signal.js';
 
@@ -11,20 +12,8 @@ export interface MenuCommand {
   readonly description: string;
 }
 
-/** The bot's command menu: the gateway's own commands. */
-export const menuCommands: readonly MenuCommand[] = [
-  { command: 'new', description: 'Start a fresh conversation' },
-  { command: 'stop', description: 'Stop the answer being written' },
-  { command: 'status', description: 'What the gateway is doing for this chat' },
-  { command: 'memory', description: 'What the agent remembers about you' },
-  { command: 'compress', description: 'Compress this conversation now (summary, new session)' },
-  { command: 'skills', description: 'List your skills (each runs as its own /command)' },
-  { command: 'cron', description: 'The scheduled jobs and their next runs' },
-  { command: 'sethome', description: 'Make this chat the home channel for jobs' },
-  { command: 'approve', description: 'Allow the command waiting for approval (owner)' },
-  { command: 'deny', description: 'Refuse the command waiting for approval (owner)' },
-  { command: 'help', description: 'List the commands' },
-];
+/** The bot's command menu: the gateway's own commands (src/gateway/command-table.ts). */
+export const menuCommands: readonly MenuCommand[] = commandTable.map((command) => ({ command: command.name, description: command.menu }));
 
 const hashKey = 'commands-hash';
 

@@ -1,8 +1,10 @@
+import { commandTable, type CommandSpec } from './command-table.js';
+
 /** Commands the gateway itself answers, on the control lane (never behind a running turn). */
-export type GatewayCommandName = 'stop' | 'new' | 'status' | 'memory' | 'compress' | 'skills' | 'cron' | 'sethome' | 'approve' | 'deny' | 'help';
+export type GatewayCommandName = (typeof commandTable)[number]['name'];
 
 /** Every command the gateway answers (what the platforms' command menus list). */
-export const gatewayCommandNames: readonly GatewayCommandName[] = ['new', 'stop', 'status', 'memory', 'compress', 'skills', 'cron', 'sethome', 'approve', 'deny', 'help'];
+export const gatewayCommandNames: readonly GatewayCommandName[] = commandTable.map((command) => command.name);
 
 /** What a message's text means to the gateway. */
 export type ParsedCommand =
@@ -11,21 +13,9 @@ export type ParsedCommand =
   | { readonly kind: 'unknown'; readonly name: string; readonly args: string }
   | { readonly kind: 'none' };
 
-const aliases: Readonly<Record<string, GatewayCommandName>> = {
-  stop: 'stop',
-  new: 'new',
-  reset: 'new',
-  status: 'status',
-  memory: 'memory',
-  compress: 'compress',
-  skills: 'skills',
-  cron: 'cron',
-  sethome: 'sethome',
-  approve: 'approve',
-  deny: 'deny',
-  help: 'help',
-  start: 'help',
-};
+const aliases: Readonly<Record<string, GatewayCommandName>> = Object.fromEntries(
+  commandTable.flatMap((command: CommandSpec & { readonly name: GatewayCommandName }) => [command.name, ...(command.aliases ?? [])].map((word) => [word, command.name])),
+);
 
 /** Every word the gateway reads as one of its commands (names and aliases): refused as skill names, so /<skill> never shadows one. */
 export const gatewayCommandWords: readonly string[] = Object.keys(aliases);
@@ -36,19 +26,7 @@ export function isCommandWord(params: { name: string }): boolean {
 }
 
 /** One line per command, for /help and for the unknown-command answer. */
-export const commandHelp: readonly string[] = [
-  '/new (or /reset) — end this conversation and start a fresh one',
-  '/stop — stop the answer being written now',
-  '/status — what the gateway is doing for this chat, the token usage of the conversation, and how full its context is',
-  '/memory — what the agent remembers (its notes and what it knows about you)',
-  '/compress — compress this conversation now: its middle becomes a summary and it goes on in a new session',
-  '/skills — the skills you can run here, each as its own command: /<skill-name> [what you want]',
-  '/cron — the scheduled jobs: schedule, next run, last outcome',
-  '/sethome — make this chat the home channel: where jobs and notices with "home" as target go',
-  '/approve [session|always] — allow the dangerous command waiting for approval (once, for this conversation, or always); owner only',
-  '/deny — refuse the dangerous command waiting for approval; owner only',
-  '/help — this list',
-];
+export const commandHelp: readonly string[] = commandTable.map((command) => command.help);
 
 /** How skills and the built-in commands share the `/` namespace (for /help and /skills). */
 export const skillCommandNote = 'A skill runs as /<skill-name> [text] (on Telegram, - becomes _); a built-in command always wins over a skill of the same name.';

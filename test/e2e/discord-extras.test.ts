@@ -102,6 +102,21 @@ test('discord /status through an interaction: answered at once (ephemeral), then
   }
 });
 
+test('discord slash command with its text option: the option arrives as the command\'s text (/approve bogus)', { timeout: 20_000 }, async () => {
+  const { h, fake, dm } = await start();
+  try {
+    await fake.waitFor({ predicate: () => fake.commands.length === slashCommands.length, what: 'the slash commands' });
+    const approve = fake.commands.find((command) => command['name'] === 'approve');
+    assert.deepEqual(approve?.['options'], [{ type: 3, name: 'scope', description: 'session or always (empty: once)', required: false }]);
+    assert.equal(fake.commands.find((command) => command['name'] === 'status')?.['options'], undefined, 'a command without text has no option');
+    fake.slashCommand({ channelId: dm, user: owner, name: 'approve', values: { scope: 'bogus' } });
+    const reply = await fake.waitFor({ predicate: () => fake.channelMessages({ channelId: dm }).find((m) => m.content.startsWith('Unknown answer')), what: 'the reply' });
+    assert.match(reply.content, /Unknown answer "bogus"/);
+  } finally {
+    await stop({ h, fake });
+  }
+});
+
 test('discord MEDIA over max_file_size: the reply says so and nothing is uploaded', { timeout: 20_000 }, async () => {
   const { h, fake, dm } = await start({ discord: { max_file_size: '1k' } });
   try {

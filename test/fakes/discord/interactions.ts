@@ -45,6 +45,8 @@ export interface SlashCommandOptions {
   name: string;
   /** Role ids of the member (guild channels only). */
   roles?: string[];
+  /** The command's string option, by name (a command that takes text: /model, /approve …). */
+  values?: Record<string, string>;
 }
 
 /**
@@ -92,13 +94,20 @@ export function slashCommandInteraction(params: { state: DiscordState; options: 
   if (!channel) throw new Error(`FakeDiscord: unknown channel ${options.channelId}; configure it in guilds or call openDm() first`);
   const command = state.commands.find((entry) => entry['name'] === options.name);
   if (!command) throw new Error(`FakeDiscord: the application has no command named ${options.name}; Discord would not show it`);
+  const declared = ((command['options'] as { name: string }[] | undefined) ?? []).map((option) => option.name);
+  for (const name of Object.keys(options.values ?? {})) {
+    if (!declared.includes(name)) throw new Error(`FakeDiscord: /${options.name} has no option ${name}; Discord would not send it`);
+  }
   const { id, token, payload } = interactionPayload({
     state,
     channelId: options.channelId,
     user: options.user,
     ...(options.roles ? { roles: options.roles } : {}),
     type: 2,
-    data: (guildId) => ({ id: command['id'], name: options.name, type: 1, ...(guildId ? { guild_id: guildId } : {}) }),
+    data: (guildId) => ({
+      id: command['id'], name: options.name, type: 1, ...(guildId ? { guild_id: guildId } : {}),
+      ...(options.values ? { options: Object.entries(options.values).map(([name, value]) => ({ name, type: 3, value })) } : {}),
+    }),
   });
   state.interactions.set(id, { id, token, name: options.name, channelId: options.channelId, createdAt: state.clock.now(), followups: [] });
   return payload;

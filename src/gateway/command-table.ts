@@ -1,0 +1,52 @@
+/**
+ * The gateway's own commands, in one table: what /help lists, what parseCommand reads, and what Telegram's menu and
+ * Discord's slash commands register. A new command is one entry here (plus its handler in control.ts or runner.ts).
+ */
+export interface CommandSpec {
+  /** The command's name, lower case, without `/` (Telegram: a-z, 0-9, _ only, at most 32). */
+  readonly name: string;
+  /** Other words that mean the same command (`/reset` is `/new`); not in the menus. */
+  readonly aliases?: readonly string[];
+  /** The /help line, with its usage: `/approve [session|always] — …`. */
+  readonly help: string;
+  /** The menu's short description (Telegram ≤ 256, Discord ≤ 100 characters). */
+  readonly menu: string;
+  /** The command takes text after it; Discord registers it as one optional string option of this name and description. */
+  readonly arg?: { readonly name: string; readonly description: string };
+}
+
+/** Every command the gateway answers, in /help and menu order. */
+export const commandTable = [
+  { name: 'new', aliases: ['reset'], help: '/new (or /reset) — end this conversation and start a fresh one', menu: 'Start a fresh conversation' },
+  { name: 'stop', help: '/stop — stop the answer being written now', menu: 'Stop the answer being written' },
+  {
+    name: 'status',
+    help: '/status — what the gateway is doing for this chat, the token usage of the conversation, and how full its context is',
+    menu: 'What the gateway is doing for this chat',
+  },
+  { name: 'memory', help: '/memory — what the agent remembers (its notes and what it knows about you)', menu: 'What the agent remembers about you' },
+  {
+    name: 'compress',
+    help: '/compress — compress this conversation now: its middle becomes a summary and it goes on in a new session',
+    menu: 'Compress this conversation now (summary, new session)',
+  },
+  {
+    name: 'skills',
+    help: '/skills — the skills you can run here, each as its own command: /<skill-name> [what you want]',
+    menu: 'List your skills (each runs as its own /command)',
+  },
+  { name: 'cron', help: '/cron — the scheduled jobs: schedule, next run, last outcome', menu: 'The scheduled jobs and their next runs' },
+  {
+    name: 'sethome',
+    help: '/sethome — make this chat the home channel: where jobs and notices with "home" as target go',
+    menu: 'Make this chat the home channel for jobs',
+  },
+  {
+    name: 'approve',
+    help: '/approve [session|always] — allow the dangerous command waiting for approval (once, for this conversation, or always); owner only',
+    menu: 'Allow the command waiting for approval (owner)',
+    arg: { name: 'scope', description: 'session or always (empty: once)' },
+  },
+  { name: 'deny', help: '/deny — refuse the dangerous command waiting for approval; owner only', menu: 'Refuse the command waiting for approval (owner)' },
+  { name: 'help', aliases: ['start'], help: '/help — this list', menu: 'List the commands' },
+] as const satisfies readonly CommandSpec[];
