@@ -1,6 +1,5 @@
 import type { CompressionDeps } from './compress-session.js';
 import type { Logger } from 'pino';
-import { routeStatusLines } from '../agent/route/status.js';
 import type { AIAgent } from '../agent/agent.js';
 import { RejectionLog } from '../http/rejection-log.js';
 import type { GatewayHttp, HealthReport } from '../http/server.js';
@@ -10,8 +9,7 @@ import type { Clock } from '../util/clock.js';
 import { diskReason } from '../util/disk-error.js';
 import { messageCommand, skillCatalogOf, type MessageCommand } from './skill-command.js';
 import { messageEventSchema, type MessageEvent } from './contracts.js';
-import { compressCommand } from './compress-command.js';
-import { commandReply } from './command-reply.js';
+import { answerControl } from './runner-control.js';
 import { DiskHealth, type DiskChange } from './disk-health.js';
 import { probeStore } from './disk-probes.js';
 import { scrubStoredHistory } from './history-scrub.js';
@@ -389,44 +387,9 @@ export class GatewayRunner {
   }
 
   private async control(params: { row: InboxRow; command: MessageCommand }): Promise<void> {
-    const { row, command } = params;
-    const event = row.event;
-    const text = await commandReply({
-      command,
-      event,
-      compress: () =>
-        compressCommand({
-          store: this.store,
-          sessionKey: row.sessionKey,
-          platform: event.platform,
-          agent: this.agent,
-          prompts: this.options.prompts,
-          compression: this.compressionDeps().compression,
-          busy: (this.mailboxes.get({ key: row.sessionKey })?.runningRow ?? null) !== null,
-          signal: this.maintenanceController.signal,
-          scrub: this.options.scrub,
-          clock: this.clock,
-          logger: this.logger,
-        }),
-      ctx: () => ({
-        store: this.store,
-        sessionKey: row.sessionKey,
-        mailbox: this.mailboxes.get({ key: row.sessionKey }),
-        modelLabel: this.options.modelLabel,
-        adapters: () => this.adapterStatuses(),
-        startedAt: this.startedAt,
-        now: this.clock.now(),
-        memoryReport: this.options.memoryReport,
-        contextUsage: this.contextUsage(),
-        keyLines: () => routeStatusLines({ targets: this.agent.route.status(), timeZone: this.agent.route.timeZone }),
-        ...(this.options.skillsDir === undefined ? {} : { skills: () => skillCatalogOf({ dir: this.options.skillsDir }) }),
-        entry: this.slots.get({ name: event.platform })?.entry,
-        approvals: this.questions.approvals,
-      }),
-    });
-    this.logger.info({ command: command.kind === 'none' ? null : command.name, inboxId: row.id }, 'control command');
-    this.store.setInboxState({ inboxId: row.id, state: 'done' });
-    this.replies.send({ event, text, what: 'command reply' });
+    const { store, agent, options, clock, logger, mailboxes, slots, questions, replies, startedAt } = this;
+    const deps = { store, agent, options, clock, logger, mailboxes, slots, questions, replies, startedAt, signal: this.maintenanceController.signal };
+    await answerControl({ deps: { ...deps, compression: this.compressionDeps().compression, contextUsage: this.contextUsage(), adapters: () => this.adapterStatuses() }, ...params });
   }
 
   private async turn(params: { row: InboxRow; merged: readonly InboxRow[]; signal: AbortSignal; typing?: TypingHandle }): Promise<void> {
