@@ -16,6 +16,8 @@ export interface PtyChat {
   waitFor(params: { pattern: RegExp | string; from?: number; timeoutMs?: number }): Promise<number>;
   /** Resolves with the exit code once the process ended. */
   readonly exited: Promise<number>;
+  /** Sends a signal to the chat process from outside (as `kill -INT PID` does). */
+  signal(signal: NodeJS.Signals): void;
   /** Kills it (for cleanup after a failed test). */
   kill(): void;
 }
@@ -65,6 +67,7 @@ export function startPtyChat(params: { home: string; args?: string[] }): PtyChat
       return end;
     },
     exited,
+    signal: (signal) => process.kill(child.pid, signal),
     kill: () => {
       try {
         child.kill('SIGKILL');
