@@ -9,6 +9,7 @@ import type {
 } from '../../src/gateway/contracts.js';
 import type { Clock } from '../../src/util/clock.js';
 import { whenAborted } from '../../src/util/when-aborted.js';
+import { mediaLine } from './media-line.js';
 
 /** Shown where the user types. */
 const prompt = '› ';
@@ -105,7 +106,7 @@ export class TerminalAdapter implements PlatformAdapter {
   async send(message: OutboundMessage): Promise<{ messageId: string }> {
     const id = `t${this.nextOut++}`;
     const text = this.strip(message.text);
-    const files = (message.attachments ?? []).map((a) => `📎 ${a.path}`);
+    const files = (message.attachments ?? []).map((attachment) => mediaLine({ attachment }));
     const body = [text, ...files].filter((x) => x !== '').join('\n');
     this.writeText(body);
     this.remember({ id, text });

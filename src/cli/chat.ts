@@ -1,9 +1,11 @@
 import os from 'node:os';
 import { TerminalAdapter } from '../../adapters/terminal/adapter.js';
+import { TtyTerminalAdapter } from '../../adapters/terminal/tty-adapter.js';
 import { buildGateway } from '../gateway/bootstrap.js';
 import { UserFacingError } from '../gateway/errors.js';
 import { modelLabel, modelProblem } from '../gateway/model-check.js';
 import { systemClock } from '../util/clock.js';
+import { chatSessionKey, openChatSession, type ChatSessionChoice } from './chat-session.js';
 import { loadProfile, openLog, type GlobalOptions } from './context.js';
 import { println, type CliIO } from './output.js';
 
@@ -14,9 +16,11 @@ function stdinIsTTY(io: CliIO): boolean {
 
 /**
  * `hermes chat`: talk to the agent from the terminal, through the same runner, mailbox, agent and store as
- * every platform. Slash commands work; Ctrl-D ends it.
+ * every platform. Slash commands work; Ctrl-D ends it. On a terminal (stdin and stdout) keys are read in raw mode
+ * (TtyTerminalAdapter: Ctrl-C stops an answer, pastes are one message, Markdown rendered); piped input is a script.
+ * `session`: which conversation it starts in (default: the current one, said on start; --new; --resume [ID]).
  */
-export async function chat(params: { options: GlobalOptions; io: CliIO }): Promise<number> {
+export async function chat(params: { options: GlobalOptions; io: CliIO; session?: ChatSessionChoice }): Promise<number> {
   const { io } = params;
   const loaded = await loadProfile(params);
   const { profile, config } = loaded;
@@ -27,18 +31,21 @@ export async function chat(params: { options: GlobalOptions; io: CliIO }): Promi
   const done = new Promise<void>((resolve) => {
     ended = resolve;
   });
-  const terminal = new TerminalAdapter({
-    input: io.stdin,
-    output: io.stdout,
-    cursor: config.stream.cursor,
-    clock: systemClock,
-    user: os.userInfo().username,
-    onEnd: () => ended(),
-    // Tool activity is dimmed on a terminal; a pipe or file gets it as plain lines (no escape codes).
-    dim: io.isTTY,
-  });
+  const interactive = stdinIsTTY(io) && io.isTTY;
+  const terminal = interactive
+    ? new TtyTerminalAdapter({ input: io.stdin, output: io.stdout, cursor: config.stream.cursor, clock: systemClock, user: os.userInfo().username, onEnd: () => ended() })
+    : new TerminalAdapter({
+        input: io.stdin,
+        output: io.stdout,
+        cursor: config.stream.cursor,
+        clock: systemClock,
+        user: os.userInfo().username,
+        onEnd: () => ended(),
+        // Tool activity is dimmed on a terminal; a pipe or file gets it as plain lines (no escape codes).
+        dim: io.isTTY,
+      });
   try {
-    const { runner } = buildGateway({
+    const { runner, store } = buildGateway({
       profile,
       config,
       clock: systemClock,
@@ -49,11 +56,24 @@ export async function chat(params: { options: GlobalOptions; io: CliIO }): Promi
       scrub: (text) => loaded.redactor.scrub(text),
       secrets: loaded.redactor,
     });
-    const banner = `hermes chat — profile "${profile.name}", ${modelLabel({ config })}. /help for commands, Ctrl-D to leave.`;
+    const opened = openChatSession({ store, key: chatSessionKey({ profile: profile.name }), choice: params.session ?? { kind: 'continue' } });
+    if (!opened.ok) {
+      await runner.stop();
+      throw new UserFacingError({ message: opened.message, hint: `hermes -p ${profile.name} sessions list shows the stored conversations.`, exitCode: 66 });
+    }
+    const keys = interactive ? 'Ctrl-C stops an answer, Ctrl-D leaves' : 'Ctrl-D to leave';
+    const banner = `hermes chat — profile "${profile.name}", ${modelLabel({ config })}. /help for commands, ${keys}.`;
     println({ stream: io.stdout, text: loaded.redactor.scrub(banner) });
+    println({ stream: io.stdout, text: loaded.redactor.scrub(opened.line) });
     await runner.start();
-    process.once('SIGINT', () => ended());
+    // SIGINT from outside (kill -INT; on a terminal Ctrl-C is a key): the running answer is stopped, then the chat ends.
+    const onSigint = (): void => {
+      if (terminal instanceof TtyTerminalAdapter) terminal.stopAnswer();
+      ended();
+    };
+    process.once('SIGINT', onSigint);
     await done;
+    process.off('SIGINT', onSigint);
     await runner.waitIdle();
     await runner.stop();
     println({ stream: io.stdout, text: '' });

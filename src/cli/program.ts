@@ -162,8 +162,22 @@ export function buildProgram(params: { io: CliIO; setExit: (code: number) => voi
   addCronCommands({ program, globals, io, setExit });
   addApprovalsCommands({ program, globals, io, setExit });
 
-  program.command('chat').description('talk to your agent in the terminal (no platform needed)').action(run(async () => (await import('./chat.js')).chat({ options: globals(), io })));
+  program
+    .command('chat')
+    .description('talk to your agent in the terminal (no platform needed)')
+    .addOption(new Option('--new', 'start a fresh conversation (as /new does)').conflicts('resume'))
+    .option('--resume [id]', 'go back to a stored conversation of this chat (full or short id); bare: the most recent ended one')
+    .action(async (opts: { new?: boolean; resume?: string | boolean }) =>
+      setExit(await (await import('./chat.js')).chat({ options: globals(), io, session: chatChoice(opts) })),
+    );
   return program;
+}
+
+/** Which conversation `hermes chat` starts in, from --new and --resume [id] (commander refuses both at once). */
+function chatChoice(opts: { new?: boolean; resume?: string | boolean }): { kind: 'continue' } | { kind: 'new' } | { kind: 'resume'; id?: string } {
+  if (opts.new === true) return { kind: 'new' };
+  if (typeof opts.resume === 'string') return { kind: 'resume', id: opts.resume };
+  return opts.resume === true ? { kind: 'resume' } : { kind: 'continue' };
 }
 
 /** The --target option of `hermes memory` (commander already refused anything but memory or user). */
