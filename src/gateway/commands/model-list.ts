@@ -58,5 +58,6 @@ function namesOf(params: { body: unknown }): ModelListing {
   const data = typeof params.body === 'object' && params.body !== null ? (params.body as { data?: unknown }).data : undefined;
   if (!Array.isArray(data)) return { kind: 'unavailable', why: 'GET /models did not answer with a model list' };
   const ids = data.map((item: unknown) => (typeof item === 'object' && item !== null ? (item as { id?: unknown }).id : undefined)).filter((id): id is string => typeof id === 'string' && id !== '');
+  if (ids.length === 0) return { kind: 'unavailable', why: 'GET /models listed no models' };
   return { kind: 'listed', names: [...new Set(ids)].sort().slice(0, MAX_NAMES) };
 }

@@ -46,12 +46,14 @@ export async function modelCommand(params: { args: string; deps: ModelCommandDep
 function bareReply(params: { configured: string; current: string | null; routeModels: readonly string[]; listing: ModelListing }): string {
   const { configured, current, routeModels, listing } = params;
   const fallbacks = routeModels.slice(1);
+  const listed = listing.kind === 'listed' ? listing.names : [];
   const lines = [
     current === null ? `Model of this conversation: ${configured} (the configured model)` : `Model of this conversation: ${current} (chosen with /model; configured: ${configured})`,
     ...(fallbacks.length > 0 ? [`Fallbacks when it fails: ${fallbacks.join(', ')}`] : []),
+    'Models you can switch to:',
+    ...namesList({ names: [...new Set([...routeModels, ...listed])] }),
   ];
-  if (listing.kind === 'listed') lines.push('The endpoint lists:', ...namesList({ names: listing.names }));
-  else lines.push(`The endpoint's model list is not available (${listing.why}); you can still name a model.`);
+  if (listing.kind === 'unavailable') lines.push(`(The endpoint's model list is not available: ${listing.why}; you can still name any model.)`);
   lines.push('Switch with /model <name>; /model default goes back to the configured model.');
   return lines.join('\n');
 }
