@@ -19,7 +19,7 @@ export function usageReply(params: { store: Store; sessionKey: string; pricing: 
   const lines = [`${params.usageLine({ usage: total })} (sub-agents included)`];
   if (total.calls === 0) return lines.join('\n');
   const byModel = store.sessionUsageByModel({ sessionId: session.id, withChildren: true });
-  if (byModel.length > 1) lines.push(...byModel.map((u) => `  ${u.model}: ${n(u.calls)} call${u.calls === 1 ? '' : 's'}, ${n(u.promptTokens)} prompt / ${n(u.completionTokens)} completion (${n(u.cachedTokens)} cached)`));
+  if (byModel.length > 1) lines.push(...byModel.map((u) => `• ${u.model}: ${n(u.calls)} call${u.calls === 1 ? '' : 's'}, ${n(u.promptTokens)} prompt / ${n(u.completionTokens)} completion (${n(u.cachedTokens)} cached)`));
   if (params.pricing === undefined) {
     lines.push(noPricingNote);
     return lines.join('\n');
