@@ -124,7 +124,7 @@ function statusText(params: { ctx: ControlContext }): string {
   const lines = [
     session ? `Session: ${shortSessionId({ id: session.id })}, ${session.messageCount} messages, since ${new Date(session.startedAt).toISOString()}` : 'Session: none yet',
     `Now: ${busy}`,
-    `Model: ${ctx.modelLabel}`,
+    `Model: ${ctx.modelLabel}${chosenModel({ ctx, sessionId: session?.id })}`,
     ...(ctx.keyLines?.() ?? []),
     ...(session ? [usageLine({ usage: ctx.store.sessionUsage({ sessionId: session.id, withChildren: true }) })] : []),
     ...contextLines({ ctx, sessionId: session?.id }),
@@ -139,6 +139,12 @@ function contextLines(params: { ctx: ControlContext; sessionId: string | undefin
   if (sessionId === undefined || ctx.contextUsage === undefined) return [];
   const usage = ctx.contextUsage({ sessionId });
   return usage === undefined ? [] : [contextLine({ usage })];
+}
+
+/** ", this conversation: NAME (/model)" when the session has a model of its own. */
+function chosenModel(params: { ctx: ControlContext; sessionId: string | undefined }): string {
+  const chosen = params.sessionId === undefined ? null : params.ctx.store.sessionModel({ sessionId: params.sessionId });
+  return chosen === null ? '' : `; this conversation: ${chosen} (/model)`;
 }
 
 /** The host's time zone. */

@@ -28,6 +28,7 @@ test('/model NAME: the next requests use it, across a restart; bare /model lists
     await say(h, 'still there?');
     assert.equal(h.fake.requests.at(-1)?.body.model, 'other-model', 'the choice survives a restart');
     assert.match(await say(h, '/model'), /^Model of this conversation: other-model \(chosen with \/model; configured: fake-model\)$/m);
+    assert.match(await say(h, '/status'), /^Model: .*; this conversation: other-model \(\/model\)$/m);
 
     await say(h, '/new');
     await say(h, 'fresh start');

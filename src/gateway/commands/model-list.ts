@@ -10,8 +10,8 @@ export const MODEL_LIST_TIMEOUT_MS = 1_500;
 const LISTED_TTL_MS = 10 * 60_000;
 /** How long a failed listing is reused before the endpoint is asked again. */
 const FAILED_TTL_MS = 60_000;
-/** Most ids kept from a listing (OpenRouter lists hundreds). */
-const MAX_NAMES = 200;
+/** Most ids kept from a listing (OpenRouter lists hundreds; /model shows only the first few but checks names against all). */
+const MAX_NAMES = 5_000;
 
 /** The model endpoint's GET /models, cached and bounded: what `/model` lists and checks a name against. */
 export class ModelList {
