@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { startHarness } from '../helpers/harness.js';
 import { say } from '../helpers/converse.js';
+import { childRequests, delegateResponder } from '../helpers/delegate.js';
 
 /** Command replies and edits paced at the shortest interval the config allows (the harness's 1 s makes each command wait). */
 const fast = { stream: { edit_interval: '250ms' } };
@@ -85,3 +86,23 @@ test('/usage: tokens of the conversation and a cost from model.pricing; without 
   }
 });
 
+
+test("/model NAME: the conversation's delegate_task sub-agents use it too", { timeout: 20_000 }, async () => {
+  const h = await startHarness({ config: fast });
+  try {
+    h.fake.models = ['fake-model', 'other-model'];
+    h.fake.setResponder(
+      delegateResponder({
+        parent: (round) => (round === 0 ? { toolCalls: [{ name: 'delegate_task', arguments: { goal: 'look it up' } }] } : { text: 'delegated' }),
+        child: () => ({ text: 'child summary' }),
+      }),
+    );
+    await say(h, '/model other-model');
+    assert.equal(await say(h, 'delegate please'), 'delegated');
+    const children = [...childRequests({ requests: h.fake.requests }).values()].flat();
+    assert.ok(children.length > 0, 'the child made requests');
+    assert.deepEqual([...new Set(h.fake.requests.map((r) => r.body.model))], ['other-model']);
+  } finally {
+    await h.stop();
+  }
+});
