@@ -82,6 +82,8 @@ export interface AgentRunParams {
   history: readonly ChatMessage[];
   /** What the user just said. */
   userText: string;
+  /** The model this turn starts on (a session's /model choice); absent: the route's primary. */
+  model?: string | undefined;
   /** Aborted to interrupt the turn (new message with policy interrupt, /stop). */
   signal: AbortSignal;
   /** Receives streamed reply text as it arrives. */

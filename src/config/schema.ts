@@ -12,6 +12,16 @@ const fallbackModelSchema = z.strictObject({
   api_keys: z.array(z.string().min(1)).default([]),
 });
 
+/** One model's prices in USD per million tokens (/usage's estimated cost); cached_input defaults to input. */
+const modelPriceSchema = z.strictObject({
+  input: num({ min: 0, max: 1_000_000 }),
+  output: num({ min: 0, max: 1_000_000 }),
+  cached_input: num({ min: 0, max: 1_000_000 }).optional(),
+});
+
+/** model.pricing: one price for every model, or prices by model name. */
+const modelPricingSchema = z.union([modelPriceSchema, z.record(z.string().min(1), modelPriceSchema)]);
+
 /** model: the OpenAI-compatible endpoint the agent talks to. */
 const modelSchema = z
   .strictObject({
@@ -26,6 +36,7 @@ const modelSchema = z
     context_length: int({ min: 256 }).optional(),
     request_timeout: duration({ defaultValue: '120s', minMs: 1 }),
     max_retries: int({ min: 0, max: 20 }).default(4),
+    pricing: modelPricingSchema.optional(),
   })
   .prefault({});
 

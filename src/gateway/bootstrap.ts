@@ -1,3 +1,4 @@
+import { ModelList } from './commands/model-list.js';
 import { sharedTokenMeter } from '../agent/tokens/meter.js';
 import { ModelContext } from '../agent/tokens/model-context.js';
 import OpenAI from 'openai';
@@ -204,6 +205,8 @@ export function runnerOptionsFrom(params: {
     ...(params.supervisorBackoff ? { supervisorBackoff: params.supervisorBackoff } : {}),
     modelProbe: ({ signal }) => modelEndpointCheck({ config, profile, clock, signal }),
     modelContext: new ModelContext({ model: config.model, clock }),
+    modelList: new ModelList({ baseUrl: config.model.base_url, apiKey: config.model.api_key ?? config.model.api_keys[0], clock }),
+    ...(config.model.pricing === undefined ? {} : { pricing: config.model.pricing }),
     jobs: { catchUpWindowMs: config.cron.catch_up_window },
     delegation: { maxIterations: config.agent.delegate_max_iterations, maxConcurrentChildren: config.agent.max_concurrent_children },
     clarifyTimeoutMs: config.tools.clarify_timeout,

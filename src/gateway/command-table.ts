@@ -48,5 +48,35 @@ export const commandTable = [
     arg: { name: 'scope', description: 'session or always (empty: once)' },
   },
   { name: 'deny', help: '/deny — refuse the dangerous command waiting for approval; owner only', menu: 'Refuse the command waiting for approval (owner)' },
+  {
+    name: 'model',
+    help: '/model [name] — the model of this conversation and the ones it can switch to; with a name, its next messages use that model (/model default: back)',
+    menu: 'Show or switch the model of this conversation',
+    arg: { name: 'name', description: 'the model to switch to (empty: list them)' },
+  },
+  {
+    name: 'usage',
+    help: '/usage — the tokens this conversation used (sub-agents included) and its estimated cost (with model.pricing)',
+    menu: 'Tokens used and estimated cost',
+  },
+  {
+    name: 'title',
+    help: '/title [text] — the title of this conversation; with text, sets it',
+    menu: 'Show or set the title of this conversation',
+    arg: { name: 'text', description: 'the new title (empty: show it)' },
+  },
+  { name: 'sessions', help: "/sessions — this chat's recent conversations, newest first, numbered for /resume", menu: 'List the recent conversations of this chat' },
+  {
+    name: 'resume',
+    help: '/resume N — go back to conversation N of /sessions (or a short id): your next message continues it',
+    menu: 'Go back to an earlier conversation (/sessions)',
+    arg: { name: 'session', description: 'its number in /sessions or its short id' },
+  },
+  {
+    name: 'verbose',
+    help: '/verbose [on|off|all|new] — tool progress lines in answers for this chat (bare: switch on/off)',
+    menu: 'Turn tool progress lines on or off',
+    arg: { name: 'mode', description: 'on, off, all or new (empty: switch)' },
+  },
   { name: 'help', aliases: ['start'], help: '/help — this list', menu: 'List the commands' },
 ] as const satisfies readonly CommandSpec[];

@@ -11,6 +11,11 @@ import { cronReply, senderStanding, sethomeReply } from './job-commands.js';
 import type { AdapterEntry } from './runner-types.js';
 import type { ApprovalDesk } from './approvals/desk.js';
 import { approvalCommandReply } from './approvals/command.js';
+import type { ToolProgressSetting } from '../store/types.js';
+import { usageReply, type ModelPricing } from './commands/usage.js';
+import { titleReply } from './commands/title.js';
+import { resumeReply, sessionsReply } from './commands/sessions.js';
+import { verboseReply } from './commands/verbose.js';
 
 /** What a control command can see and change. */
 export interface ControlContext {
@@ -33,10 +38,18 @@ export interface ControlContext {
   readonly entry?: AdapterEntry | undefined;
   /** Where approval questions wait (/approve, /deny answer them). */
   readonly approvals?: ApprovalDesk | undefined;
+  /** model.pricing (/usage's estimated cost); absent: no cost shown. */
+  readonly pricing?: ModelPricing | undefined;
+  /** The configured tool progress (display.tool_progress): what /verbose turns on and the chat has without a choice. */
+  readonly toolProgress?: ToolProgressSetting | undefined;
+  /** Redacts secrets (a /title's text). */
+  readonly scrub?: ((text: string) => string) | undefined;
+  /** The time zone /sessions shows times in. */
+  readonly timeZone?: string | undefined;
 }
 
 /** Runs one control command immediately (never behind a turn) and returns the reply text (/compress: compress-command.ts). */
-export function runControlCommand(params: { name: Exclude<GatewayCommandName, 'compress'>; args?: string; event: MessageEvent; ctx: ControlContext }): string {
+export function runControlCommand(params: { name: Exclude<GatewayCommandName, 'compress' | 'model'>; args?: string; event: MessageEvent; ctx: ControlContext }): string {
   const { name, ctx } = params;
   switch (name) {
     case 'stop': {
@@ -67,6 +80,24 @@ export function runControlCommand(params: { name: Exclude<GatewayCommandName, 'c
     case 'approve':
     case 'deny':
       return approvalCommandReply({ desk: ctx.approvals, name, args: params.args ?? '', event: params.event });
+    case 'usage':
+      return usageReply({ store: ctx.store, sessionKey: ctx.sessionKey, pricing: ctx.pricing, usageLine });
+    case 'title':
+      return titleReply({ args: params.args ?? '', store: ctx.store, sessionKey: ctx.sessionKey, scrub: ctx.scrub ?? ((text) => text) });
+    case 'sessions':
+      return sessionsReply({ store: ctx.store, sessionKey: ctx.sessionKey, timeZone: ctx.timeZone ?? hostZone(), maxLength: senderStanding({ entry: ctx.entry, event: params.event }).maxMessageLength });
+    case 'resume':
+      return resumeReply({
+        args: params.args ?? '',
+        store: ctx.store,
+        sessionKey: ctx.sessionKey,
+        before: () => {
+          ctx.mailbox?.interrupt({ kind: 'new-session' });
+          ctx.approvals?.forgetSession({ sessionKey: ctx.sessionKey });
+        },
+      });
+    case 'verbose':
+      return verboseReply({ args: params.args ?? '', store: ctx.store, sessionKey: ctx.sessionKey, defaultMode: ctx.toolProgress ?? 'new' });
     case 'help':
       return ['Commands:', ...commandHelp, skillCommandNote, '', 'Anything else you write goes to the agent.'].join('\n');
   }
@@ -93,7 +124,7 @@ function statusText(params: { ctx: ControlContext }): string {
   const lines = [
     session ? `Session: ${shortSessionId({ id: session.id })}, ${session.messageCount} messages, since ${new Date(session.startedAt).toISOString()}` : 'Session: none yet',
     `Now: ${busy}`,
-    `Model: ${ctx.modelLabel}`,
+    `Model: ${ctx.modelLabel}${chosenModel({ ctx, sessionId: session?.id })}`,
     ...(ctx.keyLines?.() ?? []),
     ...(session ? [usageLine({ usage: ctx.store.sessionUsage({ sessionId: session.id, withChildren: true }) })] : []),
     ...contextLines({ ctx, sessionId: session?.id }),
@@ -110,8 +141,19 @@ function contextLines(params: { ctx: ControlContext; sessionId: string | undefin
   return usage === undefined ? [] : [contextLine({ usage })];
 }
 
+/** ", this conversation: NAME (/model)" when the session has a model of its own. */
+function chosenModel(params: { ctx: ControlContext; sessionId: string | undefined }): string {
+  const chosen = params.sessionId === undefined ? null : params.ctx.store.sessionModel({ sessionId: params.sessionId });
+  return chosen === null ? '' : `; this conversation: ${chosen} (/model)`;
+}
+
+/** The host's time zone. */
+function hostZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
+
 /** The session's token usage, e.g. "Usage: 3 model calls, 1,234 prompt / 56 completion tokens (1,000 cached)". */
-function usageLine(params: { usage: SessionUsage }): string {
+export function usageLine(params: { usage: SessionUsage }): string {
   const { usage } = params;
   if (usage.calls === 0) return 'Usage: no model calls yet';
   const n = (value: number): string => value.toLocaleString('en-US');

@@ -57,6 +57,7 @@ export async function answerControl(params: { deps: RunnerControlDeps; row: Inbo
         clock,
         logger,
       }),
+    model: () => ({ store, sessionKey: row.sessionKey, routeModels: agent.route.targets.map((t) => t.name), modelList: options.modelList, signal: deps.signal }),
     ctx: () => ({
       store,
       sessionKey: row.sessionKey,
@@ -71,6 +72,10 @@ export async function answerControl(params: { deps: RunnerControlDeps; row: Inbo
       ...(options.skillsDir === undefined ? {} : { skills: () => skillCatalogOf({ dir: options.skillsDir }) }),
       entry: deps.slots.get({ name: event.platform })?.entry,
       approvals: deps.questions.approvals,
+      pricing: options.pricing,
+      toolProgress: options.toolProgress,
+      scrub: options.scrub,
+      timeZone: agent.route.timeZone,
     }),
   });
   logger.info({ command: command.kind === 'none' ? null : command.name, inboxId: row.id }, 'control command');

@@ -1,3 +1,5 @@
+import type { ModelList } from './commands/model-list.js';
+import type { ModelPricing } from './commands/usage.js';
 import type { PromptSource } from '../agent/prompt/source.js';
 import type { ModelContext } from '../agent/tokens/model-context.js';
 import type { CompressionDeps } from './compress-session.js';
@@ -83,4 +85,8 @@ export interface RunnerOptions {
   readonly delegation?: DelegateSettings;
   /** How long a `clarify` question waits for the owner (`tools.clarify_timeout`); absent: the clarify tool is not available. */
   readonly clarifyTimeoutMs?: number;
+  /** The model endpoint's GET /models, cached (what /model lists and checks names against); absent: only the route's models. */
+  readonly modelList?: ModelList;
+  /** model.pricing: /usage's estimated cost; absent: none. */
+  readonly pricing?: ModelPricing;
 }

@@ -176,7 +176,9 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
     });
   const delivery = newDelivery(leftovers);
   // A system-started turn streams nothing (its answer is sent once complete), so it shows no tool activity either.
-  const progress = new ToolProgress({ mode: system === undefined ? (deps.toolProgress ?? 'new') : 'off', scrub: deps.scrub, sink: delivery });
+  // The chat's own /verbose choice wins over the configured default.
+  const progressMode = store.chatToolProgress({ key: row.sessionKey }) ?? deps.toolProgress ?? 'new';
+  const progress = new ToolProgress({ mode: system === undefined ? progressMode : 'off', scrub: deps.scrub, sink: delivery });
   // What tools know of the turn: the chat it answers, who started it, the capabilities built for it.
   const turnTools = turnToolsFor({ deps, row, progress, sessionId: () => session.id });
   if (giveUp) {
@@ -260,6 +262,8 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
       systemPrompt,
       ...(deps.prompts.perCall ? { ephemeral: deps.prompts.perCall } : {}),
       history,
+      // The session's /model choice (null: the route's primary).
+      model: store.sessionModel({ sessionId: session.id }) ?? undefined,
       userText: [row, ...merged].map((part) => userTextFor({ event: part.event, expandSkill: deps.expandSkill })).filter((t) => t !== '').join('\n\n'),
       signal,
       onTextDelta: (delta) => {

@@ -252,6 +252,20 @@ const parentSessionIndexSchema = `
 CREATE INDEX sessions_parent ON sessions (parent_session_id) WHERE parent_session_id IS NOT NULL;
 `;
 
+/**
+ * Chat commands (issue 17): a session's model chosen with /model (null: the configured one), kept across a restart and
+ * carried into the session a compression continues it in; a chat's own settings (/verbose), by session key.
+ */
+const chatCommandsSchema = `
+ALTER TABLE sessions ADD COLUMN model TEXT;
+
+CREATE TABLE chat_settings (
+  session_key   TEXT    PRIMARY KEY,
+  tool_progress TEXT    CHECK (tool_progress IN ('all', 'new', 'off')),
+  updated_at    INTEGER NOT NULL
+) STRICT, WITHOUT ROWID;
+`;
+
 /** The store's schema history, oldest first. Append new migrations; never edit released ones. */
 export const migrations: readonly Migration[] = [
   { version: 1, name: 'initial schema', up: (db) => db.exec(initialSchema) },
@@ -263,4 +277,5 @@ export const migrations: readonly Migration[] = [
   { version: 7, name: 'approval rules', up: (db) => db.exec(approvalSchema) },
   { version: 8, name: 'model attempts of job runs', up: (db) => db.exec(runModelAttemptsSchema) },
   { version: 9, name: 'sessions by parent', up: (db) => db.exec(parentSessionIndexSchema) },
+  { version: 10, name: 'session model and chat settings', up: (db) => db.exec(chatCommandsSchema) },
 ];

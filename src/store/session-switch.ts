@@ -19,6 +19,8 @@ export function createSessionSwitchQueries(params: {
   prompts: SessionPromptQueries;
 }): SessionSwitchQueries {
   const { db, sessions, messages, prompts } = params;
+  // The model chosen with /model stays with the conversation when a compression continues it.
+  const keepModel = db.prepare<{ from: string; to: string }>('UPDATE sessions SET model = (SELECT model FROM sessions WHERE id = @from) WHERE id = @to');
   const lastId = db.prepare<[string], { id: number | null }>('SELECT max(id) AS id FROM messages WHERE session_id = ?');
   const run = db.transaction((p: Parameters<Store['continueSession']>[0]) => {
     const old = sessions.getSession({ sessionId: p.fromSessionId });
@@ -27,6 +29,7 @@ export function createSessionSwitchQueries(params: {
     if (p.ifLastMessageId !== undefined && (lastId.get(old.id)?.id ?? null) !== p.ifLastMessageId) throw new SessionChangedError({ sessionId: old.id });
     sessions.endSession({ sessionId: old.id });
     const next = sessions.createSession({ key: old.key, parentSessionId: old.id, title: old.title });
+    keepModel.run({ from: old.id, to: next.id });
     for (const message of p.messages) messages.appendMessage({ ...message, sessionId: next.id });
     prompts.setSessionPrompt({ sessionId: next.id, prompt: p.prompt });
     return { ...next, messageCount: p.messages.length };

@@ -25,6 +25,7 @@ import { createSessionSwitchQueries } from './session-switch.js';
 import { createSessionSearchQueries } from './session-search.js';
 import { createSessionPromptQueries } from './session-prompts.js';
 import { createSessionQueries } from './sessions.js';
+import { createChatStateQueries } from './chat-state.js';
 import { silentStoreLogger, type StoreLogger } from './store-logger.js';
 import type { Store } from './types.js';
 
@@ -87,6 +88,7 @@ export function openStore(params: OpenStoreParams): Store {
   const runs = createJobRunQueries({ db, clock });
   const homes = createHomeChannelQueries({ db, clock });
   const approvals = createApprovalRuleQueries({ db, clock });
+  const chatState = createChatStateQueries({ db, clock });
   params.configure?.(db);
   const folder = dbPath === ':memory:' ? undefined : path.dirname(dbPath);
 
@@ -132,6 +134,12 @@ export function openStore(params: OpenStoreParams): Store {
     sessionPrompt: live('sessionPrompt', prompts.sessionPrompt),
     setSessionPrompt: live('setSessionPrompt', prompts.setSessionPrompt),
     continueSession: live('continueSession', chains.continueSession),
+    sessionModel: live('sessionModel', chatState.sessionModel),
+    setSessionModel: live('setSessionModel', chatState.setSessionModel),
+    chatToolProgress: live('chatToolProgress', chatState.chatToolProgress),
+    setChatToolProgress: live('setChatToolProgress', chatState.setChatToolProgress),
+    reopenSession: live('reopenSession', chatState.reopenSession),
+    sessionUsageByModel: live('sessionUsageByModel', chatState.sessionUsageByModel),
     recordModelCall: live('recordModelCall', usage.recordModelCall),
     sessionUsage: live('sessionUsage', usage.sessionUsage),
     lastPromptTokens: live('lastPromptTokens', usage.lastPromptTokens),

@@ -111,6 +111,15 @@ export interface SessionUsage {
   readonly cachedTokens: number;
 }
 
+/** A session's model calls of one model added up (/usage prices each model apart). */
+export interface ModelUsage extends SessionUsage {
+  /** The model name the calls were answered by. */
+  readonly model: string;
+}
+
+/** How much tool activity a chat shows (`display.tool_progress`, or the chat's own /verbose choice). */
+export type ToolProgressSetting = 'all' | 'new' | 'off';
+
 /** Roles the chat history holds. */
 export type MessageRole = 'system' | 'user' | 'assistant' | 'tool';
 
@@ -312,6 +321,20 @@ export interface Store extends JobStore, ApprovalStore {
     ifLastMessageId?: number | null;
   }): SessionRow;
 
+  /** The model a session's requests use, chosen with /model (null: the configured one). */
+  sessionModel(params: { sessionId: string }): string | null;
+  /** Sets (or, with null, clears) a session's chosen model; throws when there is no such session. */
+  setSessionModel(params: { sessionId: string; model: string | null }): void;
+  /** A chat's own tool-progress choice (/verbose), by session key; undefined: the configured default. */
+  chatToolProgress(params: { key: string }): ToolProgressSetting | undefined;
+  /** Stores (or, with null, clears) a chat's tool-progress choice. */
+  setChatToolProgress(params: { key: string; mode: ToolProgressSetting | null }): void;
+  /**
+   * Makes an earlier session its key's open one again (/resume), atomically: every other open session of the key ends,
+   * the session's end is cleared. Throws when there is no such session. Returns it, open.
+   */
+  reopenSession(params: { sessionId: string }): SessionRow;
+
   // --- model usage ---
   /** Records one model call's usage with its session. */
   recordModelCall(params: NewModelCall): void;
@@ -320,6 +343,8 @@ export interface Store extends JobStore, ApprovalStore {
    * the parent of under another key: delegate_task's sub-agents, not the session a compression or /new continued in).
    */
   sessionUsage(params: { sessionId: string; withChildren?: boolean }): SessionUsage;
+  /** Like sessionUsage, one entry per model (most calls first): /usage prices each model with its own prices. */
+  sessionUsageByModel(params: { sessionId: string; withChildren?: boolean }): ModelUsage[];
   /** The prompt tokens the endpoint reported for the session's latest model call that reported them (null: none). */
   lastPromptTokens(params: { sessionId: string }): number | null;
 

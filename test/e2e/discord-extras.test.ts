@@ -72,7 +72,7 @@ test('discord slash commands: registered once across two starts (hash in storage
   try {
     await run();
     assert.equal(fake.commandOverwrites, 1);
-    assert.deepEqual(fake.commands.map((command) => command['name']).sort(), ['approve', 'compress', 'cron', 'deny', 'help', 'memory', 'new', 'sethome', 'skills', 'status', 'stop']);
+    assert.deepEqual(fake.commands.map((command) => command['name']).sort(), ['approve', 'compress', 'cron', 'deny', 'help', 'memory', 'model', 'new', 'resume', 'sessions', 'sethome', 'skills', 'status', 'stop', 'title', 'usage', 'verbose']);
     await run();
     assert.equal(fake.commandOverwrites, 1, 'the unchanged definitions are not registered again');
     assert.equal(fake.calls.filter((call) => call.method === 'PUT').length, 1);

@@ -83,9 +83,13 @@ export class ModelRoute {
     return new ModelRoute({ ...settings, targets: [{ name: model, baseURL: client.baseURL, pool, keyless: true, client: () => client }] });
   }
 
-  /** State for one turn: it starts on the primary. */
-  startTurn(): RouteTurn {
-    return new RouteTurn({ route: this, settings: this.settings });
+  /**
+   * State for one turn: it starts on the primary, or on `model` when given (a session's /model choice): a model of the
+   * route starts the turn on that target (its keys), then the others in order; any other name is sent to the primary's
+   * endpoint with the primary's keys, the fallbacks after it.
+   */
+  startTurn(params: { model?: string | undefined } = {}): RouteTurn {
+    return new RouteTurn({ targets: turnTargets({ targets: this.targets, model: params.model }), settings: this.settings });
   }
 
   /** Each target's keys, masked. */
@@ -99,24 +103,35 @@ export class ModelRoute {
   }
 }
 
+/** The targets of one turn, in the order tried: the route's, or starting on a chosen model (see ModelRoute.startTurn). */
+function turnTargets(params: { targets: readonly RouteTarget[]; model: string | undefined }): readonly RouteTarget[] {
+  const { targets, model } = params;
+  if (model === undefined || model === '') return targets;
+  const chosen = targets.find((t) => t.name === model);
+  if (chosen !== undefined) return [chosen, ...targets.filter((t) => t !== chosen)];
+  const primary = targets[0] as RouteTarget;
+  return [{ ...primary, name: model }, ...targets.slice(1)];
+}
+
 /** One turn on a route: remembers which model answers for the rest of the turn and why. */
 export class RouteTurn {
-  private readonly route: ModelRoute;
+  /** The turn's targets, first tried first. */
+  private readonly targets: readonly RouteTarget[];
   private readonly settings: RouteSettings;
   private index = 0;
   private fallbackReason: FailureReason | 'keys_resting' | undefined;
   /** True once a fallback model answered a call of this turn. */
   private fallbackAnswered = false;
 
-  constructor(params: { route: ModelRoute; settings: RouteSettings }) {
-    this.route = params.route;
+  constructor(params: { targets: readonly RouteTarget[]; settings: RouteSettings }) {
+    this.targets = params.targets;
     this.settings = params.settings;
   }
 
   /** The one-line note for the user when a fallback model answered this turn. */
   note(): string | undefined {
     if (!this.fallbackAnswered || this.fallbackReason === undefined) return undefined;
-    const target = this.route.targets[this.index] as RouteTarget;
+    const target = this.targets[this.index] as RouteTarget;
     return fallbackNote({ model: target.name, reason: this.fallbackReason });
   }
 
@@ -126,7 +141,7 @@ export class RouteTurn {
     signal: AbortSignal;
     onText: (delta: string) => void;
   }): Promise<RouteOutcome> {
-    const { targets } = this.route;
+    const { targets } = this;
     let first: { error: ClassifiedError | undefined; userMessage: string } | undefined;
     const failed: { model: string; reason: FailureReason | 'keys_resting' }[] = [];
     for (; this.index < targets.length; this.index++) {

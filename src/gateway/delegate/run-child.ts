@@ -66,6 +66,8 @@ export async function runChild(params: {
       systemPrompt: CHILD_SYSTEM_PROMPT,
       history: [],
       userText: childTaskText({ task }),
+      // The parent conversation's /model choice: its sub-agents answer with the same model.
+      model: store.sessionModel({ sessionId: storage.parentSessionId }) ?? undefined,
       signal: params.signal,
       onTextDelta: () => undefined,
       onMessage: (message: ChatMessage) => {

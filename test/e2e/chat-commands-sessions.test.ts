@@ -1,0 +1,128 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { startHarness, type Harness } from '../helpers/harness.js';
+import { say, until } from '../helpers/converse.js';
+import { z } from 'zod';
+import { defineTool } from '../../src/tools/tool.js';
+import { commandHelp } from '../../src/gateway/commands.js';
+
+/** Command replies and edits paced at the shortest interval the config allows (the harness's 1 s makes each command wait). */
+const fast = { stream: { edit_interval: '250ms' } };
+
+/** The user messages' texts of the fake model's last request. */
+function userTexts(h: Harness): string[] {
+  const messages = h.fake.requests.at(-1)?.body.messages ?? [];
+  return messages.filter((m) => m['role'] === 'user').map((m) => String(m['content']));
+}
+
+test('/title shows and sets the title (secrets scrubbed, capped)', { timeout: 20_000 }, async () => {
+  const h = await startHarness({ config: fast, env: { SECRET_TOKEN: 'sk-very-secret-value-123456' } });
+  try {
+    assert.match(await say(h, '/title'), /no title yet/);
+    assert.equal(await say(h, '/title Trip   planning'), 'Title set: Trip planning');
+    assert.equal(await say(h, '/title'), 'Title: Trip planning');
+    const secret = await say(h, '/title key sk-very-secret-value-123456 here');
+    assert.doesNotMatch(secret, /sk-very-secret/);
+    const long = await say(h, `/title ${'x'.repeat(300)}`);
+    assert.ok(long.length < 130, long);
+    const store = h.readStore();
+    try {
+      const session = store.listSessions({ limit: 1 })[0];
+      assert.ok(session?.title !== null && (session?.title?.length ?? 0) <= 100);
+    } finally {
+      store.close();
+    }
+  } finally {
+    await h.stop();
+  }
+});
+
+test("/sessions lists this chat's conversations; /resume 2 makes the next request's history the old one's", { timeout: 20_000 }, async () => {
+  const h = await startHarness({ config: fast });
+  try {
+    h.fake.setResponder(() => ({ text: 'noted' }));
+    assert.equal(await say(h, '/sessions'), 'No conversations in this chat yet.');
+    await say(h, 'remember the blue door');
+    await say(h, '/new');
+    await say(h, 'something else entirely');
+    const list = await say(h, '/sessions');
+    assert.match(list, /^1\. [0-9a-f]{8} · something else entirely · \d{4}-\d\d-\d\d \d\d:\d\d · 2 messages ← current$/m, list);
+    assert.match(list, /^2\. [0-9a-f]{8} · remember the blue door · .* · 2 messages$/m, list);
+
+    assert.match(await say(h, '/resume 7'), /^Nothing to resume: there is no conversation 7 \(1 to 2\)/);
+    assert.match(await say(h, '/resume'), /Say which conversation/);
+    const resumed = await say(h, '/resume 2');
+    assert.match(resumed, /^Resumed conversation [0-9a-f]{8} “remember the blue door” \(2 messages\)/);
+    await say(h, 'which door?');
+    assert.deepEqual(userTexts(h), ['remember the blue door', 'which door?']);
+    // The resumed one is current now; the other is kept and can be resumed by its short id.
+    const again = await say(h, '/sessions');
+    const other = /^\d\. ([0-9a-f]{8}) · something else entirely/m.exec(again)?.[1];
+    assert.ok(other, again);
+    assert.match(again, /remember the blue door · .* · 4 messages ← current$/m);
+    assert.match(await say(h, `/resume ${other}`), /^Resumed conversation/);
+    await say(h, 'and now?');
+    assert.deepEqual(userTexts(h), ['something else entirely', 'and now?']);
+  } finally {
+    await h.stop();
+  }
+});
+
+test('/verbose off: the next tool-using answer shows no progress lines; on again: it does (kept across a restart)', { timeout: 20_000 }, async () => {
+  // A tool that holds the turn until the test opens it: the progress line (if any) has time to be shown.
+  let open: () => void = () => undefined;
+  let entered = false;
+  const gate = defineTool({
+    name: 'probe_gate',
+    description: 'waits for the test',
+    input: z.object({}),
+    parallel: 'never',
+    handler: async () => {
+      entered = true;
+      await new Promise<void>((resolve) => (open = resolve));
+      return 'ok';
+    },
+  });
+  const h = await startHarness({ config: { ...fast, display: { tool_progress: 'all' } }, extraTools: [gate] });
+  const shownLine = (from: number): boolean => h.adapter.calls.slice(from).some((c) => c.kind !== 'typing' && c.text.includes('probe_gate'));
+  /** Runs a turn that calls the gate; resolves with whether its progress line was shown while the tool ran. */
+  const toolTurn = async (text: string, expectLine: boolean): Promise<boolean> => {
+    const before = h.adapter.calls.length;
+    entered = false;
+    h.fake.enqueue({ toolCalls: [{ name: 'probe_gate', arguments: {} }] }, { text: 'done' });
+    await h.adapter.inject({ text });
+    await until(() => entered, 'the tool call');
+    if (expectLine) await until(() => shownLine(before), 'the progress line');
+    // Off: more than the edit interval passes with the tool running, and still no line.
+    else await new Promise((resolve) => setTimeout(resolve, 700));
+    const shown = shownLine(before);
+    open();
+    await h.runner.waitIdle();
+    return shown;
+  };
+  try {
+    assert.equal(await toolTurn('look', true), true, 'progress lines shown by default');
+    assert.match(await say(h, '/verbose'), /Tool progress lines for this chat: off/);
+    await h.restart();
+    assert.equal(await toolTurn('look again', false), false, 'no progress line after /verbose off (and a restart)');
+    assert.match(await say(h, '/verbose on'), /on: a line for every tool call/);
+    assert.equal(await toolTurn('and again', true), true);
+    assert.match(await say(h, '/verbose loud'), /takes on, off, all or new/);
+  } finally {
+    open();
+    await h.stop();
+  }
+});
+
+test('/help has a line for each of /model /usage /title /sessions /resume /verbose', { timeout: 20_000 }, async () => {
+  const h = await startHarness({ config: fast });
+  try {
+    const help = await say(h, '/help');
+    for (const name of ['model', 'usage', 'title', 'sessions', 'resume', 'verbose']) {
+      assert.match(help, new RegExp(`^/${name}\\b.* — `, 'm'), name);
+      assert.ok(commandHelp.some((line) => line.startsWith(`/${name}`)), name);
+    }
+  } finally {
+    await h.stop();
+  }
+});
