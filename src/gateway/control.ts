@@ -11,6 +11,9 @@ import { cronReply, senderStanding, sethomeReply } from './job-commands.js';
 import type { AdapterEntry } from './runner-types.js';
 import type { ApprovalDesk } from './approvals/desk.js';
 import { approvalCommandReply } from './approvals/command.js';
+import type { InboxRow } from '../store/types.js';
+import { retryRefusal } from './commands/retry.js';
+import { undoReply } from './commands/undo.js';
 
 /** What a control command can see and change. */
 export interface ControlContext {
@@ -33,6 +36,8 @@ export interface ControlContext {
   readonly entry?: AdapterEntry | undefined;
   /** Where approval questions wait (/approve, /deny answer them). */
   readonly approvals?: ApprovalDesk | undefined;
+  /** The command's own inbox row (/undo marks what it hides with its id). */
+  readonly row?: InboxRow | undefined;
 }
 
 /** Runs one control command immediately (never behind a turn) and returns the reply text (/compress: compress-command.ts). */
@@ -67,6 +72,15 @@ export function runControlCommand(params: { name: Exclude<GatewayCommandName, 'c
     case 'approve':
     case 'deny':
       return approvalCommandReply({ desk: ctx.approvals, name, args: params.args ?? '', event: params.event });
+    case 'retry':
+      // Only a /retry that cannot run reaches the control lane (see runner.accept): say why.
+      return retryRefusal({ store: ctx.store, sessionKey: ctx.sessionKey, mailbox: ctx.mailbox }) ?? 'Nothing to retry right now.';
+    case 'undo':
+      return undoReply({ store: ctx.store, sessionKey: ctx.sessionKey, mailbox: ctx.mailbox, row: ctx.row });
+    case 'queue':
+      return 'Usage: /queue <text> — the text is answered next, without stopping the answer being written.';
+    case 'steer':
+      return 'Usage: /steer <text> — the text joins the answer being written at its next model call.';
     case 'help':
       return ['Commands:', ...commandHelp, skillCommandNote, '', 'Anything else you write goes to the agent.'].join('\n');
   }

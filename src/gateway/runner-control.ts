@@ -71,6 +71,7 @@ export async function answerControl(params: { deps: RunnerControlDeps; row: Inbo
       ...(options.skillsDir === undefined ? {} : { skills: () => skillCatalogOf({ dir: options.skillsDir }) }),
       entry: deps.slots.get({ name: event.platform })?.entry,
       approvals: deps.questions.approvals,
+      row,
     }),
   });
   logger.info({ command: command.kind === 'none' ? null : command.name, inboxId: row.id }, 'control command');

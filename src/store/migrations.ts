@@ -252,6 +252,16 @@ const parentSessionIndexSchema = `
 CREATE INDEX sessions_parent ON sessions (parent_session_id) WHERE parent_session_id IS NOT NULL;
 `;
 
+/**
+ * Messages taken back by /undo or set aside by /retry: `hidden_by` is the inbox id of the command's row. Hidden
+ * messages stay in the table (a /retry replayed after a crash finds the text it answers again there) but no history,
+ * count, search or compression reads them. (Numbered 11 in issue 17's plan; renumber at merge.)
+ */
+const hiddenMessagesSchema = `
+ALTER TABLE messages ADD COLUMN hidden_by INTEGER;
+CREATE INDEX messages_hidden_by ON messages (hidden_by) WHERE hidden_by IS NOT NULL;
+`;
+
 /** The store's schema history, oldest first. Append new migrations; never edit released ones. */
 export const migrations: readonly Migration[] = [
   { version: 1, name: 'initial schema', up: (db) => db.exec(initialSchema) },
@@ -263,4 +273,5 @@ export const migrations: readonly Migration[] = [
   { version: 7, name: 'approval rules', up: (db) => db.exec(approvalSchema) },
   { version: 8, name: 'model attempts of job runs', up: (db) => db.exec(runModelAttemptsSchema) },
   { version: 9, name: 'sessions by parent', up: (db) => db.exec(parentSessionIndexSchema) },
+  { version: 10, name: 'hidden messages', up: (db) => db.exec(hiddenMessagesSchema) },
 ];

@@ -19,7 +19,7 @@ export function createSessionSwitchQueries(params: {
   prompts: SessionPromptQueries;
 }): SessionSwitchQueries {
   const { db, sessions, messages, prompts } = params;
-  const lastId = db.prepare<[string], { id: number | null }>('SELECT max(id) AS id FROM messages WHERE session_id = ?');
+  const lastId = db.prepare<[string], { id: number | null }>('SELECT max(id) AS id FROM messages WHERE session_id = ? AND hidden_by IS NULL');
   const run = db.transaction((p: Parameters<Store['continueSession']>[0]) => {
     const old = sessions.getSession({ sessionId: p.fromSessionId });
     if (old === undefined) throw new Error(`cannot continue session ${p.fromSessionId}: no such session`);
