@@ -160,6 +160,20 @@ test('an undone exchange does not come back through a compression: not in the su
     } finally {
       store.close();
     }
+    // An exchange a compression copied into the new session's tail: /undo hides the copy and the ended session's original.
+    for (let i = 11; i <= 16; i += 1) await say(h, `item ${i}: ` + 'a fairly long description of the item. '.repeat(8));
+    await say(h, 'the hint is quokkaberry');
+    assert.match(await say(h, '/compress'), /^Compressed:/);
+    assert.match(await say(h, '/undo'), /^Removed your message “the hint is quokkaberry”/);
+    await say(h, 'next');
+    assert.doesNotMatch(JSON.stringify(h.fake.requests.at(-1)?.body.messages), /quokkaberry/);
+    const after = h.readStore();
+    try {
+      assert.deepEqual(after.search({ query: 'quokkaberry', limit: 5 }), [], 'neither the copy nor the original is found');
+      assert.deepEqual(after.search({ query: 'zebraphant', limit: 5 }), []);
+    } finally {
+      after.close();
+    }
   } finally {
     await h.stop();
   }

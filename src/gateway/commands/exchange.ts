@@ -1,5 +1,5 @@
 import { isSummaryMessage } from '../../agent/compress/summary-message.js';
-import type { Store, StoredMessage } from '../../store/types.js';
+import type { SessionRow, Store, StoredMessage } from '../../store/types.js';
 
 /** A session's last exchange: its last turn's user message and everything after it (what /undo and /retry take back). */
 export interface LastExchange {
@@ -34,6 +34,27 @@ export function lastExchange(params: { store: Pick<Store, 'history'>; sessionId:
   const from = history[start];
   if (from === undefined) return undefined;
   return { from, messages: history.slice(start) };
+}
+
+/**
+ * Hides the exchange under the command's inbox id (`hiddenBy`) and returns how many messages of the session it hid.
+ * When the session continues a compressed one, the exchange's originals there (the compression copied them into
+ * this session's tail) are hidden too, so session_search, which reads the ended session, does not bring them back:
+ * a turn's messages by its inbox id, a copied message (no inbox id) by its text, each from there to the old session's end.
+ */
+export function hideExchange(params: { store: Pick<Store, 'history' | 'hideMessages' | 'getSession'>; session: SessionRow; exchange: LastExchange; hiddenBy: number }): number {
+  const { store, session, exchange, hiddenBy } = params;
+  const hidden = store.hideMessages({ sessionId: session.id, fromMessageId: exchange.from.id, hiddenBy });
+  const parent = session.parentSessionId === null ? undefined : store.getSession({ sessionId: session.parentSessionId });
+  // A /new session's parent (same key too) shares no turn with it, and a message without inbox id is only ever a
+  // compression's copy: there the lookups below find nothing. A delegate child's parent has another key.
+  if (parent !== undefined && parent.key === session.key) {
+    const from = exchange.from;
+    const older = store.history({ sessionId: parent.id });
+    const original = from.inboxId !== null ? older.find((m) => m.inboxId === from.inboxId) : older.findLast((m) => m.role === 'user' && m.content === from.content);
+    if (original !== undefined) store.hideMessages({ sessionId: parent.id, fromMessageId: original.id, hiddenBy });
+  }
+  return hidden;
 }
 
 function isSummary(message: StoredMessage): boolean {

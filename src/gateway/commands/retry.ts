@@ -1,7 +1,7 @@
 import { parseCommand } from '../commands.js';
 import type { InboxRow, SessionRow, Store } from '../../store/types.js';
 import type { SessionMailbox } from '../mailbox.js';
-import { lastExchange } from './exchange.js';
+import { hideExchange, lastExchange } from './exchange.js';
 
 /** True when the row is a `/retry` (a turn that answers the session's last user message again). */
 export function isRetryRow(params: { row: InboxRow }): boolean {
@@ -35,6 +35,6 @@ export function takeRetryText(params: { store: Store; session: SessionRow; row: 
   if (earlier !== undefined) return { kind: 'retry', text: earlier.content };
   const exchange = lastExchange({ store, sessionId: session.id });
   if (exchange === undefined) return { kind: 'nothing' };
-  store.hideMessages({ sessionId: session.id, fromMessageId: exchange.from.id, hiddenBy: row.id });
+  hideExchange({ store, session, exchange, hiddenBy: row.id });
   return { kind: 'retry', text: exchange.from.content };
 }

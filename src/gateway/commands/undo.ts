@@ -1,6 +1,6 @@
 import type { InboxRow, Store } from '../../store/types.js';
 import type { SessionMailbox } from '../mailbox.js';
-import { lastExchange, shortQuote } from './exchange.js';
+import { hideExchange, lastExchange, shortQuote } from './exchange.js';
 
 /**
  * /undo: hides the session's last exchange (its last user message and everything after it) from every later request,
@@ -13,7 +13,7 @@ export function undoReply(params: { store: Store; sessionKey: string; mailbox: S
   const session = store.activeSession({ key: params.sessionKey });
   const exchange = session === undefined ? undefined : lastExchange({ store, sessionId: session.id });
   if (session === undefined || exchange === undefined || row === undefined) return 'Nothing to undo: this conversation has no exchange left to drop.';
-  const hidden = store.hideMessages({ sessionId: session.id, fromMessageId: exchange.from.id, hiddenBy: row.id });
+  const hidden = hideExchange({ store, session, exchange, hiddenBy: row.id });
   const answers = hidden - 1;
   const rest = answers > 0 ? ` and what came after it (${answers} message${answers === 1 ? '' : 's'})` : '';
   return `Removed your message “${shortQuote({ text: exchange.from.content })}”${rest} from this conversation.`;
