@@ -104,12 +104,13 @@ export class SessionMailbox {
 
   /**
    * Adds a message; applies the busy policy, or `mode` when given (not for replayed messages); starts the loop when
-   * idle. A steered message with no turn running (or one already aborted) is queued like any.
+   * idle. A steered message with no turn running (or one already aborted, or one the system started) is queued like any.
    */
   enqueue(params: { row: InboxRow; replay?: boolean; mode?: BusyPolicy }): void {
     const mode = params.replay === true ? 'queue' : (params.mode ?? this.policy);
     const running = this.running;
-    if (mode === 'steer' && running !== null && !running.controller.signal.aborted) {
+    // A system-started turn (a job, the heartbeat) may end without a word: a user's text steered into it could go unanswered.
+    if (mode === 'steer' && running !== null && !running.controller.signal.aborted && running.row.event.system === undefined) {
       running.steered.push(params.row);
       this.lastArrival = this.clock.now();
       return;
