@@ -95,3 +95,32 @@ test('/steer with no turn running is an ordinary message; steered text the turn 
     await h.stop();
   }
 });
+
+test('a restart while a steered turn runs: the turn is answered again and the steered text as its own turn, each once', async () => {
+  const gate = gateTool();
+  const h = await startHarness({ extraTools: [gate.tool], config: { gateway: { drain_timeout: '100ms' }, stream: { edit_interval: '250ms' } } });
+  try {
+    h.fake.enqueue({ toolCalls: [{ name: 'probe_gate', arguments: {} }] }, { chunks: ['work'], hangAfterChunks: 1 });
+    await h.adapter.inject({ text: 'do the thing' });
+    await h.adapter.waitFor({ predicate: gate.entered, what: 'tool running' });
+    await h.adapter.inject({ text: '/steer carefully' });
+    gate.open();
+    await h.adapter.waitFor({ predicate: () => h.fake.requests.length === 2, what: 'the steered model call' });
+    assert.deepEqual(roles(h.fake.requests[1]).at(-1), 'user:carefully');
+    h.fake.enqueue({ text: 'thing done' }, { text: 'noted, carefully' });
+    await h.restart();
+    await h.runner.waitIdle();
+    assert.equal(h.fake.requests.length, 4);
+    assert.deepEqual(roles(h.fake.requests[2]), ['user:do the thing']);
+    assert.deepEqual(roles(h.fake.requests[3]), ['user:do the thing', 'assistant:thing done', 'user:carefully']);
+    const store = h.readStore();
+    try {
+      assert.equal(store.pendingInbound().length, 0);
+    } finally {
+      store.close();
+    }
+  } finally {
+    gate.open();
+    await h.stop();
+  }
+});

@@ -22,9 +22,11 @@ export function gateTool(): GateTool {
     description: 'waits for the test',
     input: z.object({}),
     parallel: 'never',
-    handler: async () => {
+    handler: async (_args, ctx) => {
       entered = true;
-      await opened;
+      // An interrupted turn (shutdown, /stop) stops waiting.
+      const aborted = new Promise<never>((_resolve, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('interrupted')), { once: true }));
+      await Promise.race([opened, aborted]);
       return 'gate opened';
     },
   });
