@@ -34,9 +34,11 @@ export function userTextFor(params: { event: MessageEvent; expandSkill?: SkillEx
   return lines.join('\n');
 }
 
-/** A short session title from the first message. */
+/** A short session title from the first message (of `/queue text` or `/steer text`: the text). */
 export function titleFor(params: { text: string }): string | null {
-  const line = params.text.trim().split('\n')[0]?.trim() ?? '';
+  const command = parseCommand({ text: params.text });
+  const words = command.kind === 'command' && (command.name === 'queue' || command.name === 'steer') ? command.args : params.text;
+  const line = words.trim().split('\n')[0]?.trim() ?? '';
   if (line === '') return null;
   return line.length > 60 ? `${line.slice(0, 57)}...` : line;
 }

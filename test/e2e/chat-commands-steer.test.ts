@@ -82,6 +82,12 @@ test('/steer with no turn running is an ordinary message; steered text the turn 
     await h.adapter.inject({ text: '/steer hello there' });
     await h.runner.waitIdle();
     assert.deepEqual(roles(h.fake.requests[0]), ['user:hello there']);
+    const store = h.readStore();
+    try {
+      assert.equal(store.listSessions({ limit: 1 })[0]?.title, 'hello there', 'the title is the text, not the command');
+    } finally {
+      store.close();
+    }
 
     // One model call only (no tool): a message steered in while it streams comes too late for it, so it is answered next.
     h.fake.enqueue({ chunks: ['one ', 'two'], chunkDelayMs: 150 }, { text: 'late answer' });
