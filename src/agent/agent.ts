@@ -77,6 +77,7 @@ export class AIAgent {
           'What I did so far is saved; send another message to continue.';
         return { outcome: 'budget_exhausted', text: turn.text, note: joinNotes({ notes: [turn.route.note(), note] }) ?? note, modelCalls: turn.modelCalls };
       }
+      this.addSteered({ turn });
       turn.modelCalls += 1;
       const tooLarge = this.fixedPartTooLarge({ turn });
       if (tooLarge !== undefined) return tooLarge;
@@ -264,6 +265,11 @@ export class AIAgent {
         message: { role: 'tool', tool_call_id: call.id, name: call.function.name, content: params.content },
       });
     }
+  }
+
+  /** Adds the text steered into the turn since the last model call, as user messages (tool results are all in by now). */
+  private addSteered(params: { turn: Turn }): void {
+    for (const text of params.turn.params.steering?.() ?? []) this.add({ turn: params.turn, message: { role: 'user', content: text } });
   }
 
   private add(params: { turn: Turn; message: ChatMessage }): void {

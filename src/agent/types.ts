@@ -86,6 +86,11 @@ export interface AgentRunParams {
   model?: string | undefined;
   /** Aborted to interrupt the turn (new message with policy interrupt, /stop). */
   signal: AbortSignal;
+  /**
+   * User text that arrived for this turn since the last look (/steer, busy policy steer): read before each model call,
+   * each text added to the history as a user message (and given to `onMessage`) so that call and the later ones see it.
+   */
+  steering?: () => readonly string[];
   /** Receives streamed reply text as it arrives. */
   onTextDelta: (delta: string) => void;
   /** Receives every message added to the history, in order, for persisting. */

@@ -119,7 +119,7 @@ const httpSchema = z
 /** gateway: message handling. */
 const gatewaySchema = z
   .strictObject({
-    busy_policy: z.enum(['interrupt', 'queue']).default('interrupt'),
+    busy_policy: z.enum(['interrupt', 'queue', 'steer']).default('interrupt'),
     drain_timeout: duration({ defaultValue: '30s' }),
     http: httpSchema,
   })

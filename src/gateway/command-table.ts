@@ -78,5 +78,27 @@ export const commandTable = [
     menu: 'Turn tool progress lines on or off',
     arg: { name: 'mode', description: 'on, off, all or new (empty: switch)' },
   },
+  {
+    name: 'retry',
+    help: '/retry — answer your last message again: the last answer leaves the conversation and a new one is written (refused while an answer is being written: /stop it first)',
+    menu: 'Answer your last message again',
+  },
+  {
+    name: 'undo',
+    help: '/undo — drop the last exchange (your last message and its answer) from the conversation (refused while an answer is being written)',
+    menu: 'Drop the last exchange from the conversation',
+  },
+  {
+    name: 'queue',
+    help: '/queue <text> — send a message without stopping the answer being written: it is answered next',
+    menu: 'Send a message to answer next, without interrupting',
+    arg: { name: 'text', description: 'the message' },
+  },
+  {
+    name: 'steer',
+    help: '/steer <text> — add a message to the answer being written, read at its next model call (no answer running: an ordinary message)',
+    menu: 'Add a message to the answer being written',
+    arg: { name: 'text', description: 'the message' },
+  },
   { name: 'help', aliases: ['start'], help: '/help — this list', menu: 'List the commands' },
 ] as const satisfies readonly CommandSpec[];

@@ -16,6 +16,9 @@ import { usageReply, type ModelPricing } from './commands/usage.js';
 import { titleReply } from './commands/title.js';
 import { resumeReply, sessionsReply } from './commands/sessions.js';
 import { verboseReply } from './commands/verbose.js';
+import type { InboxRow } from '../store/types.js';
+import { retryRefusal } from './commands/retry.js';
+import { undoReply } from './commands/undo.js';
 
 /** What a control command can see and change. */
 export interface ControlContext {
@@ -46,6 +49,8 @@ export interface ControlContext {
   readonly scrub?: ((text: string) => string) | undefined;
   /** The time zone /sessions shows times in. */
   readonly timeZone?: string | undefined;
+  /** The command's own inbox row (/undo marks what it hides with its id). */
+  readonly row?: InboxRow | undefined;
 }
 
 /** Runs one control command immediately (never behind a turn) and returns the reply text (/compress: compress-command.ts). */
@@ -98,6 +103,15 @@ export function runControlCommand(params: { name: Exclude<GatewayCommandName, 'c
       });
     case 'verbose':
       return verboseReply({ args: params.args ?? '', store: ctx.store, sessionKey: ctx.sessionKey, defaultMode: ctx.toolProgress ?? 'new' });
+    case 'retry':
+      // Only a /retry that cannot run reaches the control lane (see runner.accept): say why.
+      return retryRefusal({ store: ctx.store, sessionKey: ctx.sessionKey, mailbox: ctx.mailbox }) ?? 'Nothing to retry right now.';
+    case 'undo':
+      return undoReply({ store: ctx.store, sessionKey: ctx.sessionKey, mailbox: ctx.mailbox, row: ctx.row });
+    case 'queue':
+      return 'Usage: /queue <text> — the text is answered next, without stopping the answer being written.';
+    case 'steer':
+      return 'Usage: /steer <text> — the text joins the answer being written at its next model call.';
     case 'help':
       return ['Commands:', ...commandHelp, skillCommandNote, '', 'Anything else you write goes to the agent.'].join('\n');
   }

@@ -3,8 +3,14 @@ import type { InboxRow } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
 import { TurnAbort, type TurnAbortKind } from './turn-abort.js';
 
-/** What to do with a message that arrives while the session is answering another. */
-export type BusyPolicy = 'interrupt' | 'queue';
+/** What to do with a message that arrives while the session is answering another (steer: add it to the running turn). */
+export type BusyPolicy = 'interrupt' | 'queue' | 'steer';
+
+/** The messages steered into a running turn: the turn takes them before each model call (see AgentRunParams.steering). */
+export interface SteeringSource {
+  /** The rows steered in since the last take, in arrival order; each row is given once. */
+  readonly take: () => readonly InboxRow[];
+}
 
 /** A typing indicator kept alive until `stop()` (which may be called more than once). */
 export interface TypingHandle {
@@ -15,16 +21,19 @@ export interface TypingHandle {
  * Runs one turn (for `row` plus the rows `merged` into it); must settle when `signal` aborts. `typing`, when given, is
  * the indicator the mailbox started as the first sign of life: the turn adopts it (and stops it) instead of starting one.
  */
-export type TurnRunner = (params: { row: InboxRow; merged: readonly InboxRow[]; signal: AbortSignal; typing?: TypingHandle }) => Promise<void>;
+export type TurnRunner = (params: { row: InboxRow; merged: readonly InboxRow[]; signal: AbortSignal; typing?: TypingHandle; steering?: SteeringSource }) => Promise<void>;
 
 interface RunningTurn {
   readonly row: InboxRow;
   readonly controller: AbortController;
+  /** Rows steered into the turn that it has not taken yet; those left when it ends become the next turns. */
+  readonly steered: InboxRow[];
 }
 
 /**
  * One session's actor: its messages run one at a time, in arrival order. With policy `interrupt` a new
- * message aborts the turn that is running; with `queue` it waits.
+ * message aborts the turn that is running; with `queue` it waits; with `steer` it joins the running turn at its next
+ * model call. A message enqueued with a `mode` (/queue, /steer) is treated so whatever the policy.
  */
 export class SessionMailbox {
   /** The session key this mailbox serves. */
@@ -32,6 +41,8 @@ export class SessionMailbox {
   private readonly queue: InboxRow[] = [];
   /** Queued rows a later message superseded (policy interrupt): they go into the history unanswered. */
   private readonly superseded = new Set<number>();
+  /** Queued rows sent with /queue: a later message under policy interrupt never supersedes them. */
+  private readonly kept = new Set<number>();
   private running: RunningTurn | null = null;
   private loop: Promise<void> | null = null;
   private readonly policy: BusyPolicy;
@@ -91,12 +102,24 @@ export class SessionMailbox {
     return this.running?.row ?? null;
   }
 
-  /** Adds a message; applies the busy policy (not for replayed messages); starts the loop when idle. */
-  enqueue(params: { row: InboxRow; replay?: boolean }): void {
-    if (this.policy === 'interrupt' && params.replay !== true) {
-      for (const waiting of this.queue) this.superseded.add(waiting.id);
+  /**
+   * Adds a message; applies the busy policy, or `mode` when given (not for replayed messages); starts the loop when
+   * idle. A steered message with no turn running (or one already aborted, or one the system started) is queued like any.
+   */
+  enqueue(params: { row: InboxRow; replay?: boolean; mode?: BusyPolicy }): void {
+    const mode = params.replay === true ? 'queue' : (params.mode ?? this.policy);
+    const running = this.running;
+    // A system-started turn (a job, the heartbeat) may end without a word: a user's text steered into it could go unanswered.
+    if (mode === 'steer' && running !== null && !running.controller.signal.aborted && running.row.event.system === undefined) {
+      running.steered.push(params.row);
+      this.lastArrival = this.clock.now();
+      return;
+    }
+    if (mode === 'interrupt') {
+      for (const waiting of this.queue) if (!this.kept.has(waiting.id)) this.superseded.add(waiting.id);
       if (this.running) this.interrupt({ kind: 'superseded' });
     }
+    if (params.mode === 'queue') this.kept.add(params.row.id);
     this.queue.push(params.row);
     const now = this.clock.now();
     if (params.replay !== true && now - this.lastArrival < this.mergeWindowMs) this.followers.add(params.row.id);
@@ -111,11 +134,13 @@ export class SessionMailbox {
     return true;
   }
 
-  /** Removes the messages that have not started; returns them. */
+  /** Removes the messages that have not started (those steered into the running turn and not taken yet too); returns them. */
   clearQueue(): InboxRow[] {
     this.superseded.clear();
     this.followers.clear();
-    return this.queue.splice(0, this.queue.length);
+    this.kept.clear();
+    const steered = this.running?.steered.splice(0) ?? [];
+    return [...steered, ...this.queue.splice(0, this.queue.length)];
   }
 
   /** Resolves when nothing runs and nothing waits. */
@@ -138,6 +163,7 @@ export class SessionMailbox {
     if (!burst || this.mergeWindowMs <= 0) {
       this.queue.shift();
       this.followers.delete(first.id);
+      this.kept.delete(first.id);
       return { row: first, merged: [], ...withTyping };
     }
     const deadline = this.clock.now() + this.mergeWindowMs * 4;
@@ -152,6 +178,7 @@ export class SessionMailbox {
     for (const part of [row, ...merged]) {
       this.superseded.delete(part.id);
       this.followers.delete(part.id);
+      this.kept.delete(part.id);
     }
     if (merged.length > 0) this.logger.info({ inboxId: row.id, parts: merged.length + 1 }, 'merged message parts into one turn');
     return { row, merged, ...withTyping };
@@ -163,14 +190,18 @@ export class SessionMailbox {
         const { row, merged, typing } = next;
         const controller = new AbortController();
         if (this.superseded.delete(row.id)) controller.abort(new TurnAbort({ kind: 'superseded' }));
-        this.running = { row, controller };
+        const running: RunningTurn = { row, controller, steered: [] };
+        this.running = running;
+        const steering: SteeringSource = { take: () => (controller.signal.aborted ? [] : running.steered.splice(0)) };
         try {
-          await this.runTurn({ row, merged, signal: controller.signal, ...(typing === undefined ? {} : { typing }) });
+          await this.runTurn({ row, merged, signal: controller.signal, steering, ...(typing === undefined ? {} : { typing }) });
         } catch (error) {
           this.logger.error({ err: error, inboxId: row.id }, 'turn failed');
         } finally {
           typing?.stop();
           this.running = null;
+          // Steered text the turn ended before reading is answered next, as ordinary messages in their order.
+          this.queue.unshift(...running.steered.splice(0));
         }
       }
     } finally {

@@ -76,6 +76,7 @@ export async function answerControl(params: { deps: RunnerControlDeps; row: Inbo
       toolProgress: options.toolProgress,
       scrub: options.scrub,
       timeZone: agent.route.timeZone,
+      row,
     }),
   });
   logger.info({ command: command.kind === 'none' ? null : command.name, inboxId: row.id }, 'control command');

@@ -39,6 +39,9 @@ import type { AdapterEntry, RunnerOptions } from './runner-types.js';
 import { sessionContextUsage, type ContextUsage } from './context-status.js';
 import { replayPending } from './runner-replay.js';
 import { OwnerQuestions } from './owner-questions.js';
+import { turnModeOf } from './commands/lanes.js';
+import { retryRefusal } from './commands/retry.js';
+import type { SteeringSource } from './mailbox.js';
 
 export type { AdapterEntry, RunnerOptions } from './runner-types.js';
 
@@ -296,7 +299,9 @@ export class GatewayRunner {
     const skillsDir = this.gate.mayTalk({ platform: event.platform, sender: event.sender, allow: slot.entry.allow }) ? this.options.skillsDir : undefined;
     const command = messageCommand({ text: event.text, platform: event.platform, catalog: () => skillCatalogOf({ dir: skillsDir }) });
     // A skill's command is a message: journaled, queued and paced like any (its turn loads the skill's body).
-    const message = command.kind === 'none' || command.kind === 'skill';
+    // /queue, /steer (with text) and /retry become turns too; how each enters the mailbox is its mode.
+    const mode = turnModeOf({ command });
+    let message = mode !== undefined;
     // While draining the store is still open: a message is journaled and answered after the restart (platforms
     // such as Discord or Twilio never deliver it again). A command is refused: it means "now" or not at all.
     const draining = this.phase === 'draining';
@@ -312,11 +317,13 @@ export class GatewayRunner {
       return 'duplicate';
     }
     // A message that starts a turn (or /new, /stop) drops the session's background review: the user comes first.
-    if (command.kind !== 'command' || command.name === 'new' || command.name === 'stop') this.background.abort({ key: sessionKey, reason: 'new_message' });
+    if (mode !== undefined || command.kind !== 'command' || command.name === 'new' || command.name === 'stop') this.background.abort({ key: sessionKey, reason: 'new_message' });
     if (draining) {
       this.logger.info({ platform: event.platform, messageId: event.messageId }, 'message received while draining: journaled, answered after the next start');
       return 'deferred';
     }
+    // A /retry while the session is busy, or with nothing to retry, is answered at once instead.
+    if (command.kind === 'command' && command.name === 'retry' && retryRefusal({ store: this.store, sessionKey, mailbox: this.mailboxes.get({ key: sessionKey }) }) !== undefined) message = false;
     if (!message) {
       await this.control({ row, command });
       return 'command';
@@ -324,7 +331,7 @@ export class GatewayRunner {
     // The owner's next message while a clarify question waits in the chat is its answer, not a new turn.
     if (this.questions.answers({ row, command, store: this.store })) return 'answer';
     if (command.kind === 'skill') this.logger.info({ skill: command.name, inboxId: row.id }, 'skill command: queued as a turn');
-    this.mailboxes.for({ key: sessionKey, entry: slot.entry }).enqueue({ row });
+    this.mailboxes.for({ key: sessionKey, entry: slot.entry }).enqueue({ row, ...(mode === 'queue' || mode === 'steer' ? { mode } : {}) });
     return 'queued';
   }
 
@@ -392,7 +399,7 @@ export class GatewayRunner {
     await answerControl({ deps: { ...deps, compression: this.compressionDeps().compression, contextUsage: this.contextUsage(), adapters: () => this.adapterStatuses() }, ...params });
   }
 
-  private async turn(params: { row: InboxRow; merged: readonly InboxRow[]; signal: AbortSignal; typing?: TypingHandle }): Promise<void> {
+  private async turn(params: { row: InboxRow; merged: readonly InboxRow[]; signal: AbortSignal; typing?: TypingHandle; steering?: SteeringSource }): Promise<void> {
     let used: { ran: boolean };
     let delivered: { sessionId: string; modelCalls: number } | undefined;
     try {
@@ -418,13 +425,13 @@ export class GatewayRunner {
     startReviewIfDue({ work: this.background, store, logger, replies, key: row.sessionKey, sessionId: delivered.sessionId, turnModelCalls: delivered.modelCalls, event: row.event, queued, options, agent });
   }
 
-  private async runTurnOn(params: { row: InboxRow; merged: readonly InboxRow[]; signal: AbortSignal; typing?: TypingHandle; slot: AdapterSlot; onDelivered: TurnDeps['onDelivered'] }): Promise<void> {
+  private async runTurnOn(params: { row: InboxRow; merged: readonly InboxRow[]; signal: AbortSignal; typing?: TypingHandle; steering?: SteeringSource; slot: AdapterSlot; onDelivered: TurnDeps['onDelivered'] }): Promise<void> {
     const { row } = params;
     const onFinished: TurnDeps['onFinished'] =
       row.event.system === undefined ? undefined : (end) => this.injected.settle({ inboxId: row.id, end: { ...end, messageIds: turnMessageIds({ store: this.store, inboxId: row.id }) } });
     const { store, agent, clock, logger, options } = this;
     const deps = meteredTurn({ deps: turnDepsFor({ store, agent, clock, logger, slot: params.slot, options, maxAttempts: maxTurnAttempts, compression: this.compressionDeps(), onDelivered: params.onDelivered, onFinished, approvals: this.questions.approvals, slots: this.slots, clarifications: this.questions.clarifications }), metrics: this.http?.metrics, row, clock });
-    await runTurn({ row, merged: params.merged, signal: params.signal, ...(params.typing === undefined ? {} : { typing: params.typing }), deps });
+    await runTurn({ row, merged: params.merged, signal: params.signal, ...(params.typing === undefined ? {} : { typing: params.typing }), ...(params.steering === undefined ? {} : { steering: params.steering }), deps });
   }
 
   /** The turn's compression deps: the configured settings with the context length in force. */

@@ -22,7 +22,8 @@ import { abortKindOf } from './turn-abort.js';
 import { turnJournal, turnLeftovers } from './turn-journal.js';
 import { reactToTurn, type TurnReactions } from './turn-reactions.js';
 import { startTyping } from './typing.js';
-import type { TypingHandle } from './mailbox.js';
+import type { SteeringSource, TypingHandle } from './mailbox.js';
+import { isRetryRow, takeRetryText } from './commands/retry.js';
 import { titleFor, userTextFor, type SkillExpander } from './user-text.js';
 import { isSilentAnswer } from './inject-turn.js';
 import { ToolProgress, type ToolProgressMode } from './tool-progress.js';
@@ -132,7 +133,7 @@ function giveUpNote(params: { attempts: number }): string {
  * Runs one turn: the agent answers one inbound message, the reply streams to the platform, and the
  * journal records every sent message so a crash mid-stream is finished in place on replay.
  */
-export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRow[]; signal: AbortSignal; typing?: TypingHandle; deps: TurnDeps }): Promise<void> {
+export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRow[]; signal: AbortSignal; typing?: TypingHandle; steering?: SteeringSource; deps: TurnDeps }): Promise<void> {
   const { row, signal, deps } = params;
   const merged = params.merged ?? [];
   const mergedIds = merged.map((m) => m.id);
@@ -186,6 +187,14 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
     await delivery.finish({ note: giveUpNote({ attempts: row.attempts }) });
     store.completeTurn({ inboxId: row.id, merged: mergedIds });
     deps.onFinished?.({ outcome: 'error', sessionId: session.id, text: '', error: `cut short ${row.attempts} times` });
+    return;
+  }
+  // A /retry answers the last user message again: its exchange is set aside (hidden) before the history is read.
+  const retry = isRetryRow({ row }) ? takeRetryText({ store, session, row }) : undefined;
+  if (retry?.kind === 'nothing') {
+    await delivery.finish({ note: 'Nothing to retry: this conversation has no message of yours to answer again.' });
+    store.completeTurn({ inboxId: row.id, merged: mergedIds });
+    deps.onFinished?.({ outcome: 'error', sessionId: session.id, text: '', error: 'nothing to retry' });
     return;
   }
   // Built once per session and stored with it, so every model call of the session sends the same system prompt.
@@ -264,8 +273,17 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
       history,
       // The session's /model choice (null: the route's primary).
       model: store.sessionModel({ sessionId: session.id }) ?? undefined,
-      userText: [row, ...merged].map((part) => userTextFor({ event: part.event, expandSkill: deps.expandSkill })).filter((t) => t !== '').join('\n\n'),
+      userText: [...(retry === undefined ? [userTextFor({ event: row.event, expandSkill: deps.expandSkill })] : [retry.text]), ...merged.map((part) => userTextFor({ event: part.event, expandSkill: deps.expandSkill }))]
+        .filter((t) => t !== '')
+        .join('\n\n'),
       signal,
+      // Text steered in (/steer, busy policy steer) joins the next model call; its rows are completed with this turn's.
+      steering: () => {
+        const rows = params.steering?.take() ?? [];
+        mergedIds.push(...rows.map((r) => r.id));
+        if (rows.length > 0) logger.info({ steered: rows.map((r) => r.id) }, 'steered messages added to the running turn');
+        return rows.map((r) => userTextFor({ event: r.event, expandSkill: deps.expandSkill })).filter((t) => t !== '');
+      },
       onTextDelta: (delta) => {
         streamed += delta;
         if (system === undefined) delivery.push(delta);

@@ -7,12 +7,15 @@ import type { MessageEvent } from './contracts.js';
  */
 export type SkillExpander = (params: { name: string; args: string; platform: string }) => string | undefined;
 
-/** The words of a message: a skill command's expansion when `expandSkill` knows it, else the text as written. */
+/**
+ * The words of a message: the text after `/queue` or `/steer` (how it was sent is not part of it), a skill command's
+ * expansion when `expandSkill` knows it, else the text as written.
+ */
 function wordsOf(params: { event: MessageEvent; expandSkill: SkillExpander | undefined }): string {
   const { event, expandSkill } = params;
-  if (expandSkill === undefined) return event.text;
   const command = parseCommand({ text: event.text });
-  if (command.kind !== 'unknown') return event.text;
+  if (command.kind === 'command' && (command.name === 'queue' || command.name === 'steer') && command.args !== '') return command.args;
+  if (expandSkill === undefined || command.kind !== 'unknown') return event.text;
   return expandSkill({ name: command.name, args: command.args, platform: event.platform }) ?? event.text;
 }
 
@@ -31,9 +34,11 @@ export function userTextFor(params: { event: MessageEvent; expandSkill?: SkillEx
   return lines.join('\n');
 }
 
-/** A short session title from the first message. */
+/** A short session title from the first message (of `/queue text` or `/steer text`: the text). */
 export function titleFor(params: { text: string }): string | null {
-  const line = params.text.trim().split('\n')[0]?.trim() ?? '';
+  const command = parseCommand({ text: params.text });
+  const words = command.kind === 'command' && (command.name === 'queue' || command.name === 'steer') ? command.args : params.text;
+  const line = words.trim().split('\n')[0]?.trim() ?? '';
   if (line === '') return null;
   return line.length > 60 ? `${line.slice(0, 57)}...` : line;
 }

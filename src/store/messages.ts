@@ -15,6 +15,7 @@ interface MessageRecord {
   tool_call_id: string | null;
   tool_name: string | null;
   created_at: number;
+  hidden_by?: number | null;
 }
 
 const toolCallsSchema = z.array(z.object({ id: z.string(), name: z.string(), arguments: z.string() }));
@@ -51,7 +52,7 @@ function toStoredMessage(record: MessageRecord): StoredMessage {
 }
 
 /** The chat history's part of the Store (search lives in search.ts). */
-export type MessageQueries = Pick<Store, 'appendMessage' | 'history' | 'historyStart' | 'deleteTurnMessages' | 'countUserTurns'>;
+export type MessageQueries = Pick<Store, 'appendMessage' | 'history' | 'historyStart' | 'deleteTurnMessages' | 'countUserTurns' | 'hideMessages' | 'hiddenMessages'>;
 
 /** Prepares the message statements once and returns the methods that use them. */
 export function createMessageQueries(params: { db: Database.Database; clock: Clock }): MessageQueries {
@@ -73,16 +74,21 @@ export function createMessageQueries(params: { db: Database.Database; clock: Clo
      VALUES (@sessionId, @inboxId, @role, @content, @toolCallsJson, @toolCallId, @toolName, @now)
      RETURNING *`,
   );
-  const bySession = db.prepare<[string], MessageRecord>('SELECT * FROM messages WHERE session_id = ? ORDER BY id');
+  // Messages /undo or /retry hid (hidden_by set) are never part of a history.
+  const bySession = db.prepare<[string], MessageRecord>('SELECT * FROM messages WHERE session_id = ? AND hidden_by IS NULL ORDER BY id');
   const recentBySession = db.prepare<[string, number], MessageRecord>(
-    'SELECT * FROM (SELECT * FROM messages WHERE session_id = ? ORDER BY id DESC LIMIT ?) ORDER BY id',
+    'SELECT * FROM (SELECT * FROM messages WHERE session_id = ? AND hidden_by IS NULL ORDER BY id DESC LIMIT ?) ORDER BY id',
   );
-  const firstBySession = db.prepare<[string, number], MessageRecord>('SELECT * FROM messages WHERE session_id = ? ORDER BY id LIMIT ?');
+  const firstBySession = db.prepare<[string, number], MessageRecord>('SELECT * FROM messages WHERE session_id = ? AND hidden_by IS NULL ORDER BY id LIMIT ?');
+  const hide = db.prepare<{ sessionId: string; fromId: number; by: number }>(
+    'UPDATE messages SET hidden_by = @by WHERE session_id = @sessionId AND id >= @fromId AND hidden_by IS NULL',
+  );
+  const hiddenBy = db.prepare<[number], MessageRecord>('SELECT * FROM messages WHERE hidden_by = ? ORDER BY id');
   const deleteByInbox = db.prepare<[number]>('DELETE FROM messages WHERE inbox_id = ?');
   // One user message per turn carries the turn's inbox id; copies a compression wrote into a continued session carry
   // none, except the running turn's (the same id as in the old session: counted once).
   const countTurns = db.prepare<[string], { n: number }>(
-    "SELECT count(DISTINCT inbox_id) AS n FROM messages WHERE role = 'user' AND inbox_id IS NOT NULL AND session_id IN (SELECT value FROM json_each(?))",
+    "SELECT count(DISTINCT inbox_id) AS n FROM messages WHERE role = 'user' AND inbox_id IS NOT NULL AND hidden_by IS NULL AND session_id IN (SELECT value FROM json_each(?))",
   );
 
   return {
@@ -105,5 +111,7 @@ export function createMessageQueries(params: { db: Database.Database; clock: Clo
     historyStart: ({ sessionId, limit }) => firstBySession.all(sessionId, Math.max(0, limit)).map(toStoredMessage),
     deleteTurnMessages: ({ inboxId }) => deleteByInbox.run(inboxId).changes,
     countUserTurns: ({ sessionIds }) => countTurns.get(JSON.stringify(sessionIds))?.n ?? 0,
+    hideMessages: ({ sessionId, fromMessageId, hiddenBy: by }) => hide.run({ sessionId, fromId: fromMessageId, by }).changes,
+    hiddenMessages: ({ hiddenBy: by }) => hiddenBy.all(by).map(toStoredMessage),
   };
 }

@@ -266,6 +266,16 @@ CREATE TABLE chat_settings (
 ) STRICT, WITHOUT ROWID;
 `;
 
+/**
+ * Messages taken back by /undo or set aside by /retry: `hidden_by` is the inbox id of the command's row. Hidden
+ * messages stay in the table (a /retry replayed after a crash finds the text it answers again there) but no history,
+ * count, search or compression reads them.
+ */
+const hiddenMessagesSchema = `
+ALTER TABLE messages ADD COLUMN hidden_by INTEGER;
+CREATE INDEX messages_hidden_by ON messages (hidden_by) WHERE hidden_by IS NOT NULL;
+`;
+
 /** The store's schema history, oldest first. Append new migrations; never edit released ones. */
 export const migrations: readonly Migration[] = [
   { version: 1, name: 'initial schema', up: (db) => db.exec(initialSchema) },
@@ -278,4 +288,5 @@ export const migrations: readonly Migration[] = [
   { version: 8, name: 'model attempts of job runs', up: (db) => db.exec(runModelAttemptsSchema) },
   { version: 9, name: 'sessions by parent', up: (db) => db.exec(parentSessionIndexSchema) },
   { version: 10, name: 'session model and chat settings', up: (db) => db.exec(chatCommandsSchema) },
+  { version: 11, name: 'hidden messages', up: (db) => db.exec(hiddenMessagesSchema) },
 ];

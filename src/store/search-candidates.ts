@@ -54,7 +54,7 @@ export function createCandidateFinder(params: { db: Database.Database }): Candid
     `SELECT m.id, m.session_id, substr(m.content, 1, ${HEAD_CHARS}) AS head, length(m.content) AS chars
      FROM messages_fts f
      JOIN messages m ON m.id = f.rowid
-     WHERE messages_fts MATCH @query AND f.rowid < @below AND m.session_id <> @exclude
+     WHERE messages_fts MATCH @query AND f.rowid < @below AND m.session_id <> @exclude AND m.hidden_by IS NULL
        AND m.session_id NOT IN (SELECT c.id FROM sessions c WHERE c.parent_session_id = @exclude AND c.key <> (SELECT p.key FROM sessions p WHERE p.id = @exclude))
      ORDER BY f.rowid DESC
      LIMIT @limit`,

@@ -30,10 +30,10 @@ export function createSessionSearchQueries(params: { db: Database.Database; find
   const { db, find } = params;
   const message = db.prepare<[number], MessageRecord>('SELECT id, role, content, tool_name, created_at FROM messages WHERE id = ?');
   const before = db.prepare<[string, number], MessageRecord>(
-    'SELECT id, role, content, tool_name, created_at FROM messages WHERE session_id = ? AND id < ? ORDER BY id DESC LIMIT 1',
+    'SELECT id, role, content, tool_name, created_at FROM messages WHERE session_id = ? AND id < ? AND hidden_by IS NULL ORDER BY id DESC LIMIT 1',
   );
   const after = db.prepare<[string, number], MessageRecord>(
-    'SELECT id, role, content, tool_name, created_at FROM messages WHERE session_id = ? AND id > ? ORDER BY id LIMIT 1',
+    'SELECT id, role, content, tool_name, created_at FROM messages WHERE session_id = ? AND id > ? AND hidden_by IS NULL ORDER BY id LIMIT 1',
   );
   const session = db.prepare<[string], SessionRecord>(
 `SELECT ${sessionColumns} FROM sessions s WHERE s.id = ?`,

@@ -21,7 +21,7 @@ export function createSessionSwitchQueries(params: {
   const { db, sessions, messages, prompts } = params;
   // The model chosen with /model stays with the conversation when a compression continues it.
   const keepModel = db.prepare<{ from: string; to: string }>('UPDATE sessions SET model = (SELECT model FROM sessions WHERE id = @from) WHERE id = @to');
-  const lastId = db.prepare<[string], { id: number | null }>('SELECT max(id) AS id FROM messages WHERE session_id = ?');
+  const lastId = db.prepare<[string], { id: number | null }>('SELECT max(id) AS id FROM messages WHERE session_id = ? AND hidden_by IS NULL');
   const run = db.transaction((p: Parameters<Store['continueSession']>[0]) => {
     const old = sessions.getSession({ sessionId: p.fromSessionId });
     if (old === undefined) throw new Error(`cannot continue session ${p.fromSessionId}: no such session`);

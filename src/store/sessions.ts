@@ -28,7 +28,7 @@ export function toSessionRow(record: SessionRecord): SessionRow {
 }
 
 /** Columns every session query selects (not the stored prompt: lists stay light). `rowid` breaks ties between sessions started in the same millisecond. */
-export const sessionColumns = `s.id, s.key, s.parent_session_id, s.title, s.started_at, s.ended_at, (SELECT count(*) FROM messages m WHERE m.session_id = s.id) AS message_count`;
+export const sessionColumns = `s.id, s.key, s.parent_session_id, s.title, s.started_at, s.ended_at, (SELECT count(*) FROM messages m WHERE m.session_id = s.id AND m.hidden_by IS NULL) AS message_count`;
 const newestFirst = 'ORDER BY s.started_at DESC, s.rowid DESC';
 
 /** The sessions' part of the Store. */

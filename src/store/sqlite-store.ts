@@ -151,6 +151,8 @@ export function openStore(params: OpenStoreParams): Store {
     historyStart: live('historyStart', messages.historyStart),
     deleteTurnMessages: live('deleteTurnMessages', messages.deleteTurnMessages),
     countUserTurns: live('countUserTurns', messages.countUserTurns),
+    hideMessages: live('hideMessages', messages.hideMessages),
+    hiddenMessages: live('hiddenMessages', messages.hiddenMessages),
     search: live('search', search.search),
     searchSessions: live('searchSessions', sessionSearch.searchSessions),
     scrubStoredBatch: live('scrubStoredBatch', scrubbing.scrubStoredBatch),

@@ -368,6 +368,13 @@ export interface Store extends JobStore, ApprovalStore {
   /** Removes a turn's history entries (used when a crashed turn is replayed). */
   deleteTurnMessages(params: { inboxId: number }): number;
   /**
+   * Hides a session's messages from `fromMessageId` on (/undo, /retry): no history, count, search or compression reads
+   * them again; `hiddenBy` is the command's inbox id. Returns how many were hidden (0 when already hidden).
+   */
+  hideMessages(params: { sessionId: string; fromMessageId: number; hiddenBy: number }): number;
+  /** The messages one command (its inbox id) hid, in order. */
+  hiddenMessages(params: { hiddenBy: number }): StoredMessage[];
+  /**
    * Single messages matching a query, best first, each with a marked snippet (FTS5 query syntax; plain words work).
    * Bounded like `searchSessions`: only the newest matching messages (the same fixed number) are ranked.
    */

@@ -72,7 +72,7 @@ test('discord slash commands: registered once across two starts (hash in storage
   try {
     await run();
     assert.equal(fake.commandOverwrites, 1);
-    assert.deepEqual(fake.commands.map((command) => command['name']).sort(), ['approve', 'compress', 'cron', 'deny', 'help', 'memory', 'model', 'new', 'resume', 'sessions', 'sethome', 'skills', 'status', 'stop', 'title', 'usage', 'verbose']);
+    assert.deepEqual(fake.commands.map((command) => command['name']).sort(), ['approve', 'compress', 'cron', 'deny', 'help', 'memory', 'model', 'new', 'queue', 'resume', 'retry', 'sessions', 'sethome', 'skills', 'status', 'steer', 'stop', 'title', 'undo', 'usage', 'verbose']);
     await run();
     assert.equal(fake.commandOverwrites, 1, 'the unchanged definitions are not registered again');
     assert.equal(fake.calls.filter((call) => call.method === 'PUT').length, 1);
@@ -109,6 +109,7 @@ test('discord slash command with its text option: the option arrives as the comm
     const approve = fake.commands.find((command) => command['name'] === 'approve');
     assert.deepEqual(approve?.['options'], [{ type: 3, name: 'scope', description: 'session or always (empty: once)', required: false }]);
     assert.equal(fake.commands.find((command) => command['name'] === 'status')?.['options'], undefined, 'a command without text has no option');
+    for (const name of ['queue', 'steer']) assert.deepEqual(fake.commands.find((command) => command['name'] === name)?.['options'], [{ type: 3, name: 'text', description: 'the message', required: false }], name);
     fake.slashCommand({ channelId: dm, user: owner, name: 'approve', values: { scope: 'bogus' } });
     const reply = await fake.waitFor({ predicate: () => fake.channelMessages({ channelId: dm }).find((m) => m.content.startsWith('Unknown answer')), what: 'the reply' });
     assert.match(reply.content, /Unknown answer "bogus"/);

@@ -136,9 +136,9 @@ describe('loadConfig', () => {
         assert.equal(error.exitCode, 78);
         assert.equal(error.file, profile.configPath);
         assert.equal(error.keyPath, 'gateway.busy_policy');
-        assert.equal(error.expected, 'one of interrupt|queue');
+        assert.equal(error.expected, 'one of interrupt|queue|steer');
         assert.equal(error.found, '"sometimes"');
-        assert.equal(error.message, `${profile.configPath}: gateway.busy_policy: expected one of interrupt|queue, found "sometimes"`);
+        assert.equal(error.message, `${profile.configPath}: gateway.busy_policy: expected one of interrupt|queue|steer, found "sometimes"`);
         return true;
       });
     } finally {

@@ -31,7 +31,7 @@ test('a file with 3 problems: one ConfigError (exit 78) whose message lists all 
   assert.equal(lines.length, 4);
   assert.match(lines[1] ?? '', /model\.base_url: .*needs http:\/\/ or https:\/\//);
   assert.match(lines[2] ?? '', /model\.max_retries: expected a number >= 0, found -1/);
-  assert.match(lines[3] ?? '', /gateway\.busy_policy: expected one of interrupt\|queue, found "bogus"/);
+  assert.match(lines[3] ?? '', /gateway\.busy_policy: expected one of interrupt\|queue\|steer, found "bogus"/);
   assert.doesNotMatch(error.message, /more problem/);
 });
 
