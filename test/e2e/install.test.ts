@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -74,6 +74,26 @@ test('the README install leaves a working `hermes` command on a clean PATH', { t
     const status = await run({ command: 'hermes', args: ['status'], cwd: tmp, env: clean });
     assert.equal(status.code, 0, status.stderr);
     assert.equal(status.stdout, 'default: stopped\n');
+
+    // The build is a bundle (scripts/build.ts): the config schema (zod, yaml, dotenv bundled in) validates from it,
+    // with zod's English messages, and every problem is listed.
+    writeFileSync(path.join(home, 'config.yaml'), 'model:\n  base_url: 127.0.0.1:18701/v1\n  max_retries: lots\ngateway:\n  busy_policy: sometimes\n');
+    writeFileSync(path.join(home, '.env'), 'OPENAI_API_KEY=sk-install-test\n', { mode: 0o600 });
+    const invalid = await run({ command: 'hermes', args: ['config', 'validate'], cwd: tmp, env: clean });
+    assert.equal(invalid.code, 78, invalid.stdout + invalid.stderr);
+    const problems = invalid.stdout + invalid.stderr;
+    for (const key of ['model.base_url', 'model.max_retries', 'gateway.busy_policy']) assert.match(problems, new RegExp(key.replace('.', '\\.')), problems);
+    assert.match(problems, /expected/i);
+    assert.match((await run({ command: 'hermes', args: ['status'], cwd: tmp, env: clean })).stdout, /^default: stopped; its config is invalid/);
+    writeFileSync(path.join(home, 'config.yaml'), 'model:\n  base_url: http://127.0.0.1:9/v1\n  name: m\n');
+    const valid = await run({ command: 'hermes', args: ['config', 'validate'], cwd: tmp, env: clean });
+    assert.equal(valid.code, 0, valid.stdout + valid.stderr);
+    // zod's other locales (1.6 MB of source) are left out of the bundle: the source maps name only English.
+    const sources = readdirSync(path.join(pkg, 'dist', 'chunks'))
+      .filter((f) => f.endsWith('.map'))
+      .flatMap((f) => (JSON.parse(readFileSync(path.join(pkg, 'dist', 'chunks', f), 'utf8')) as { sources: string[] }).sources);
+    const locales = sources.filter((s) => /zod\/v4\/locales\/[^/]+\.js$/.test(s) && !s.includes('zod-locales:'));
+    assert.deepEqual(locales.map((s) => path.basename(s)), ['en.js']);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
