@@ -4,6 +4,7 @@ import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathS
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
+import { pathToFileURL } from 'node:url';
 
 const repo = path.resolve(import.meta.dirname, '../..');
 const nodeDir = path.dirname(process.execPath);
@@ -94,6 +95,22 @@ test('the README install leaves a working `hermes` command on a clean PATH', { t
       .flatMap((f) => (JSON.parse(readFileSync(path.join(pkg, 'dist', 'chunks', f), 'utf8')) as { sources: string[] }).sources);
     const locales = sources.filter((s) => /zod\/v4\/locales\/[^/]+\.js$/.test(s) && !s.includes('zod-locales:'));
     assert.deepEqual(locales.map((s) => path.basename(s)), ['en.js']);
+
+    // Code splitting kept each command lazy in the bundle: `status` on this configured profile loads a few of the
+    // built files and none of the gateway's packages (without splitting, one file would import them all at start).
+    const log = path.join(tmp, 'loads.txt');
+    writeFileSync(log, '');
+    const hooks = path.join(tmp, 'hooks.mjs');
+    writeFileSync(hooks, `import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) {\n  appendFileSync(${JSON.stringify(log)}, url + '\\n');\n  return next(url, context);\n}\n`);
+    const register = path.join(tmp, 'register.mjs');
+    writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+    const traced = await run({ command: process.execPath, args: ['--import', register, bin, 'status'], cwd: tmp, env: clean });
+    assert.equal(traced.code, 0, traced.stderr);
+    const urls = readFileSync(log, 'utf8').split('\n').filter((u) => u.startsWith('file:'));
+    const built = urls.filter((u) => u.includes('/hermes-gateway/dist/'));
+    assert.ok(built.length > 3 && built.length < 40, `${built.length} built files:\n${built.join('\n')}`);
+    const heavy = ['better-sqlite3', 'pino', 'openai', 'grammy', 'discord.js', '@slack/bolt', 'fastify', 'imapflow', 'nodemailer', 'twilio', 'marked'];
+    for (const name of heavy) assert.ok(!urls.some((u) => u.includes(`/node_modules/${name}/`)), `status loaded ${name}`);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
