@@ -2,11 +2,12 @@
 // ESM with code splitting, so each command's modules still load only when it runs (the dynamic imports in
 // src/cli/program.ts become chunks). Bundled: our own code and the small pure-JS packages the everyday commands load
 // (commander, zod, yaml, dotenv, croner): a few files instead of hundreds, zod without its 1.6 MB of unused locales,
-// yaml from its ESM build (tree-shaken). Every other package stays external, loaded from node_modules as before: the native ones (better-sqlite3,
-// node-pty), pino with its worker-thread transports (pino-pretty, thread-stream), and the platform SDKs, which the
-// gateway loads once at start and which read files of their own at run time. Type checking is `npm run typecheck`.
+// yaml from its ESM build (tree-shaken). Every other package stays external, loaded from node_modules as before: the
+// native ones (better-sqlite3, node-pty), pino with its worker-thread transports (pino-pretty, thread-stream), and the
+// platform SDKs, which the gateway loads once at start and which read files of their own at run time. Type checking
+// is `npm run typecheck` (part of `npm test`); tsc no longer emits anything.
 // `--outDir DIR` writes elsewhere (test/e2e/install.test.ts builds into a copy of the package).
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
@@ -65,11 +66,16 @@ const yamlEsm: Plugin = {
 
 /** Builds the CLI into `dir` (emptied first); resolves when the files are written. */
 export async function buildCli(params: { dir: string }): Promise<void> {
-  rmSync(params.dir, { recursive: true, force: true });
+  const dir = path.resolve(params.dir);
+  // Emptied first, so no chunk of an older build (or tsc's one file per module) is left beside the new ones: never
+  // the repository itself, a folder above it or a package.
+  const repoOrAbove = path.resolve(root) === dir || root.startsWith(dir + path.sep);
+  if (repoOrAbove || existsSync(path.join(dir, 'package.json'))) throw new Error(`refusing to empty ${dir} for the build`);
+  rmSync(dir, { recursive: true, force: true });
   await build({
     absWorkingDir: root,
     entryPoints: { 'src/cli/main': 'src/cli/main.ts' },
-    outdir: params.dir,
+    outdir: dir,
     chunkNames: 'chunks/[name]-[hash]',
     bundle: true,
     splitting: true,
@@ -79,7 +85,7 @@ export async function buildCli(params: { dir: string }): Promise<void> {
     sourcemap: true,
     external: externals(),
     plugins: [zodEnglishOnly, yamlEsm],
-    // The bundled CommonJS packages (commander) call require() for node's own modules: ESM has none, so each file
+    // The bundled CommonJS packages (commander, dotenv) call require() for node's own modules: ESM has none, so each file
     // gets one of its own.
     banner: { js: "import { createRequire as __hermesCreateRequire } from 'node:module';\nconst require = __hermesCreateRequire(import.meta.url);" },
     logLevel: 'warning',
