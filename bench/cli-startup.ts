@@ -11,12 +11,17 @@ import { isMain } from '../src/util/is-main.js';
 import { percentile } from './stats.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-// BENCH_CLI_ENTRY: another build's dist/src/cli/main.js (an older commit's, to compare in one run).
+// BENCH_CLI_ENTRY: another build's dist/src/cli/main.js instead of this one's.
 const entry = process.env['BENCH_CLI_ENTRY'] ?? path.join(root, 'dist', 'src', 'cli', 'main.js');
+// BENCH_CLI_BASELINE: an older build's main.js (e.g. the commit before, built with `tsc --outDir`), measured in the
+// same run, interleaved with this one, so that before and after meet the same load.
+const baseline = process.env['BENCH_CLI_BASELINE'];
 
 /** One measured command line. */
 interface CliCase {
   readonly label: string;
+  /** Which build: "" for `node -e 0`, else "after" (the entry) or "before" (BENCH_CLI_BASELINE). */
+  readonly build: '' | 'after' | 'before';
   readonly args: readonly string[];
   readonly home: string;
   /** The goal for this case in ms (on these machines), when the issue sets one. */
@@ -26,7 +31,7 @@ interface CliCase {
 /** Whole-process times of each case, spawn → exit, in ms. */
 export interface CliStartupFigures {
   readonly runs: number;
-  readonly cases: readonly { readonly label: string; readonly goalMs?: number; readonly ms: readonly number[] }[];
+  readonly cases: readonly { readonly label: string; readonly build: '' | 'after' | 'before'; readonly goalMs?: number; readonly ms: readonly number[] }[];
 }
 
 /**
@@ -68,21 +73,33 @@ function homes(params: { dir: string }): { fresh: string; configured: string; us
   return { fresh, configured, used };
 }
 
+/** The hermes command lines measured for one build (`main` is its dist/src/cli/main.js). */
+function hermesCases(params: { main: string; build: 'after' | 'before'; home: { fresh: string; configured: string; used: string } }): CliCase[] {
+  const { main, build, home } = params;
+  return [
+    { label: 'hermes --version', build, args: [main, '--version'], home: home.fresh, goalMs: 90 },
+    { label: 'hermes status (fresh HERMES_HOME)', build, args: [main, 'status'], home: home.fresh, goalMs: 150 },
+    { label: 'hermes status (config.yaml + .env)', build, args: [main, 'status'], home: home.configured, goalMs: 150 },
+    { label: 'hermes status (+ state.db)', build, args: [main, 'status'], home: home.used, goalMs: 150 },
+    { label: 'hermes --help', build, args: [main, '--help'], home: home.fresh },
+    { label: 'hermes doctor --help', build, args: [main, 'doctor', '--help'], home: home.fresh },
+    { label: 'hermes config validate', build, args: [main, 'config', 'validate'], home: home.configured },
+  ];
+}
+
 /**
  * Runs each case `runs` times, interleaved (one of each, then again), after one warm-up round, so that the load of
- * a shared machine falls on all of them alike; the built dist/ must exist (`npm run build`).
+ * a shared machine falls on all of them alike; the built dist/ must exist (`npm run build`). With
+ * BENCH_CLI_BASELINE, the older build's cases are interleaved with this one's.
  */
 export async function runCliStartup(params: { runs: number }): Promise<CliStartupFigures> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'hermes-bench-cli-'));
   try {
     const home = homes({ dir });
     const cases: CliCase[] = [
-      { label: 'node -e 0', args: ['-e', '0'], home: home.fresh },
-      { label: 'hermes --version', args: [entry, '--version'], home: home.fresh, goalMs: 90 },
-      { label: 'hermes status (fresh HERMES_HOME)', args: [entry, 'status'], home: home.fresh, goalMs: 150 },
-      { label: 'hermes status (config.yaml + .env)', args: [entry, 'status'], home: home.configured, goalMs: 150 },
-      { label: 'hermes status (+ state.db)', args: [entry, 'status'], home: home.used, goalMs: 150 },
-      { label: 'hermes --help', args: [entry, '--help'], home: home.fresh },
+      { label: 'node -e 0', build: '', args: ['-e', '0'], home: home.fresh },
+      ...hermesCases({ main: entry, build: 'after', home }),
+      ...(baseline !== undefined ? hermesCases({ main: baseline, build: 'before', home }) : []),
     ];
     const ms = cases.map(() => [] as number[]);
     for (let round = -1; round < params.runs; round++) {
@@ -91,25 +108,42 @@ export async function runCliStartup(params: { runs: number }): Promise<CliStartu
         if (round >= 0) ms[i]?.push(t);
       }
     }
-    return { runs: params.runs, cases: cases.map((c, i) => ({ label: c.label, ...(c.goalMs !== undefined ? { goalMs: c.goalMs } : {}), ms: ms[i] ?? [] })) };
+    return { runs: params.runs, cases: cases.map((c, i) => ({ label: c.label, build: c.build, ...(c.goalMs !== undefined ? { goalMs: c.goalMs } : {}), ms: ms[i] ?? [] })) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-/** The printed lines: each case's median and min, and its median as a ratio to `node -e 0`'s. */
+/**
+ * The printed lines: each case's median and min, both as ratios to `node -e 0`'s (the min ratio is the steadier on a
+ * loaded machine), and the goal verdict on the median ratio; with a baseline, one before → after line per case.
+ */
 export function cliStartupLines(params: { figures: CliStartupFigures }): string[] {
   const median = (ms: readonly number[]): number => percentile({ sorted: [...ms].sort((a, b) => a - b), p: 50 });
-  const base = median(params.figures.cases[0]?.ms ?? []);
-  const width = Math.max(...params.figures.cases.map((c) => c.label.length));
+  const node = params.figures.cases[0]?.ms ?? [];
+  const base = median(node);
+  const baseMin = Math.min(...node);
+  const after = params.figures.cases.filter((c) => c.build !== 'before');
+  const before = params.figures.cases.filter((c) => c.build === 'before');
+  const width = Math.max(...after.map((c) => c.label.length));
   const ca = process.env['NODE_EXTRA_CA_CERTS'] !== undefined ? ', NODE_EXTRA_CA_CERTS set' : '';
   const lines = [`hermes CLI (${path.relative(root, entry)}), whole process (spawn → exit), median of ${params.figures.runs} interleaved runs, node ${process.version}${ca}:`];
-  for (const c of params.figures.cases) {
+  for (const c of after) {
     const m = median(c.ms);
     // The issue's goals are ms with `node -e 0` at 65 ms; on a loaded machine the ratio is what compares.
     const ratioGoal = c.goalMs === undefined ? 0 : c.goalMs / 65;
     const goal = c.goalMs === undefined ? '' : `; goal ≤ ${c.goalMs} ms, ${ratioGoal.toFixed(2)}× (at 65 ms): ${m / base <= ratioGoal ? 'within' : 'over'}`;
-    lines.push(`  ${c.label.padEnd(width)}  p50 ${m.toFixed(0).padStart(4)} ms, min ${Math.min(...c.ms).toFixed(0).padStart(4)} ms, ${(m / base).toFixed(2)}× node -e 0${goal}`);
+    const min = Math.min(...c.ms);
+    lines.push(`  ${c.label.padEnd(width)}  p50 ${m.toFixed(0).padStart(4)} ms, min ${min.toFixed(0).padStart(4)} ms, ${(m / base).toFixed(2)}× node -e 0 (min ${(min / baseMin).toFixed(2)}×)${goal}`);
+  }
+  if (before.length > 0) {
+    lines.push(`before (${path.relative(root, baseline ?? '')}) → after, same run, as ratios to node -e 0, p50 (min):`);
+    for (const b of before) {
+      const a = after.find((c) => c.label === b.label);
+      if (a === undefined) continue;
+      const r = (ms: readonly number[]): string => `${(median(ms) / base).toFixed(2)}× (${(Math.min(...ms) / baseMin).toFixed(2)}×)`;
+      lines.push(`  ${b.label.padEnd(width)}  ${r(b.ms).padStart(15)} → ${r(a.ms)}`);
+    }
   }
   return lines;
 }

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
+import { pathToFileURL } from 'node:url';
 
 const repo = path.resolve(import.meta.dirname, '../..');
 const nodeDir = path.dirname(process.execPath);
@@ -74,6 +75,42 @@ test('the README install leaves a working `hermes` command on a clean PATH', { t
     const status = await run({ command: 'hermes', args: ['status'], cwd: tmp, env: clean });
     assert.equal(status.code, 0, status.stderr);
     assert.equal(status.stdout, 'default: stopped\n');
+
+    // The build is a bundle (scripts/build.ts): the config schema (zod, yaml, dotenv bundled in) validates from it,
+    // with zod's English messages, and every problem is listed.
+    writeFileSync(path.join(home, 'config.yaml'), 'model:\n  base_url: 127.0.0.1:18701/v1\n  max_retries: lots\ngateway:\n  busy_policy: sometimes\n');
+    writeFileSync(path.join(home, '.env'), 'OPENAI_API_KEY=sk-install-test\n', { mode: 0o600 });
+    const invalid = await run({ command: 'hermes', args: ['config', 'validate'], cwd: tmp, env: clean });
+    assert.equal(invalid.code, 78, invalid.stdout + invalid.stderr);
+    const problems = invalid.stdout + invalid.stderr;
+    for (const key of ['model.base_url', 'model.max_retries', 'gateway.busy_policy']) assert.match(problems, new RegExp(key.replace('.', '\\.')), problems);
+    assert.match(problems, /expected/i);
+    assert.match((await run({ command: 'hermes', args: ['status'], cwd: tmp, env: clean })).stdout, /^default: stopped; its config is invalid/);
+    writeFileSync(path.join(home, 'config.yaml'), 'model:\n  base_url: http://127.0.0.1:9/v1\n  name: m\n');
+    const valid = await run({ command: 'hermes', args: ['config', 'validate'], cwd: tmp, env: clean });
+    assert.equal(valid.code, 0, valid.stdout + valid.stderr);
+    // zod's other locales (1.6 MB of source) are left out of the bundle: the source maps name only English.
+    const sources = readdirSync(path.join(pkg, 'dist', 'chunks'))
+      .filter((f) => f.endsWith('.map'))
+      .flatMap((f) => (JSON.parse(readFileSync(path.join(pkg, 'dist', 'chunks', f), 'utf8')) as { sources: string[] }).sources);
+    const locales = sources.filter((s) => /zod\/v4\/locales\/[^/]+\.js$/.test(s) && !s.includes('zod-locales:'));
+    assert.deepEqual(locales.map((s) => path.basename(s)), ['en.js']);
+
+    // Code splitting kept each command lazy in the bundle: `status` on this configured profile loads a few of the
+    // built files and none of the gateway's packages (without splitting, one file would import them all at start).
+    const log = path.join(tmp, 'loads.txt');
+    writeFileSync(log, '');
+    const hooks = path.join(tmp, 'hooks.mjs');
+    writeFileSync(hooks, `import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) {\n  appendFileSync(${JSON.stringify(log)}, url + '\\n');\n  return next(url, context);\n}\n`);
+    const register = path.join(tmp, 'register.mjs');
+    writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+    const traced = await run({ command: process.execPath, args: ['--import', register, bin, 'status'], cwd: tmp, env: clean });
+    assert.equal(traced.code, 0, traced.stderr);
+    const urls = readFileSync(log, 'utf8').split('\n').filter((u) => u.startsWith('file:'));
+    const built = urls.filter((u) => u.includes('/hermes-gateway/dist/'));
+    assert.ok(built.length > 3 && built.length < 40, `${built.length} built files:\n${built.join('\n')}`);
+    const heavy = ['better-sqlite3', 'pino', 'openai', 'grammy', 'discord.js', '@slack/bolt', 'fastify', 'imapflow', 'nodemailer', 'twilio', 'marked'];
+    for (const name of heavy) assert.ok(!urls.some((u) => u.includes(`/node_modules/${name}/`)), `status loaded ${name}`);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

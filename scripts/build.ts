@@ -1,0 +1,95 @@
+// `npm run build`: the `hermes` CLI bundled with esbuild into dist/ (entry dist/src/cli/main.js, the package's bin).
+// ESM with code splitting, so each command's modules still load only when it runs (the dynamic imports in
+// src/cli/program.ts become chunks). Bundled: our own code and the small pure-JS packages the everyday commands load
+// (commander, zod, yaml, dotenv, croner): a few files instead of hundreds, zod without its 1.6 MB of unused locales,
+// yaml from its ESM build (tree-shaken). Every other package stays external, loaded from node_modules as before: the
+// native ones (better-sqlite3, node-pty), pino with its worker-thread transports (pino-pretty, thread-stream), and the
+// platform SDKs, which the gateway loads once at start and which read files of their own at run time. Type checking
+// is `npm run typecheck` (part of `npm test`); tsc no longer emits anything.
+// `--outDir DIR` writes elsewhere (test/e2e/install.test.ts builds into a copy of the package).
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build, type Plugin } from 'esbuild';
+import { isMain } from '../src/util/is-main.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/** The packages bundled into dist/; every other dependency is imported from node_modules at run time. */
+export const BUNDLED_PACKAGES: readonly string[] = ['commander', 'zod', 'yaml', 'dotenv', 'croner'];
+
+/** The output folder: `--outDir DIR` (as tsc took it), else dist/ in the repository. */
+function outDir(params: { argv: readonly string[] }): string {
+  const at = params.argv.findIndex((a) => a === '--outDir' || a.startsWith('--outDir='));
+  if (at === -1) return path.join(root, 'dist');
+  const arg = params.argv[at] ?? '';
+  const value = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : params.argv[at + 1];
+  if (value === undefined || value === '') throw new Error('--outDir needs a folder');
+  return path.resolve(value);
+}
+
+/** Every dependency of package.json (dev ones too) not in BUNDLED_PACKAGES, with its subpaths: left to node. */
+function externals(): string[] {
+  const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
+  const names = [...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.devDependencies ?? {})].filter((n) => !BUNDLED_PACKAGES.includes(n));
+  return names.flatMap((n) => [n, `${n}/*`]);
+}
+
+/**
+ * zod's `z` namespace re-exports every locale (`z.locales`), which no bundler can drop; hermes never switches
+ * locale, and zod registers English itself (classic/schemas.js imports locales/en.js), so the index that gathers
+ * the other 50-odd is replaced by one that exports English alone.
+ */
+const zodEnglishOnly: Plugin = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => (/[\\/]zod[\\/]v4[\\/](classic|core)[\\/]?$/.test(args.resolveDir) ? { path: path.join(args.resolveDir, '..', 'locales', 'index.js'), namespace: 'zod-locales' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({ contents: 'export { default as en } from "./en.js";\n', resolveDir: path.dirname(args.path), loader: 'js' }));
+  },
+};
+
+/**
+ * yaml's `node` export is its CommonJS build, which a bundler keeps whole (278 kB); its ESM build (the `default`
+ * export, the same code but for warnings going to console.warn instead of process.emitWarning) lets esbuild drop what
+ * hermes does not use (214 kB), and it needs no CommonJS wrapper: `status` on a configured profile costs ~15% less CPU.
+ */
+const yamlEsm: Plugin = {
+  name: 'yaml-esm',
+  setup(b) {
+    b.onResolve({ filter: /^yaml$/ }, async (args) => {
+      if (args.pluginData === 'yaml-esm') return undefined;
+      const cjs = await b.resolve('yaml', { kind: args.kind, resolveDir: args.resolveDir, pluginData: 'yaml-esm' });
+      return cjs.errors.length > 0 ? undefined : { path: path.join(path.dirname(cjs.path), '..', 'browser', 'index.js') };
+    });
+  },
+};
+
+/** Builds the CLI into `dir` (emptied first); resolves when the files are written. */
+export async function buildCli(params: { dir: string }): Promise<void> {
+  const dir = path.resolve(params.dir);
+  // Emptied first, so no chunk of an older build (or tsc's one file per module) is left beside the new ones: never
+  // the repository itself, a folder above it or a package.
+  const repoOrAbove = path.resolve(root) === dir || root.startsWith(dir + path.sep);
+  if (repoOrAbove || existsSync(path.join(dir, 'package.json'))) throw new Error(`refusing to empty ${dir} for the build`);
+  rmSync(dir, { recursive: true, force: true });
+  await build({
+    absWorkingDir: root,
+    entryPoints: { 'src/cli/main': 'src/cli/main.ts' },
+    outdir: dir,
+    chunkNames: 'chunks/[name]-[hash]',
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    sourcemap: true,
+    external: externals(),
+    plugins: [zodEnglishOnly, yamlEsm],
+    // The bundled CommonJS packages (commander, dotenv) call require() for node's own modules: ESM has none, so each file
+    // gets one of its own.
+    banner: { js: "import { createRequire as __hermesCreateRequire } from 'node:module';\nconst require = __hermesCreateRequire(import.meta.url);" },
+    logLevel: 'warning',
+  });
+}
+
+if (isMain({ moduleUrl: import.meta.url })) await buildCli({ dir: outDir({ argv: process.argv.slice(2) }) });
