@@ -206,12 +206,50 @@ test('the JavaScript path: an ES module importing async helpers from hermes_tool
   }
 });
 
-test('what a background process of the script asks after the run ends never reaches the tools', { skip: noPython }, async () => {
+/** Whether a process is still running (a zombie, dead but not yet reaped, is not). */
+function running(pid: number): boolean {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+test('a background process the script starts (a fork holding its output, a detached sleep) does not outlive the run', { skip: noPython }, async () => {
+  const h = await startCode();
+  try {
+    const marker = `${700 + Math.floor(Math.random() * 200)}.75`;
+    const code = [
+      'import os, subprocess, time, hermes_tools',
+      `sleeper = subprocess.Popen(["sleep", "${marker}"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)`,
+      'pid = os.fork()',
+      'if pid == 0:',
+      '    time.sleep(3)',
+      '    hermes_tools.write_file(path="late.txt", content="the fork outlived the run")',
+      '    os._exit(0)',
+      'print("background:", sleeper.pid, pid)',
+    ].join('\n');
+    const result = await runTurn(h, { code });
+    const [, sleeper, fork] = /^background: (\d+) (\d+)\n\[exit code: 0; 0 tool calls\]$/.exec(result) ?? [];
+    assert.ok(sleeper !== undefined && fork !== undefined, result);
+    const deadline = Date.now() + 3_000;
+    while ((running(Number(sleeper)) || running(Number(fork))) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+    assert.equal(running(Number(sleeper)), false, 'the detached sleep outlived the run');
+    assert.equal(running(Number(fork)), false, 'the fork outlived the run');
+    assert.deepEqual(processesWith(`sleep\0${marker}`), []);
+  } finally {
+    await h.stop();
+  }
+});
+
+test('what a process that left the run\'s process group (setsid) asks after the run ends never reaches the tools', { skip: noPython }, async () => {
   const h = await startCode();
   try {
     const code = [
       'import os, time, hermes_tools',
       'if os.fork() == 0:',
+      '    os.setsid()',
       '    time.sleep(1.5)',
       '    try:',
       '        hermes_tools.write_file(path="late.txt", content="written after the run")',
