@@ -5,33 +5,11 @@ import { test } from 'node:test';
 import { codeRuntime } from '../../src/tools/code/runtime.js';
 import { choiceOf, lastToolResult, makeBuild, startApprovals, waitQuestion } from '../helpers/approvals.js';
 import { bwrapAvailability } from '../helpers/bwrap.js';
-import { say } from '../helpers/converse.js';
-import { startHarness, type Harness } from '../helpers/harness.js';
+import { runTurn, startCode } from '../helpers/execute-code.js';
 import { processesWith } from '../helpers/processes.js';
 
 const python = codeRuntime().python;
 const noPython = python === undefined ? 'python3 is not installed here' : false;
-
-/** A gateway for execute_code turns (no background review: its model calls would take the scripted replies). */
-function startCode(params: { config?: Record<string, unknown>; allow?: 'all' | string[]; env?: Record<string, string> } = {}): Promise<Harness> {
-  const tools = (params.config?.['tools'] ?? {}) as Record<string, unknown>;
-  return startHarness({
-    allow: params.allow ?? 'all',
-    ...(params.env ? { env: params.env } : {}),
-    config: { ...params.config, tools: { terminal: { sandbox: 'none' }, ...tools }, skills: { review: false, review_interval: 1000 }, memory: { review_interval: 1000 } },
-  });
-}
-
-/** Scripts one execute_code call with `code`, then `final`; sends a message and resolves with the script's tool result. */
-async function runTurn(h: Harness, args: { code: string; language?: 'python' | 'javascript' }, final = 'done'): Promise<string> {
-  const before = h.fake.requests.length;
-  h.fake.enqueue({ toolCalls: [{ name: 'execute_code', arguments: args }] }, { text: final });
-  assert.equal(await say(h, 'go'), final);
-  const request = h.fake.requests[before + 1];
-  assert.ok(request, 'the model was called after the script');
-  const results = (request.body.messages ?? []).filter((m) => m['role'] === 'tool').map((m) => String(m['content']));
-  return results.at(-1) ?? '';
-}
 
 test('a Python script calling read_file 5 times and search_files once: one model round, 6 tool executions, no budget spent', { skip: noPython }, async () => {
   // max_iterations 1: the final answer's model call is the only one the budget has room for.
