@@ -5,33 +5,11 @@ import { test } from 'node:test';
 import { codeRuntime } from '../../src/tools/code/runtime.js';
 import { choiceOf, lastToolResult, makeBuild, startApprovals, waitQuestion } from '../helpers/approvals.js';
 import { bwrapAvailability } from '../helpers/bwrap.js';
-import { say } from '../helpers/converse.js';
-import { startHarness, type Harness } from '../helpers/harness.js';
+import { runTurn, startCode } from '../helpers/execute-code.js';
 import { processesWith } from '../helpers/processes.js';
 
 const python = codeRuntime().python;
 const noPython = python === undefined ? 'python3 is not installed here' : false;
-
-/** A gateway for execute_code turns (no background review: its model calls would take the scripted replies). */
-function startCode(params: { config?: Record<string, unknown>; allow?: 'all' | string[]; env?: Record<string, string> } = {}): Promise<Harness> {
-  const tools = (params.config?.['tools'] ?? {}) as Record<string, unknown>;
-  return startHarness({
-    allow: params.allow ?? 'all',
-    ...(params.env ? { env: params.env } : {}),
-    config: { ...params.config, tools: { terminal: { sandbox: 'none' }, ...tools }, skills: { review: false, review_interval: 1000 }, memory: { review_interval: 1000 } },
-  });
-}
-
-/** Scripts one execute_code call with `code`, then `final`; sends a message and resolves with the script's tool result. */
-async function runTurn(h: Harness, args: { code: string; language?: 'python' | 'javascript' }, final = 'done'): Promise<string> {
-  const before = h.fake.requests.length;
-  h.fake.enqueue({ toolCalls: [{ name: 'execute_code', arguments: args }] }, { text: final });
-  assert.equal(await say(h, 'go'), final);
-  const request = h.fake.requests[before + 1];
-  assert.ok(request, 'the model was called after the script');
-  const results = (request.body.messages ?? []).filter((m) => m['role'] === 'tool').map((m) => String(m['content']));
-  return results.at(-1) ?? '';
-}
 
 test('a Python script calling read_file 5 times and search_files once: one model round, 6 tool executions, no budget spent', { skip: noPython }, async () => {
   // max_iterations 1: the final answer's model call is the only one the budget has room for.
@@ -206,12 +184,50 @@ test('the JavaScript path: an ES module importing async helpers from hermes_tool
   }
 });
 
-test('what a background process of the script asks after the run ends never reaches the tools', { skip: noPython }, async () => {
+/** Whether a process is still running (a zombie, dead but not yet reaped, is not). */
+function running(pid: number): boolean {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+test('a background process the script starts (a fork holding its output, a detached sleep) does not outlive the run', { skip: noPython }, async () => {
+  const h = await startCode();
+  try {
+    const marker = `${700 + Math.floor(Math.random() * 200)}.75`;
+    const code = [
+      'import os, subprocess, time, hermes_tools',
+      `sleeper = subprocess.Popen(["sleep", "${marker}"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)`,
+      'pid = os.fork()',
+      'if pid == 0:',
+      '    time.sleep(3)',
+      '    hermes_tools.write_file(path="late.txt", content="the fork outlived the run")',
+      '    os._exit(0)',
+      'print("background:", sleeper.pid, pid)',
+    ].join('\n');
+    const result = await runTurn(h, { code });
+    const [, sleeper, fork] = /^background: (\d+) (\d+)\n\[exit code: 0; 0 tool calls\]$/.exec(result) ?? [];
+    assert.ok(sleeper !== undefined && fork !== undefined, result);
+    const deadline = Date.now() + 3_000;
+    while ((running(Number(sleeper)) || running(Number(fork))) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+    assert.equal(running(Number(sleeper)), false, 'the detached sleep outlived the run');
+    assert.equal(running(Number(fork)), false, 'the fork outlived the run');
+    assert.deepEqual(processesWith(`sleep\0${marker}`), []);
+  } finally {
+    await h.stop();
+  }
+});
+
+test('what a process that left the run\'s process group (setsid) asks after the run ends never reaches the tools', { skip: noPython }, async () => {
   const h = await startCode();
   try {
     const code = [
       'import os, time, hermes_tools',
       'if os.fork() == 0:',
+      '    os.setsid()',
       '    time.sleep(1.5)',
       '    try:',
       '        hermes_tools.write_file(path="late.txt", content="written after the run")',

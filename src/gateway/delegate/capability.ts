@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
 import type { AIAgent } from '../../agent/agent.js';
 import type { Store } from '../../store/types.js';
@@ -7,6 +8,9 @@ import { ToolError, type ToolContext } from '../../tools/tool.js';
 import { runChild } from './run-child.js';
 import { ChildSlots } from './slots.js';
 import { childRegistry } from './toolsets.js';
+
+/** Abort listeners one child may hold on its call's signal at once (its slot wait, model call, tools, scripts). */
+const LISTENERS_PER_TASK = 8;
 
 /** `agent.delegate_max_iterations` and `agent.max_concurrent_children`. */
 export interface DelegateSettings {
@@ -64,9 +68,16 @@ export function delegateCapability(params: DelegateParams): DelegateCapability {
       });
       const total = tasks.length;
       const toolContext = childToolContext({ parent: params.toolContext });
-      return Promise.all(
+      // One signal for this call's children, following the turn's: each child (waiting for a slot, or running its model
+      // calls and tools) listens on it, so 10 tasks would pass Node's default of 10 listeners and print a leak warning.
+      const children = new AbortController();
+      setMaxListeners(Math.max(10, LISTENERS_PER_TASK * total), children.signal);
+      const follow = (): void => children.abort();
+      if (signal.aborted) children.abort();
+      else signal.addEventListener('abort', follow, { once: true });
+      const outcomes = Promise.all(
         tasks.map(async (task, i): Promise<DelegateOutcome> => {
-          const release = await slots.acquire({ signal });
+          const release = await slots.acquire({ signal: children.signal });
           if (release === undefined) return { goal: task.goal, status: 'interrupted', summary: '', error: 'interrupted before it started' };
           const child = `child ${i + 1}/${total}`;
           try {
@@ -77,7 +88,7 @@ export function delegateCapability(params: DelegateParams): DelegateCapability {
               maxIterations: params.settings.maxIterations,
               toolContext,
               storage: { store: params.store, parentSessionId: params.parentSessionId(), parentKey: params.parentKey, inboxId: params.inboxId, scrub: params.scrub },
-              signal,
+              signal: children.signal,
               onToolCall: (call) => params.progress?.childCall({ child, ...call }),
               logger: logger.child({ child: i + 1 }),
             });
@@ -89,6 +100,11 @@ export function delegateCapability(params: DelegateParams): DelegateCapability {
           }
         }),
       );
+      try {
+        return await outcomes;
+      } finally {
+        signal.removeEventListener('abort', follow);
+      }
     },
   };
 }

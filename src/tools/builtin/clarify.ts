@@ -5,10 +5,10 @@ import { defineTool, ToolError } from '../tool.js';
 export const MAX_CLARIFY_CHOICES = 4;
 
 const input = z.object({
-  question: z.string().trim().min(1).describe('Short and self-contained: the user sees only it and the choices.'),
+  question: z.string().trim().min(1, 'the question is empty; ask something the owner can answer').describe('Short and self-contained: the user sees only it and the choices.'),
   choices: z
-    .array(z.string().trim().min(1))
-    .max(MAX_CLARIFY_CHOICES)
+    .array(z.string().trim().min(1, 'a choice is empty'))
+    .max(MAX_CLARIFY_CHOICES, `at most ${MAX_CLARIFY_CHOICES} choices; offer the likeliest ones (the owner can always answer in their own words)`)
     .optional()
     .describe(`Up to ${MAX_CLARIFY_CHOICES} answers to pick from; leave out for an open question.`),
 });

@@ -8,6 +8,12 @@ export const MAX_DELEGATE_TASKS = 10;
 /** Longest goal repeated in a task's header of the result. */
 const MAX_GOAL_ECHO = 120;
 
+/**
+ * Characters the summaries of one call may take together, shared equally between its tasks: below the registry's cap
+ * on a tool result, so that cap (which cuts the middle) never hides a later task's header or error line.
+ */
+const SUMMARIES_CHARS = 80_000;
+
 const toolsetNames = z.array(z.string());
 
 /** One sub-task inside `tasks` (no descriptions: the top-level fields say what each is). */
@@ -62,20 +68,29 @@ function taskOf(params: { goal: string; context?: string | undefined; toolsets?:
   };
 }
 
-/** The text the model gets: per task a header (task n/N and how it ended), an error line when it did not finish, and its summary. */
+/** The text the model gets: per task a header (task n/N and how it ended), an error line when it did not finish, and its summary (each within an equal share of the result). */
 export function outcomesText(params: { outcomes: readonly DelegateOutcome[] }): string {
   const { outcomes } = params;
   const total = outcomes.length;
+  const share = Math.floor(SUMMARIES_CHARS / Math.max(1, total));
   return outcomes
     .map((outcome, i) => {
       const goal = oneLine({ text: outcome.goal, max: MAX_GOAL_ECHO });
       const lines = [`## Task ${i + 1}/${total}: ${outcome.status} (${goal})`];
       if (outcome.error !== undefined) lines.push(`Error: ${outcome.error}`);
       const summary = outcome.summary.trim();
-      lines.push(summary === '' ? '(no summary)' : summary);
+      lines.push(summary === '' ? '(no summary)' : capped({ text: summary, max: share }));
       return lines.join('\n');
     })
     .join('\n\n');
+}
+
+/** `text` within `max` characters: its beginning and its end, with a note of how much of the middle was cut. */
+function capped(params: { text: string; max: number }): string {
+  const { text, max } = params;
+  if (text.length <= max) return text;
+  const half = Math.floor(max / 2);
+  return `${text.slice(0, half)}\n[… ${text.length - 2 * half} characters of this summary cut …]\n${text.slice(text.length - half)}`;
 }
 
 function oneLine(params: { text: string; max: number }): string {

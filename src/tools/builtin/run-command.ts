@@ -47,6 +47,8 @@ export function runCommand(params: {
    * network port; it passes through bwrap). The stream is destroyed when the command's result is resolved.
    */
   channel?: (stream: Duplex) => void;
+  /** Kill the whole process group when the command has exited, so nothing it left in the background outlives it (execute_code). */
+  endGroup?: boolean;
 }): Promise<CommandResult> {
   const { clock, signal } = params;
   return new Promise<CommandResult>((resolve, reject) => {
@@ -93,7 +95,7 @@ export function runCommand(params: {
       done = true;
       timers.abort();
       signal.removeEventListener('abort', onAbort);
-      if (killedFor) signalGroup('SIGKILL');
+      if (killedFor || params.endGroup === true) signalGroup('SIGKILL');
       stdout.destroy();
       stderr.destroy();
       channel?.destroy();

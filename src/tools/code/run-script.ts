@@ -43,7 +43,7 @@ async function prepare(params: { dir: string; code: string; language: CodeLangua
 /**
  * Runs one execute_code script: written to a private temp folder (0700, removed afterwards) with its helper module,
  * run with the workspace as cwd under the terminal's sandbox when there is one (the folder bound read-only), in its
- * own process group killed at `timeoutMs`, output capped at the terminal's limit. Its tool calls arrive on fd 3 (a
+ * own process group killed at `timeoutMs` and when the script exits (nothing it started outlives the run), output capped at the terminal's limit. Its tool calls arrive on fd 3 (a
  * socketpair private to this run) and go through `tools`; when the run ends the channel is closed and calls in flight
  * are aborted, so nothing the script left behind can reach the tools.
  */
@@ -78,6 +78,8 @@ export async function runScript(params: {
       maxOutputBytes: ctx.terminal.maxOutputBytes,
       clock: ctx.clock,
       signal: ctx.signal,
+      // A background process the script started (a fork, `cmd &`) ends with the run, like the script's tool channel.
+      endGroup: true,
       ...(params.sandbox ? { sandbox: params.sandbox, readOnly: [dir] } : {}),
       channel: (stream) => {
         counter = serveToolCalls({ stream, tools: params.tools, maxCalls: params.maxToolCalls, signal });

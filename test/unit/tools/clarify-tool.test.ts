@@ -47,7 +47,9 @@ test('the answer is the result; choices are trimmed and deduplicated; five choic
   assert.deepEqual(await call({ args: { question: ' Colour? ', choices: ['Red', ' Blue', 'Red'] }, ctx }), { content: 'Blue', isError: false });
   assert.deepEqual(asked, [{ question: 'Colour?', choices: ['Red', 'Blue'] }]);
   const five = await call({ args: { question: 'Colour?', choices: ['a', 'b', 'c', 'd', 'e'] }, ctx });
-  assert.equal(five.isError, true);
+  assert.deepEqual(five, { content: 'Error: invalid arguments for clarify: choices: at most 4 choices; offer the likeliest ones (the owner can always answer in their own words).', isError: true });
+  const empty = await call({ args: { question: '   ' }, ctx });
+  assert.deepEqual(empty, { content: 'Error: invalid arguments for clarify: question: the question is empty; ask something the owner can answer.', isError: true });
   assert.equal(asked.length, 1);
   const open = await call({ args: { question: 'Name?' }, ctx });
   assert.equal(open.content, 'Blue');

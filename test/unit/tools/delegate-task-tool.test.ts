@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { DelegateTask } from '../../../src/tools/capabilities.js';
-import { MAX_DELEGATE_TASKS } from '../../../src/tools/builtin/delegate-task.js';
+import { MAX_DELEGATE_TASKS, outcomesText } from '../../../src/tools/builtin/delegate-task.js';
 import { builtinTools } from '../../../src/tools/builtin/index.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
 import type { ToolContext } from '../../../src/tools/tool.js';
@@ -51,4 +51,25 @@ test('delegate_task: neither or both of goal/tasks, an empty or too long task li
     assert.match(result.content, c.error);
     assert.deepEqual(result.tasks, []);
   }
+});
+
+test('delegate_task: ten long summaries share the result, so every task keeps its header, error line and the ends of its summary within the result cap', async () => {
+  const outcomes = Array.from({ length: 10 }, (_, i) => ({
+    goal: `g${i + 1}`,
+    status: i === 9 ? ('budget_exhausted' as const) : ('done' as const),
+    summary: `start of ${i + 1} ${'blah '.repeat(6_000)}end of ${i + 1}`,
+    ...(i === 9 ? { error: 'ran out of its iteration budget after 50 model calls before finishing' } : {}),
+  }));
+  const text = outcomesText({ outcomes });
+  assert.ok(text.length < 100_000, `${text.length} characters`);
+  for (let i = 1; i <= 10; i++) {
+    assert.match(text, new RegExp(`## Task ${i}/10: (done|budget_exhausted) \\(g${i}\\)\\n${i === 10 ? 'Error: ran out of its iteration budget[^\\n]*\\n' : ''}start of ${i} `));
+    assert.match(text, new RegExp(`characters of this summary cut …\\]\\n[a-z ]*end of ${i}(\\n|$)`));
+  }
+  // Through the registry (its 100,000-character cap) nothing is cut further.
+  const ctx: ToolContext = { ...bareToolContext(), delegate: { run: async () => outcomes } };
+  const result = await registry.execute({ call: { id: 'c2', name: 'delegate_task', arguments: JSON.stringify({ tasks: outcomes.map((o) => ({ goal: o.goal })) }) }, ctx });
+  assert.equal(result.content, text);
+  // A short summary is kept whole.
+  assert.equal(outcomesText({ outcomes: [{ goal: 'x', status: 'done', summary: 'short' }] }), '## Task 1/1: done (x)\nshort');
 });

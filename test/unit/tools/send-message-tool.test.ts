@@ -47,3 +47,9 @@ test('send_message send needs a target and a message', async () => {
   assert.equal(await sendMessageTool.handler({ action: 'send', target: 'telegram:42', message: 'hi' }, ctx), 'Sent to telegram:42.');
   assert.deepEqual(sends, [{ target: 'telegram:42', message: 'hi' }]);
 });
+
+test('send_message list with no chat known yet says how a chat becomes a target', async () => {
+  const messaging: MessagingCapability = { list: async () => [], send: async () => assert.fail('nothing is sent') };
+  const text = await sendMessageTool.handler({ action: 'list' }, { ...bareToolContext(), messaging });
+  assert.equal(text, 'No chat is known yet: a chat becomes a target once someone allowed writes to the bot from it (or /sethome is sent there).');
+});
