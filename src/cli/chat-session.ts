@@ -1,6 +1,7 @@
 import { escapePart } from '../gateway/session-key.js';
 import { shortSessionId } from '../store/session-id.js';
 import type { SessionRow, Store } from '../store/types.js';
+import { resumeSession } from '../gateway/session-resume.js';
 
 /** Which conversation `hermes chat` talks in: the current one (default), a fresh one (--new), or a stored one (--resume [ID]). */
 export type ChatSessionChoice = { readonly kind: 'continue' } | { readonly kind: 'new' } | { readonly kind: 'resume'; readonly id?: string };
@@ -22,24 +23,15 @@ function described(session: SessionRow): string {
   return `${shortSessionId({ id: session.id })}${title} (${session.messageCount} message${session.messageCount === 1 ? '' : 's'})`;
 }
 
-/** The stored session --resume names: by full id, short id or an id's start; bare, the most recent ended one. */
-function findResumed(params: { sessions: readonly SessionRow[]; id: string | undefined }): SessionRow | string {
-  const { sessions, id } = params;
-  if (id === undefined) {
-    const last = sessions.find((s) => s.endedAt !== null && s.messageCount > 0);
-    return last ?? 'No earlier conversation of this chat to resume.';
-  }
-  const wanted = id.trim().toLowerCase();
-  const matches = sessions.filter((s) => s.id === wanted || shortSessionId({ id: s.id }) === wanted || (wanted.length >= 4 && s.id.replace(/-/g, '').startsWith(wanted.replace(/-/g, ''))));
-  if (matches.length === 1 && matches[0] !== undefined) return matches[0];
-  if (matches.length > 1) return `Session id "${id}" is ambiguous: ${matches.map((s) => shortSessionId({ id: s.id })).join(', ')}.`;
-  return `No conversation "${id}" in this chat (hermes sessions list shows them).`;
+/** The most recent ended conversation of the chat that holds messages (what a bare --resume brings back). */
+function lastEnded(params: { store: Store; key: string }): SessionRow | undefined {
+  return params.store.listSessions({ limit: resumeScan, key: params.key }).find((s) => s.endedAt !== null && s.messageCount > 0);
 }
 
 /**
  * Picks the conversation `hermes chat` starts in, through the store: continue says which one continues; --new ends it
- * and starts a fresh one (as /new does); --resume makes a stored session current again — the current one is ended
- * (kept) and a session continuing the resumed one is started with its history and system prompt.
+ * and starts a fresh one (as /new does); --resume makes a stored session current again (resumeSession, as /resume
+ * does) — the current one is ended (kept).
  */
 export function openChatSession(params: { store: Store; key: string; choice: ChatSessionChoice }): ChatSessionResult {
   const { store, key, choice } = params;
@@ -53,22 +45,11 @@ export function openChatSession(params: { store: Store; key: string; choice: Cha
     const next = store.createSession({ key, parentSessionId: active?.id ?? null });
     return { ok: true, line: `Started a new conversation (${shortSessionId({ id: next.id })}); the previous one is kept.` };
   }
-  const found = findResumed({ sessions: store.listSessions({ limit: resumeScan, key }), id: choice.id });
-  if (typeof found === 'string') return { ok: false, message: found };
-  if (found.id === active?.id) return { ok: true, line: `Continuing conversation ${described(found)} (it is the current one).` };
-  if (active !== undefined) store.endSession({ sessionId: active.id });
-  const next = store.createSession({ key, parentSessionId: found.id, title: found.title });
-  for (const message of store.history({ sessionId: found.id })) {
-    store.appendMessage({
-      sessionId: next.id,
-      role: message.role,
-      content: message.content,
-      toolCalls: message.toolCalls,
-      toolCallId: message.toolCallId,
-      toolName: message.toolName,
-    });
-  }
-  const prompt = store.sessionPrompt({ sessionId: found.id });
-  if (prompt !== undefined) store.setSessionPrompt({ sessionId: next.id, prompt });
-  return { ok: true, line: `Resumed conversation ${described(found)}.` };
+  const ref = choice.id ?? lastEnded({ store, key })?.id;
+  if (ref === undefined) return { ok: false, message: 'No earlier conversation of this chat to resume.' };
+  // The same lookup and switch as the chat's /resume: the stored session becomes the open one again (the open one ends).
+  const result = resumeSession({ store, key, ref });
+  if (result.kind === 'not_found') return { ok: false, message: `No conversation "${ref}" in this chat: ${result.why} (hermes sessions list shows them).` };
+  if (result.kind === 'current') return { ok: true, line: `Continuing conversation ${described(result.session)} (it is the current one).` };
+  return { ok: true, line: `Resumed conversation ${described(result.session)}.` };
 }

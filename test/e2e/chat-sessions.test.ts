@@ -66,7 +66,7 @@ test('hermes chat --new starts a fresh conversation; --resume brings back the la
     assert.equal(byId.code, 0, byId.stderr);
     assert.ok(byId.stdout.includes(`Resumed conversation ${shortSessionId({ id: pears.id })}`), byId.stdout);
     const current = chatSessions(home).find((s) => s.endedAt === null);
-    assert.equal(current?.parentSessionId, pears.id);
+    assert.equal(current?.id, pears.id, 'the stored conversation itself is open again');
     assert.equal(current?.messageCount, pears.messageCount);
 
     const unknown = await chat(['--resume', 'ffff0000'], '');
