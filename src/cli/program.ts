@@ -4,6 +4,7 @@ import type { GlobalOptions } from './context.js';
 import { addCronCommands } from './cron-commands.js';
 import { addApprovalsCommands } from './approvals-commands.js';
 import { addGatewayCommands } from './gateway-commands.js';
+import { addSetupCommands } from './setup/commands.js';
 import type { CliIO } from './output.js';
 import { positiveOption } from './numeric-option.js';
 
@@ -161,6 +162,8 @@ export function buildProgram(params: { io: CliIO; setExit: (code: number) => voi
 
   addCronCommands({ program, globals, io, setExit });
   addApprovalsCommands({ program, globals, io, setExit });
+
+  addSetupCommands({ program, globals, io, setExit });
 
   program.command('chat').description('talk to your agent in the terminal (no platform needed)').action(run(async () => (await import('./chat.js')).chat({ options: globals(), io })));
   return program;
