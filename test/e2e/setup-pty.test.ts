@@ -28,12 +28,12 @@ function plain(text: string): string {
 }
 
 /** `hermes ARGS` in a pseudo-terminal (output without escape sequences); `until` waits for output matching a pattern (in what came after the last match). */
-function spawnCli(params: { args: string[] }): { write: (text: string) => void; until: (pattern: RegExp) => Promise<void>; output: () => string; exit: Promise<number> } {
+function spawnCli(params: { args: string[]; home?: string }): { write: (text: string) => void; until: (pattern: RegExp) => Promise<void>; output: () => string; exit: Promise<number> } {
   const child = pty.spawn(process.execPath, ['--import', 'tsx', path.join(repo, 'src/cli/main.ts'), ...params.args], {
     cwd: repo,
     cols: 120,
     rows: 40,
-    env: { PATH: process.env['PATH'] ?? '', HERMES_HOME: home, HOME: home, TERM: 'xterm-256color' },
+    env: { PATH: process.env['PATH'] ?? '', HERMES_HOME: params.home ?? home, HOME: params.home ?? home, TERM: 'xterm-256color' },
   });
   let out = '';
   let seen = 0;
@@ -99,4 +99,42 @@ test('interactive `hermes setup model` in a pty: the URL typed, the key masked, 
   assert.ok(!yaml.includes(KEY));
   assert.match(readFileSync(path.join(home, '.env'), 'utf8'), new RegExp(`^OPENAI_API_KEY=${KEY}$`, 'm'));
   assert.equal(statSync(path.join(home, '.env')).mode & 0o777, 0o600);
+});
+
+test('`hermes chat` without a model offers the setup on a terminal: yes runs it, then the chat starts with that model', async () => {
+  const fresh = mkdtempSync(path.join(os.tmpdir(), 'hermes-chat-offer-'));
+  try {
+    const cli = spawnCli({ args: ['chat'], home: fresh });
+    await cli.until(/No model is configured[\s\S]*Set up a model now[\s\S]*No/);
+    cli.write('y');
+    await cli.until(/Which model provider\?[\s\S]*Enter/);
+    cli.write(`${DOWN}${DOWN}${DOWN}`);
+    await cli.until(/● Another OpenAI-compatible server/);
+    cli.write(`\r`);
+    await cli.until(/Base URL of the server/);
+    cli.write(`${fake.baseURL}\r`);
+    await cli.until(/API key[\s\S]*_/);
+    cli.write(`sk-chat-offer\r`);
+    await cli.until(/Which model\? \(2 listed\)[\s\S]*Enter/);
+    cli.write('\r');
+    await cli.until(/hermes chat — profile "default", fake-model @ 127\.0\.0\.1:\d+/);
+    cli.write('\x04');
+    assert.equal(await cli.exit, 0, cli.output());
+    assert.match(readFileSync(path.join(fresh, 'config.yaml'), 'utf8'), /name: fake-model/);
+  } finally {
+    rmSync(fresh, { recursive: true, force: true });
+  }
+});
+
+test('`hermes chat` without a model: "no" at the offer ends with the problem and `hermes setup` named (exit 78)', async () => {
+  const fresh = mkdtempSync(path.join(os.tmpdir(), 'hermes-chat-offer-'));
+  try {
+    const cli = spawnCli({ args: ['chat'], home: fresh });
+    await cli.until(/Set up a model now[\s\S]*No/);
+    cli.write('\r');
+    assert.equal(await cli.exit, 78);
+    assert.match(cli.output(), /error: No model is configured[\s\S]*hermes setup/);
+  } finally {
+    rmSync(fresh, { recursive: true, force: true });
+  }
 });
