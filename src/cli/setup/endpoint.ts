@@ -25,7 +25,7 @@ export async function listModels(params: { baseUrl: string; apiKey: string | und
     return { ok: true, ids: ids.sort((a, b) => a.localeCompare(b)) };
   } catch (error) {
     if (error instanceof OpenAI.APIError && error.status !== undefined) return { ok: false, reason: `GET /models answered HTTP ${error.status}` };
-    return { ok: false, reason: describeNetworkError({ error, signal, what: hostOf(params.baseUrl) }) };
+    return { ok: false, reason: describeNetworkError({ error: unwrap(error), signal, what: hostOf(params.baseUrl) }) };
   }
 }
 
@@ -44,7 +44,7 @@ export async function testModel(params: { baseUrl: string; apiKey: string | unde
       return { ok: false, detail: `${host} did not answer within ${TEST_TIMEOUT_MS / 1000}s`, hint: 'Is the server overloaded, or still loading the model? Try again in a minute.' };
     }
     if (error instanceof OpenAI.APIError && error.status !== undefined) return refusal({ status: error.status, message: error.message, host, model });
-    return { ok: false, detail: describeNetworkError({ error, signal, what: host }), hint: `Start the model server, or check the base URL (${baseUrl}).` };
+    return { ok: false, detail: describeNetworkError({ error: unwrap(error), signal, what: host }), hint: `Start the model server, or check the base URL (${baseUrl}).` };
   }
 }
 
@@ -58,4 +58,9 @@ function refusal(params: { status: number; message: string; host: string; model:
   if (status === 429) return { ok: false, detail: `${host} is rate limiting or out of credit (HTTP 429)`, hint: "Check the account's quota or billing, then try again." };
   // The server's own message (e.g. "model not loaded") is the best hint; it never holds the key we sent.
   return { ok: false, detail: `${host} answered HTTP ${status} to the test request: ${params.message.slice(0, 200)}`, hint: 'Check the model name and the server logs, then try again.' };
+}
+
+/** The fetch failure inside the SDK's "Connection error." (whose cause chain holds ECONNREFUSED and the like). */
+function unwrap(error: unknown): unknown {
+  return error instanceof OpenAI.APIConnectionError && error.cause !== undefined ? error.cause : error;
 }
