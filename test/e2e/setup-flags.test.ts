@@ -88,7 +88,9 @@ describe('hermes setup model (flags)', () => {
     assert.match(res.stderr, /refused the API key \(HTTP 401\); nothing was written/);
     assert.match(res.stderr, /hint: .*rerun `hermes setup model`/);
     assert.ok(!res.stderr.includes('sk-wrong-key-1'));
-    assert.equal(existsSync(config), false);
+    const yaml = readFileSync(config, 'utf8');
+    assert.match(yaml, /^# hermes profile config/, 'config.yaml is the template a fresh profile gets, untouched');
+    assert.ok(!yaml.includes(fake.baseURL));
     assert.equal(existsSync(dotEnv), false);
   });
 
@@ -177,4 +179,12 @@ describe('hermes setup <platform> (flags)', () => {
     assert.match(readFileSync(config, 'utf8'), /- "\+15552223333"/);
     assert.equal((await cli({ argv: ['config', 'validate'], env })).code, 0);
   });
+});
+
+test('`hermes chat` without a model and without a terminal: exit 78, the hint names `hermes setup`', async () => {
+  const { env } = newHome();
+  const res = await cli({ argv: ['chat'], env });
+  assert.equal(res.code, 78);
+  assert.match(res.stderr, /^error: No model is configured/);
+  assert.match(res.stderr, /Or run `hermes setup`/);
 });

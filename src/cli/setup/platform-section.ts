@@ -1,3 +1,4 @@
+import { normalizePhone } from '../../../adapters/sms/phone.js';
 import type { GatewayConfig } from '../../config/schema.js';
 import { withTimeout } from '../../doctor/timeout.js';
 import { UserFacingError } from '../../gateway/errors.js';
@@ -33,12 +34,25 @@ function current(params: { spec: PlatformSpec; field: PlatformField; files: Setu
   return typeof value === 'string' && value !== '' && (field.envName !== undefined || !value.includes('${')) ? value : undefined;
 }
 
+/** What is wrong with a value of `field`, or undefined (phone numbers: E.164 with the country code). */
+function problemOf(params: { field: PlatformField; value: string }): string | undefined {
+  const { field, value } = params;
+  if (field.phone === true && normalizePhone({ value }) === undefined) return 'a number with its country code, e.g. +15551234567';
+  return field.validate?.(value);
+}
+
+/** The owner id as allowed_users wants it, or undefined when it is not one. */
+function ownerId(params: { spec: PlatformSpec; value: string }): string | undefined {
+  const { owner } = params.spec;
+  return owner.phone === true ? normalizePhone({ value: params.value }) : owner.normalize(params.value);
+}
+
 /** Asks for one field (masked for a secret); '' or an unchanged secret keeps the current value. */
 async function askField(params: { ask: Ask; field: PlatformField; now: string | undefined; required: boolean }): Promise<string | undefined> {
   const { ask, field, now } = params;
   const check = (value: string): string | undefined => {
     if (value === '') return params.required && now === undefined ? `${field.label} is needed` : undefined;
-    return field.validate?.(value);
+    return problemOf({ field, value });
   };
   if (field.envName !== undefined) {
     for (;;) {
@@ -57,7 +71,7 @@ function flagValue(params: { spec: PlatformSpec; field: PlatformField; flags: Pl
   const { spec, field, flags } = params;
   const value = flags.values[field.flag];
   if (value === undefined) return undefined;
-  const problem = field.validate?.(value);
+  const problem = problemOf({ field, value });
   if (problem !== undefined) throw new UserFacingError({ message: `--${field.flag}: ${problem}`, hint: `\`hermes setup ${spec.name} --help\` lists the options.`, exitCode: 64 });
   return value;
 }
@@ -67,14 +81,14 @@ async function chooseOwner(params: { spec: PlatformSpec; flags: PlatformFlags; a
   const { spec, flags, ask } = params;
   const { owner } = spec;
   if (flags.owner !== undefined) {
-    const id = owner.normalize(flags.owner);
+    const id = ownerId({ spec, value: flags.owner });
     if (id === undefined) throw new UserFacingError({ message: `--owner ${JSON.stringify(flags.owner)} is not a ${spec.title} user id`, hint: owner.hint, exitCode: 64 });
     return id;
   }
   if (ask === undefined) return undefined;
   ask.info({ text: owner.hint });
-  const typed = await ask.text({ message: owner.label, validate: (value) => (value.trim() === '' || owner.normalize(value) !== undefined ? undefined : `not a ${spec.title} user id`) });
-  return typed === '' ? undefined : owner.normalize(typed);
+  const typed = await ask.text({ message: owner.label, validate: (value) => (value.trim() === '' || ownerId({ spec, value }) !== undefined ? undefined : `not a ${spec.title} user id`) });
+  return typed === '' ? undefined : ownerId({ spec, value: typed });
 }
 
 /** The YAML value of a field. */

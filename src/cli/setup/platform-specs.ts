@@ -1,4 +1,3 @@
-import { normalizePhone } from '../../../adapters/sms/phone.js';
 import type { PlatformName } from '../../config/schema.js';
 import type { CredentialCheck } from '../../gateway/credential-check.js';
 
@@ -22,6 +21,8 @@ export interface PlatformField {
   readonly fallback?: string;
   /** What is wrong with a value, or undefined. */
   readonly validate?: (value: string) => string | undefined;
+  /** A phone number: checked (and normalized to E.164) by the section, which loads the SMS adapter's phone module. */
+  readonly phone?: boolean;
 }
 
 /** How the owner's id is asked for and checked. */
@@ -30,8 +31,10 @@ export interface OwnerField {
   readonly label: string;
   /** Where to find it. */
   readonly hint: string;
-  /** The id in the form allowed_users wants, or undefined when it is not one. */
+  /** The id in the form allowed_users wants, or undefined when it is not one (for `phone`: the section normalizes). */
   readonly normalize: (value: string) => string | undefined;
+  /** A phone number (normalized to E.164 by the section). */
+  readonly phone?: boolean;
 }
 
 /** A platform's setup section. */
@@ -54,7 +57,7 @@ const notEmpty = (what: string) => (value: string): string | undefined => (value
 const port = (value: string): string | undefined => (/^\d{1,5}$/.test(value) && Number(value) >= 1 && Number(value) <= 65535 ? undefined : 'a port number, 1-65535');
 const url = (value: string): string | undefined => (/^https?:\/\/[^/?#\s]+/i.test(value) ? undefined : 'an http(s) URL');
 
-/** The five platform sections. */
+/** The five platform sections (no adapter module is imported here: `hermes status` loads this file too). */
 export const platformSpecs: Readonly<Record<PlatformName, PlatformSpec>> = {
   telegram: {
     name: 'telegram',
@@ -65,9 +68,9 @@ export const platformSpecs: Readonly<Record<PlatformName, PlatformSpec>> = {
       { key: 'api_root', flag: 'api-root', label: 'Bot API root (a local Bot API server or proxy)', ask: false, required: false, validate: url },
     ],
     owner: {
-      label: 'Your numeric Telegram user id (Enter to skip: you can pair later)',
-      hint: 'Message @userinfobot on Telegram: it answers with your id (digits only; the bot token cannot tell it).',
-      normalize: (value) => (/^\d{1,20}$/.test(value.trim()) ? value.trim() : undefined),
+      label: 'Your Telegram user id or @username (Enter to skip: you can pair later)',
+      hint: 'The bot token cannot tell who you are: @userinfobot on Telegram answers with your numeric id (an id stays valid when you rename yourself).',
+      normalize: (value) => (/^(?:\d{1,20}|@[A-Za-z0-9_]{5,32})$/.test(value.trim()) ? value.trim() : undefined),
     },
     check: async () => (await import('../../../adapters/telegram/check.js')).telegramCredentialCheck,
   },
@@ -129,11 +132,11 @@ export const platformSpecs: Readonly<Record<PlatformName, PlatformSpec>> = {
     fields: [
       { key: 'account_sid', flag: 'account-sid', label: 'Account SID (AC...)', ask: true, required: true, validate: (v) => (/^AC[0-9a-zA-Z]{8,}$/.test(v) ? undefined : 'an Account SID, AC...') },
       { key: 'auth_token', flag: 'auth-token', label: 'Auth Token', envName: 'TWILIO_AUTH_TOKEN', ask: true, required: true },
-      { key: 'from_number', flag: 'from-number', label: 'Your Twilio number (+15551234567)', ask: true, required: true, validate: (v) => (normalizePhone({ value: v }) === undefined ? 'a number with its country code, e.g. +15551234567' : undefined) },
+      { key: 'from_number', flag: 'from-number', label: 'Your Twilio number (+15551234567)', ask: true, required: true, phone: true },
       { key: 'webhook_url', flag: 'webhook-url', label: 'Public URL Twilio posts to (as set in the console)', ask: true, required: true, validate: url },
       { key: 'api_base', flag: 'api-base', label: 'REST API base (a Twilio-compatible provider or test server)', ask: false, required: false, validate: url },
     ],
-    owner: { label: 'Your own phone number (+1555...; Enter to skip)', hint: 'Texts from this number reach the agent.', normalize: (value) => normalizePhone({ value }) },
+    owner: { label: 'Your own phone number (+1555...; Enter to skip)', hint: 'Texts from this number reach the agent.', normalize: (value) => value.trim(), phone: true },
     check: async () => (await import('../../../adapters/sms/check.js')).smsCredentialCheck,
   },
 };
