@@ -39,7 +39,7 @@ export function profileCreate(params: { io: CliIO; name: string; cloneFrom?: str
     const source = params.cloneFrom ?? DEFAULT_PROFILE_NAME;
     println({ stream: params.io.stdout, text: `model: as in profile "${source}"${params.withSecrets === true ? ', with its key' : ' (its key not copied: --with-secrets copies it, or `hermes -p ' + params.name + ' setup model`)'}` });
   }
-  println({ stream: params.io.stdout, text: `next: put secrets in ${profile.envPath}, then \`hermes -p ${params.name} config validate\`` });
+  println({ stream: params.io.stdout, text: `next: \`hermes -p ${params.name} setup\` (or put secrets in ${profile.envPath}, then \`hermes -p ${params.name} config validate\`)` });
   return 0;
 }
 

@@ -80,6 +80,15 @@ describe('hermes setup model (flags)', () => {
     assert.equal((await cli({ argv: ['config', 'validate'], env })).code, 0);
   });
 
+  test('a base URL given as ${VAR} stays a reference when it is not changed', async () => {
+    const { env, config, dotEnv } = newHome();
+    writeFileSync(config, 'model:\n  base_url: ${MODEL_URL}\n  name: fake-model\n');
+    writeFileSync(dotEnv, `MODEL_URL=${fake.baseURL}\n`, { mode: 0o600 });
+    const res = await cli({ argv: ['setup', 'model', '--model', 'other-model', '--yes'], env });
+    assert.equal(res.code, 0, res.stderr);
+    assert.equal(readFileSync(config, 'utf8'), 'model:\n  base_url: ${MODEL_URL}\n  name: other-model\n');
+  });
+
   test('a refused key: a clear error (exit 78) and nothing written', async () => {
     const { env, config, dotEnv } = newHome();
     fake.enqueue({ status: 401, errorMessage: 'Incorrect API key provided' });

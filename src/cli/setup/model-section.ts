@@ -38,14 +38,20 @@ function plain(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' && !value.includes('${') ? value : undefined;
 }
 
-/** The key the profile uses now (config.yaml's, interpolated, or OPENAI_API_KEY), or undefined. */
-function currentKey(params: { files: SetupFiles; ctx: SectionContext }): string | undefined {
+/** The model settings the profile has now (`${VAR}`s filled in; the key falls back to OPENAI_API_KEY), or undefined when it does not load. */
+function currentModel(params: { files: SetupFiles; ctx: SectionContext }): { baseUrl: string; name: string; key: string | undefined } | undefined {
   try {
     const { model } = params.files.candidate({ env: params.ctx.env });
-    return model.api_key ?? model.api_keys[0] ?? (params.ctx.env[DEFAULT_KEY_ENV] || params.files.envValue({ name: DEFAULT_KEY_ENV }));
+    const key = model.api_key ?? model.api_keys[0] ?? (params.ctx.env[DEFAULT_KEY_ENV] || params.files.envValue({ name: DEFAULT_KEY_ENV }));
+    return { baseUrl: model.base_url, name: model.name, key };
   } catch {
     return undefined;
   }
+}
+
+/** Sets a model key unless it already says that (a `${VAR}` that resolves to the chosen value stays). */
+function setChanged(params: { files: SetupFiles; key: 'base_url' | 'name'; value: string; now: string | undefined }): void {
+  if (params.value !== params.now || params.files.get({ keyPath: ['model', params.key] }) === undefined) params.files.set({ keyPath: ['model', params.key], value: params.value });
 }
 
 /** The base URL: the flag, the owner's pick, or (without questions) what config.yaml has. */
@@ -108,15 +114,16 @@ async function chooseModel(params: { flags: ModelFlags; ask: Ask | undefined; li
 export async function modelSection(params: { files: SetupFiles; ctx: SectionContext; flags: ModelFlags }): Promise<SectionResult> {
   const { files, ctx, flags } = params;
   const ask = ctx.ask;
-  const existingKey = currentKey({ files, ctx });
-  const baseUrl = await chooseBaseUrl({ flags, ask, current: plain(files.get({ keyPath: ['model', 'base_url'] })) ?? 'https://api.openai.com/v1' });
+  const now = currentModel({ files, ctx });
+  const existingKey = now?.key;
+  const baseUrl = await chooseBaseUrl({ flags, ask, current: plain(files.get({ keyPath: ['model', 'base_url'] })) ?? now?.baseUrl ?? 'https://api.openai.com/v1' });
   const newKey = await chooseKey({ flags, ask, ctx, hasKey: existingKey !== undefined });
   const key = newKey ?? existingKey;
   if (key !== undefined) ctx.secrets.add(key);
   const list = await listModels({ baseUrl, apiKey: key });
-  const model = await chooseModel({ flags, ask, list, current: plain(files.get({ keyPath: ['model', 'name'] })) });
-  files.set({ keyPath: ['model', 'base_url'], value: baseUrl });
-  files.set({ keyPath: ['model', 'name'], value: model });
+  const model = await chooseModel({ flags, ask, list, current: plain(files.get({ keyPath: ['model', 'name'] })) ?? now?.name });
+  setChanged({ files, key: 'base_url', value: baseUrl, now: now?.baseUrl.replace(/\/+$/, '') });
+  setChanged({ files, key: 'name', value: model, now: now?.name });
   const envName = flags.apiKeyEnv ?? DEFAULT_KEY_ENV;
   if (newKey !== undefined) {
     files.setEnv({ name: envName, value: newKey });
