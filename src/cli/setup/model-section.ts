@@ -17,9 +17,13 @@ const OTHER = 'other';
 
 /** What `hermes setup model` was given on the command line. */
 export interface ModelFlags {
+  /** --base-url: the OpenAI-compatible endpoint. */
   readonly baseUrl?: string;
+  /** --api-key: the key itself. */
   readonly apiKey?: string;
+  /** --api-key-env: the variable holding the key (also its name in .env). */
   readonly apiKeyEnv?: string;
+  /** --model: the model name. */
   readonly model?: string;
 }
 

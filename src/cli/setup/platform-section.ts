@@ -12,7 +12,9 @@ export const PLATFORM_CHECK_TIMEOUT_MS = 10_000;
 
 /** What `hermes setup <platform>` was given: values by flag name, and --owner. */
 export interface PlatformFlags {
+  /** The field flags given, by flag name without dashes ("token", "api-root"). */
   readonly values: Readonly<Record<string, string | undefined>>;
+  /** --owner: the owner's id on the platform. */
   readonly owner?: string;
 }
 
