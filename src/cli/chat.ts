@@ -22,10 +22,12 @@ function stdinIsTTY(io: CliIO): boolean {
  */
 export async function chat(params: { options: GlobalOptions; io: CliIO; session?: ChatSessionChoice }): Promise<number> {
   const { io } = params;
-  const loaded = await loadProfile(params);
+  let loaded = await loadProfile(params);
+  const problem = modelProblem({ config: loaded.config, configPath: loaded.profile.configPath, envPath: loaded.profile.envPath });
+  // On a terminal, offer `hermes setup model` (then load the profile again); otherwise say how to set one up.
+  if (problem !== null && (await (await import('./setup/offer.js')).offerModelSetup({ ...params, problem }))) loaded = await loadProfile(params);
+  else if (problem !== null) throw new UserFacingError({ message: problem.split('\n')[0] ?? problem, hint: `${problem.split('\n').slice(1).join('\n')}\nOr run \`hermes setup\`: it asks for the endpoint and key and tests them.`, exitCode: 78 });
   const { profile, config } = loaded;
-  const problem = modelProblem({ config, configPath: profile.configPath, envPath: profile.envPath });
-  if (problem !== null) throw new UserFacingError({ message: problem.split('\n')[0] ?? problem, hint: problem.split('\n').slice(1).join('\n'), exitCode: 78 });
   const log = openLog({ loaded, tty: false });
   let ended: () => void = () => undefined;
   const done = new Promise<void>((resolve) => {

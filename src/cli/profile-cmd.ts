@@ -2,17 +2,18 @@ import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync }
 import path from 'node:path';
 import { UserFacingError } from '../gateway/errors.js';
 import { writeActiveProfile } from '../home/active-profile.js';
-import { ensureProfileDirs, resolveProfile } from '../home/index.js';
+import { DEFAULT_PROFILE_NAME, ensureProfileDirs, resolveProfile } from '../home/index.js';
 import { listProfiles } from '../home/list-profiles.js';
 import { gatewayPid } from '../home/stop-gateway.js';
 import { packageRoot } from '../util/package-root.js';
 import { println, type CliIO } from './output.js';
 import { cloneConfig } from './profile-clone.js';
+import { inheritedModel, withModel } from './profile-inherit.js';
 import { describeEnabledPlatforms } from './profile-platforms.js';
 import { hermesHomeOf, newProfile, profileDescription } from './profile-names.js';
 
 /** `hermes profile create NAME`: a new profile from the templates, or cloned from another (never its secrets). */
-export function profileCreate(params: { io: CliIO; name: string; cloneFrom?: string; description?: string }): number {
+export function profileCreate(params: { io: CliIO; name: string; cloneFrom?: string; description?: string; withSecrets?: boolean }): number {
   const hermesHome = hermesHomeOf({ io: params.io });
   const profile = newProfile({ hermesHome, name: params.name });
   const from = params.cloneFrom !== undefined ? resolveProfile({ hermesHome, name: params.cloneFrom }) : undefined;
@@ -20,17 +21,25 @@ export function profileCreate(params: { io: CliIO; name: string; cloneFrom?: str
   mkdirSync(profile.dir, { recursive: true, mode: 0o700 });
   ensureProfileDirs({ profile });
   const templates = path.join(packageRoot(), 'profiles');
-  writeFileSync(profile.configPath, (from && cloneConfig({ from })) ?? readFileSync(path.join(templates, 'config.yaml'), 'utf8'));
+  const base = (from && cloneConfig({ from })) ?? readFileSync(path.join(templates, 'config.yaml'), 'utf8');
+  // The model the owner already set up (in the cloned profile, else the default one) carries over; its key only when asked.
+  const inherited = inheritedModel({ from: from ?? resolveProfile({ hermesHome, name: DEFAULT_PROFILE_NAME }), withSecrets: params.withSecrets === true });
+  writeFileSync(profile.configPath, inherited === undefined ? base : withModel({ text: base, model: inherited.node }));
   const soul = from && existsSync(from.soulPath) ? from.soulPath : path.join(templates, 'SOUL.md');
   cpSync(soul, profile.soulPath);
   if (from) {
     for (const dir of ['memoriesDir', 'skillsDir'] as const) if (existsSync(from[dir])) cpSync(from[dir], profile[dir], { recursive: true });
   }
-  writeFileSync(profile.envPath, '# Secrets for this profile only (mode 0600), e.g.\n# OPENAI_API_KEY=sk-...\n', { mode: 0o600 });
+  const keyLines = inherited?.envLines.map((line) => `${line}\n`).join('') ?? '';
+  writeFileSync(profile.envPath, `# Secrets for this profile only (mode 0600), e.g.\n# OPENAI_API_KEY=sk-...\n${keyLines}`, { mode: 0o600 });
   chmodSync(profile.envPath, 0o600);
   writeFileSync(path.join(profile.dir, 'profile.json'), `${JSON.stringify({ description: params.description ?? '', createdFrom: params.cloneFrom ?? null }, null, 2)}\n`);
   println({ stream: params.io.stdout, text: `created profile "${params.name}" in ${profile.dir}${from ? ` (cloned from "${params.cloneFrom}", without its tokens, allowlists or history)` : ''}` });
-  println({ stream: params.io.stdout, text: `next: put secrets in ${profile.envPath}, then \`hermes -p ${params.name} config validate\`` });
+  if (inherited !== undefined) {
+    const source = params.cloneFrom ?? DEFAULT_PROFILE_NAME;
+    println({ stream: params.io.stdout, text: `model: as in profile "${source}"${params.withSecrets === true ? ', with its key' : ' (its key not copied: --with-secrets copies it, or `hermes -p ' + params.name + ' setup model`)'}` });
+  }
+  println({ stream: params.io.stdout, text: `next: \`hermes -p ${params.name} setup\` (or put secrets in ${profile.envPath}, then \`hermes -p ${params.name} config validate\`)` });
   return 0;
 }
 

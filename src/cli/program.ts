@@ -4,6 +4,7 @@ import type { GlobalOptions } from './context.js';
 import { addCronCommands } from './cron-commands.js';
 import { addApprovalsCommands } from './approvals-commands.js';
 import { addGatewayCommands } from './gateway-commands.js';
+import { addSetupCommands } from './setup/commands.js';
 import type { CliIO } from './output.js';
 import { positiveOption } from './numeric-option.js';
 
@@ -115,15 +116,16 @@ export function buildProgram(params: { io: CliIO; setExit: (code: number) => voi
   const profile = program.command('profile').description('create and choose profiles (work, personal, ...)');
   profile
     .command('create')
-    .description('make a new profile from the templates, or clone one (never its tokens, allowlists or history)')
+    .description("make a new profile from the templates with the default profile's model, or clone one (never its tokens, allowlists or history)")
     .argument('<name>', 'profile name: lowercase letters, digits, - and _')
     .option('--clone', 'clone the current profile')
     .option('--clone-from <other>', 'clone this profile')
     .option('--description <text>', 'what the profile is for')
-    .action(async (name: string, opts: { clone?: boolean; cloneFrom?: string; description?: string }) => {
+    .option('--with-secrets', "also copy the model's key (its .env lines); the model section itself is always inherited")
+    .action(async (name: string, opts: { clone?: boolean; cloneFrom?: string; description?: string; withSecrets?: boolean }) => {
       const from = opts.cloneFrom ?? (opts.clone ? (await import('./context.js')).profileFrom({ options: globals(), io }).name : undefined);
       const { profileCreate } = await import('./profile-cmd.js');
-      setExit(profileCreate({ io, name, ...(from !== undefined ? { cloneFrom: from } : {}), ...(opts.description !== undefined ? { description: opts.description } : {}) }));
+      setExit(profileCreate({ io, name, withSecrets: opts.withSecrets === true, ...(from !== undefined ? { cloneFrom: from } : {}), ...(opts.description !== undefined ? { description: opts.description } : {}) }));
     });
   profile
     .command('list')
@@ -161,6 +163,8 @@ export function buildProgram(params: { io: CliIO; setExit: (code: number) => voi
 
   addCronCommands({ program, globals, io, setExit });
   addApprovalsCommands({ program, globals, io, setExit });
+
+  addSetupCommands({ program, globals, io, setExit });
 
   program
     .command('chat')
