@@ -7,7 +7,7 @@ import { capturingLogger, reviewLines, reviewTestTools, scriptFake, turnScript, 
 
 async function harness(params: { config?: Record<string, unknown> } = {}): Promise<{ h: Harness; lines: Record<string, unknown>[] }> {
   const { logger, lines } = capturingLogger();
-  const h = await startHarness({ logger, extraTools: reviewTestTools(), ...(params.config ? { config: params.config } : {}) });
+  const h = await startHarness({ editIntervalMs: 20, logger, extraTools: reviewTestTools(), ...(params.config ? { config: params.config } : {}) });
   return { h, lines };
 }
 

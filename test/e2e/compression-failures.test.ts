@@ -18,7 +18,8 @@ function textOf(request: CapturedRequest): string {
  * schema's tokens to every request, and these context lengths grow by as much).
  */
 async function smallContext(params: { tailRatio?: number } = {}): Promise<Harness> {
-  return startHarness({ config: { model: { context_length: 5550 }, ...(params.tailRatio !== undefined ? { compression: { tail_ratio: params.tailRatio } } : {}) } });
+  // Edits 20 ms apart: these tests run up to 24 turns each and measure context, not edit pacing.
+  return startHarness({ editIntervalMs: 20, config: { model: { context_length: 5550 }, ...(params.tailRatio !== undefined ? { compression: { tail_ratio: params.tailRatio } } : {}) } });
 }
 
 test('a context-overflow 400 compresses (summary, new session) and retries the call once', async () => {

@@ -10,9 +10,12 @@ function textOf(request: CapturedRequest): string {
   return (request.body.messages ?? []).map((m) => (typeof m['content'] === 'string' ? m['content'] : '')).join('\n');
 }
 
-/** A gateway on a fake model whose /models says context_length 4950 (tuned to the ~3k-token fixed part: system prompt and tool schemas). */
+/**
+ * A gateway on a fake model whose /models says context_length 4950 (tuned to the ~3k-token fixed part: system prompt
+ * and tool schemas). Edits 20 ms apart: the test runs 40 turns and measures context, not edit pacing.
+ */
 async function smallContext(): Promise<Harness> {
-  const h = await startHarness();
+  const h = await startHarness({ editIntervalMs: 20 });
   h.fake.modelMetadata = { 'fake-model': { context_length: 4950 } };
   await h.restart();
   await until(() => h.fake.modelListings.length > 0, 'the /models lookup');

@@ -20,7 +20,7 @@ async function callCron(h: Harness, args: Record<string, unknown>, chatId = 'cha
 
 test('cronjob create "in 2 minutes" through the real openai SDK stores a job for the origin chat and answers with id, schedule and time zone', async () => {
   let pokes = 0;
-  const h = await startHarness({ config: { timezone: 'Europe/Berlin' }, cron: { poke: () => (pokes += 1) } });
+  const h = await startHarness({ editIntervalMs: 20, config: { timezone: 'Europe/Berlin' }, cron: { poke: () => (pokes += 1) } });
   try {
     const before = Date.now();
     const result = await callCron(h, { action: 'create', name: 'Bank', prompt: 'Remind the user to call the bank.', schedule: 'in 2 minutes' });
@@ -47,7 +47,7 @@ test('cronjob create "in 2 minutes" through the real openai SDK stores a job for
 });
 
 test('cronjob refuses a target the profile never talked with and lists the valid ones; a known chat is accepted', async () => {
-  const h = await startHarness({ cron: { poke: () => undefined } });
+  const h = await startHarness({ editIntervalMs: 20, cron: { poke: () => undefined } });
   try {
     h.fake.enqueue({ text: 'hi' });
     await h.adapter.inject({ text: 'hello from the other chat', chatId: 'chat-2' });
@@ -70,7 +70,7 @@ test('cronjob refuses a target the profile never talked with and lists the valid
 });
 
 test('cronjob list, update, pause, resume, run and remove change the stored job and say so', async () => {
-  const h = await startHarness({ config: { timezone: 'UTC' }, cron: { poke: () => undefined } });
+  const h = await startHarness({ editIntervalMs: 20, config: { timezone: 'UTC' }, cron: { poke: () => undefined } });
   const store = (): ReturnType<Harness['readStore']> => h.readStore();
   try {
     const created = await callCron(h, { action: 'create', name: 'Issues', prompt: 'List the open issues of repo x.', schedule: '0 8 * * 1-5' });
@@ -103,7 +103,7 @@ test('cronjob list, update, pause, resume, run and remove change the stored job 
 });
 
 test('without the scheduler the cronjob tool is not offered', async () => {
-  const h = await startHarness();
+  const h = await startHarness({ editIntervalMs: 20 });
   try {
     h.fake.enqueue({ text: 'hi' });
     await h.adapter.inject({ text: 'hello' });
@@ -116,8 +116,8 @@ test('without the scheduler the cronjob tool is not offered', async () => {
 });
 
 test("two profiles' jobs never see each other: a job created in work is not listed, paused or shown by /cron in personal", async () => {
-  const work = await startHarness({ cron: { poke: () => undefined } });
-  const personal = await startHarness({ cron: { poke: () => undefined } });
+  const work = await startHarness({ editIntervalMs: 20, cron: { poke: () => undefined } });
+  const personal = await startHarness({ editIntervalMs: 20, cron: { poke: () => undefined } });
   try {
     const created = await callCron(work, { action: 'create', name: 'Standup', prompt: 'Post the standup reminder.', schedule: '0 9 * * 1-5' });
     const id = /job ([0-9a-f]{8})/.exec(created)?.[1] ?? '';

@@ -14,7 +14,7 @@ const toolResults = (messages: readonly Record<string, unknown>[] | undefined): 
   (messages ?? []).filter((m) => m['role'] === 'tool').map((m) => String(m['content']));
 
 test('the model saves a memory through the real openai SDK: the file has the entry and the result says "next session"', async () => {
-  const h = await startHarness();
+  const h = await startHarness({ editIntervalMs: 20 });
   try {
     h.fake.enqueue(
       { toolCalls: [{ name: 'memory', arguments: { action: 'add', target: 'user', content: 'Prefers answers in German' } }] },
@@ -37,7 +37,7 @@ test('the model saves a memory through the real openai SDK: the file has the ent
 });
 
 test("a memory write holding one of the profile's secrets is refused through the gateway's SecretGuard", async () => {
-  const h = await startHarness();
+  const h = await startHarness({ editIntervalMs: 20 });
   try {
     h.fake.enqueue({ toolCalls: [{ name: 'memory', arguments: { action: 'add', target: 'memory', content: 'The API key is sk-test-harness' } }] }, { text: 'ok' });
     await h.adapter.inject({ text: 'remember the key' });
@@ -51,7 +51,7 @@ test("a memory write holding one of the profile's secrets is refused through the
 });
 
 test('/memory answers on the control lane with both files, entries numbered, and their usage', async () => {
-  const h = await startHarness();
+  const h = await startHarness({ editIntervalMs: 20 });
   try {
     writeFileSync(path.join(h.profile.memoriesDir, 'MEMORY.md'), 'Build with make\n§\nDeploys need a tag\nand a changelog line');
     await h.adapter.inject({ text: '/memory' });
@@ -71,7 +71,7 @@ test('/memory answers on the control lane with both files, entries numbered, and
 });
 
 test('with both memory files off, the memory tool is not offered and /memory says so', async () => {
-  const h = await startHarness({ config: { memory: { memory_enabled: false, user_profile_enabled: false } } });
+  const h = await startHarness({ editIntervalMs: 20, config: { memory: { memory_enabled: false, user_profile_enabled: false } } });
   try {
     h.fake.enqueue({ text: 'hi' });
     await h.adapter.inject({ text: 'hello' });
@@ -90,7 +90,7 @@ test('with both memory files off, the memory tool is not offered and /memory say
 });
 
 test('memory turned off by a config reload: the still-registered tool refuses clearly, and new sessions get no memory guidance', async () => {
-  const h = await startHarness();
+  const h = await startHarness({ editIntervalMs: 20 });
   const store = h.readStore();
   try {
     h.fake.enqueue({ text: 'hi' });
@@ -122,7 +122,7 @@ test('memory turned off by a config reload: the still-registered tool refuses cl
 });
 
 test('memory turned on by a config reload: the tool is offered from the next turn on and new sessions get its guidance', async () => {
-  const h = await startHarness({ config: { memory: { memory_enabled: false, user_profile_enabled: false } } });
+  const h = await startHarness({ editIntervalMs: 20, config: { memory: { memory_enabled: false, user_profile_enabled: false } } });
   const store = h.readStore();
   try {
     const raw = parse(readFileSync(h.profile.configPath, 'utf8')) as Record<string, unknown>;
@@ -146,7 +146,7 @@ test('memory turned on by a config reload: the tool is offered from the next tur
 });
 
 test("a /memory reply longer than the platform's message limit is sent in parts, in order, each within the limit", async () => {
-  const h = await startHarness({ capabilities: { maxMessageLength: 300 } });
+  const h = await startHarness({ editIntervalMs: 20, capabilities: { maxMessageLength: 300 } });
   try {
     const entries = Array.from({ length: 12 }, (_, i) => `Fact number ${i + 1}: the owner keeps note ${i + 1} in the blue notebook.`);
     writeFileSync(path.join(h.profile.memoriesDir, 'MEMORY.md'), entries.join('\n§\n'));
@@ -169,7 +169,7 @@ test("a /memory reply longer than the platform's message limit is sent in parts,
 });
 
 test('/memory in a group or channel does not list the files (others read along); in a DM it does', async () => {
-  const h = await startHarness();
+  const h = await startHarness({ editIntervalMs: 20 });
   try {
     writeFileSync(path.join(h.profile.memoriesDir, 'USER.md'), 'Lives at 12 Elm Street');
     for (const kind of ['group', 'channel'] as const) {

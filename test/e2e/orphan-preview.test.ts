@@ -103,8 +103,8 @@ for (const [name, make] of Object.entries(platforms)) {
       }),
     );
     const full = 'INFL- the full answer, finished after the restart.';
-    // The first attempt shows "INFL-" and then stalls (it is killed); the replay answers at once.
-    model.enqueue({ chunks: ['INFL-', ' the', ' full'], chunkDelayMs: 5_000 }, { text: full });
+    // The first attempt shows "INFL-" and then stalls, its stream open (it is killed); the replay answers at once.
+    model.enqueue({ chunks: ['INFL-', ' the', ' full'], hangAfterChunks: 1 }, { text: full });
     const held = platform.holdFirstSend();
     let gateway = startCliGateway({ home, profile: 'work' });
     try {

@@ -14,7 +14,7 @@ function systemOf(request: CapturedRequest | undefined): string {
 }
 
 test('within a session the system message is byte-identical across 3 turns, even after a `memory` add in turn 1; /new gets the new entry', async () => {
-  const h = await startHarness();
+  const h = await startHarness({ editIntervalMs: 20 });
   try {
     const memoryFile = path.join(h.profile.memoriesDir, 'MEMORY.md');
     writeFileSync(memoryFile, 'The owner is called Ada.');
@@ -61,7 +61,7 @@ test('within a session the system message is byte-identical across 3 turns, even
 });
 
 test('agent.current_time: call adds a "Current time" system message after the history on each model call, never stored', async () => {
-  const h = await startHarness({ config: { timezone: 'Asia/Tokyo', agent: { current_time: 'call' } } });
+  const h = await startHarness({ editIntervalMs: 20, config: { timezone: 'Asia/Tokyo', agent: { current_time: 'call' } } });
   try {
     h.fake.enqueue({ toolCalls: [{ name: 'read_file', arguments: { path: 'missing.txt' } }] }, { text: 'done' });
     await h.adapter.inject({ text: 'what time is it?' });
@@ -120,7 +120,7 @@ test('a turn cut short by a shutdown is replayed with the same stored system pro
 });
 
 test('a session from before the upgrade (no stored prompt) gets one at its next turn, stored and reused', async () => {
-  const h = await startHarness();
+  const h = await startHarness({ editIntervalMs: 20 });
   try {
     h.fake.enqueue({ text: 'one' });
     await h.adapter.inject({ text: 'hello' });

@@ -32,7 +32,7 @@ async function threeSessions(h: Harness): Promise<void> {
 }
 
 test('session_search finds a fact from a session ended with /new two sessions ago and quotes it; the current session is left out', async () => {
-  const h = await startHarness({ config: { timezone: 'Europe/Lisbon' } });
+  const h = await startHarness({ editIntervalMs: 20, config: { timezone: 'Europe/Lisbon' } });
   try {
     await threeSessions(h);
     const before = h.fake.requests.length;
@@ -57,7 +57,7 @@ test('session_search finds a fact from a session ended with /new two sessions ag
 });
 
 test('session_search says plainly when nothing matches', async () => {
-  const h = await startHarness();
+  const h = await startHarness({ editIntervalMs: 20 });
   try {
     await threeSessions(h);
     const before = h.fake.requests.length;
@@ -70,7 +70,7 @@ test('session_search says plainly when nothing matches', async () => {
 });
 
 test('session_search output stays under its 7,000-character cap with 10,000 matching messages', async () => {
-  const h = await startHarness();
+  const h = await startHarness({ editIntervalMs: 20 });
   try {
     const store = h.readStore();
     try {
@@ -102,7 +102,7 @@ test('with auxiliary.model the passages are condensed by it (one non-streaming c
   await aux.start();
   const lines: string[] = [];
   const logger = pino({ level: 'warn' }, { write: (line: string) => lines.push(line) });
-  const h = await startHarness({ logger, config: { auxiliary: { model: { name: 'aux-model', base_url: aux.baseURL } } } });
+  const h = await startHarness({ editIntervalMs: 20, logger, config: { auxiliary: { model: { name: 'aux-model', base_url: aux.baseURL } } } });
   try {
     await threeSessions(h);
     aux.enqueue({ text: 'On the first session (test) the user said the gym locker code is 4417-walrus.' });
@@ -137,7 +137,7 @@ test('with auxiliary.model the passages are condensed by it (one non-streaming c
 
 test('after a config reload (SIGHUP) the tool context still has session_search', async () => {
   // The reload applies logging.level to the shared logger: keep the test's output quiet.
-  const h = await startHarness({ config: { logging: { level: 'error' } } });
+  const h = await startHarness({ editIntervalMs: 20, config: { logging: { level: 'error' } } });
   const store = h.readStore();
   try {
     await threeSessions(h);

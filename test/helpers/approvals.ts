@@ -28,7 +28,8 @@ export async function startApprovals(
     allow: params.owners ?? ['user-1'],
     ...(params.env ? { env: params.env } : {}),
     capabilities: { buttons: params.buttons ?? true, ...params.capabilities },
-    ...(params.clock ? { clock: params.clock } : {}),
+    // A fake clock paces edits in fake time; on the real one edits are 20 ms apart (these tests measure questions, not pacing).
+    ...(params.clock ? { clock: params.clock } : { editIntervalMs: 20 }),
     // No background review: its model calls would take the scripted replies.
     config: {
       tools: { approval: params.mode ?? 'manual', ...(params.timeout !== undefined ? { approval_timeout: params.timeout } : {}) },

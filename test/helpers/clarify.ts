@@ -9,7 +9,8 @@ export async function startClarify(params: { buttons?: boolean; clock?: Clock; c
   return startHarness({
     allow: ['user-1'],
     capabilities: { buttons: params.buttons ?? true, ...params.capabilities },
-    ...(params.clock ? { clock: params.clock } : {}),
+    // A fake clock paces edits in fake time; on the real one edits are 20 ms apart (these tests measure questions, not pacing).
+    ...(params.clock ? { clock: params.clock } : { editIntervalMs: 20 }),
     // No background review: its model calls would take the scripted replies.
     config: { skills: { review: false, review_interval: 1000 }, memory: { review_interval: 1000 }, ...(params.busyPolicy ? { gateway: { busy_policy: params.busyPolicy } } : {}) },
   });

@@ -73,6 +73,11 @@ export async function startHarness(params: {
   configureStore?: OpenStoreParams['configure'];
   /** Offer the `cronjob` tool (its capability over the profile's jobs); `poke` is called after each change. */
   cron?: { poke: () => void };
+  /**
+   * The test platform's own edit interval (an AdapterEntry override, below stream.edit_interval's 250 ms floor), for
+   * tests that run many turns and do not measure pacing; default: stream.edit_interval (1 s here).
+   */
+  editIntervalMs?: number;
 } = {}): Promise<Harness> {
   const clock = params.clock ?? systemClock;
   const fake = new FakeOpenAI();
@@ -102,7 +107,15 @@ export async function startHarness(params: {
       config,
       clock,
       logger,
-      adapters: [{ adapter, allow: params.allow ?? 'all', ...(params.unauthorized ? { unauthorized: params.unauthorized } : {}) }, ...more],
+      adapters: [
+        {
+          adapter,
+          allow: params.allow ?? 'all',
+          ...(params.unauthorized ? { unauthorized: params.unauthorized } : {}),
+          ...(params.editIntervalMs !== undefined ? { editIntervalMs: params.editIntervalMs } : {}),
+        },
+        ...more,
+      ],
       withHttp: params.withHttp === true,
       scrub: (text) => redactor.scrub(text),
       secrets: redactor,
