@@ -2,23 +2,13 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { TelegramAdapter } from '../../adapters/telegram/adapter.js';
 import { FakeTelegram } from '../fakes/telegram/index.js';
-import type { CapturedRequest } from '../fakes/openai/server.js';
+import { roles } from '../helpers/request-roles.js';
 import { gateTool, type GateTool } from '../helpers/gate-tool.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { telegramAdapter, testToken } from '../helpers/telegram.js';
 
 const owner = { id: 1001, first_name: 'Owner', username: 'owner' };
 const dm = { id: 1001, type: 'private' as const };
-
-/** User and assistant texts of a request, tool calls as their names. */
-function roles(request: CapturedRequest | undefined): string[] {
-  return (request?.body.messages ?? [])
-    .filter((m) => m['role'] !== 'system')
-    .map((m) => {
-      const calls = m['tool_calls'] as { function: { name: string } }[] | undefined;
-      return `${String(m['role'])}:${calls ? calls.map((c) => c.function.name).join(',') : String(m['content'])}`;
-    });
-}
 
 async function start(): Promise<{ fake: FakeTelegram; h: Harness; gate: GateTool }> {
   const fake = new FakeTelegram({ token: testToken });

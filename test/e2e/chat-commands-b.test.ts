@@ -2,17 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { startHarness } from '../helpers/harness.js';
 import { say } from '../helpers/converse.js';
-import type { CapturedRequest } from '../fakes/openai/server.js';
-
-/** The request's messages as role + content pairs (tool calls as their names). */
-function roles(request: CapturedRequest | undefined): string[] {
-  return (request?.body.messages ?? [])
-    .filter((m) => m['role'] !== 'system')
-    .map((m) => {
-      const calls = m['tool_calls'] as { function: { name: string } }[] | undefined;
-      return `${String(m['role'])}:${calls ? calls.map((c) => c.function.name).join(',') : String(m['content'])}`;
-    });
-}
+import { roles } from '../helpers/request-roles.js';
 
 test('/retry: a new model request with the same user text, without the old answer or its tool calls', async () => {
   const h = await startHarness({ config: { stream: { edit_interval: '250ms' } } });

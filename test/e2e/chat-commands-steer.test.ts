@@ -2,17 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { gateTool } from '../helpers/gate-tool.js';
 import { startHarness } from '../helpers/harness.js';
-import type { CapturedRequest } from '../fakes/openai/server.js';
-
-/** The request's messages as role + content pairs (tool calls as their names). */
-function roles(request: CapturedRequest | undefined): string[] {
-  return (request?.body.messages ?? [])
-    .filter((m) => m['role'] !== 'system')
-    .map((m) => {
-      const calls = m['tool_calls'] as { function: { name: string } }[] | undefined;
-      return `${String(m['role'])}:${calls ? calls.map((c) => c.function.name).join(',') : String(m['content'])}`;
-    });
-}
+import { roles } from '../helpers/request-roles.js';
 
 test('/queue x during a running turn (policy interrupt) does not abort it, and x is the next turn', async () => {
   const h = await startHarness({ config: { gateway: { busy_policy: 'interrupt' }, stream: { edit_interval: '250ms' } } });

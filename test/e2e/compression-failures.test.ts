@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { fallbackNote } from '../../src/agent/compress/index.js';
 import type { CapturedRequest } from '../fakes/openai/server.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
-import { say, until } from '../helpers/converse.js';
+import { say } from '../helpers/converse.js';
 
 /** The text of every message of a request, joined. */
 function textOf(request: CapturedRequest): string {

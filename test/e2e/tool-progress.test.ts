@@ -2,36 +2,16 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { z } from 'zod';
-import { defineTool, type ToolDefinition } from '../../src/tools/tool.js';
 import type { ScriptedReply } from '../fakes/openai/server.js';
 import { FakeClock } from '../helpers/fake-clock.js';
+import { gateTool } from '../helpers/gate-tool.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import type { AdapterCapabilities } from '../../src/gateway/contracts.js';
-import { whenAborted } from '../../src/util/when-aborted.js';
 
 const CURSOR = ' ▉';
 
-/** A tool that waits until the test opens the gate: the preview can be looked at while the agent works. */
-function gate(): { tool: ToolDefinition; open: () => void; entered: () => boolean } {
-  let open: () => void = () => undefined;
-  let entered = false;
-  const opened = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  const tool = defineTool({
-    name: 'probe_gate',
-    description: 'waits for the test',
-    input: z.object({}),
-    parallel: 'never',
-    handler: async (_args, ctx) => {
-      entered = true;
-      await Promise.race([opened, whenAborted({ signal: ctx.signal })]);
-      return 'gate opened';
-    },
-  });
-  return { tool, open: () => open(), entered: () => entered };
-}
+/** The gate tool (test/helpers/gate-tool.ts): the preview can be looked at while the agent works. */
+const gate = gateTool;
 
 /** Moves fake time on while real work (model stream, tools) happens, until `done` holds. */
 async function until(params: { h: Harness; clock: FakeClock; done: () => boolean; what: string }): Promise<void> {
