@@ -10,6 +10,7 @@ import type {
 import type { Clock } from '../../src/util/clock.js';
 import { whenAborted } from '../../src/util/when-aborted.js';
 import { mediaLine } from './media-line.js';
+import { terminalCapabilities, typedMessage } from './typed-message.js';
 
 /** Shown where the user types. */
 const prompt = '› ';
@@ -21,8 +22,7 @@ const maxRemembered = 64;
 const dimOn = '\u001b[2m';
 const dimOff = '\u001b[22m';
 
-/** The chat id every terminal message uses: one local conversation. */
-export const terminalChatId = 'local';
+export { terminalChatId } from './typed-message.js';
 
 /**
  * `hermes chat`: the terminal as a platform. Lines typed become messages; a streamed reply is printed as
@@ -30,15 +30,7 @@ export const terminalChatId = 'local';
  */
 export class TerminalAdapter implements PlatformAdapter {
   readonly name = 'terminal';
-  readonly capabilities: AdapterCapabilities = {
-    edit: true,
-    threads: false,
-    typing: false,
-    reactions: false,
-    media: true,
-    maxMessageLength: 1_000_000,
-    markup: 'markdown',
-  };
+  readonly capabilities: AdapterCapabilities = { ...terminalCapabilities, typing: false };
   private readonly input: Readable;
   private readonly output: Writable;
   private readonly cursor: string;
@@ -77,16 +69,7 @@ export class TerminalAdapter implements PlatformAdapter {
       if (line.trim() === '') return;
       pending.push(
         params
-          .emit({
-            platform: this.name,
-            messageId: `${this.runId}-${this.nextIn++}`,
-            chat: { id: terminalChatId, kind: 'dm' },
-            sender: { id: this.user, name: this.user, isBot: false },
-            text: line,
-            media: [],
-            mentioned: true,
-            receivedAt: this.clock.now(),
-          })
+          .emit(typedMessage({ runId: this.runId, n: this.nextIn++, user: this.user, text: line, now: this.clock.now() }))
           .catch((error: unknown) => {
             this.write(`\n[not sent: ${error instanceof Error ? error.message : String(error)}]\n`);
           }),

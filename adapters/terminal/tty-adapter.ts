@@ -10,7 +10,7 @@ import type {
 } from '../../src/gateway/contracts.js';
 import type { Clock } from '../../src/util/clock.js';
 import { whenAborted } from '../../src/util/when-aborted.js';
-import { terminalChatId } from './adapter.js';
+import { terminalCapabilities, typedMessage } from './typed-message.js';
 import { LineEditor, type EditorAction, type KeyPress } from './line-editor.js';
 import { finishedLength, renderMarkdown } from './markdown.js';
 import { mediaLine } from './media-line.js';
@@ -50,15 +50,7 @@ interface Shown {
  */
 export class TtyTerminalAdapter implements PlatformAdapter {
   readonly name = 'terminal';
-  readonly capabilities: AdapterCapabilities = {
-    edit: true,
-    threads: false,
-    typing: true,
-    reactions: false,
-    media: true,
-    maxMessageLength: 1_000_000,
-    markup: 'markdown',
-  };
+  readonly capabilities: AdapterCapabilities = { ...terminalCapabilities, typing: true };
   private readonly input: KeyInput;
   private readonly output: ScreenOutput;
   private readonly cursor: string;
@@ -102,16 +94,7 @@ export class TtyTerminalAdapter implements PlatformAdapter {
     this.emit = (text: string): void => {
       pending.push(
         params
-          .emit({
-            platform: this.name,
-            messageId: `${this.runId}-${this.nextIn++}`,
-            chat: { id: terminalChatId, kind: 'dm' },
-            sender: { id: this.user, name: this.user, isBot: false },
-            text,
-            media: [],
-            mentioned: true,
-            receivedAt: this.clock.now(),
-          })
+          .emit(typedMessage({ runId: this.runId, n: this.nextIn++, user: this.user, text, now: this.clock.now() }))
           .catch((error: unknown) => this.screen.commit({ text: `[not sent: ${error instanceof Error ? error.message : String(error)}]` })),
       );
     };
