@@ -39,3 +39,19 @@ export function withProfileStore<T>(params: { home: string; profile: string; con
     store.close();
   }
 }
+
+/** A `hermes -p NAME chat` running in-process on piped stdin (kept open for the test to type into), against `baseURL`. */
+export function pipedChat(params: { home: string; profile: string; baseURL: string; apiKey: string }): { stdin: PassThrough; stdout: () => string; running: Promise<number> } {
+  const dir = path.join(params.home, 'profiles', params.profile);
+  mkdirSync(path.join(dir, 'workspace'), { recursive: true });
+  writeFileSync(path.join(dir, '.env'), `OPENAI_API_KEY=${params.apiKey}\n`);
+  writeFileSync(path.join(dir, 'config.yaml'), `model:\n  base_url: ${params.baseURL}\n  api_key: \${OPENAI_API_KEY}\n  max_retries: 0\n`);
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  stdout.on('data', (d: Buffer) => (out += d.toString()));
+  stderr.resume();
+  const running = runCli({ argv: ['-p', params.profile, 'chat'], io: { stdin, stdout, stderr, env: { HERMES_HOME: params.home, HOME: params.home }, isTTY: false } });
+  return { stdin, stdout: () => out, running };
+}
