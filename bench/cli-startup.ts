@@ -1,7 +1,7 @@
 // `npm run bench:cli` (after `npm run build`), or part of `npm run bench`: whole-process times of the built `hermes`
 // CLI next to a bare `node -e 0` measured in the same run.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +26,8 @@ interface CliCase {
   readonly home: string;
   /** The goal for this case in ms (on these machines), when the issue sets one. */
   readonly goalMs?: number;
+  /** Run before each timed run, untimed (e.g. an edit of config.yaml). */
+  readonly prepare?: () => void;
 }
 
 /** Whole-process times of each case, spawn → exit, in ms. */
@@ -52,11 +54,21 @@ async function timeOnce(params: { args: readonly string[]; home: string }): Prom
   return ms;
 }
 
+/** The benchmark's HERMES_HOMEs. */
+interface Homes {
+  readonly fresh: string;
+  readonly configured: string;
+  readonly used: string;
+  readonly edited: string;
+}
+
 /**
- * Three HERMES_HOMEs: fresh (nothing in it), configured (the default profile's config.yaml and .env, as after setup:
- * status validates them) and used (also a state.db, as after the first chat: status reads its next job).
+ * Four HERMES_HOMEs: fresh (nothing in it), configured (the default profile's config.yaml and .env, as after setup:
+ * status validates them once, then trusts its note while they stay the same), used (also a state.db, as after the
+ * first chat: status reads its next job) and edited (as configured, but config.yaml changes before every run, so
+ * status validates it every time).
  */
-function homes(params: { dir: string }): { fresh: string; configured: string; used: string } {
+function homes(params: { dir: string }): Homes {
   const make = (name: string): string => {
     const home = path.join(params.dir, name);
     mkdirSync(home, { recursive: true });
@@ -65,22 +77,29 @@ function homes(params: { dir: string }): { fresh: string; configured: string; us
   const fresh = make('fresh');
   const configured = make('configured');
   const used = make('used');
-  for (const home of [configured, used]) {
+  const edited = make('edited');
+  for (const home of [configured, used, edited]) {
     writeFileSync(path.join(home, 'config.yaml'), 'model:\n  base_url: http://127.0.0.1:9/v1\n  name: gpt-4o-mini\n  api_key: ${OPENAI_API_KEY}\nplatforms:\n  telegram:\n    enabled: true\n    token: ${TELEGRAM_BOT_TOKEN}\n    allowed_users: ["@owner"]\n');
     writeFileSync(path.join(home, '.env'), 'OPENAI_API_KEY=sk-bench-cli-startup\nTELEGRAM_BOT_TOKEN=123456:bench-cli-startup-token\n', { mode: 0o600 });
   }
   openStore({ path: path.join(used, 'state.db'), clock: systemClock }).close();
-  return { fresh, configured, used };
+  return { fresh, configured, used, edited };
+}
+
+/** Appends a comment line to config.yaml: another config for status's note, the same for the schema. */
+function editConfig(params: { home: string }): void {
+  appendFileSync(path.join(params.home, 'config.yaml'), `# edited ${performance.now()}\n`);
 }
 
 /** The hermes command lines measured for one build (`main` is its dist/src/cli/main.js). */
-function hermesCases(params: { main: string; build: 'after' | 'before'; home: { fresh: string; configured: string; used: string } }): CliCase[] {
+function hermesCases(params: { main: string; build: 'after' | 'before'; home: Homes }): CliCase[] {
   const { main, build, home } = params;
   return [
     { label: 'hermes --version', build, args: [main, '--version'], home: home.fresh, goalMs: 90 },
     { label: 'hermes status (fresh HERMES_HOME)', build, args: [main, 'status'], home: home.fresh, goalMs: 150 },
     { label: 'hermes status (config.yaml + .env)', build, args: [main, 'status'], home: home.configured, goalMs: 150 },
     { label: 'hermes status (+ state.db)', build, args: [main, 'status'], home: home.used, goalMs: 150 },
+    { label: 'hermes status (config.yaml just edited)', build, args: [main, 'status'], home: home.edited, prepare: () => editConfig({ home: home.edited }) },
     { label: 'hermes --help', build, args: [main, '--help'], home: home.fresh },
     { label: 'hermes doctor --help', build, args: [main, 'doctor', '--help'], home: home.fresh },
     { label: 'hermes config validate', build, args: [main, 'config', 'validate'], home: home.configured },
@@ -104,6 +123,7 @@ export async function runCliStartup(params: { runs: number }): Promise<CliStartu
     const ms = cases.map(() => [] as number[]);
     for (let round = -1; round < params.runs; round++) {
       for (const [i, c] of cases.entries()) {
+        c.prepare?.();
         const t = await timeOnce({ args: c.args, home: c.home });
         if (round >= 0) ms[i]?.push(t);
       }

@@ -7,7 +7,8 @@
 // platform SDKs, which the gateway loads once at start and which read files of their own at run time. Type checking
 // is `npm run typecheck` (part of `npm test`); tsc no longer emits anything.
 // `--outDir DIR` writes elsewhere (test/e2e/install.test.ts builds into a copy of the package).
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
@@ -64,6 +65,21 @@ const yamlEsm: Plugin = {
   },
 };
 
+/**
+ * The build's id (src/util/build-id.ts): a hash of package.json, the lockfile and every file under src/ and adapters/,
+ * so that anything keyed by it (`hermes status`'s note that a config loaded) is not trusted across a change of code.
+ */
+function sourceHash(): string {
+  const files = ['package.json', 'package-lock.json', ...['src', 'adapters'].flatMap((dir) => readdirSync(path.join(root, dir), { recursive: true, encoding: 'utf8' }).map((f) => path.join(dir, f)))];
+  const hash = createHash('sha256');
+  for (const file of files.sort()) {
+    const full = path.join(root, file);
+    if (!statSync(full).isFile()) continue;
+    hash.update(`${file}\0`).update(readFileSync(full)).update('\0');
+  }
+  return hash.digest('hex').slice(0, 32);
+}
+
 /** Builds the CLI into `dir` (emptied first); resolves when the files are written. */
 export async function buildCli(params: { dir: string }): Promise<void> {
   const dir = path.resolve(params.dir);
@@ -85,6 +101,7 @@ export async function buildCli(params: { dir: string }): Promise<void> {
     sourcemap: true,
     external: externals(),
     plugins: [zodEnglishOnly, yamlEsm],
+    define: { __HERMES_BUILD_ID__: JSON.stringify(sourceHash()) },
     // The bundled CommonJS packages (commander, dotenv) call require() for node's own modules: ESM has none, so each file
     // gets one of its own.
     banner: { js: "import { createRequire as __hermesCreateRequire } from 'node:module';\nconst require = __hermesCreateRequire(import.meta.url);" },

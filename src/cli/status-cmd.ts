@@ -1,12 +1,14 @@
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import type { HealthReport } from '../http/server.js';
+import { configFingerprint, knownValid, rememberValid } from '../home/config-stamp.js';
 import { readGatewayState } from '../home/gateway-state.js';
 import type { EnvSnapshot } from '../home/hermes-home.js';
 import { DEFAULT_PROFILE_NAME, resolveHermesHome, type Profile } from '../home/index.js';
 import { listProfiles } from '../home/list-profiles.js';
 import { runningPid } from '../home/pid-lock.js';
 import { formatUptime } from '../home/uptime.js';
+import { buildId } from '../util/build-id.js';
 import { println, type CliIO } from './output.js';
 import { nextJobLine } from './status-jobs.js';
 
@@ -20,14 +22,22 @@ async function health(params: { host: string; port: number }): Promise<HealthRep
   }
 }
 
-/** "" when the profile's config loads, else why not and what to run: a stopped gateway with a broken config cannot start. */
+/**
+ * "" when the profile's config loads, else why not and what to run: a stopped gateway with a broken config cannot
+ * start. A config that loaded before, unchanged since under this build, is not loaded again (home/config-stamp.ts).
+ */
 async function configProblem(params: { profile: Profile; env: EnvSnapshot }): Promise<string> {
   // Neither file: the defaults, which always load (nothing to read, nothing to interpolate).
   if (!existsSync(params.profile.configPath) && !existsSync(params.profile.envPath)) return '';
+  const build = buildId();
+  const fingerprint = build === null ? undefined : configFingerprint({ ...params, buildId: build });
+  if (fingerprint !== undefined && knownValid({ profile: params.profile, fingerprint })) return '';
   try {
     // Loaded here, not at the top: the schema (zod, yaml) is most of what `hermes status` costs.
     const { loadConfig } = await import('../config/load.js');
     await loadConfig(params);
+    // Noted only when the files did not change while they were loaded.
+    if (fingerprint !== undefined && build !== null && configFingerprint({ ...params, buildId: build }) === fingerprint) rememberValid({ profile: params.profile, fingerprint });
     return '';
   } catch (error) {
     const run = `hermes${params.profile.name === DEFAULT_PROFILE_NAME ? '' : ` -p ${params.profile.name}`} config validate`;

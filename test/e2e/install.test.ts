@@ -104,13 +104,39 @@ test('the README install leaves a working `hermes` command on a clean PATH', { t
     writeFileSync(hooks, `import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) {\n  appendFileSync(${JSON.stringify(log)}, url + '\\n');\n  return next(url, context);\n}\n`);
     const register = path.join(tmp, 'register.mjs');
     writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
-    const traced = await run({ command: process.execPath, args: ['--import', register, bin, 'status'], cwd: tmp, env: clean });
-    assert.equal(traced.code, 0, traced.stderr);
-    const urls = readFileSync(log, 'utf8').split('\n').filter((u) => u.startsWith('file:'));
-    const built = urls.filter((u) => u.includes('/hermes-gateway/dist/'));
+    /** `hermes status` with every module it loads traced: its output and the loaded files' URLs. */
+    const tracedStatus = async (env: Record<string, string>): Promise<{ stdout: string; urls: string[] }> => {
+      writeFileSync(log, '');
+      const traced = await run({ command: process.execPath, args: ['--import', register, bin, 'status'], cwd: tmp, env });
+      assert.equal(traced.code, 0, traced.stderr);
+      return { stdout: traced.stdout, urls: readFileSync(log, 'utf8').split('\n').filter((u) => u.startsWith('file:')) };
+    };
+    /** Whether any loaded built file holds zod's or yaml's code (esbuild marks each bundled module with a path comment). */
+    const loadsSchema = (urls: readonly string[]): boolean =>
+      urls.filter((u) => u.includes('/hermes-gateway/dist/')).some((u) => /^\/\/ node_modules\/(zod|yaml)\//m.test(readFileSync(new URL(u), 'utf8')));
+    const first = await tracedStatus(clean);
+    assert.equal(first.stdout, 'default: stopped\n');
+    const built = first.urls.filter((u) => u.includes('/hermes-gateway/dist/'));
     assert.ok(built.length > 3 && built.length < 40, `${built.length} built files:\n${built.join('\n')}`);
     const heavy = ['better-sqlite3', 'pino', 'openai', 'grammy', 'discord.js', '@slack/bolt', 'fastify', 'imapflow', 'nodemailer', 'twilio', 'marked'];
-    for (const name of heavy) assert.ok(!urls.some((u) => u.includes(`/node_modules/${name}/`)), `status loaded ${name}`);
+    for (const name of heavy) assert.ok(!first.urls.some((u) => u.includes(`/node_modules/${name}/`)), `status loaded ${name}`);
+
+    // The first status on this config validated it (zod, yaml) and noted that it loads; the next, on the same files,
+    // loads neither. Any change to config.yaml, .env or a variable it names is checked again.
+    assert.equal(loadsSchema(first.urls), true);
+    assert.ok(statSync(path.join(home, 'config-valid.json')).isFile());
+    const second = await tracedStatus(clean);
+    assert.equal(second.stdout, 'default: stopped\n');
+    assert.equal(loadsSchema(second.urls), false, second.urls.join('\n'));
+    writeFileSync(path.join(home, 'config.yaml'), 'model:\n  base_url: http://127.0.0.1:9/v1\n  name: m\n  max_retries: lots\n');
+    assert.match((await tracedStatus(clean)).stdout, /^default: stopped; its config is invalid.*model\.max_retries/);
+    writeFileSync(path.join(home, 'config.yaml'), 'model:\n  base_url: http://127.0.0.1:9/v1\n  name: ${MODEL_NAME}\n');
+    const named = { ...clean, MODEL_NAME: 'gpt-4o-mini' };
+    assert.equal((await tracedStatus(named)).stdout, 'default: stopped\n');
+    assert.equal(loadsSchema((await tracedStatus(named)).urls), false);
+    assert.match((await tracedStatus(clean)).stdout, /^default: stopped; its config is invalid.*MODEL_NAME/);
+    writeFileSync(path.join(home, '.env'), 'OPENAI_API_KEY=sk-install-test\nnot a line\n', { mode: 0o600 });
+    assert.equal(loadsSchema((await tracedStatus(named)).urls), true);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
