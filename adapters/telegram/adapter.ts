@@ -176,7 +176,13 @@ export class TelegramAdapter implements PlatformAdapter {
 
   async typing(params: { chat: ChatRef }): Promise<void> {
     const thread = params.chat.threadId !== undefined ? { message_thread_id: Number(params.chat.threadId) } : {};
-    await this.api.sendChatAction(params.chat.id, 'typing', thread);
+    try {
+      await this.api.sendChatAction(params.chat.id, 'typing', thread);
+    } catch (error) {
+      // Flood control says how long nothing may call the chat: the gateway holds it that long.
+      const failure = classifyTelegramError({ error, method: 'sendChatAction' });
+      throw failure.kind === 'rate-limited' ? failure.error : error;
+    }
   }
 
   minInterval(params: { chatId: string }): number | undefined {

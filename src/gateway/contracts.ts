@@ -230,7 +230,7 @@ export interface PlatformAdapter {
    * (rate limit, network): the caller keeps the send pending and asks again.
    */
   resolveSend?(send: InterruptedSend): Promise<{ messageId: string } | undefined>;
-  /** Shows a typing indicator for a few seconds. */
+  /** Shows a typing indicator for a few seconds. Throws RateLimitError on flood control (the chat is then held until retry_after). */
   typing?(params: { chat: ChatRef }): Promise<void>;
   /** Clears a typing/thinking indicator that does not expire by itself (called when the turn ends, also on error). */
   typingDone?(params: { chat: ChatRef }): Promise<void>;

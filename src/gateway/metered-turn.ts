@@ -1,7 +1,7 @@
 import type { AIAgent } from '../agent/agent.js';
 import type { InboxRow } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
-import type { EditRequest, OutboundMessage, PlatformAdapter } from './contracts.js';
+import type { ChatRef, EditRequest, OutboundMessage, PlatformAdapter } from './contracts.js';
 import { RateLimitError } from './errors.js';
 import type { GatewayMetrics } from './metrics.js';
 
@@ -33,6 +33,18 @@ export function meteredTurn(params: { deps: TurnDeps; metrics: GatewayMetrics | 
     get(target, prop) {
       if (prop === 'send') return (message: OutboundMessage) => counted('send', () => target.send(message));
       if (prop === 'edit') return (request: EditRequest) => counted('edit', () => target.edit(request));
+      // A typing call's 429 is waited out too (the typing loop holds the chat's pacer): counted, not a message out.
+      if (prop === 'typing' && target.typing !== undefined) {
+        const typing = target.typing.bind(target);
+        return async (request: { chat: ChatRef }) => {
+          try {
+            await typing(request);
+          } catch (error) {
+            if (error instanceof RateLimitError) metrics.rateLimited({ platform });
+            throw error;
+          }
+        };
+      }
       const value: unknown = Reflect.get(target, prop, target);
       return typeof value === 'function' ? value.bind(target) : value;
     },

@@ -257,6 +257,7 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
         clock: deps.clock,
         logger,
         skip: () => deps.pacer.rateLimited({ chatKey: event.chat.id }),
+        onRateLimited: (error) => deps.pacer.hold({ chatKey: event.chat.id, retryAfterMs: error.retryAfterMs }),
       });
   const react = (emoji: string, remove = false): Promise<void> => reactToTurn({ adapter, chat: event.chat, messageId: event.messageId, emoji, logger, remove });
   const started = deps.reactions !== undefined && !signal.aborted && system === undefined;

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../util/clock.js';
 import type { ChatRef, PlatformAdapter } from './contracts.js';
+import { RateLimitError } from './errors.js';
 
 /** Keeps a typing indicator alive while a turn runs; `stop()` ends it (always call it, also on error). */
 export function startTyping(params: {
@@ -11,6 +12,8 @@ export function startTyping(params: {
   logger: Logger;
   /** True while the platform must not be called for this chat (a rate limit's retry_after). */
   skip: () => boolean;
+  /** The platform refused a typing call with a rate limit: nothing may call the chat before its retry_after (the pacer's hold). */
+  onRateLimited: (error: RateLimitError) => void;
 }): { stop: () => void } {
   const { adapter, chat } = params;
   const controller = new AbortController();
@@ -21,7 +24,12 @@ export function startTyping(params: {
       try {
         if (!params.skip()) await typing({ chat });
       } catch (error) {
-        params.logger.debug({ err: error }, 'typing indicator failed');
+        if (error instanceof RateLimitError) {
+          params.onRateLimited(error);
+          params.logger.warn({ method: error.method, retryAfterMs: error.retryAfterMs }, 'typing indicator rate limited; the chat is not called before retry_after');
+        } else {
+          params.logger.debug({ err: error }, 'typing indicator failed');
+        }
       }
       try {
         await params.clock.sleep(params.intervalMs, controller.signal);

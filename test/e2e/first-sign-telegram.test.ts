@@ -69,3 +69,26 @@ test('telegram: an album of three parts and a text split near the limit each sta
     await fake.close();
   }
 });
+
+test('telegram: a message following another within the window joins it: one answer, whose model request has both (the first was not held)', { timeout: 30_000 }, async () => {
+  const { h, fake } = await start({ mergeWindowMs: 1000 });
+  try {
+    // A slow first token: the first message's turn is still running when the second arrives.
+    h.fake.setResponder(() => ({ chunks: ['answer ', 'here'], chunkDelayMs: 300 }));
+    fake.pushMessage({ chat: dm, from: owner, text: 'first' });
+    await h.fake.waitForRequests(1);
+    const secondAt = Date.now();
+    fake.pushMessage({ chat: dm, from: owner, text: 'second' });
+    await fake.waitFor({ predicate: (f) => f.chatMessages(dm.id).some((m) => m.shown === 'answer here'), timeoutMs: 10_000 });
+    await h.runner.waitIdle();
+    assert.deepEqual(fake.chatMessages(dm.id).map((m) => m.shown), ['answer here'], 'one answer, no stopped partial beside it');
+    const last = h.fake.requests.at(-1);
+    assert.ok(last);
+    const users = (last.body.messages ?? []).filter((m) => m['role'] === 'user').map((m) => String(m['content']));
+    assert.deepEqual(users.slice(-2), ['first', 'second'], 'the answer saw both messages');
+    assert.ok(last.time - secondAt >= 900, `the follower waited out the window (${last.time - secondAt} ms)`);
+  } finally {
+    await h.stop();
+    await fake.close();
+  }
+});

@@ -57,6 +57,24 @@ test('/metrics counts a failed model call by its reason', { timeout: 30_000 }, a
   }
 });
 
+test('/metrics: hermes_queue_depth counts the messages waiting behind a running turn, and goes back to 0', { timeout: 30_000 }, async () => {
+  const h = await startHarness({ withHttp: true, config: { gateway: { busy_policy: 'queue', http: { metrics: true } } } });
+  try {
+    // The first answer takes ~1.5 s: the two messages after it wait behind it.
+    h.fake.enqueue({ chunks: ['one ', 'two ', 'three'], chunkDelayMs: 400 });
+    await h.adapter.inject({ text: 'first' });
+    await h.adapter.inject({ text: 'second' });
+    await h.adapter.inject({ text: 'third' });
+    const during = await scrape(h);
+    assert.equal(sample(during.body, 'hermes_queue_depth'), 2, 'two messages wait');
+    assert.equal(sample(during.body, 'hermes_messages_in_total{platform="test"}'), 3);
+    await h.runner.waitIdle();
+    assert.equal(sample((await scrape(h)).body, 'hermes_queue_depth'), 0);
+  } finally {
+    await h.stop();
+  }
+});
+
 test('/metrics is 404 unless gateway.http.metrics is true', { timeout: 30_000 }, async () => {
   const h = await startHarness({ withHttp: true });
   try {

@@ -70,6 +70,20 @@ export class ChatPacer {
     return (this.chats.get(params.chatKey)?.rateLimitedUntil ?? 0) > this.clock.now();
   }
 
+  /**
+   * Records a rate limit the platform answered to a call made outside `run` (typing): until its retry_after (plus the
+   * margin) has passed, `rateLimited` is true and no op of the chat starts.
+   */
+  hold(params: { chatKey: string; retryAfterMs: number }): void {
+    const state = this.chats.get(params.chatKey) ?? { tail: Promise.resolve(), readyAt: 0, busy: 0, rateLimitedUntil: 0 };
+    this.chats.delete(params.chatKey);
+    this.chats.set(params.chatKey, state);
+    const until = this.clock.now() + params.retryAfterMs + this.marginMs;
+    state.readyAt = Math.max(state.readyAt, until);
+    state.rateLimitedUntil = Math.max(state.rateLimitedUntil, until);
+    this.evict();
+  }
+
   /** Number of chats whose state is kept (for tests and metrics). */
   get size(): number {
     return this.chats.size;
@@ -99,15 +113,16 @@ export class ChatPacer {
       }
       try {
         const value = await params.op();
-        if (params.calledPlatform?.(value) ?? true) state.readyAt = this.clock.now() + this.interval({ chatKey: params.chatKey });
+        // A hold that came in while the op ran (a typing call's 429) still stands.
+        if (params.calledPlatform?.(value) ?? true) state.readyAt = Math.max(state.rateLimitedUntil, this.clock.now() + this.interval({ chatKey: params.chatKey }));
         return value;
       } catch (error) {
         if (!(error instanceof RateLimitError)) {
-          state.readyAt = this.clock.now() + this.interval({ chatKey: params.chatKey });
+          state.readyAt = Math.max(state.rateLimitedUntil, this.clock.now() + this.interval({ chatKey: params.chatKey }));
           throw error;
         }
         rateLimits += 1;
-        state.readyAt = this.clock.now() + error.retryAfterMs + this.marginMs;
+        state.readyAt = Math.max(state.rateLimitedUntil, this.clock.now() + error.retryAfterMs + this.marginMs);
         state.rateLimitedUntil = state.readyAt;
         this.logger?.warn(
           { chatKey: params.chatKey, method: error.method, retryAfterMs: error.retryAfterMs, attempt: rateLimits },

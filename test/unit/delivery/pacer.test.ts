@@ -145,6 +145,37 @@ describe('ChatPacer', () => {
     assert.equal(pacer.size, 1);
   });
 
+  test('hold (a typing call refused with 429): no op starts and rateLimited stays true until retry_after and the margin passed', async () => {
+    const { clock, pacer, t0 } = setup();
+    pacer.hold({ chatKey: 'a', retryAfterMs: 3000 });
+    assert.equal(pacer.rateLimited({ chatKey: 'a' }), true);
+    assert.equal(pacer.rateLimited({ chatKey: 'b' }), false, 'other chats are not held');
+    let at = -1;
+    const op = pacer.run({ chatKey: 'a', op: async () => { at = clock.now(); } });
+    await clock.advance(3099);
+    assert.equal(at, -1, 'nothing ran inside the hold');
+    await settle({ clock, promise: op });
+    assert.equal(at, t0 + 3100);
+    assert.equal(pacer.rateLimited({ chatKey: 'a' }), false);
+  });
+
+  test('a hold that comes in while an op runs outlasts that op\'s own interval', async () => {
+    const { clock, pacer, t0 } = setup();
+    const first = pacer.run({
+      chatKey: 'a',
+      op: async () => {
+        await clock.sleep(100);
+        // The typing call beside it was refused meanwhile.
+        pacer.hold({ chatKey: 'a', retryAfterMs: 5000 });
+        await clock.sleep(100);
+      },
+    });
+    let at = -1;
+    const second = pacer.run({ chatKey: 'a', op: async () => { at = clock.now(); } });
+    await settle({ clock, promise: Promise.all([first, second]), stepMs: 10 });
+    assert.ok(at >= t0 + 100 + 5000 + 100, `the next op started ${at - t0} ms in, inside the hold`);
+  });
+
   test('an aborted signal stops the wait and the op never runs', async () => {
     const { clock, pacer } = setup();
     await pacer.run({ chatKey: 'a', op: async () => undefined });
