@@ -10,6 +10,7 @@ import type {
 import type { Clock } from '../../src/util/clock.js';
 import { whenAborted } from '../../src/util/when-aborted.js';
 import { mediaLine } from './media-line.js';
+import { terminalSafe } from './safe-text.js';
 import { terminalCapabilities, typedMessage } from './typed-message.js';
 
 /** Shown where the user types. */
@@ -112,7 +113,8 @@ export class TerminalAdapter implements PlatformAdapter {
    */
   showToolProgress(params: { line: string }): void {
     const fresh = this.lastWritten === '' || this.lastWritten.endsWith('\n') || this.lastWritten.endsWith(prompt);
-    const line = this.tty ? `${dimOn}${params.line}${dimOff}` : params.line;
+    const safe = terminalSafe({ text: params.line });
+    const line = this.tty ? `${dimOn}${safe}${dimOff}` : safe;
     this.write(`${fresh ? '' : '\n'}${line}\n`);
     this.afterProgress = true;
   }
@@ -146,7 +148,8 @@ export class TerminalAdapter implements PlatformAdapter {
     }
   }
 
+  /** The text without the streaming cursor, fit for a terminal (no control characters). */
   private strip(text: string): string {
-    return this.cursor !== '' && text.endsWith(this.cursor) ? text.slice(0, -this.cursor.length) : text;
+    return terminalSafe({ text: this.cursor !== '' && text.endsWith(this.cursor) ? text.slice(0, -this.cursor.length) : text });
   }
 }

@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import type { OutboundAttachment } from '../../src/gateway/contracts.js';
+import { terminalSafe } from './safe-text.js';
 
 /** A size for people: bytes, KB, MB, GB (1024 steps, one decimal above bytes). */
 export function humanSize(params: { bytes: number }): string {
@@ -20,7 +21,7 @@ export function humanSize(params: { bytes: number }): string {
  */
 export function mediaLine(params: { attachment: OutboundAttachment }): string {
   const { attachment } = params;
-  const shown = attachment.sourcePath ?? attachment.path;
+  const shown = terminalSafe({ text: attachment.sourcePath ?? attachment.path });
   try {
     return `📎 ${shown} (${humanSize({ bytes: statSync(attachment.path).size })})`;
   } catch {

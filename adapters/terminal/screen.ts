@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import { displayWidth, rowsOf } from './width.js';
+import { displayWidth, lastRows, rowsOf } from './width.js';
 
 /** Control sequences the screen writes (output only: input keys are parsed by node:readline). */
 const csi = {
@@ -10,8 +10,8 @@ const csi = {
   clearAll: '\u001b[2J\u001b[3J',
 };
 
-/** A terminal output: a Writable that may know its width (a TTY's `columns`). */
-export type ScreenOutput = Writable & { readonly columns?: number };
+/** A terminal output: a Writable that may know its size (a TTY's `columns` and `rows`). */
+export type ScreenOutput = Writable & { readonly columns?: number; readonly rows?: number };
 
 /**
  * The terminal of an interactive `hermes chat`: finished output is written above, and a live region stays at the
@@ -84,6 +84,11 @@ export class TtyScreen {
     return typeof columns === 'number' && columns > 0 ? columns : 80;
   }
 
+  private rows(): number {
+    const rows = this.output.rows;
+    return typeof rows === 'number' && rows > 0 ? rows : 24;
+  }
+
   /** Moves to the region's first row and clears from there down. */
   private erase(): string {
     if (!this.drawn) return '';
@@ -96,10 +101,15 @@ export class TtyScreen {
   /** The region's text, leaving the cursor at the input's cursor. */
   private draw(): string {
     const columns = this.columns();
-    const lines: string[] = [];
-    if (this.tail !== '') lines.push(...this.tail.replace(/\n+$/, '').split('\n'));
-    if (this.status !== '') lines.push(this.status);
     const input = this.input;
+    const shown = (text: string): string => text.replace(/\n/g, '⏎');
+    const inputRows = input === null ? 0 : Math.floor(displayWidth({ text: this.prompt + shown(input.text) }) / columns) + 1;
+    const statusRows = this.status === '' ? 0 : rowsOf({ text: this.status, columns });
+    // The region must fit on the screen (an erase cannot move above its top): a tall unfinished block shows its last
+    // rows, one row left above for context; the whole block is written above once it is finished.
+    const tail = this.tail === '' ? [] : this.tail.replace(/\n+$/, '').split('\n');
+    const lines = lastRows({ lines: tail, rows: this.rows() - 1 - inputRows - statusRows, columns });
+    if (this.status !== '') lines.push(this.status);
     if (input === null && lines.length === 0) return '';
     let out = '';
     let rows = 0;
@@ -112,15 +122,14 @@ export class TtyScreen {
       this.drawn = true;
       return out;
     }
-    const shown = (text: string): string => text.replace(/\n/g, '⏎');
     const before = displayWidth({ text: this.prompt + shown(input.text.slice(0, input.cursor)) });
     const whole = displayWidth({ text: this.prompt + shown(input.text) });
     out += this.prompt + shown(input.text);
     // A line that exactly fills its last row leaves the cursor waiting to wrap: a space moves it onto a row of its own.
     if (whole > 0 && whole % columns === 0) out += ' \r';
-    const inputRows = Math.floor(whole / columns);
+    const lastRow = Math.floor(whole / columns);
     const cursorRow = Math.floor(before / columns);
-    out += `\r${csi.up(inputRows - cursorRow)}${csi.column(before % columns)}`;
+    out += `\r${csi.up(lastRow - cursorRow)}${csi.column(before % columns)}`;
     this.rowsAbove = rows + cursorRow;
     this.drawn = true;
     return out;

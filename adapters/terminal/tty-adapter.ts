@@ -14,6 +14,7 @@ import { terminalCapabilities, typedMessage } from './typed-message.js';
 import { LineEditor, type EditorAction, type KeyPress } from './line-editor.js';
 import { finishedLength, renderMarkdown } from './markdown.js';
 import { mediaLine } from './media-line.js';
+import { terminalSafe } from './safe-text.js';
 import { TtyScreen, type ScreenOutput } from './screen.js';
 
 /** Shown where the user types. */
@@ -173,7 +174,7 @@ export class TtyTerminalAdapter implements PlatformAdapter {
   /** A tool activity line, dimmed, above the live region; the answer's text so far is shown first, to keep the order. */
   showToolProgress(params: { chat: ChatRef; line: string }): void {
     this.flushLive();
-    this.screen.commit({ text: `${dimOn}${params.line}${dimOff}` });
+    this.screen.commit({ text: `${dimOn}${terminalSafe({ text: params.line })}${dimOff}` });
     if (this.busy) this.waiting = true;
     this.showStatus();
   }
@@ -260,7 +261,8 @@ export class TtyTerminalAdapter implements PlatformAdapter {
   /** Shows a message's new text: finished blocks rendered above, the unfinished one raw in the live region. */
   private update(params: { id: string; text: string }): void {
     const complete = this.cursor === '' || !params.text.endsWith(this.cursor);
-    const text = complete ? params.text : params.text.slice(0, -this.cursor.length);
+    // The model's text never reaches the terminal with its control characters (escape sequences).
+    const text = terminalSafe({ text: complete ? params.text : params.text.slice(0, -this.cursor.length) });
     let shown = this.shown.get(params.id) ?? { raw: '', committed: 0, blocks: 0 };
     // Rewritten from the start (a retried stream): what is rendered above stays, the rest is shown anew.
     if (!text.startsWith(shown.raw.slice(0, shown.committed))) shown = { raw: '', committed: 0, blocks: shown.blocks };

@@ -49,7 +49,7 @@ export function openChatSession(params: { store: Store; key: string; choice: Cha
   if (ref === undefined) return { ok: false, message: 'No earlier conversation of this chat to resume.' };
   // The same lookup and switch as the chat's /resume: the stored session becomes the open one again (the open one ends).
   const result = resumeSession({ store, key, ref });
-  if (result.kind === 'not_found') return { ok: false, message: `No conversation "${ref}" in this chat: ${result.why} (hermes sessions list shows them).` };
+  if (result.kind === 'not_found') return { ok: false, message: `No conversation "${ref}" in this chat: ${result.why}.` };
   if (result.kind === 'current') return { ok: true, line: `Continuing conversation ${described(result.session)} (it is the current one).` };
   return { ok: true, line: `Resumed conversation ${described(result.session)}.` };
 }

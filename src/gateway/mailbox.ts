@@ -184,6 +184,14 @@ export class SessionMailbox {
     return { row, merged, ...withTyping };
   }
 
+  /** Puts rows back among the waiting ones in arrival order (inbox ids grow with arrival). */
+  private requeue(params: { rows: readonly InboxRow[] }): void {
+    for (const row of params.rows) {
+      const at = this.queue.findIndex((waiting) => waiting.id > row.id);
+      this.queue.splice(at < 0 ? this.queue.length : at, 0, row);
+    }
+  }
+
   private async drain(): Promise<void> {
     try {
       for (let next = await this.take(); next !== undefined; next = await this.take()) {
@@ -200,8 +208,9 @@ export class SessionMailbox {
         } finally {
           typing?.stop();
           this.running = null;
-          // Steered text the turn ended before reading is answered next, as ordinary messages in their order.
-          this.queue.unshift(...running.steered.splice(0));
+          // Steered text the turn ended before reading is answered as ordinary messages, in arrival order among those
+          // waiting (a /queue sent before it stays ahead of it).
+          this.requeue({ rows: running.steered.splice(0) });
         }
       }
     } finally {

@@ -116,6 +116,21 @@ test('Markdown is rendered on the terminal: bold without its asterisks', { timeo
   assert.ok(rendered.includes('\u001b[1mstrong'), JSON.stringify(rendered));
 });
 
+test('a code block taller than the terminal streams without its redraws running off the screen', { timeout: 30_000 }, async () => {
+  const code = Array.from({ length: 50 }, (_, i) => `row ${i}\n`);
+  const chunks = ['Here:\n\n```\n', ...Array.from({ length: 10 }, (_, i) => code.slice(i * 5, i * 5 + 5).join('')), '```\n\nDone here.'];
+  fake.enqueue({ chunks, chunkDelayMs: 120 });
+  const mark = chat.output().length;
+  chat.type('code please\r');
+  await chat.waitFor({ pattern: 'Done here.', from: mark });
+  const shown = chat.output().slice(mark);
+  // The live region is erased by moving up to its top: on a 30-row terminal a move of 30 or more leaves copies behind.
+  const ups = [...shown.matchAll(/\u001b\[(\d+)A/g)].map((m) => Number(m[1]));
+  assert.ok(ups.every((n) => n < 30), `moved up ${Math.max(...ups)} rows on a 30-row terminal`);
+  const plain = stripVTControlCharacters(shown);
+  for (let i = 0; i < 50; i++) assert.ok(plain.includes(`row ${i}`), `row ${i}`);
+});
+
 test('Ctrl-L clears the screen and sends nothing to the model', { timeout: 30_000 }, async () => {
   const before = fake.requests.length;
   const mark = chat.output().length;

@@ -72,6 +72,7 @@ test('hermes chat --new starts a fresh conversation; --resume brings back the la
     const unknown = await chat(['--resume', 'ffff0000'], '');
     assert.equal(unknown.code, 66);
     assert.match(unknown.stderr, /No conversation "ffff0000" in this chat/);
+    assert.equal(unknown.stderr.match(/sessions list/g)?.length, 1, `the way to list them is said once: ${unknown.stderr}`);
     const both = await chat(['--new', '--resume'], '');
     assert.notEqual(both.code, 0);
     assert.equal(fake.requests.length, 3);

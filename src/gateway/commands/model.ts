@@ -32,7 +32,7 @@ export async function modelCommand(params: { args: string; deps: ModelCommandDep
     if (session !== undefined) deps.store.setSessionModel({ sessionId: session.id, model: null });
     return `This conversation uses the configured model ${configured} again (from the next message on).`;
   }
-  if (name.length > MAX_NAME || /\s/.test(name)) return `"${name.slice(0, 40)}…" is not a model name (one word, at most ${MAX_NAME} characters).`;
+  if (name.length > MAX_NAME || /\s/.test(name)) return `"${name.length > 40 ? `${name.slice(0, 40)}…` : name}" is not a model name (one word, at most ${MAX_NAME} characters).`;
   if (listing.kind === 'listed' && !known.includes(name)) {
     return [`Unknown model ${name}: the endpoint does not list it. Models you can switch to:`, ...namesList({ names: known }), 'Switch with /model <name>.'].join('\n');
   }

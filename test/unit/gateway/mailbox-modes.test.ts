@@ -125,3 +125,23 @@ test('policy steer: plain messages steer; into a system-started turn they queue;
   two.release();
   await mailbox.idle();
 });
+
+test('steered text the turn ended before reading waits behind a /queue message sent before it (arrival order)', async () => {
+  const { mailbox, turns, started } = heldMailbox('interrupt');
+  const first = started();
+  mailbox.enqueue({ row: rowOf({ id: 1 }) });
+  const one = await first;
+  mailbox.enqueue({ row: rowOf({ id: 2 }), mode: 'queue' });
+  mailbox.enqueue({ row: rowOf({ id: 3 }), mode: 'steer' });
+  const next = started();
+  one.release();
+  const two = await next;
+  assert.equal(two.id, 2, 'the /queue row, sent first, is answered first');
+  const after = started();
+  two.release();
+  const three = await after;
+  assert.equal(three.id, 3);
+  three.release();
+  await mailbox.idle();
+  assert.deepEqual(turns.map((t) => t.id), [1, 2, 3]);
+});

@@ -89,3 +89,22 @@ test('terminal chat: a MEDIA file is a path with its size; Ctrl-C while busy sen
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('terminal chat: escape sequences in the model text, a tool line or a MEDIA path never reach the terminal', async () => {
+  const t = await started();
+  try {
+    const mark = t.out().length;
+    const hostile = 'Hi\u001b]52;c;cm0gLXJmIH4=\u0007 there\u001b[2J\u009b31m\rdone';
+    const { messageId } = await t.adapter.send({ chat, text: `${hostile} ▍` });
+    await t.adapter.edit({ chat, messageId, text: `${hostile}\n\nmore ▍` });
+    t.adapter.showToolProgress({ chat, line: '⚙ terminal: printf \u001b]0;title\u0007' });
+    await t.adapter.edit({ chat, messageId, text: `${hostile}\n\nmore.` });
+    await t.adapter.send({ chat, text: 'file', attachments: [{ path: '/nonexistent/a\u001b[2Jb.png', kind: 'image' }] });
+    const shown = t.out().slice(mark);
+    for (const sequence of ['\u001b]52', '\u001b]0', '\u001b[2J', '\u009b', '\u0007']) assert.ok(!shown.includes(sequence), JSON.stringify({ sequence, shown }));
+    assert.ok(shown.includes(']52;c;cm0gLXJmIH4= there'), 'the text around it is kept');
+    assert.ok(shown.includes('a[2Jb.png'));
+  } finally {
+    await t.stop();
+  }
+});
