@@ -133,6 +133,7 @@ export class GatewayRunner {
       clock: this.clock,
       logger: this.logger,
       editIntervalMs: () => this.options.editIntervalMs,
+      metrics: this.http?.metrics,
       makeSupervisor: ({ entry }) =>
         superviseEntry({
           entry,
@@ -149,7 +150,7 @@ export class GatewayRunner {
     this.replies = new GatewayReplies({ slots: this.slots, logger: this.logger, scrub: () => this.options.scrub });
     this.mailboxes = new SessionMailboxes({
       clock: this.clock, logger: this.logger, busyPolicy: () => this.options.busyPolicy,
-      signOfLife: (row) => signOfLifeFor({ row, slots: this.slots, intervalMs: this.options.typingIntervalMs, clock: this.clock, logger: this.logger, metrics: this.http?.metrics }),
+      signOfLife: (row) => signOfLifeFor({ row, slots: this.slots, intervalMs: this.options.typingIntervalMs, clock: this.clock, logger: this.logger }),
       runTurn: (p) => this.turn(p),
     });
     this.http?.metrics?.bind({ queueDepth: () => this.mailboxes.all().reduce((n, m) => n + m.queued, 0), adapters: () => this.adapterStatuses() });
