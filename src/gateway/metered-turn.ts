@@ -41,8 +41,9 @@ export function meteredTurn(params: { deps: TurnDeps; metrics: GatewayMetrics | 
               times.lastToken = clock.now();
               run.onTextDelta(delta);
             },
+            // Each request the turn's agent makes, retries included (callModel reports them).
             onModelCall: (call) => {
-              metrics.modelCall({ outcome: call.outcome });
+              metrics.modelCall({ purpose: 'turn', outcome: call.outcome });
               run.onModelCall?.(call);
             },
           });

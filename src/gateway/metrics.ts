@@ -1,8 +1,12 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { FailureReason } from '../agent/errors.js';
 import type { AdapterStatus } from './supervisor.js';
 
 /** Latency buckets in seconds: from a fast first send to a slow final edit. */
 const latencyBuckets = [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60];
+
+/** Who made a model call: a turn's agent, a compression summary, a background review, a delegate_task child, the smart-approval judge. */
+export type ModelCallPurpose = 'turn' | 'compression' | 'review' | 'delegate' | 'judge';
 
 /** What the gauges read when scraped (the runner's live state). */
 export interface MetricsSources {
@@ -25,7 +29,7 @@ export class GatewayMetrics {
   private readonly turns: Counter<'platform' | 'outcome'>;
   private readonly firstSend: Histogram<'platform'>;
   private readonly finalLag: Histogram<'platform'>;
-  private readonly modelCalls: Counter<'outcome'>;
+  private readonly modelCalls: Counter<'purpose' | 'outcome'>;
   private readonly rateLimits: Counter<'platform'>;
   private sources: MetricsSources | undefined;
 
@@ -37,7 +41,7 @@ export class GatewayMetrics {
     this.turns = new Counter({ name: 'hermes_turns_total', help: 'Turns that ended, by outcome (delivered, silent, error, stopped, undelivered).', labelNames: ['platform', 'outcome'], registers });
     this.firstSend = new Histogram({ name: 'hermes_turn_first_send_seconds', help: 'From a message being accepted to the first message of its reply on the platform.', labelNames: ['platform'], buckets: latencyBuckets, registers });
     this.finalLag = new Histogram({ name: 'hermes_turn_final_lag_seconds', help: "From the model's last token to the reply's final send or edit.", labelNames: ['platform'], buckets: latencyBuckets, registers });
-    this.modelCalls = new Counter({ name: 'hermes_model_calls_total', help: 'Model calls (after the route retries), by outcome: ok or the failure reason.', labelNames: ['outcome'], registers });
+    this.modelCalls = new Counter({ name: 'hermes_model_calls_total', help: 'Requests to a model, each retry too, by purpose (turn, compression, review, delegate, judge) and outcome: ok or the failure reason.', labelNames: ['purpose', 'outcome'], registers });
     this.rateLimits = new Counter({ name: 'hermes_rate_limited_total', help: 'Platform 429s (retry_after) the gateway waited out, on any send, edit or typing call.', labelNames: ['platform'], registers });
     const sources = (): MetricsSources | undefined => this.sources;
     new Gauge({
@@ -80,9 +84,9 @@ export class GatewayMetrics {
     this.rateLimits.inc({ platform: params.platform });
   }
 
-  /** A model call ended. */
-  modelCall(params: { outcome: string }): void {
-    this.modelCalls.inc({ outcome: params.outcome });
+  /** A request to a model ended (one attempt: a retried call counts each try). */
+  modelCall(params: { purpose: ModelCallPurpose; outcome: 'ok' | FailureReason }): void {
+    this.modelCalls.inc({ purpose: params.purpose, outcome: params.outcome });
   }
 
   /** A turn ended; with the times its latencies are observed (milliseconds). */

@@ -25,6 +25,7 @@ import { SenderGate } from './sender-gate.js';
 import { SessionMailboxes } from './session-mailboxes.js';
 import { signOfLifeFor, type TypingHandle } from './sign-of-life.js';
 import { countAccepted, meteredTurn } from './metered-turn.js';
+import { meteredComplete } from './model-meter.js';
 import { StalledTurns } from './stalled-turns.js';
 import { runTurn, type TurnDeps } from './turn.js';
 import { turnDepsFor } from './runner-turn-deps.js';
@@ -423,7 +424,7 @@ export class GatewayRunner {
     const { row } = params;
     const queued = this.mailboxes.get({ key: row.sessionKey })?.queued ?? 0;
     const { store, logger, replies, options, agent } = this;
-    startReviewIfDue({ work: this.background, store, logger, replies, key: row.sessionKey, sessionId: delivered.sessionId, turnModelCalls: delivered.modelCalls, event: row.event, queued, options, agent });
+    startReviewIfDue({ work: this.background, store, logger, replies, key: row.sessionKey, sessionId: delivered.sessionId, turnModelCalls: delivered.modelCalls, event: row.event, queued, options, agent, metrics: this.http?.metrics });
   }
 
   private async runTurnOn(params: { row: InboxRow; merged: readonly InboxRow[]; signal: AbortSignal; typing?: TypingHandle; steering?: SteeringSource; slot: AdapterSlot; onDelivered: TurnDeps['onDelivered'] }): Promise<void> {
@@ -431,15 +432,16 @@ export class GatewayRunner {
     const onFinished: TurnDeps['onFinished'] =
       row.event.system === undefined ? undefined : (end) => this.injected.settle({ inboxId: row.id, end: { ...end, messageIds: turnMessageIds({ store: this.store, inboxId: row.id }) } });
     const { store, agent, clock, logger, options } = this;
-    const deps = meteredTurn({ deps: turnDepsFor({ store, agent, clock, logger, slot: params.slot, options, maxAttempts: maxTurnAttempts, compression: this.compressionDeps(), onDelivered: params.onDelivered, onFinished, approvals: this.questions.approvals, slots: this.slots, clarifications: this.questions.clarifications }), metrics: this.http?.metrics, row, clock });
+    const deps = meteredTurn({ deps: turnDepsFor({ store, agent, clock, logger, slot: params.slot, options, maxAttempts: maxTurnAttempts, compression: this.compressionDeps(), onDelivered: params.onDelivered, onFinished, approvals: this.questions.approvals, slots: this.slots, clarifications: this.questions.clarifications, metrics: this.http?.metrics }), metrics: this.http?.metrics, row, clock });
     await runTurn({ row, merged: params.merged, signal: params.signal, ...(params.typing === undefined ? {} : { typing: params.typing }), ...(params.steering === undefined ? {} : { steering: params.steering }), deps });
   }
 
-  /** The turn's compression deps: the configured settings with the context length in force. */
+  /** The turn's compression deps: the configured settings with the context length in force, its summaries' model calls counted. */
   private compressionDeps(): { compression?: CompressionDeps } {
     const { compression, modelContext } = this.options;
     if (compression === undefined || modelContext === undefined) return {};
-    return { compression: { ...compression, contextLength: () => modelContext.current().tokens } };
+    const summarise = meteredComplete({ complete: compression.summarise, metrics: this.http?.metrics, purpose: 'compression' });
+    return { compression: { ...compression, summarise, contextLength: () => modelContext.current().tokens } };
   }
 
   private onDiskChange(change: DiskChange): void {
