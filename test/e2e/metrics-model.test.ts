@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { say } from '../helpers/converse.js';
 import { delegateResponder } from '../helpers/delegate.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
+import { isReview } from '../helpers/review.js';
 
 const metricsOn = { gateway: { http: { metrics: true } } };
 
@@ -58,6 +59,24 @@ test('/metrics counts a compression\'s summary call under purpose compression, a
     assert.equal(delta('turn/context_overflow'), 1, JSON.stringify(after));
     assert.equal(delta('compression/ok'), 1, JSON.stringify(after));
     assert.equal(delta('turn/ok'), 1, 'the retried call');
+  } finally {
+    await h.stop();
+  }
+});
+
+test('/metrics counts a background review\'s model calls under purpose review', { timeout: 30_000 }, async () => {
+  const h = await startHarness({ withHttp: true, config: { ...metricsOn, skills: { review: true, review_interval: 1 } } });
+  try {
+    h.fake.setResponder((req) => (isReview(req) ? { text: 'Nothing to save.' } : { text: 'hello' }));
+    assert.equal(await say(h, 'hi'), 'hello');
+    // The review runs in the background after the turn: its call is counted once the fake answered it.
+    let calls = await modelCalls(h);
+    for (let i = 0; i < 200 && calls['review/ok'] === undefined; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      calls = await modelCalls(h);
+    }
+    assert.ok(h.fake.requests.some(isReview), 'a review ran');
+    assert.deepEqual(calls, { 'turn/ok': 1, 'review/ok': 1 });
   } finally {
     await h.stop();
   }
