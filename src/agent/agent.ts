@@ -155,8 +155,8 @@ export class AIAgent {
         roundHasText = true;
         this.emit({ turn, delta });
       },
+      onAttempt: turn.params.onModelCall,
     });
-    turn.params.onModelCall?.({ outcome: outcome.kind === 'ok' ? 'ok' : outcome.kind === 'aborted' ? 'aborted' : (outcome.error?.reason ?? 'unknown') });
     if (outcome.kind !== 'ok') {
       if (outcome.partialText !== '') this.add({ turn, message: { role: 'assistant', content: outcome.partialText } });
       if (outcome.kind === 'aborted') return { done: this.interrupted({ turn }) };

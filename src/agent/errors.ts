@@ -14,6 +14,9 @@ export type FailureReason =
   | 'aborted'
   | 'unknown';
 
+/** Told of every request to a model, each retry and fallback too: `ok`, or why it failed (metrics). */
+export type OnModelAttempt = (params: { outcome: 'ok' | FailureReason }) => void;
+
 /** What the loop should do about a failure; the loop reads only these. */
 export interface FailureFlags {
   /** The same request on the same key may succeed if sent again later (after backoff). */

@@ -2,7 +2,7 @@ import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import type { Clock } from '../util/clock.js';
 import { classifyError } from './classify.js';
-import type { ClassifiedError } from './errors.js';
+import type { ClassifiedError, OnModelAttempt } from './errors.js';
 import { sleepBeforeRetry } from './retry.js';
 import { collectStream, type StreamedReply } from './stream.js';
 import type { AgentLogger } from './types.js';
@@ -20,7 +20,7 @@ export type ModelCallOutcome =
 /**
  * Streams one chat completion. Transient failures are retried with backoff up to `maxRetries`
  * times, but only while nothing has been shown to the user for the current attempt. A stream
- * silent for `idleTimeoutMs` is aborted and counts as a timeout.
+ * silent for `idleTimeoutMs` is aborted and counts as a timeout. `onAttempt` hears of every attempt.
  */
 export async function callModel(params: {
   client: OpenAI;
@@ -33,6 +33,8 @@ export async function callModel(params: {
   logger?: AgentLogger;
   /** Which endpoints refuse `stream_options` (default: the process-wide memory). */
   usageSupport?: StreamUsageSupport;
+  /** Told how each attempt ended, the retried ones too. */
+  onAttempt?: OnModelAttempt | undefined;
 }): Promise<ModelCallOutcome> {
   const { client, signal, request } = params;
   for (let attempt = 0; ; attempt++) {
@@ -55,10 +57,17 @@ export async function callModel(params: {
         usageSupport: params.usageSupport ?? streamUsageSupport,
         ...(params.logger ? { logger: params.logger } : {}),
       });
-      if (signal.aborted) return { kind: 'aborted', partialText: emitted };
+      if (signal.aborted) {
+        params.onAttempt?.({ outcome: 'aborted' });
+        return { kind: 'aborted', partialText: emitted };
+      }
+      params.onAttempt?.({ outcome: 'ok' });
       return { kind: 'ok', reply };
     } catch (error) {
-      if (signal.aborted) return { kind: 'aborted', partialText: emitted };
+      if (signal.aborted) {
+        params.onAttempt?.({ outcome: 'aborted' });
+        return { kind: 'aborted', partialText: emitted };
+      }
       const classified = classifyError({
         error,
         model: request.model,
@@ -66,6 +75,7 @@ export async function callModel(params: {
         apiKey: client.apiKey ?? undefined,
         now: params.clock.now(),
       });
+      params.onAttempt?.({ outcome: classified.reason });
       if (classified.reason === 'aborted') return { kind: 'aborted', partialText: emitted };
       const giveUp = giveUpReason({ classified, attempt, maxRetries: params.maxRetries, emitted });
       const retryAfterMs = classified.retryAfterMs;

@@ -5,7 +5,7 @@ import type { ToolContext } from '../tools/tool.js';
 import type { Clock } from '../util/clock.js';
 import type { ChatMessage } from './messages.js';
 import type { ModelCallReport } from './usage.js';
-import type { FailureReason } from './errors.js';
+import type { OnModelAttempt } from './errors.js';
 import type { ModelRoute } from './route/route.js';
 
 export type { ChatMessage } from './messages.js';
@@ -101,8 +101,8 @@ export interface AgentRunParams {
   compress?: CompressHook;
   /** Called once per completed model call with its token counts (null fields when the endpoint reported none). */
   onUsage?: (report: ModelCallReport) => void;
-  /** Called once per model call (after the route's own retries): `ok`, or why it failed (metrics). */
-  onModelCall?: (params: { outcome: 'ok' | FailureReason }) => void;
+  /** Called once per request to a model (each retry, key and fallback model too): `ok`, or why it failed (metrics). */
+  onModelCall?: OnModelAttempt | undefined;
 }
 
 /** How a turn ended. */

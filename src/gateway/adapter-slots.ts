@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../util/clock.js';
 import { ChatPacer } from './delivery/pacer.js';
+import { meteredAdapter } from './metered-adapter.js';
+import type { GatewayMetrics } from './metrics.js';
 import type { AdapterEntry } from './runner.js';
 import type { AdapterStatus, AdapterSupervisor } from './supervisor.js';
 
@@ -44,6 +46,7 @@ export class AdapterSlots {
   private readonly logger: Logger;
   private readonly editIntervalMs: () => number;
   private readonly makeSupervisor: (params: { entry: AdapterEntry }) => AdapterSupervisor;
+  private readonly metrics: GatewayMetrics | undefined;
 
   constructor(params: {
     clock: Clock;
@@ -51,11 +54,14 @@ export class AdapterSlots {
     /** The configured edit interval, for entries that do not set their own. */
     editIntervalMs: () => number;
     makeSupervisor: (params: { entry: AdapterEntry }) => AdapterSupervisor;
+    /** Counts every send, edit and 429 of the slots' adapters (gateway.http.metrics); absent: nothing is counted. */
+    metrics?: GatewayMetrics | undefined;
   }) {
     this.clock = params.clock;
     this.logger = params.logger;
     this.editIntervalMs = params.editIntervalMs;
     this.makeSupervisor = params.makeSupervisor;
+    this.metrics = params.metrics;
   }
 
   /** Adds an adapter before the gateway starts. */
@@ -175,7 +181,11 @@ export class AdapterSlots {
     void run.finally(() => this.runs.delete(run));
   }
 
-  /** A slot for a new entry; the platform's pacer (and its rate-limit state) is kept when the interval is the same. */
+  /**
+   * A slot for a new entry; the platform's pacer (and its rate-limit state) is kept when the interval is the same. The
+   * slot's adapter is the entry's, metered: every platform call of the gateway (turns, commands, prompts, system
+   * turns) goes through a slot, so each is counted once; the supervisor starts the adapter itself.
+   */
   private slotFor(params: { entry: AdapterEntry }): LiveSlot {
     const { entry } = params;
     const name = entry.adapter.name;
@@ -194,6 +204,7 @@ export class AdapterSlots {
       };
       this.pacers.set(name, kept);
     }
-    return { entry, pacer: kept.pacer, supervisor: this.makeSupervisor({ entry }), controller: new AbortController(), run: null, users: new Map() };
+    const metered = { ...entry, adapter: meteredAdapter({ adapter: entry.adapter, metrics: this.metrics }) };
+    return { entry: metered, pacer: kept.pacer, supervisor: this.makeSupervisor({ entry }), controller: new AbortController(), run: null, users: new Map() };
   }
 }

@@ -5,6 +5,8 @@ import type { BackgroundWork } from './background-work.js';
 import { addReviewTokens, logReview, noticeAllowed, reviewDueAfterTurn, reviewNotice, runReview, type ReviewTokens } from './background-review.js';
 import type { MessageEvent } from './contracts.js';
 import type { GatewayReplies } from './gateway-replies.js';
+import type { GatewayMetrics } from './metrics.js';
+import { modelMeter } from './model-meter.js';
 import type { RunnerOptions } from './runner-types.js';
 
 /** Context length assumed for the transcript budget when the model's is not known yet. */
@@ -34,6 +36,8 @@ export function startReviewIfDue(params: {
   queued: number;
   options: RunnerOptions;
   agent: AIAgent;
+  /** Counts the review's model calls (gateway.http.metrics). */
+  metrics?: GatewayMetrics | undefined;
 }): void {
   const { options, store, sessionId, logger } = params;
   const review = options.review;
@@ -65,6 +69,7 @@ export function startReviewIfDue(params: {
         countTokens: review.countTokens,
         signal,
         onUsage: (report) => addReviewTokens({ tokens, report }),
+        onModelCall: modelMeter({ metrics: params.metrics, purpose: 'review' }),
       });
       logReview({ logger, sessionId, reason, sessionModelCalls: due.modelCalls, outcome, signal, tokens });
       // An SMS or an email per notice would cost the owner a message of its own: the log line says it there.

@@ -3,6 +3,7 @@ import type { AIAgent } from '../agent/agent.js';
 import { isSummaryMessage } from '../agent/compress/summary-message.js';
 import type { ChatMessage } from '../agent/messages.js';
 import type { ModelCallReport } from '../agent/usage.js';
+import type { OnModelAttempt } from '../agent/errors.js';
 import { reviewDue, type ReviewDue, type ReviewKinds, type ReviewSchedule } from '../agent/review/due.js';
 import { reviewInstructions, savedNothing } from '../agent/review/prompt.js';
 import { reviewTranscript, toolResultFailed } from '../agent/review/transcript.js';
@@ -177,6 +178,8 @@ export async function runReview(params: {
   signal: AbortSignal;
   /** Each of the review's model calls (the profile's usage, logged; never the session's stored calls). */
   onUsage?: (report: ModelCallReport) => void;
+  /** Told of each of the review's model requests, retries included (metrics: purpose review). */
+  onModelCall?: OnModelAttempt | undefined;
 }): Promise<ReviewOutcome> {
   const { store, sessionId, signal } = params;
   const messages: ChatMessage[] = [];
@@ -192,6 +195,7 @@ export async function runReview(params: {
       onMessage: (message) => messages.push(message),
       toolContext: { ...params.toolContext, signal, sessionId },
       ...(params.onUsage ? { onUsage: params.onUsage } : {}),
+      onModelCall: params.onModelCall,
     });
     const modelCalls = result.modelCalls;
     const saved = savedBy({ messages });

@@ -1,15 +1,14 @@
 import type { AIAgent } from '../agent/agent.js';
 import type { InboxRow } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
-import type { ChatRef, EditRequest, OutboundMessage, PlatformAdapter } from './contracts.js';
-import { RateLimitError } from './errors.js';
+import type { EditRequest, OutboundMessage, PlatformAdapter } from './contracts.js';
 import type { GatewayMetrics } from './metrics.js';
 
 export type { GatewayMetrics } from './metrics.js';
 import type { TurnDeps } from './turn.js';
 
 /**
- * A turn's deps that feed `metrics`: its adapter counts messages out and 429s and notes the first and last send; its
+ * A turn's deps that feed `metrics`: its adapter notes the first and last send (the slot's adapter counts them); its
  * agent counts model calls and notes the last token; its end counts the turn and observes both latencies.
  */
 export function meteredTurn(params: { deps: TurnDeps; metrics: GatewayMetrics | undefined; row: InboxRow; clock: Clock }): TurnDeps {
@@ -17,34 +16,17 @@ export function meteredTurn(params: { deps: TurnDeps; metrics: GatewayMetrics | 
   if (metrics === undefined) return deps;
   const platform = row.event.platform;
   const times: { firstSend?: number; lastOut?: number; lastToken?: number } = {};
-  const counted = async <T>(kind: 'send' | 'edit', op: () => Promise<T>): Promise<T> => {
-    try {
-      const value = await op();
-      metrics.outbound({ platform, kind });
-      if (kind === 'send') times.firstSend ??= clock.now();
-      times.lastOut = clock.now();
-      return value;
-    } catch (error) {
-      if (error instanceof RateLimitError) metrics.rateLimited({ platform });
-      throw error;
-    }
+  // Messages out and 429s are counted by the slot's adapter (metered-adapter.ts); the turn only notes when it sent.
+  const timed = async <T>(kind: 'send' | 'edit', op: () => Promise<T>): Promise<T> => {
+    const value = await op();
+    if (kind === 'send') times.firstSend ??= clock.now();
+    times.lastOut = clock.now();
+    return value;
   };
   const adapter = new Proxy(deps.adapter, {
     get(target, prop) {
-      if (prop === 'send') return (message: OutboundMessage) => counted('send', () => target.send(message));
-      if (prop === 'edit') return (request: EditRequest) => counted('edit', () => target.edit(request));
-      // A typing call's 429 is waited out too (the typing loop holds the chat's pacer): counted, not a message out.
-      if (prop === 'typing' && target.typing !== undefined) {
-        const typing = target.typing.bind(target);
-        return async (request: { chat: ChatRef }) => {
-          try {
-            await typing(request);
-          } catch (error) {
-            if (error instanceof RateLimitError) metrics.rateLimited({ platform });
-            throw error;
-          }
-        };
-      }
+      if (prop === 'send') return (message: OutboundMessage) => timed('send', () => target.send(message));
+      if (prop === 'edit') return (request: EditRequest) => timed('edit', () => target.edit(request));
       const value: unknown = Reflect.get(target, prop, target);
       return typeof value === 'function' ? value.bind(target) : value;
     },
@@ -59,8 +41,9 @@ export function meteredTurn(params: { deps: TurnDeps; metrics: GatewayMetrics | 
               times.lastToken = clock.now();
               run.onTextDelta(delta);
             },
+            // Each request the turn's agent makes, retries included (callModel reports them).
             onModelCall: (call) => {
-              metrics.modelCall({ outcome: call.outcome });
+              metrics.modelCall({ purpose: 'turn', outcome: call.outcome });
               run.onModelCall?.(call);
             },
           });

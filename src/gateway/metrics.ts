@@ -1,8 +1,12 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { FailureReason } from '../agent/errors.js';
 import type { AdapterStatus } from './supervisor.js';
 
 /** Latency buckets in seconds: from a fast first send to a slow final edit. */
 const latencyBuckets = [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60];
+
+/** Who made a model call: a turn's agent, a compression summary, a background review, a delegate_task child, the smart-approval judge. */
+export type ModelCallPurpose = 'turn' | 'compression' | 'review' | 'delegate' | 'judge';
 
 /** What the gauges read when scraped (the runner's live state). */
 export interface MetricsSources {
@@ -14,7 +18,8 @@ export interface MetricsSources {
 
 /**
  * One gateway's Prometheus metrics in its own registry (never prom-client's global one, so two gateways in one process
- * do not collide), fed by the places that know: accept, the turn's adapter and agent, the turn's end.
+ * do not collide), fed by the places that know: accept, the adapter slots (every platform call), the model calls, the
+ * turn's end.
  */
 export class GatewayMetrics {
   /** The registry /metrics serves. */
@@ -24,7 +29,7 @@ export class GatewayMetrics {
   private readonly turns: Counter<'platform' | 'outcome'>;
   private readonly firstSend: Histogram<'platform'>;
   private readonly finalLag: Histogram<'platform'>;
-  private readonly modelCalls: Counter<'outcome'>;
+  private readonly modelCalls: Counter<'purpose' | 'outcome'>;
   private readonly rateLimits: Counter<'platform'>;
   private sources: MetricsSources | undefined;
 
@@ -32,12 +37,12 @@ export class GatewayMetrics {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry, prefix: 'hermes_' });
     this.messagesIn = new Counter({ name: 'hermes_messages_in_total', help: 'Messages accepted from a platform (journaled; duplicates and unauthorized senders not counted).', labelNames: ['platform'], registers });
-    this.messagesOut = new Counter({ name: 'hermes_messages_out_total', help: 'Calls that put a reply on a platform: new messages (send) and edits.', labelNames: ['platform', 'kind'], registers });
+    this.messagesOut = new Counter({ name: 'hermes_messages_out_total', help: 'Platform calls that put a message on a platform (send) or changed one (edit): replies, command replies, prompts, notices, deliveries.', labelNames: ['platform', 'kind'], registers });
     this.turns = new Counter({ name: 'hermes_turns_total', help: 'Turns that ended, by outcome (delivered, silent, error, stopped, undelivered).', labelNames: ['platform', 'outcome'], registers });
     this.firstSend = new Histogram({ name: 'hermes_turn_first_send_seconds', help: 'From a message being accepted to the first message of its reply on the platform.', labelNames: ['platform'], buckets: latencyBuckets, registers });
     this.finalLag = new Histogram({ name: 'hermes_turn_final_lag_seconds', help: "From the model's last token to the reply's final send or edit.", labelNames: ['platform'], buckets: latencyBuckets, registers });
-    this.modelCalls = new Counter({ name: 'hermes_model_calls_total', help: 'Model calls (after the route retries), by outcome: ok or the failure reason.', labelNames: ['outcome'], registers });
-    this.rateLimits = new Counter({ name: 'hermes_rate_limited_total', help: 'Platform 429s (retry_after) the gateway waited out.', labelNames: ['platform'], registers });
+    this.modelCalls = new Counter({ name: 'hermes_model_calls_total', help: 'Requests to a model, each retry too, by purpose (turn, compression, review, delegate, judge) and outcome: ok or the failure reason.', labelNames: ['purpose', 'outcome'], registers });
+    this.rateLimits = new Counter({ name: 'hermes_rate_limited_total', help: 'Platform 429s (retry_after) the gateway waited out, on any send, edit or typing call.', labelNames: ['platform'], registers });
     const sources = (): MetricsSources | undefined => this.sources;
     new Gauge({
       name: 'hermes_queue_depth',
@@ -69,7 +74,7 @@ export class GatewayMetrics {
     this.messagesIn.inc({ platform: params.platform });
   }
 
-  /** A reply message sent or edited on `platform`. */
+  /** A message sent or edited on `platform` (any of the gateway's: replies, command replies, prompts, deliveries). */
   outbound(params: { platform: string; kind: 'send' | 'edit' }): void {
     this.messagesOut.inc({ platform: params.platform, kind: params.kind });
   }
@@ -79,9 +84,9 @@ export class GatewayMetrics {
     this.rateLimits.inc({ platform: params.platform });
   }
 
-  /** A model call ended. */
-  modelCall(params: { outcome: string }): void {
-    this.modelCalls.inc({ outcome: params.outcome });
+  /** A request to a model ended (one attempt: a retried call counts each try). */
+  modelCall(params: { purpose: ModelCallPurpose; outcome: 'ok' | FailureReason }): void {
+    this.modelCalls.inc({ purpose: params.purpose, outcome: params.outcome });
   }
 
   /** A turn ended; with the times its latencies are observed (milliseconds). */

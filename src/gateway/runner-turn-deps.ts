@@ -15,6 +15,8 @@ import { messagingCapability } from './messaging/capability.js';
 import { delegateCapability } from './delegate/capability.js';
 import { clarifyCapability } from './clarify/capability.js';
 import type { ClarifyDesk } from './clarify/desk.js';
+import type { GatewayMetrics } from './metrics.js';
+import { meteredComplete, modelMeter } from './model-meter.js';
 
 /** A turn's deps on an adapter slot, from the runner's current settings (read when the turn starts). */
 export function turnDepsFor(params: {
@@ -34,10 +36,14 @@ export function turnDepsFor(params: {
   slots?: AdapterSlots;
   /** Where clarify questions wait (the runner's); with `options.clarifyTimeoutMs` the turn's tools get a clarify capability. */
   clarifications?: ClarifyDesk;
+  /** Counts the model calls of the turn's judge and children (gateway.http.metrics). */
+  metrics?: GatewayMetrics | undefined;
 }): TurnDeps {
-  const { slot, options } = params;
+  const { slot, options, metrics } = params;
   const desk = params.approvals;
-  const settings = options.approval;
+  const configured = options.approval;
+  const judge = configured?.judge;
+  const settings = configured === undefined || judge === undefined ? configured : { ...configured, judge: meteredComplete({ complete: judge, metrics, purpose: 'judge' }) };
   const approval: TurnDeps['approval'] =
     desk === undefined || settings === undefined
       ? undefined
@@ -86,6 +92,7 @@ export function turnDepsFor(params: {
             scrub: options.scrub,
             logger: params.logger,
             depth: p.toolContext.depth ?? 0,
+            onModelCall: modelMeter({ metrics, purpose: 'delegate' }),
           });
   const clarifyDesk = params.clarifications;
   const clarifyTimeoutMs = options.clarifyTimeoutMs;

@@ -25,6 +25,7 @@ import { SenderGate } from './sender-gate.js';
 import { SessionMailboxes } from './session-mailboxes.js';
 import { signOfLifeFor, type TypingHandle } from './sign-of-life.js';
 import { countAccepted, meteredTurn } from './metered-turn.js';
+import { meteredComplete } from './model-meter.js';
 import { StalledTurns } from './stalled-turns.js';
 import { runTurn, type TurnDeps } from './turn.js';
 import { turnDepsFor } from './runner-turn-deps.js';
@@ -133,6 +134,7 @@ export class GatewayRunner {
       clock: this.clock,
       logger: this.logger,
       editIntervalMs: () => this.options.editIntervalMs,
+      metrics: this.http?.metrics,
       makeSupervisor: ({ entry }) =>
         superviseEntry({
           entry,
@@ -149,7 +151,7 @@ export class GatewayRunner {
     this.replies = new GatewayReplies({ slots: this.slots, logger: this.logger, scrub: () => this.options.scrub });
     this.mailboxes = new SessionMailboxes({
       clock: this.clock, logger: this.logger, busyPolicy: () => this.options.busyPolicy,
-      signOfLife: (row) => signOfLifeFor({ row, slots: this.slots, intervalMs: this.options.typingIntervalMs, clock: this.clock, logger: this.logger, metrics: this.http?.metrics }),
+      signOfLife: (row) => signOfLifeFor({ row, slots: this.slots, intervalMs: this.options.typingIntervalMs, clock: this.clock, logger: this.logger }),
       runTurn: (p) => this.turn(p),
     });
     this.http?.metrics?.bind({ queueDepth: () => this.mailboxes.all().reduce((n, m) => n + m.queued, 0), adapters: () => this.adapterStatuses() });
@@ -422,7 +424,7 @@ export class GatewayRunner {
     const { row } = params;
     const queued = this.mailboxes.get({ key: row.sessionKey })?.queued ?? 0;
     const { store, logger, replies, options, agent } = this;
-    startReviewIfDue({ work: this.background, store, logger, replies, key: row.sessionKey, sessionId: delivered.sessionId, turnModelCalls: delivered.modelCalls, event: row.event, queued, options, agent });
+    startReviewIfDue({ work: this.background, store, logger, replies, key: row.sessionKey, sessionId: delivered.sessionId, turnModelCalls: delivered.modelCalls, event: row.event, queued, options, agent, metrics: this.http?.metrics });
   }
 
   private async runTurnOn(params: { row: InboxRow; merged: readonly InboxRow[]; signal: AbortSignal; typing?: TypingHandle; steering?: SteeringSource; slot: AdapterSlot; onDelivered: TurnDeps['onDelivered'] }): Promise<void> {
@@ -430,15 +432,16 @@ export class GatewayRunner {
     const onFinished: TurnDeps['onFinished'] =
       row.event.system === undefined ? undefined : (end) => this.injected.settle({ inboxId: row.id, end: { ...end, messageIds: turnMessageIds({ store: this.store, inboxId: row.id }) } });
     const { store, agent, clock, logger, options } = this;
-    const deps = meteredTurn({ deps: turnDepsFor({ store, agent, clock, logger, slot: params.slot, options, maxAttempts: maxTurnAttempts, compression: this.compressionDeps(), onDelivered: params.onDelivered, onFinished, approvals: this.questions.approvals, slots: this.slots, clarifications: this.questions.clarifications }), metrics: this.http?.metrics, row, clock });
+    const deps = meteredTurn({ deps: turnDepsFor({ store, agent, clock, logger, slot: params.slot, options, maxAttempts: maxTurnAttempts, compression: this.compressionDeps(), onDelivered: params.onDelivered, onFinished, approvals: this.questions.approvals, slots: this.slots, clarifications: this.questions.clarifications, metrics: this.http?.metrics }), metrics: this.http?.metrics, row, clock });
     await runTurn({ row, merged: params.merged, signal: params.signal, ...(params.typing === undefined ? {} : { typing: params.typing }), ...(params.steering === undefined ? {} : { steering: params.steering }), deps });
   }
 
-  /** The turn's compression deps: the configured settings with the context length in force. */
+  /** The turn's compression deps: the configured settings with the context length in force, its summaries' model calls counted. */
   private compressionDeps(): { compression?: CompressionDeps } {
     const { compression, modelContext } = this.options;
     if (compression === undefined || modelContext === undefined) return {};
-    return { compression: { ...compression, contextLength: () => modelContext.current().tokens } };
+    const summarise = meteredComplete({ complete: compression.summarise, metrics: this.http?.metrics, purpose: 'compression' });
+    return { compression: { ...compression, summarise, contextLength: () => modelContext.current().tokens } };
   }
 
   private onDiskChange(change: DiskChange): void {

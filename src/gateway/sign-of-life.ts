@@ -3,7 +3,6 @@ import type { InboxRow } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
 import type { AdapterSlots } from './adapter-slots.js';
 import type { RateLimitError } from './errors.js';
-import type { GatewayMetrics } from './metrics.js';
 import type { TypingHandle } from './mailbox.js';
 import { startTyping } from './typing.js';
 
@@ -16,17 +15,13 @@ export function signOfLifeFor(params: {
   intervalMs: number;
   clock: Clock;
   logger: Logger;
-  /** Counts a typing call's 429 among the rate limits waited (gateway.http.metrics). */
-  metrics?: GatewayMetrics | undefined;
 }): TypingHandle | undefined {
   const { event } = params.row;
   const slot = params.slots.get({ name: event.platform });
   if (slot === undefined || event.system !== undefined) return undefined;
   const logger = params.logger.child({ inboxId: params.row.id, platform: event.platform, chatId: event.chat.id });
   const skip = (): boolean => slot.pacer.rateLimited({ chatKey: event.chat.id });
-  const onRateLimited = (error: RateLimitError): void => {
-    slot.pacer.hold({ chatKey: event.chat.id, retryAfterMs: error.retryAfterMs });
-    params.metrics?.rateLimited({ platform: event.platform });
-  };
+  // The slot's adapter counts the 429 among the rate limits waited (metered-adapter.ts).
+  const onRateLimited = (error: RateLimitError): void => slot.pacer.hold({ chatKey: event.chat.id, retryAfterMs: error.retryAfterMs });
   return startTyping({ adapter: slot.entry.adapter, chat: event.chat, intervalMs: params.intervalMs, clock: params.clock, logger, skip, onRateLimited });
 }

@@ -33,7 +33,7 @@ test('/metrics after an end-to-end turn: messages in and out, the turn by outcom
     assert.equal(sample(body, 'hermes_turns_total{platform="test",outcome="delivered"}'), 1);
     assert.equal(sample(body, 'hermes_turn_first_send_seconds_count{platform="test"}'), 1, 'inbound → first send observed');
     assert.equal(sample(body, 'hermes_turn_final_lag_seconds_count{platform="test"}'), 1, 'last token → final observed');
-    assert.equal(sample(body, 'hermes_model_calls_total{outcome="ok"}'), 1);
+    assert.equal(sample(body, 'hermes_model_calls_total{purpose="turn",outcome="ok"}'), 1);
     assert.equal(sample(body, 'hermes_rate_limited_total{platform="test"}'), 1, 'the 429 was counted');
     assert.equal(sample(body, 'hermes_queue_depth'), 0);
     assert.equal(sample(body, 'hermes_adapter_state{adapter="test",state="connected"}'), 1);
@@ -50,7 +50,7 @@ test('/metrics counts a failed model call by its reason', { timeout: 30_000 }, a
     await h.adapter.inject({ text: 'hi' });
     await h.runner.waitIdle();
     const { body } = await scrape(h);
-    assert.equal(sample(body, 'hermes_model_calls_total{outcome="auth"}'), 1, body.split('\n').filter((l) => l.startsWith('hermes_model') || l.startsWith('hermes_turns')).join('\n'));
+    assert.equal(sample(body, 'hermes_model_calls_total{purpose="turn",outcome="auth"}'), 1, body.split('\n').filter((l) => l.startsWith('hermes_model') || l.startsWith('hermes_turns')).join('\n'));
     assert.equal(sample(body, 'hermes_turns_total{platform="test",outcome="error"}'), 1);
   } finally {
     await h.stop();

@@ -1,5 +1,8 @@
 import OpenAI from 'openai';
 import type { GatewayConfig } from '../../config/schema.js';
+import { systemClock, type Clock } from '../../util/clock.js';
+import { classifyError } from '../classify.js';
+import type { OnModelAttempt } from '../errors.js';
 
 /** One request to the auxiliary model: a system and a user message, answered once (no streaming, no tools). */
 export interface AuxiliaryRequest {
@@ -9,6 +12,8 @@ export interface AuxiliaryRequest {
   readonly signal: AbortSignal;
   /** Most tokens of answer (the config's `max_tokens` when not given). */
   readonly maxTokens?: number;
+  /** Told how the request ended: `ok` (the model answered), or why it failed (metrics). */
+  readonly onAttempt?: OnModelAttempt | undefined;
 }
 
 /** Answers one request with the auxiliary model's text; throws AuxiliaryError (or the SDK's error) when it cannot. */
@@ -55,27 +60,47 @@ export function auxiliaryRoute(params: { config: Pick<GatewayConfig, 'model' | '
  * and background reviews later), or undefined when none is configured. One non-streaming chat.completions call per
  * request through the openai SDK, no SDK retries (a caller falls back instead), the route's request timeout.
  */
-export function auxiliaryClient(params: { config: Pick<GatewayConfig, 'model' | 'auxiliary'> }): AuxiliaryComplete | undefined {
+export function auxiliaryClient(params: {
+  config: Pick<GatewayConfig, 'model' | 'auxiliary'>;
+  /** The time a failure's Retry-After date is read against (the system's when absent). */
+  clock?: Clock;
+}): AuxiliaryComplete | undefined {
   const route = auxiliaryRoute(params);
   if (route === undefined) return undefined;
+  const clock = params.clock ?? systemClock;
   const client = new OpenAI({ apiKey: route.apiKey ?? 'not-needed', baseURL: route.baseURL, maxRetries: 0, timeout: route.requestTimeoutMs });
   return async (request) => {
-    const maxTokens = request.maxTokens ?? route.maxTokens;
-    const completion = await client.chat.completions.create(
-      {
-        model: route.name,
-        messages: [
-          { role: 'system', content: request.system },
-          { role: 'user', content: request.user },
-        ],
-        stream: false,
-        ...(maxTokens !== undefined ? { max_tokens: maxTokens } : {}),
-        ...(route.temperature !== undefined ? { temperature: route.temperature } : {}),
-      },
-      { signal: request.signal, timeout: route.requestTimeoutMs },
-    );
+    let completion: OpenAI.Chat.Completions.ChatCompletion;
+    try {
+      completion = await createCompletion({ client, route, request });
+    } catch (error) {
+      const outcome = request.signal.aborted ? 'aborted' : classifyError({ error, model: route.name, baseURL: route.baseURL, ...(route.apiKey === undefined ? {} : { apiKey: route.apiKey }), now: clock.now() }).reason;
+      request.onAttempt?.({ outcome });
+      throw error;
+    }
+    // The model answered: an `ok` call, even when its answer turns out empty (a call, not a failed request).
+    request.onAttempt?.({ outcome: 'ok' });
     const text = completion.choices[0]?.message.content?.trim() ?? '';
     if (text === '') throw new AuxiliaryError({ model: route.name, detail: 'the answer was empty' });
     return text;
   };
+}
+
+/** The one non-streaming request of `auxiliaryClient`. */
+function createCompletion(params: { client: OpenAI; route: AuxiliaryRoute; request: AuxiliaryRequest }): Promise<OpenAI.Chat.Completions.ChatCompletion> {
+  const { client, route, request } = params;
+  const maxTokens = request.maxTokens ?? route.maxTokens;
+  return client.chat.completions.create(
+    {
+      model: route.name,
+      messages: [
+        { role: 'system', content: request.system },
+        { role: 'user', content: request.user },
+      ],
+      stream: false,
+      ...(maxTokens !== undefined ? { max_tokens: maxTokens } : {}),
+      ...(route.temperature !== undefined ? { temperature: route.temperature } : {}),
+    },
+    { signal: request.signal, timeout: route.requestTimeoutMs },
+  );
 }

@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import type { Clock } from '../../util/clock.js';
-import type { ClassifiedError, FailureReason } from '../errors.js';
+import type { ClassifiedError, FailureReason, OnModelAttempt } from '../errors.js';
 import { callModel } from '../model-call.js';
 import type { StreamedReply } from '../stream.js';
 import type { AgentLogger } from '../types.js';
@@ -140,6 +140,8 @@ export class RouteTurn {
     request: Omit<ChatCompletionCreateParamsStreaming, 'stream' | 'model'>;
     signal: AbortSignal;
     onText: (delta: string) => void;
+    /** Told how each request ended: every attempt on every key and model (metrics). */
+    onAttempt?: OnModelAttempt | undefined;
   }): Promise<RouteOutcome> {
     const { targets } = this;
     let first: { error: ClassifiedError | undefined; userMessage: string } | undefined;
@@ -172,6 +174,7 @@ export class RouteTurn {
     request: Omit<ChatCompletionCreateParamsStreaming, 'stream' | 'model'>;
     signal: AbortSignal;
     onText: (delta: string) => void;
+    onAttempt?: OnModelAttempt | undefined;
   }): Promise<RouteOutcome | { kind: 'next'; error: ClassifiedError | undefined; userMessage: string }> {
     const { target } = params;
     const { clock, logger } = this.settings;
@@ -196,6 +199,7 @@ export class RouteTurn {
         maxRetries: pick.probe === true ? 0 : this.settings.maxRetries,
         idleTimeoutMs: this.settings.idleTimeoutMs,
         onText: params.onText,
+        onAttempt: params.onAttempt,
         ...(logger ? { logger } : {}),
       });
       if (outcome.kind === 'ok') {

@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
 import type { AIAgent } from '../../agent/agent.js';
+import type { OnModelAttempt } from '../../agent/errors.js';
 import type { Store } from '../../store/types.js';
 import type { DelegateCapability, DelegateOutcome, DelegateTask } from '../../tools/capabilities.js';
 import type { ToolRegistry } from '../../tools/registry.js';
@@ -42,6 +43,8 @@ export interface DelegateParams {
   readonly logger: Logger;
   /** The depth of the agent asking (0: a turn's own agent); at 1 or more nothing is delegated. */
   readonly depth: number;
+  /** Told of each model request of the children, retries included (metrics: purpose delegate). */
+  readonly onModelCall?: OnModelAttempt | undefined;
   /** The registry a child gets (tests give one that keeps delegate_task, to see the depth guard hold). */
   readonly childRegistryFor?: (params: { parent: ToolRegistry; toolsets?: readonly string[] | undefined }) => ToolRegistry;
 }
@@ -91,6 +94,7 @@ export function delegateCapability(params: DelegateParams): DelegateCapability {
               signal: children.signal,
               onToolCall: (call) => params.progress?.childCall({ child, ...call }),
               logger: logger.child({ child: i + 1 }),
+              onModelCall: params.onModelCall,
             });
           } catch (error) {
             logger.error({ err: error }, 'could not start a sub-agent');

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { AIAgent } from '../../agent/agent.js';
 import type { AgentResult } from '../../agent/types.js';
+import type { OnModelAttempt } from '../../agent/errors.js';
 import type { ChatMessage } from '../../agent/messages.js';
 import { scrubStoredMessage } from '../../secrets/stored.js';
 import type { Store } from '../../store/types.js';
@@ -50,6 +51,8 @@ export async function runChild(params: {
   /** Called with each tool call the child makes (the parent's progress lines). */
   onToolCall: (call: { name: string; arguments: string }) => void;
   logger: Logger;
+  /** Told of each of the child's model requests, retries included (metrics). */
+  onModelCall?: OnModelAttempt | undefined;
 }): Promise<DelegateOutcome> {
   const { task, storage, logger } = params;
   const { store, scrub } = storage;
@@ -77,6 +80,7 @@ export async function runChild(params: {
         for (const call of message.tool_calls ?? []) params.onToolCall({ name: call.function.name, arguments: call.function.arguments });
       },
       toolContext: { ...params.toolContext, sessionId: session.id },
+      onModelCall: params.onModelCall,
       onUsage: (report) => {
         try {
           store.recordModelCall({ sessionId: session.id, inboxId: storage.inboxId, ...report });

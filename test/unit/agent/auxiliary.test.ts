@@ -37,3 +37,22 @@ test('complete(): one non-streaming call with system and user messages and max_t
     await fake.close();
   }
 });
+
+test('complete(): onAttempt hears how each request ended: ok, or the failure reason', async () => {
+  const fake = new FakeOpenAI();
+  await fake.start();
+  try {
+    const complete = auxiliaryClient({ config: configSchema.parse({ auxiliary: { model: { name: 'small', base_url: fake.baseURL, api_key: 'sk-aux' } } }) });
+    assert.ok(complete);
+    const outcomes: string[] = [];
+    const onAttempt = ({ outcome }: { outcome: string }): void => void outcomes.push(outcome);
+    fake.enqueue({ status: 429, errorMessage: 'slow down' }, { text: 'fine' }, { status: 500, errorMessage: 'boom' });
+    const signal = new AbortController().signal;
+    await assert.rejects(complete({ system: 's', user: 'u', signal, onAttempt }));
+    assert.equal(await complete({ system: 's', user: 'u', signal, onAttempt }), 'fine');
+    await assert.rejects(complete({ system: 's', user: 'u', signal, onAttempt }));
+    assert.deepEqual(outcomes, ['rate_limit', 'ok', 'server_error']);
+  } finally {
+    await fake.close();
+  }
+});
