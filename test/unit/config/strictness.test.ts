@@ -55,6 +55,8 @@ test('URLs are checked as http(s) URLs with the scheme named: model, fallbacks, 
     ['platforms:\n  discord:\n    api_url: "http://"\n', 'platforms.discord.api_url', /valid host/],
     ['platforms:\n  sms:\n    api_base: api.twilio.com\n', 'platforms.sms.api_base', /needs http:\/\/ or https:\/\//],
     ['platforms:\n  telegram:\n    webhook:\n      url: bot.example.com/telegram/webhook\n', 'platforms.telegram.webhook.url', /needs http:\/\/ or https:\/\//],
+    ['platforms:\n  sms:\n    webhook_url: bot.example.com/sms/twilio\n', 'platforms.sms.webhook_url', /needs http:\/\/ or https:\/\/ in front \(e\.g\. "http:\/\/bot\.example\.com\/sms\/twilio"\)/],
+    ['platforms:\n  sms:\n    webhook_url: "https://bot example.com/sms/twilio"\n', 'platforms.sms.webhook_url', /valid host/],
   ] as const;
   for (const [config, keyPath, pattern] of bad) {
     const { error } = await load({ config });
