@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import { test } from 'node:test';
 import { Api } from 'grammy';
 import { ImapFlow } from 'imapflow';
@@ -7,25 +6,7 @@ import { pino } from 'pino';
 import { classifyImapError } from '../../../adapters/email/imap-client.js';
 import { emailSchema } from '../../../src/config/platforms-schema.js';
 import { failureLog } from '../../../src/log/net-failure.js';
-
-/** A loopback server that accepts connections and never says a word: what a stuck server or a proxy looks like. */
-async function blackHole(): Promise<{ port: number; close: () => Promise<void> }> {
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return {
-    port: address.port,
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
+import { blackHole } from '../../helpers/black-hole.js';
 
 test("grammy's request timeout (a plain Error in its HttpError) is one line with the cause, no stack", async () => {
   const hole = await blackHole();
