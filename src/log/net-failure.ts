@@ -133,7 +133,9 @@ export function expectedFailureCause(params: { error: unknown }): string | undef
   const at = where === undefined ? '' : ` ${where}`;
   if (code !== undefined && CONNECT_CODES[code] !== undefined) return `${CONNECT_CODES[code]}${at}`;
   if (code !== undefined && isTlsCode(code)) return `TLS failure${at} (${code})`;
-  if (chain.some((record) => record['name'] === 'TimeoutError' || (typeof record['message'] === 'string' && GRAMMY_TIMEOUT.test(record['message'])))) return `timed out${at}`;
+  // An AbortError is an SDK's own deadline (discord.js REST aborts a request after 15 s): the callers of this drop
+  // failures that come from the gateway stopping before they log them.
+  if (chain.some((record) => record['name'] === 'TimeoutError' || record['name'] === 'AbortError' || (typeof record['message'] === 'string' && GRAMMY_TIMEOUT.test(record['message'])))) return `timed out${at}`;
   if (chain.some((record) => record['message'] === 'bad port')) return 'fetch refuses this port as unsafe (use another port)';
   return undefined;
 }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { REST } from 'discord.js';
 import { Api } from 'grammy';
 import { ImapFlow } from 'imapflow';
 import { pino } from 'pino';
@@ -40,6 +41,21 @@ test('an IMAP server that sends no greeting in time: one line naming the server,
       const timedOut = classifyImapError({ error: Object.assign(new Error('Socket timeout'), { code }), config, host: 'imap.example.com' });
       assert.equal(failureLog({ error: timedOut, msg: 'x', logger: pino({ level: 'info' }) }).fields.cause, `connection timed out imap.example.com:${hole.port}`);
     }
+  } finally {
+    await hole.close();
+  }
+});
+
+test("discord.js REST's own deadline (it aborts the request: an AbortError) is one line with the cause, no stack", async () => {
+  const hole = await blackHole();
+  try {
+    const rest = new REST({ api: `http://127.0.0.1:${hole.port}/api`, timeout: 300, retries: 0 }).setToken('MTAw.test.token');
+    const error = await rest.get('/gateway/bot').then(() => undefined, (e: unknown) => e);
+    assert.equal((error as { name?: string }).name, 'AbortError');
+    const log = failureLog({ error, msg: 'adapter failed', logger: pino({ level: 'info' }) });
+    assert.equal(log.fields.cause, 'timed out');
+    assert.equal(log.fields.err, undefined, 'the error (and its stack) went into the line');
+    assert.equal(log.text, 'This operation was aborted (timed out)');
   } finally {
     await hole.close();
   }
