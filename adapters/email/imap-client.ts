@@ -67,5 +67,20 @@ export function classifyImapError(params: { error: unknown; config: EmailConfig;
   if (fields.tlsFailed === true) {
     return new Error(`TLS with the IMAP server ${where} failed: ${describeImapError({ error })} (is imap_port the implicit-TLS port, usually 993?)`, { cause: error });
   }
-  return new Error(`IMAP ${where}: ${describeImapError({ error })}`, { cause: error });
+  return new ImapServerError({ message: `IMAP ${where}: ${describeImapError({ error })}`, address: host, port: config.imap_port, cause: error });
+}
+
+/** A retryable IMAP failure; `address` and `port` name the server as node's connection errors do, so log lines say where. */
+export class ImapServerError extends Error {
+  override readonly name = 'ImapServerError';
+  /** The IMAP host as configured. */
+  readonly address: string;
+  /** The IMAP port. */
+  readonly port: number;
+
+  constructor(params: { message: string; address: string; port: number; cause: unknown }) {
+    super(params.message, { cause: params.cause });
+    this.address = params.address;
+    this.port = params.port;
+  }
 }

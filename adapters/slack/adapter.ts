@@ -19,6 +19,10 @@ import { downloadSlackFiles } from './media-in.js';
 import { SlackOutbound, translateSlackError } from './outbound.js';
 import { checkPayload, handleSlackPress, type SlackPress } from './presses.js';
 import { whenAborted } from '../../src/util/when-aborted.js';
+import { answerWithin } from './answer-within.js';
+
+/** How long auth.test gets at each start: a Slack API that never answers is then a logged, retried failure. */
+export const IDENTIFY_TIMEOUT_MS = 30_000;
 
 /** The message ts in a gateway message id (`channel:ts`). */
 function tsOf(params: { messageId: string }): string {
@@ -95,7 +99,7 @@ export class SlackAdapter implements PlatformAdapter {
   }
 
   async start(params: AdapterStartParams): Promise<void> {
-    const identity = await this.identify();
+    const identity = await this.identify({ signal: params.signal });
     const policy: SlackInboundPolicy = {
       botUserId: identity.userId,
       ...(identity.botId !== undefined ? { botId: identity.botId } : {}),
@@ -213,9 +217,9 @@ export class SlackAdapter implements PlatformAdapter {
     }
   }
 
-  private async identify(): Promise<{ userId: string; botId?: string }> {
+  private async identify(params: { signal: AbortSignal }): Promise<{ userId: string; botId?: string }> {
     try {
-      const auth = await this.client.auth.test();
+      const auth = await answerWithin({ work: this.client.auth.test(), ms: IDENTIFY_TIMEOUT_MS, clock: this.clock, method: 'auth.test', apiUrl: this.config.api_url, signal: params.signal });
       if (auth.user_id === undefined) throw new Error('auth.test gave no user id');
       return { userId: auth.user_id, ...(auth.bot_id !== undefined ? { botId: auth.bot_id } : {}) };
     } catch (error) {

@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import { displayBaseURL, redactSecrets, type ClassifiedError, type FailureFlags, type FailureReason } from './errors.js';
 import { maskKey, NO_KEY } from './route/keys.js';
+import { expectedFailureCause } from '../log/net-failure.js';
 
 /** Facts about the failed call that make messages precise. */
 export interface ClassifyParams {
@@ -68,7 +69,9 @@ export function classifyError(params: ClassifyParams): ClassifiedError {
     });
   }
   if (error instanceof OpenAI.APIConnectionError) {
-    const cause = error.cause instanceof Error ? ` (${quote(error.cause.message)})` : '';
+    // "connection refused 127.0.0.1:9", "host not found api.example.org" rather than fetch's own "fetch failed".
+    const words = expectedFailureCause({ error: error.cause }) ?? (error.cause instanceof Error ? error.cause.message : undefined);
+    const cause = words !== undefined ? ` (${quote(words)})` : '';
     return failure({
       reason: 'connection',
       userMessage:

@@ -11,7 +11,7 @@ const FALLBACK_KEY_ENV = 'OPENAI_API_KEY';
 export interface InheritedModel {
   /** The `model:` mapping (comments kept), without its keys unless secrets were asked for. */
   readonly node: unknown;
-  /** The .env lines of the variables the model's keys use (only with secrets). */
+  /** The .env lines of the variables the inherited model section uses: its keys' only with secrets. */
   readonly envLines: readonly string[];
 }
 
@@ -35,9 +35,9 @@ function referencedVariables(text: string): Set<string> {
 
 /**
  * The model section a new profile inherits from `from` (the default profile, or the one cloned): base_url, name and
- * the other model settings, with comments. Its keys (model.api_key, api_keys, a fallback's key) only with
- * `withSecrets`, which also copies the .env lines they use (and OPENAI_API_KEY, the fallback). Undefined when
- * `from` has no config.yaml or no model section.
+ * the other model settings, with comments, and the .env lines of the non-secret variables they use (MODEL_URL). Its
+ * keys (model.api_key, api_keys, a fallback's key) only with `withSecrets`, which also copies the .env lines they use
+ * (and OPENAI_API_KEY, the fallback). Undefined when `from` has no config.yaml or no model section.
  */
 export function inheritedModel(params: { from: Profile; withSecrets: boolean }): InheritedModel | undefined {
   const { from, withSecrets } = params;
@@ -46,12 +46,11 @@ export function inheritedModel(params: { from: Profile; withSecrets: boolean }):
   const model: unknown = doc.get('model', true);
   if (!isMap(model)) return undefined;
   const node = model.clone();
-  if (!withSecrets) {
-    dropSecrets(node);
-    return { node, envLines: [] };
-  }
-  const wanted = referencedVariables(JSON.stringify(node.toJSON()));
-  wanted.add(FALLBACK_KEY_ENV);
+  if (!withSecrets) dropSecrets(node);
+  // The variables the inherited settings use: without secrets only those whose names do not look secret (a
+  // `base_url: ${MODEL_URL}`), which the new profile needs to load at all; with secrets every one, and the fallback key.
+  const wanted = new Set([...referencedVariables(JSON.stringify(node.toJSON()))].filter((name) => withSecrets || !looksSecretKey({ key: name })));
+  if (withSecrets) wanted.add(FALLBACK_KEY_ENV);
   const envText = existsSync(from.envPath) ? readFileSync(from.envPath, 'utf8') : '';
   const envLines = envText.split('\n').filter((line) => {
     const parsed = dotenv.parse(line);

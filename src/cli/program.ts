@@ -148,7 +148,7 @@ export function buildProgram(params: { io: CliIO; setExit: (code: number) => voi
   program
     .command('status')
     .description('every profile: gateway running?, platforms connected?, last error')
-    .action(run(async () => (await import('./status-cmd.js')).status({ io })));
+    .action(run(async () => (await import('./status-cmd.js')).status({ io, ...(globals().profile !== undefined ? { profile: globals().profile } : {}) })));
 
   program
     .command('logs')

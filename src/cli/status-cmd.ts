@@ -4,13 +4,14 @@ import type { HealthReport } from '../http/server.js';
 import { configFingerprint, knownValid, rememberValid } from '../home/config-stamp.js';
 import { readGatewayState } from '../home/gateway-state.js';
 import type { EnvSnapshot } from '../home/hermes-home.js';
-import { DEFAULT_PROFILE_NAME, resolveHermesHome, type Profile } from '../home/index.js';
+import { DEFAULT_PROFILE_NAME, resolveHermesHome, resolveProfile, type Profile } from '../home/index.js';
 import { listProfiles } from '../home/list-profiles.js';
 import { runningPid } from '../home/pid-lock.js';
 import { formatUptime } from '../home/uptime.js';
 import { buildId } from '../util/build-id.js';
 import { println, type CliIO } from './output.js';
 import { nextJobLine } from './status-jobs.js';
+import { assertProfileExists } from './unknown-profile.js';
 
 /** The running gateway's /healthz, or why it could not be read. */
 async function health(params: { host: string; port: number }): Promise<HealthReport | string> {
@@ -94,8 +95,10 @@ async function healthAddress(params: { profile: Profile; pid: number; env: EnvSn
  * Exits 1 when a running gateway reports a fatal adapter, a model endpoint it cannot use, or a disk that refuses
  * writes ("degraded: disk full").
  */
-export async function status(params: { io: CliIO }): Promise<number> {
+export async function status(params: { io: CliIO; profile?: string }): Promise<number> {
   const hermesHome = resolveHermesHome({ env: params.io.env, homedir: os.homedir() });
+  // Every profile is shown whatever -p says, but a -p naming none (a typo) is said, as every other command says it.
+  if (params.profile !== undefined) assertProfileExists({ profile: resolveProfile({ hermesHome, name: params.profile }), hermesHome });
   let exit = 0;
   for (const profile of listProfiles({ hermesHome })) {
     const pid = runningPid({ profile });

@@ -47,14 +47,22 @@ export class ConfigError extends UserFacingError {
   readonly found: string | undefined;
   /** Every problem found; `message` describes the first. */
   readonly problems: readonly ConfigProblem[];
+  /** Warnings found on the way (a malformed .env line), which may explain a problem: listed after the problems. */
+  readonly warnings: readonly string[];
 
-  /** `problems` must not be empty; the message lists every one of them, one per line (so all can be fixed at once). */
-  constructor(params: { problems: readonly ConfigProblem[]; hint: string; cause?: unknown }) {
+  /**
+   * `problems` must not be empty; the message lists every one of them, one per line (so all can be fixed at once),
+   * then a `warning: ...` line for each of `warnings`.
+   */
+  constructor(params: { problems: readonly ConfigProblem[]; hint: string; cause?: unknown; warnings?: readonly string[] }) {
     const first = params.problems[0];
     if (first === undefined) throw new TypeError('ConfigError needs at least one problem');
-    const message =
+    const listed =
       params.problems.length === 1 ? first.message : [`${params.problems.length} problems:`, ...params.problems.map((problem) => `  - ${problem.message}`)].join('\n');
+    const warnings = params.warnings ?? [];
+    const message = [listed, ...warnings.map((warning) => `warning: ${warning}`)].join('\n');
     super({ message, hint: params.hint, exitCode: CONFIG_EXIT_CODE, cause: params.cause });
+    this.warnings = warnings;
     this.file = first.file;
     this.keyPath = first.keyPath;
     this.expected = first.expected;

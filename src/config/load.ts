@@ -10,7 +10,7 @@ import type { MalformedEnvLine } from './env-lines.js';
 import type { GatewayConfig, ParsedConfig } from './schema.js';
 import { collectSecrets } from './secrets.js';
 import { validateConfig, type ConfigWarning, type ValidatedConfig } from './validate.js';
-import { readConfigFile } from './yaml-file.js';
+import { readConfigFile, type RawConfigFile } from './yaml-file.js';
 
 /** A file the config was (or would have been) read from. */
 export interface ConfigSource {
@@ -43,14 +43,23 @@ export async function loadConfig(params: { profile: Profile; env: EnvSnapshot })
   const { profile } = params;
   const profileEnv = await readProfileEnv({ envPath: profile.envPath });
   const env = mergeEnv({ inherited: params.env, profileEnv });
-  const raw = await readConfigFile({ configPath: profile.configPath });
-  const interpolated = interpolateCollecting({ tree: raw.tree, env, file: profile.configPath, envFile: profile.envPath });
-  const envSecrets = new Set(Object.values(profileEnv.values).filter((value) => value !== ''));
-  const validated = validateAll({ interpolated, file: profile.configPath, envFile: profile.envPath, secrets: envSecrets });
+  const envWarnings = envLineWarnings({ envFile: profile.envPath, malformed: profileEnv.malformed ?? [] });
+  let raw: RawConfigFile;
+  let validated: ValidatedConfig;
+  try {
+    raw = await readConfigFile({ configPath: profile.configPath });
+    const interpolated = interpolateCollecting({ tree: raw.tree, env, file: profile.configPath, envFile: profile.envPath });
+    const envSecrets = new Set(Object.values(profileEnv.values).filter((value) => value !== ''));
+    validated = validateAll({ interpolated, file: profile.configPath, envFile: profile.envPath, secrets: envSecrets });
+  } catch (error) {
+    // A .env line dotenv skipped is often why a ${VAR} is unset: it is said with the problems, not lost with the warnings.
+    if (!(error instanceof ConfigError) || envWarnings.length === 0) throw error;
+    throw new ConfigError({ problems: error.problems, hint: error.hint ?? '', cause: error.cause, warnings: [...envWarnings.map((w) => w.message), ...error.warnings] });
+  }
   const config = withEnvFallbacks({ config: resolvePaths({ parsed: validated.config, profile, home: env['HOME'] }), env });
   return {
     config,
-    warnings: [...envLineWarnings({ envFile: profile.envPath, malformed: profileEnv.malformed ?? [] }), ...validated.warnings, ...httpExposureWarnings({ config, file: profile.configPath }), ...deprecatedKeyWarnings({ config, file: profile.configPath })],
+    warnings: [...envWarnings, ...validated.warnings, ...httpExposureWarnings({ config, file: profile.configPath }), ...deprecatedKeyWarnings({ config, file: profile.configPath })],
     secrets: collectSecrets({ config, envFileValues: profileEnv.values }),
     env,
     sources: {

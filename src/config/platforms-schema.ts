@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { normalizePhone } from '../../adapters/sms/phone.js';
-import { bool, duration, httpUrl, int, optionalHttpUrl, optionalString, size } from './fields.js';
+import { bool, duration, httpUrl, httpUrlProblem, int, optionalHttpUrl, optionalString, size } from './fields.js';
 
 /**
  * A platform user id. Unquoted YAML ids arrive as numbers: safe integers are turned back into text;
@@ -190,9 +190,9 @@ export const smsSchema = z
     unauthorized: z.enum(['pair', 'ignore']).default('pair'),
   })
   .superRefine((block, ctx) => {
-    if (block.webhook_url !== undefined && !/^https?:\/\/[^/?#\s]+/i.test(block.webhook_url)) {
-      ctx.addIssue({ code: 'custom', path: ['webhook_url'], message: 'an http(s) URL, e.g. https://bot.example.com/sms/twilio' });
-    }
+    // Checked as the other URLs are (the scheme named), but only here: it may be unset while SMS is off.
+    const webhookProblem = block.webhook_url === undefined ? undefined : httpUrlProblem({ text: block.webhook_url });
+    if (webhookProblem !== undefined) ctx.addIssue({ code: 'custom', path: ['webhook_url'], message: webhookProblem, input: block.webhook_url });
     if (block.messaging_service_sid !== undefined && !block.messaging_service_sid.startsWith('MG')) {
       ctx.addIssue({ code: 'custom', path: ['messaging_service_sid'], message: 'a Messaging Service SID (MG...)' });
     }

@@ -22,7 +22,15 @@ const CONNECT_CODES: Readonly<Record<string, string>> = {
   UND_ERR_SOCKET: 'connection closed',
   EHOSTUNREACH: 'host unreachable',
   ENETUNREACH: 'network unreachable',
+  // imapflow's own: no TCP connection, no greeting, no STARTTLS upgrade, or a silent socket, in time.
+  CONNECT_TIMEOUT: 'connection timed out',
+  GREETING_TIMEOUT: 'no greeting from the server in time',
+  UPGRADE_TIMEOUT: 'TLS upgrade timed out',
+  ETIMEOUT: 'connection timed out',
 };
+
+/** grammy's own request timeout (a plain Error inside its HttpError): "Request to 'getMe' timed out after 500 seconds". */
+const GRAMMY_TIMEOUT = /^Request to '[^']+' timed out after \d+ seconds$/;
 
 /** OpenSSL verification codes node passes through as they are. */
 const TLS_CODES = new Set([
@@ -125,7 +133,9 @@ export function expectedFailureCause(params: { error: unknown }): string | undef
   const at = where === undefined ? '' : ` ${where}`;
   if (code !== undefined && CONNECT_CODES[code] !== undefined) return `${CONNECT_CODES[code]}${at}`;
   if (code !== undefined && isTlsCode(code)) return `TLS failure${at} (${code})`;
-  if (chain.some((record) => record['name'] === 'TimeoutError')) return `timed out${at}`;
+  // An AbortError is an SDK's own deadline (discord.js REST aborts a request after 15 s): the callers of this drop
+  // failures that come from the gateway stopping before they log them.
+  if (chain.some((record) => record['name'] === 'TimeoutError' || record['name'] === 'AbortError' || (typeof record['message'] === 'string' && GRAMMY_TIMEOUT.test(record['message'])))) return `timed out${at}`;
   if (chain.some((record) => record['message'] === 'bad port')) return 'fetch refuses this port as unsafe (use another port)';
   return undefined;
 }

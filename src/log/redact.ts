@@ -109,6 +109,29 @@ export class Redactor {
         configurable: true,
       });
     }
+    this.copyAccessors({ error, out, seen, depth });
     return out;
+  }
+
+  /**
+   * Getters a class defines on its prototype (DOMException's `name`, `message` and `code`) work only on the real
+   * object: on the copy they throw (ERR_INVALID_THIS, which would end the process from inside a log call). Their
+   * values are read from the original and put on the copy as its own, so nothing reads them from the copy.
+   */
+  private copyAccessors(params: { error: Error; out: Error; seen: WeakMap<object, unknown>; depth: number }): void {
+    const { error, out } = params;
+    for (let proto: unknown = Object.getPrototypeOf(error); proto !== null && proto !== Error.prototype && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+      for (const key of Reflect.ownKeys(proto as object)) {
+        const descriptor = Object.getOwnPropertyDescriptor(proto, key);
+        if (descriptor?.get === undefined || Object.prototype.hasOwnProperty.call(out, key)) continue;
+        let item: unknown;
+        try {
+          item = Reflect.get(error, key);
+        } catch {
+          item = undefined;
+        }
+        Object.defineProperty(out, key, { value: this.copy(item, params.seen, params.depth + 1), enumerable: descriptor.enumerable ?? false, writable: true, configurable: true });
+      }
+    }
   }
 }

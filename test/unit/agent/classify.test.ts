@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import OpenAI from 'openai';
 import { classifyError, retryAfterMs } from '../../../src/agent/classify.js';
 import { redactSecrets } from '../../../src/agent/errors.js';
+import { closedPort } from '../../helpers/ports.js';
 
 const NOW = 1_700_000_000_000;
 /** The facts every classification gets in these tests. */
@@ -188,4 +189,19 @@ describe('classifyError: the shapes real providers send', () => {
     const abort = classifyError({ ...FACTS, error: new DOMException('This operation was aborted', 'AbortError') });
     assert.deepEqual([abort.reason, abort.retryable, abort.shouldFallback], ['aborted', false, false]);
   });
+});
+
+test('a model server that cannot be reached is named with the cause (refused, host not found), not fetch\'s "fetch failed"', async () => {
+  const port = await closedPort();
+  for (const [baseURL, cause] of [
+    [`http://127.0.0.1:${port}/v1`, `connection refused 127\\.0\\.0\\.1:${port}`],
+    // EAI_AGAIN where no resolver answers at all.
+    ['http://nosuch.invalid/v1', 'host not found (?:\\(DNS lookup failed\\) )?nosuch\\.invalid'],
+  ] as const) {
+    const client = new OpenAI({ apiKey: 'sk-test', baseURL, maxRetries: 0 });
+    const error = await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }).then(() => undefined, (e: unknown) => e);
+    const c = classifyError({ ...FACTS, baseURL, error });
+    assert.equal(c.reason, 'connection');
+    assert.match(c.userMessage, new RegExp(`^Could not reach the model server at .* \\(${cause}\\)\\. Check model\\.base_url`), c.userMessage);
+  }
 });

@@ -55,6 +55,19 @@ test('profile create --with-secrets: the model\'s keys and their .env lines come
   assert.equal((await cli({ argv: ['-p', 'play', 'config', 'validate'], env })).code, 0);
 });
 
+test('profile create: a model setting given as ${VAR} (not a secret) comes with its .env line, so the new profile loads; the key does not', async () => {
+  const { home, env, dir } = homeWithModel('by-variable');
+  writeFileSync(path.join(home, 'config.yaml'), 'model:\n  base_url: ${MODEL_URL}\n  name: ${MODEL_NAME:-local-model}\n  api_key: ${OPENAI_API_KEY}\n');
+  writeFileSync(path.join(home, '.env'), 'MODEL_URL=http://127.0.0.1:18701/v1\nOPENAI_API_KEY=sk-default-key-1\nTELEGRAM_BOT_TOKEN=1:tg-token\n', { mode: 0o600 });
+  const res = await cli({ argv: ['profile', 'create', 'work'], env });
+  assert.equal(res.code, 0, res.stderr);
+  const dotEnv = readFileSync(path.join(dir('work'), '.env'), 'utf8');
+  assert.match(dotEnv, /^MODEL_URL=http:\/\/127\.0\.0\.1:18701\/v1$/m);
+  assert.ok(!dotEnv.includes('sk-default-key-1') && !dotEnv.includes('tg-token'), dotEnv);
+  const valid = await cli({ argv: ['-p', 'work', 'config', 'validate'], env });
+  assert.equal(valid.code, 0, valid.stdout + valid.stderr);
+});
+
 test('a default profile never used gets a config.yaml to edit (the template, port 8787); one in use is left alone', () => {
   const home = path.join(root, 'fresh');
   const profile = resolveProfile({ hermesHome: home });

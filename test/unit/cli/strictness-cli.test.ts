@@ -80,3 +80,15 @@ test('-p with an unknown profile is an error listing the profiles, for config va
   const now = await hermes({ home: dir, args: ['-p', 'nosuch', 'config', 'validate'] });
   assert.equal(now.code, 0, now.stderr);
 });
+
+test('hermes -p nosuch status: the typo is an error listing the profiles (exit 66), not silently every profile; -p work status shows them all as before', async () => {
+  const dir = home({});
+  const typo = await hermes({ home: dir, args: ['-p', 'nosuch', 'status'] });
+  assert.equal(typo.code, 66, typo.stdout + typo.stderr);
+  assert.match(typo.stderr, /^error: profile "nosuch" does not exist; the profiles are: default, work\n/);
+  assert.equal(typo.stdout, '');
+  const named = await hermes({ home: dir, args: ['-p', 'work', 'status'] });
+  assert.equal(named.code, 0, named.stderr);
+  assert.equal(named.stdout, (await hermes({ home: dir, args: ['status'] })).stdout);
+  assert.match(named.stdout, /^default: stopped/m);
+});

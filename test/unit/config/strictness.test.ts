@@ -55,6 +55,8 @@ test('URLs are checked as http(s) URLs with the scheme named: model, fallbacks, 
     ['platforms:\n  discord:\n    api_url: "http://"\n', 'platforms.discord.api_url', /valid host/],
     ['platforms:\n  sms:\n    api_base: api.twilio.com\n', 'platforms.sms.api_base', /needs http:\/\/ or https:\/\//],
     ['platforms:\n  telegram:\n    webhook:\n      url: bot.example.com/telegram/webhook\n', 'platforms.telegram.webhook.url', /needs http:\/\/ or https:\/\//],
+    ['platforms:\n  sms:\n    webhook_url: bot.example.com/sms/twilio\n', 'platforms.sms.webhook_url', /needs http:\/\/ or https:\/\/ in front \(e\.g\. "http:\/\/bot\.example\.com\/sms\/twilio"\)/],
+    ['platforms:\n  sms:\n    webhook_url: "https://bot example.com/sms/twilio"\n', 'platforms.sms.webhook_url', /valid host/],
   ] as const;
   for (const [config, keyPath, pattern] of bad) {
     const { error } = await load({ config });
@@ -77,6 +79,24 @@ test('a .env line without "=" is a warning naming the file and line number, neve
   );
   assert.equal(loaded.env['ALSO'], '2');
   assert.doesNotMatch(lineWarnings[0]?.message ?? '', /sk-pasted/);
+});
+
+test('a config that fails because of a malformed .env line says so with its problems: the warning is not lost with the error', async () => {
+  const { error, envPath } = await load({ config: 'model:\n  api_key: ${MY_KEY}\n  max_retries: lots\n', dotenv: 'GOOD=1\nMY_KEY sk-typed-without-equals\n' });
+  assert.ok(error);
+  assert.equal(error.exitCode, 78);
+  assert.deepEqual(
+    error.problems.map((p) => p.keyPath),
+    ['model.api_key', 'model.max_retries'],
+  );
+  const warning = `${envPath}:2: not a KEY=value line; ignored (write NAME=value, or start a comment with #)`;
+  assert.deepEqual(error.warnings, [warning]);
+  assert.equal(error.message.split('\n').at(-1), `warning: ${warning}`);
+  assert.doesNotMatch(error.message, /sk-typed/);
+  // Without a malformed line the error is as before: the problems alone.
+  const clean = await load({ config: 'model:\n  max_retries: lots\n', dotenv: 'GOOD=1\n' });
+  assert.deepEqual(clean.error?.warnings, []);
+  assert.doesNotMatch(clean.error?.message ?? '', /warning/);
 });
 
 test('malformedEnvLines follows a quoted value across lines and reports each broken line', () => {

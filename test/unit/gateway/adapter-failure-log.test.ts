@@ -6,13 +6,14 @@ import { Writable } from 'node:stream';
 import { test } from 'node:test';
 import { pino, type Level } from 'pino';
 import { DiscordAdapter } from '../../../adapters/discord/adapter.js';
-import { SlackAdapter } from '../../../adapters/slack/adapter.js';
+import { IDENTIFY_TIMEOUT_MS, SlackAdapter } from '../../../adapters/slack/adapter.js';
 import { TelegramAdapter } from '../../../adapters/telegram/adapter.js';
 import { discordSchema, slackSchema } from '../../../src/config/platforms-schema.js';
 import type { PlatformAdapter } from '../../../src/gateway/contracts.js';
 import { AdapterSupervisor, type AdapterState } from '../../../src/gateway/supervisor.js';
 import { FakeTelegram } from '../../fakes/telegram/index.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
+import { blackHole } from '../../helpers/black-hole.js';
 import { closedPort } from '../../helpers/ports.js';
 import { telegramConfig, testToken } from '../../helpers/telegram.js';
 
@@ -91,6 +92,31 @@ test('Slack and Discord against a refused port: one warn line each with the caus
       assert.match(lastError ?? '', /connection refused/);
     }
   } finally {
+    rmSync(cacheDir, { recursive: true, force: true });
+  }
+});
+
+test('Slack whose API takes the connection and never answers: auth.test times out, one warn line with the cause, no stack', async () => {
+  const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'hermes-silent-'));
+  const hole = await blackHole();
+  try {
+    const clock = new FakeClock();
+    const adapter = new SlackAdapter({ config: slackSchema.parse({ enabled: true, bot_token: 'xoxb-test', app_token: 'xapp-test', api_url: `http://127.0.0.1:${hole.port}/api/` }), cacheDir, clock, logger: pino({ level: 'silent' }) });
+    const supervised = superviseUntil({ adapter, state: 'backing-off', level: 'info' });
+    for (let i = 0; i < 500 && (hole.connections() === 0 || clock.pending === 0); i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.equal(hole.connections(), 1, 'auth.test reached the silent server');
+    await clock.advance(IDENTIFY_TIMEOUT_MS);
+    const { lines, lastError } = await supervised;
+    const failures = lines.filter((line) => line.includes('adapter failed'));
+    assert.equal(failures.length, 1, lines.join('\n'));
+    const record = JSON.parse(failures[0] ?? '{}') as { msg: string; cause: string; level: number };
+    assert.equal(record.cause, `timed out 127.0.0.1:${hole.port}`);
+    assert.match(record.msg, new RegExp(`^adapter failed: timed out 127\\.0\\.0\\.1:${hole.port}; restarting in`));
+    assert.equal(record.level, 40);
+    assert.ok(!lines.some((line) => line.includes('"stack"')), 'a stack was logged');
+    assert.match(lastError ?? '', /auth\.test got no answer within 30s/);
+  } finally {
+    await hole.close();
     rmSync(cacheDir, { recursive: true, force: true });
   }
 });

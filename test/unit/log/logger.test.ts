@@ -75,6 +75,26 @@ describe('createLogger', () => {
     }
   });
 
+  test('a DOMException (an SDK timeout\'s AbortError) logged as err is serialized with its secrets scrubbed, and does not throw', async () => {
+    const { profile, secrets, cleanup } = await canaryProfile();
+    try {
+      const { logger, close } = createLogger({ profile, level: 'info', redactor: new Redactor({ secrets }), tty: false, stderr: new PassThrough(), maxSize: 1024 * 1024, maxFiles: 2, clock: new FakeClock(0) });
+      logger.warn({ err: new DOMException(`This operation was aborted (${CANARY})`, 'AbortError') }, 'adapter failed');
+      logger.warn({ err: new Error('wrapped', { cause: new DOMException('The operation timed out.', 'TimeoutError') }) }, 'with a cause');
+      await close();
+      const text = fs.readFileSync(profile.logFile, 'utf8');
+      assert.ok(!text.includes(CANARY), text);
+      const records = text.trim().split('\n').map((line) => JSON.parse(line) as { err: { type: string; message: string; name?: string; stack: string } });
+      assert.equal(records.length, 2);
+      assert.equal(records[0]?.err.type, 'DOMException');
+      assert.equal(records[0]?.err.message, 'This operation was aborted (***)');
+      assert.equal(records[0]?.err.name, 'AbortError');
+      assert.match(records[1]?.err.stack ?? '', /caused by: TimeoutError: The operation timed out\./);
+    } finally {
+      cleanup();
+    }
+  });
+
   test('respects the level and writes to a given destination', async () => {
     const { profile, cleanup } = await canaryProfile();
     try {
