@@ -87,7 +87,11 @@ test('discord buttons: a press is deferred at once (type 6, within 3 s, before c
     const deferred = await fake.waitFor({ predicate: () => fake.interaction({ id: pressed.id })?.callback, what: 'the deferred update' });
     assert.equal(deferred.type, 6, 'DEFERRED_UPDATE_MESSAGE');
     assert.ok(deferred.at - pressed.createdAt < 3_000);
-    assert.equal(running.presses.length, 1, 'choose has the press and has not answered yet');
+    // The deferral is recorded by the fake when its request arrives, before discord.js has its answer and goes on to
+    // choose: the press reaches choose a moment later, while choose (gated) has not answered yet.
+    await fake.waitFor({ predicate: () => running.presses.length === 1, what: 'the press at choose' });
+    assert.equal(running.presses.length, 1, 'choose has the press once');
+    assert.equal(fake.interaction({ id: pressed.id })?.followups.length, 0, 'choose has not answered yet');
     open();
     running.gate = undefined;
     assert.deepEqual(running.presses[0], {
