@@ -28,8 +28,12 @@ export interface ReviewOptions {
   readonly notice: boolean;
   /** The review tools the main registry has. */
   readonly toolNames: readonly string[];
-  /** The quiet child agent: its own registry of the review tools, 8 model calls, on auxiliary.model or else `main`'s route. */
-  readonly agentFor: (params: { main: AIAgent }) => AIAgent;
+  /**
+   * The quiet child agent: its own registry of the review tools, 8 model calls, on auxiliary.model or else `main`'s
+   * route; `model` is the model its calls ask for (auxiliary.model, else the session's /model choice, else absent: the
+   * route's primary).
+   */
+  readonly agentFor: (params: { main: AIAgent; sessionModel: string | undefined }) => { readonly agent: AIAgent; readonly model: string | undefined };
   /** Tokens of a piece of transcript text. */
   readonly countTokens: (text: string) => number;
   /** The memory files that are on (memory.memory_enabled, memory.user_profile_enabled): the only ones the review is told of. */
@@ -171,6 +175,8 @@ export async function runReview(params: {
   /** The memory targets that are on (both when not given). */
   memoryTargets?: readonly MemoryTarget[];
   agent: AIAgent;
+  /** The model the review's calls ask for (absent: the agent's route's primary). */
+  model?: string | undefined;
   toolContext: Omit<ToolContext, 'signal'>;
   maxTranscriptTokens: number;
   countTokens: (text: string) => number;
@@ -187,6 +193,7 @@ export async function runReview(params: {
       systemPrompt: reviewInstructions({ kinds: params.kinds, ...(params.memoryTargets ? { memoryTargets: params.memoryTargets } : {}) }),
       history: [],
       userText: transcript,
+      model: params.model,
       signal,
       onTextDelta: () => undefined,
       onMessage: (message) => messages.push(message),

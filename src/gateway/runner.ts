@@ -38,6 +38,7 @@ import { startReviewIfDue } from './background-review-start.js';
 import type { AdapterEntry, RunnerOptions } from './runner-types.js';
 import { sessionContextUsage, type ContextUsage } from './context-status.js';
 import { replayPending } from './runner-replay.js';
+import { sessionContextLength } from './session-context.js';
 import { OwnerQuestions } from './owner-questions.js';
 import { turnModeOf } from './commands/lanes.js';
 import { retryRefusal } from './commands/retry.js';
@@ -253,7 +254,7 @@ export class GatewayRunner {
     const modelContext = this.options.modelContext;
     if (modelContext === undefined) return undefined;
     const { agent, store } = this;
-    return ({ sessionId }) => sessionContextUsage({ store, sessionId, agent, length: modelContext.current() });
+    return ({ sessionId }) => sessionContextUsage({ store, sessionId, agent, length: sessionContextLength({ store, sessionId, modelContext }) });
   }
 
   /** Queues a scrub of stored history with the secrets now known (a no-op when they are the ones last applied). */
@@ -438,7 +439,8 @@ export class GatewayRunner {
   private compressionDeps(): { compression?: CompressionDeps } {
     const { compression, modelContext } = this.options;
     if (compression === undefined || modelContext === undefined) return {};
-    return { compression: { ...compression, contextLength: () => modelContext.current().tokens } };
+    const { store } = this;
+    return { compression: { ...compression, contextLength: ({ sessionId }) => sessionContextLength({ store, sessionId, modelContext }).tokens } };
   }
 
   private onDiskChange(change: DiskChange): void {

@@ -9,6 +9,8 @@ export interface AuxiliaryRequest {
   readonly signal: AbortSignal;
   /** Most tokens of answer (the config's `max_tokens` when not given). */
   readonly maxTokens?: number;
+  /** The model asked instead of the route's (the main model standing in for the auxiliary one: a session's /model choice). */
+  readonly model?: string | undefined;
 }
 
 /** Answers one request with the auxiliary model's text; throws AuxiliaryError (or the SDK's error) when it cannot. */
@@ -61,9 +63,10 @@ export function auxiliaryClient(params: { config: Pick<GatewayConfig, 'model' | 
   const client = new OpenAI({ apiKey: route.apiKey ?? 'not-needed', baseURL: route.baseURL, maxRetries: 0, timeout: route.requestTimeoutMs });
   return async (request) => {
     const maxTokens = request.maxTokens ?? route.maxTokens;
+    const model = request.model ?? route.name;
     const completion = await client.chat.completions.create(
       {
-        model: route.name,
+        model,
         messages: [
           { role: 'system', content: request.system },
           { role: 'user', content: request.user },
@@ -75,7 +78,7 @@ export function auxiliaryClient(params: { config: Pick<GatewayConfig, 'model' | 
       { signal: request.signal, timeout: route.requestTimeoutMs },
     );
     const text = completion.choices[0]?.message.content?.trim() ?? '';
-    if (text === '') throw new AuxiliaryError({ model: route.name, detail: 'the answer was empty' });
+    if (text === '') throw new AuxiliaryError({ model, detail: 'the answer was empty' });
     return text;
   };
 }
