@@ -1,6 +1,5 @@
 import type { Logger } from 'pino';
 import type { AIAgent } from '../agent/agent.js';
-import { isSummaryMessage } from '../agent/compress/summary-message.js';
 import type { ChatMessage } from '../agent/messages.js';
 import type { ModelCallReport } from '../agent/usage.js';
 import { reviewDue, type ReviewDue, type ReviewKinds, type ReviewSchedule } from '../agent/review/due.js';
@@ -10,6 +9,7 @@ import type { Store } from '../store/types.js';
 import type { MemoryTarget } from '../tools/capabilities.js';
 import type { ToolContext } from '../tools/tool.js';
 import { BackgroundAbort } from './background-work.js';
+import { compressedFrom } from './session-chain.js';
 
 /** The tools a review may use, picked by name from the main registry (those that exist). */
 export const REVIEW_TOOL_NAMES: readonly string[] = ['skills_list', 'skill_view', 'skill_manage', 'memory'];
@@ -101,9 +101,7 @@ export function compressionChain(params: { store: Store; sessionId: string }): s
   for (let id: string | null = params.sessionId; id !== null && !chain.includes(id) && chain.length < MAX_CHAIN_DEPTH; ) {
     chain.push(id);
     const session = store.getSession({ sessionId: id });
-    // A compressed session starts with its head and the summary: read from its start, however long it grew since.
-    const compressed = store.historyStart({ sessionId: id, limit: REVIEW_HISTORY_LIMIT }).some((m) => m.role === 'user' && isSummaryMessage({ role: 'user', content: m.content }));
-    id = compressed ? (session?.parentSessionId ?? null) : null;
+    id = session === undefined ? null : compressedFrom({ store, session });
   }
   return chain;
 }
