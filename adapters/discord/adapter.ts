@@ -99,7 +99,9 @@ export class DiscordAdapter implements PlatformAdapter {
     client.on(Events.ClientReady, (ready) => {
       params.report({ state: 'connected' });
       syncSlashCommands({ application: ready.application, storage: params.storage }).then(
-        (registered) => { if (registered) this.logger.info({ commands: 'new stop status help' }, 'Discord slash commands registered'); },
+        (registered) => {
+          if (registered !== undefined) this.logger.info({ commands: registered, count: registered.length }, 'Discord slash commands registered');
+        },
         (error: unknown) => {
           const log = failureLog({ error, msg: 'Discord slash commands could not be registered; typed /commands still work', logger: this.logger });
           this.logger.warn(log.fields, log.msg);

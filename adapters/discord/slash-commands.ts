@@ -22,13 +22,14 @@ const hashKey = 'commands-hash';
 
 /**
  * Registers the slash commands (one bulk overwrite) only when the application or the definitions changed since
- * the last registration (their hash is stored), never on every start. Resolves true when it registered.
+ * the last registration (their hash is stored), never on every start. Resolves with the names it registered, or
+ * undefined when the registered ones were already current.
  */
-export async function syncSlashCommands(params: { application: ClientApplication; storage: AdapterStorage }): Promise<boolean> {
+export async function syncSlashCommands(params: { application: ClientApplication; storage: AdapterStorage }): Promise<readonly string[] | undefined> {
   // The application is part of the hash: pointing the profile at another bot registers that bot's commands too.
   const hash = createHash('sha256').update(JSON.stringify({ application: params.application.id, commands: slashCommands })).digest('hex');
-  if (params.storage.get({ name: hashKey }) === hash) return false;
+  if (params.storage.get({ name: hashKey }) === hash) return undefined;
   await params.application.commands.set(slashCommands.map((command) => ({ ...command, type: ApplicationCommandType.ChatInput })));
   params.storage.set({ name: hashKey, value: hash });
-  return true;
+  return slashCommands.map((command) => command.name);
 }

@@ -1,8 +1,9 @@
-import { createInterface } from 'node:readline';
+import { createInterface, type Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type {
   AdapterCapabilities,
   AdapterStartParams,
+  ChatRef,
   EditRequest,
   OutboundMessage,
   PlatformAdapter,
@@ -31,7 +32,8 @@ export { terminalChatId } from './typed-message.js';
  */
 export class TerminalAdapter implements PlatformAdapter {
   readonly name = 'terminal';
-  readonly capabilities: AdapterCapabilities = { ...terminalCapabilities, typing: false };
+  /** `typing` draws nothing here: it only tells the adapter an answer is being written (what SIGINT stops). */
+  readonly capabilities: AdapterCapabilities = { ...terminalCapabilities, typing: true };
   private readonly input: Readable;
   private readonly output: Writable;
   private readonly cursor: string;
@@ -48,6 +50,14 @@ export class TerminalAdapter implements PlatformAdapter {
   private lastWritten = '';
   /** The last thing written was a tool activity line: the answer's next text starts after one blank line, not several. */
   private afterProgress = false;
+  /** The input's line reader while it runs. */
+  private lines: Interface | undefined;
+  /** Sends a line as the user's message, while the adapter runs. */
+  private emitLine: ((text: string) => Promise<void>) | undefined;
+  /** An answer is being written (between the turn's typing and typingDone). */
+  private busy = false;
+  /** SIGINT came: lines still arriving are not sent. */
+  private interrupted = false;
 
   /** `dim`: whether tool activity lines are dimmed (default: when the output is a terminal). */
   constructor(params: { input: Readable; output: Writable; cursor: string; clock: Clock; user: string; onEnd: () => void; dim?: boolean }) {
@@ -63,28 +73,55 @@ export class TerminalAdapter implements PlatformAdapter {
 
   async start(params: AdapterStartParams): Promise<void> {
     const lines = createInterface({ input: this.input, terminal: false });
+    this.lines = lines;
     params.report({ state: 'connected' });
     this.write(prompt);
     const pending: Promise<void>[] = [];
+    const emitLine = (line: string): Promise<void> => {
+      const sent = params
+        .emit(typedMessage({ runId: this.runId, n: this.nextIn++, user: this.user, text: line, now: this.clock.now() }))
+        .catch((error: unknown) => {
+          this.write(`\n[not sent: ${error instanceof Error ? error.message : String(error)}]\n`);
+        });
+      pending.push(sent);
+      return sent;
+    };
+    this.emitLine = emitLine;
     lines.on('line', (line) => {
-      if (line.trim() === '') return;
-      pending.push(
-        params
-          .emit(typedMessage({ runId: this.runId, n: this.nextIn++, user: this.user, text: line, now: this.clock.now() }))
-          .catch((error: unknown) => {
-            this.write(`\n[not sent: ${error instanceof Error ? error.message : String(error)}]\n`);
-          }),
-      );
+      if (line.trim() === '' || this.interrupted) return;
+      void emitLine(line);
     });
     const closed = new Promise<void>((resolve) => lines.once('close', () => resolve()));
     const aborted = whenAborted({ signal: params.signal });
     await Promise.race([closed, aborted]);
     await Promise.all(pending);
     lines.close();
+    this.lines = undefined;
+    this.emitLine = undefined;
     if (!params.signal.aborted) {
       this.onEnd();
       await aborted;
     }
+  }
+
+  /**
+   * SIGINT (Ctrl-C in the shell that pipes into the chat): no more input is read, the answer being written is stopped
+   * (as /stop does: lines waiting behind it are dropped), then the input ends as at end of file. Resolves once the
+   * /stop was taken.
+   */
+  async interrupt(): Promise<void> {
+    if (this.interrupted) return;
+    this.interrupted = true;
+    if (this.busy) await this.emitLine?.('/stop');
+    this.lines?.close();
+  }
+
+  async typing(_params: { chat: ChatRef }): Promise<void> {
+    this.busy = true;
+  }
+
+  async typingDone(_params: { chat: ChatRef }): Promise<void> {
+    this.busy = false;
   }
 
   async send(message: OutboundMessage): Promise<{ messageId: string }> {

@@ -8,6 +8,7 @@ import type {
   OutboundMessage,
   PlatformAdapter,
 } from '../../src/gateway/contracts.js';
+import { STOPPED_REPLY } from '../../src/gateway/commands/stop-reply.js';
 import type { Clock } from '../../src/util/clock.js';
 import { whenAborted } from '../../src/util/when-aborted.js';
 import { terminalCapabilities, typedMessage } from './typed-message.js';
@@ -75,7 +76,12 @@ export class TtyTerminalAdapter implements PlatformAdapter {
   private armed = false;
   private frame = 0;
   private finish: () => void = () => undefined;
-  private emit: ((text: string) => void) | undefined;
+  /** Sends text as the user's message; returns its message id. */
+  private emit: ((text: string) => string) | undefined;
+  /** The running answer showed text: a stopped one ends with "(stopped)" in place. */
+  private answerShown = false;
+  /** The id of a /stop sent by a key whose answer says "(stopped)" itself: its plain "Stopped." reply is not shown twice. */
+  private quietStop: string | undefined;
 
   /** `render`: Markdown to terminal text (default: marked-terminal). */
   constructor(params: { input: KeyInput; output: ScreenOutput; cursor: string; clock: Clock; user: string; onEnd: () => void; render?: (text: string) => string }) {
@@ -92,12 +98,10 @@ export class TtyTerminalAdapter implements PlatformAdapter {
 
   async start(params: AdapterStartParams): Promise<void> {
     const pending: Promise<void>[] = [];
-    this.emit = (text: string): void => {
-      pending.push(
-        params
-          .emit(typedMessage({ runId: this.runId, n: this.nextIn++, user: this.user, text, now: this.clock.now() }))
-          .catch((error: unknown) => this.screen.commit({ text: `[not sent: ${error instanceof Error ? error.message : String(error)}]` })),
-      );
+    this.emit = (text: string): string => {
+      const event = typedMessage({ runId: this.runId, n: this.nextIn++, user: this.user, text, now: this.clock.now() });
+      pending.push(params.emit(event).catch((error: unknown) => this.screen.commit({ text: `[not sent: ${error instanceof Error ? error.message : String(error)}]` })));
+      return event.messageId;
     };
     const ended = new Promise<void>((resolve) => {
       this.finish = resolve;
@@ -137,18 +141,26 @@ export class TtyTerminalAdapter implements PlatformAdapter {
     }
   }
 
-  /** Stops the running answer, if any (as /stop does); true when one was running. */
+  /**
+   * Stops the running answer, if any (as /stop does); true when one was running. An answer that showed text ends with
+   * "(stopped)" in place, so the /stop's plain "Stopped." is not shown as well (one sign, not two).
+   */
   stopAnswer(): boolean {
     if (!this.busy && !this.waiting) return false;
     this.waiting = false;
     this.flushLive();
-    this.emit?.('/stop');
+    const id = this.emit?.('/stop');
+    this.quietStop = this.busy && this.answerShown ? id : undefined;
     this.showStatus();
     return true;
   }
 
   async send(message: OutboundMessage): Promise<{ messageId: string }> {
     const id = `t${this.nextOut++}`;
+    if (this.quietStop !== undefined && message.replyToId === this.quietStop && message.text === STOPPED_REPLY) {
+      this.quietStop = undefined;
+      return { messageId: id };
+    }
     this.update({ id, text: message.text });
     for (const attachment of message.attachments ?? []) this.screen.commit({ text: mediaLine({ attachment }) });
     return { messageId: id };
@@ -161,6 +173,7 @@ export class TtyTerminalAdapter implements PlatformAdapter {
   async typing(_params: { chat: ChatRef }): Promise<void> {
     if (this.busy) return;
     this.busy = true;
+    this.answerShown = false;
     if (this.liveId === undefined) this.waiting = true;
     this.showStatus();
   }
@@ -269,6 +282,7 @@ export class TtyTerminalAdapter implements PlatformAdapter {
     shown.raw = text;
     this.remember({ id: params.id, shown });
     const pending = text.slice(shown.committed);
+    if (pending.trim() !== '' && this.busy) this.answerShown = true;
     if (pending.trim() !== '' && this.waiting) {
       this.waiting = false;
       this.showStatus();

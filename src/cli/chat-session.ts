@@ -2,6 +2,7 @@ import { escapePart } from '../gateway/session-key.js';
 import { shortSessionId } from '../store/session-id.js';
 import type { SessionRow, Store } from '../store/types.js';
 import { resumeSession } from '../gateway/session-resume.js';
+import { conversationsIn } from '../gateway/session-chain.js';
 
 /** Which conversation `hermes chat` talks in: the current one (default), a fresh one (--new), or a stored one (--resume [ID]). */
 export type ChatSessionChoice = { readonly kind: 'continue' } | { readonly kind: 'new' } | { readonly kind: 'resume'; readonly id?: string };
@@ -23,9 +24,11 @@ function described(session: SessionRow): string {
   return `${shortSessionId({ id: session.id })}${title} (${session.messageCount} message${session.messageCount === 1 ? '' : 's'})`;
 }
 
-/** The most recent ended conversation of the chat that holds messages (what a bare --resume brings back). */
+/** The most recent ended conversation of the chat that holds messages (what a bare --resume brings back); a compressed one is never it. */
 function lastEnded(params: { store: Store; key: string }): SessionRow | undefined {
-  return params.store.listSessions({ limit: resumeScan, key: params.key }).find((s) => s.endedAt !== null && s.messageCount > 0);
+  const sessions = params.store.listSessions({ limit: resumeScan, key: params.key });
+  for (const s of conversationsIn({ store: params.store, sessions })) if (s.endedAt !== null && s.messageCount > 0) return s;
+  return undefined;
 }
 
 /**
@@ -50,6 +53,7 @@ export function openChatSession(params: { store: Store; key: string; choice: Cha
   // The same lookup and switch as the chat's /resume: the stored session becomes the open one again (the open one ends).
   const result = resumeSession({ store, key, ref });
   if (result.kind === 'not_found') return { ok: false, message: `No conversation "${ref}" in this chat: ${result.why}.` };
-  if (result.kind === 'current') return { ok: true, line: `Continuing conversation ${described(result.session)} (it is the current one).` };
-  return { ok: true, line: `Resumed conversation ${described(result.session)}.` };
+  const via = result.named === undefined ? '' : ` — ${shortSessionId({ id: result.named.id })} was compressed and goes on there`;
+  if (result.kind === 'current') return { ok: true, line: `Continuing conversation ${described(result.session)} (it is the current one${via}).` };
+  return { ok: true, line: `Resumed conversation ${described(result.session)}${via}.` };
 }

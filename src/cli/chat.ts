@@ -68,10 +68,15 @@ export async function chat(params: { options: GlobalOptions; io: CliIO; session?
     println({ stream: io.stdout, text: loaded.redactor.scrub(banner) });
     println({ stream: io.stdout, text: loaded.redactor.scrub(opened.line) });
     await runner.start();
-    // SIGINT from outside (kill -INT; on a terminal Ctrl-C is a key): the running answer is stopped, then the chat ends.
+    // SIGINT from outside (kill -INT; Ctrl-C in the shell that pipes into the chat; on a terminal Ctrl-C is a key): the
+    // running answer is stopped (as /stop: piped lines waiting behind it are dropped), then the chat ends.
     const onSigint = (): void => {
-      if (terminal instanceof TtyTerminalAdapter) terminal.stopAnswer();
-      ended();
+      if (terminal instanceof TtyTerminalAdapter) {
+        terminal.stopAnswer();
+        ended();
+        return;
+      }
+      void terminal.interrupt().finally(() => ended());
     };
     process.once('SIGINT', onSigint);
     await done;

@@ -8,6 +8,7 @@ import { profileFrom, type GlobalOptions } from './context.js';
 import { println, type CliIO } from './output.js';
 import { withProfileStore } from './profile-store.js';
 import { shortSessionId } from '../store/session-id.js';
+import { conversationsOf } from '../gateway/session-chain.js';
 
 /**
  * The profile's secrets, so nothing printed holds one even if the store does (history from before a secret was
@@ -35,12 +36,15 @@ async function withStore<T>(params: { options: GlobalOptions; io: CliIO; use: (s
   });
 }
 
-/** `hermes sessions list`: recent sessions, newest first. */
+/** Sessions `hermes sessions list` reads for each shown one (a compressed conversation is one line for its whole chain). */
+const LIST_SCAN = 5;
+
+/** `hermes sessions list`: recent conversations, newest first; a compressed one once, as the newest session of its chain (as /sessions). */
 export function sessionsList(params: { options: GlobalOptions; io: CliIO; limit: number }): Promise<number> {
   return withStore({
     ...params,
     use: (store, redactor) => {
-      const sessions = store.listSessions({ limit: params.limit });
+      const sessions = conversationsOf({ store, sessions: store.listSessions({ limit: Math.max(params.limit * LIST_SCAN, 500) }), limit: params.limit });
       if (sessions.length === 0) println({ stream: params.io.stdout, text: 'no sessions yet' });
       for (const s of sessions) {
         const state = s.endedAt === null ? 'open ' : 'ended';

@@ -48,11 +48,13 @@ export function reviewOptionsFrom(params: {
     countTokens: (text) => countText({ text, encoding }),
     memoryTargets: memoryTargets.filter((target) => targetInfo({ settings: memorySettingsFrom({ config }), target }).enabled),
     timeoutMs: reviewTimeoutMs({ requestTimeoutMs: aux?.requestTimeoutMs ?? config.model.request_timeout }),
-    agentFor: ({ main }) => {
+    agentFor: ({ main, sessionModel }) => {
       const tools = toolNames.map((name) => registry.get(name)).filter((tool) => tool !== undefined);
-      return new AIAgent({
+      // On the main route the review talks to the model the session talks to (its /model choice).
+      const asked = aux === undefined ? sessionModel : aux.name;
+      const agent = new AIAgent({
         route: auxRoute ?? main.route,
-        model,
+        model: asked ?? model,
         registry: new ToolRegistry({ tools }),
         maxIterations: REVIEW_MAX_MODEL_CALLS,
         maxRetries: config.model.max_retries,
@@ -63,6 +65,7 @@ export function reviewOptionsFrom(params: {
         scrub: params.scrub,
         ...(aux?.temperature !== undefined ? { temperature: aux.temperature } : config.model.temperature !== undefined ? { temperature: config.model.temperature } : {}),
       });
+      return { agent, model: asked };
     },
   };
 }

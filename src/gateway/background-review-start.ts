@@ -8,6 +8,7 @@ import type { GatewayReplies } from './gateway-replies.js';
 import type { GatewayMetrics } from './metrics.js';
 import { modelMeter } from './model-meter.js';
 import type { RunnerOptions } from './runner-types.js';
+import { sessionContextLength } from './session-context.js';
 
 /** Context length assumed for the transcript budget when the model's is not known yet. */
 const FALLBACK_CONTEXT_TOKENS = 32_000;
@@ -52,7 +53,11 @@ export function startReviewIfDue(params: {
   }
   if (!due.due) return;
   const { kinds, reason } = due;
-  const contextTokens = options.modelContext?.current().tokens ?? FALLBACK_CONTEXT_TOKENS;
+  // The session's model (its /model choice, else the configured one): what the review talks to on the main route, and
+  // whose context the transcript budget is a share of.
+  const modelContext = options.modelContext;
+  const contextTokens = modelContext === undefined ? FALLBACK_CONTEXT_TOKENS : sessionContextLength({ store, sessionId, modelContext }).tokens;
+  const reviewer = review.agentFor({ main: params.agent, sessionModel: store.sessionModel({ sessionId }) ?? undefined });
   const started = params.work.start({
     key: params.key,
     timeoutMs: review.timeoutMs,
@@ -63,7 +68,8 @@ export function startReviewIfDue(params: {
         sessionId,
         kinds,
         memoryTargets: review.memoryTargets,
-        agent: review.agentFor({ main: params.agent }),
+        agent: reviewer.agent,
+        model: reviewer.model,
         toolContext: options.toolContext,
         maxTranscriptTokens: Math.floor(contextTokens * TRANSCRIPT_SHARE),
         countTokens: review.countTokens,

@@ -1,6 +1,5 @@
 import type { Logger } from 'pino';
 import type { AIAgent } from '../agent/agent.js';
-import { isSummaryMessage } from '../agent/compress/summary-message.js';
 import type { ChatMessage } from '../agent/messages.js';
 import type { ModelCallReport } from '../agent/usage.js';
 import type { OnModelAttempt } from '../agent/errors.js';
@@ -11,6 +10,7 @@ import type { Store } from '../store/types.js';
 import type { MemoryTarget } from '../tools/capabilities.js';
 import type { ToolContext } from '../tools/tool.js';
 import { BackgroundAbort } from './background-work.js';
+import { compressedFrom } from './session-chain.js';
 
 /** The tools a review may use, picked by name from the main registry (those that exist). */
 export const REVIEW_TOOL_NAMES: readonly string[] = ['skills_list', 'skill_view', 'skill_manage', 'memory'];
@@ -29,8 +29,12 @@ export interface ReviewOptions {
   readonly notice: boolean;
   /** The review tools the main registry has. */
   readonly toolNames: readonly string[];
-  /** The quiet child agent: its own registry of the review tools, 8 model calls, on auxiliary.model or else `main`'s route. */
-  readonly agentFor: (params: { main: AIAgent }) => AIAgent;
+  /**
+   * The quiet child agent: its own registry of the review tools, 8 model calls, on auxiliary.model or else `main`'s
+   * route; `model` is the model its calls ask for (auxiliary.model, else the session's /model choice, else absent: the
+   * route's primary).
+   */
+  readonly agentFor: (params: { main: AIAgent; sessionModel: string | undefined }) => { readonly agent: AIAgent; readonly model: string | undefined };
   /** Tokens of a piece of transcript text. */
   readonly countTokens: (text: string) => number;
   /** The memory files that are on (memory.memory_enabled, memory.user_profile_enabled): the only ones the review is told of. */
@@ -98,9 +102,7 @@ export function compressionChain(params: { store: Store; sessionId: string }): s
   for (let id: string | null = params.sessionId; id !== null && !chain.includes(id) && chain.length < MAX_CHAIN_DEPTH; ) {
     chain.push(id);
     const session = store.getSession({ sessionId: id });
-    // A compressed session starts with its head and the summary: read from its start, however long it grew since.
-    const compressed = store.historyStart({ sessionId: id, limit: REVIEW_HISTORY_LIMIT }).some((m) => m.role === 'user' && isSummaryMessage({ role: 'user', content: m.content }));
-    id = compressed ? (session?.parentSessionId ?? null) : null;
+    id = session === undefined ? null : compressedFrom({ store, session });
   }
   return chain;
 }
@@ -172,6 +174,8 @@ export async function runReview(params: {
   /** The memory targets that are on (both when not given). */
   memoryTargets?: readonly MemoryTarget[];
   agent: AIAgent;
+  /** The model the review's calls ask for (absent: the agent's route's primary). */
+  model?: string | undefined;
   toolContext: Omit<ToolContext, 'signal'>;
   maxTranscriptTokens: number;
   countTokens: (text: string) => number;
@@ -190,6 +194,7 @@ export async function runReview(params: {
       systemPrompt: reviewInstructions({ kinds: params.kinds, ...(params.memoryTargets ? { memoryTargets: params.memoryTargets } : {}) }),
       history: [],
       userText: transcript,
+      model: params.model,
       signal,
       onTextDelta: () => undefined,
       onMessage: (message) => messages.push(message),

@@ -215,11 +215,14 @@ export function runnerOptionsFrom(params: {
   };
 }
 
-/** The compression summariser: auxiliary.model when set, else the main model (one non-streaming call, no retries). */
+/**
+ * The compression summariser: auxiliary.model when set (whatever model the session talks to), else the main model (the
+ * session's /model choice when the request names one); one non-streaming call, no retries.
+ */
 function summariserFor(params: { config: GatewayConfig }): Summarise {
   const { config } = params;
   const aux = auxiliaryClient({ config });
-  if (aux !== undefined) return aux;
+  if (aux !== undefined) return (request) => aux({ ...request, model: undefined });
   const { model } = config;
   const main = auxiliaryClient({
     config: {

@@ -15,9 +15,9 @@ export interface CompressionDeps {
   readonly tailRatio: number;
   /** compression.summary_max_tokens. */
   readonly summaryMaxTokens: number;
-  /** The model's context length in tokens now. */
-  readonly contextLength: () => number;
-  /** Writes the summary: auxiliary.model when set, else the main model (non-streaming). */
+  /** The context length in tokens now of the model the session talks to (its /model choice, else the configured one). */
+  readonly contextLength: (params: { sessionId: string }) => number;
+  /** Writes the summary: auxiliary.model when set, else the main model (non-streaming; the request's `model`: the session's /model choice). */
   readonly summarise: Summarise;
 }
 
@@ -80,11 +80,12 @@ export async function compressSession(params: {
   const result = await compressHistory({
     messages: params.messages,
     countTokens: params.countTokens,
-    threshold: compressionThresholdTokens({ share: deps.threshold, contextTokens: deps.contextLength(), fixedTokens: params.overheadTokens }),
+    threshold: compressionThresholdTokens({ share: deps.threshold, contextTokens: deps.contextLength({ sessionId: session.id }), fixedTokens: params.overheadTokens }),
     overheadTokens: params.overheadTokens,
     tailRatio: deps.tailRatio,
     summaryMaxTokens: deps.summaryMaxTokens,
-    summarise: deps.summarise,
+    // Without auxiliary.model the main model writes it: the one the session talks to.
+    summarise: (request) => deps.summarise({ ...request, model: store.sessionModel({ sessionId: session.id }) ?? undefined }),
     signal: params.signal,
     force: params.force,
   });

@@ -19,6 +19,7 @@ import { verboseReply } from './commands/verbose.js';
 import type { InboxRow } from '../store/types.js';
 import { retryRefusal } from './commands/retry.js';
 import { undoReply } from './commands/undo.js';
+import { STOPPED_REPLY } from './commands/stop-reply.js';
 
 /** What a control command can see and change. */
 export interface ControlContext {
@@ -62,7 +63,7 @@ export function runControlCommand(params: { name: Exclude<GatewayCommandName, 'c
       const dropped = ctx.mailbox?.clearQueue() ?? [];
       for (const row of dropped) ctx.store.setInboxState({ inboxId: row.id, state: 'done' });
       if (!stopped && dropped.length === 0) return 'Nothing to stop: no answer is being written.';
-      return dropped.length > 0 ? `Stopped. ${dropped.length} waiting message(s) dropped.` : 'Stopped.';
+      return dropped.length > 0 ? `Stopped. ${dropped.length} waiting message(s) dropped.` : STOPPED_REPLY;
     }
     case 'new': {
       ctx.mailbox?.interrupt({ kind: 'new-session' });

@@ -39,12 +39,21 @@ import { startReviewIfDue } from './background-review-start.js';
 import type { AdapterEntry, RunnerOptions } from './runner-types.js';
 import { sessionContextUsage, type ContextUsage } from './context-status.js';
 import { replayPending } from './runner-replay.js';
+import { sessionContextLength } from './session-context.js';
 import { OwnerQuestions } from './owner-questions.js';
 import { turnModeOf } from './commands/lanes.js';
 import { retryRefusal } from './commands/retry.js';
 import type { SteeringSource } from './mailbox.js';
+import type { GatewayCommandName } from './commands.js';
 
 export type { AdapterEntry, RunnerOptions } from './runner-types.js';
+
+/** Commands that stop the session's background review, as a message does (the others, such as /status, leave it alone). */
+const REVIEW_STOPPERS: readonly GatewayCommandName[] = ['new', 'resume', 'stop'];
+
+function leavesReview(params: { name: GatewayCommandName }): boolean {
+  return REVIEW_STOPPERS.includes(params.name);
+}
 
 /** Most pieces of system-started background work (reviews) running at once across sessions. */
 const maxBackgroundWork = 2;
@@ -255,7 +264,7 @@ export class GatewayRunner {
     const modelContext = this.options.modelContext;
     if (modelContext === undefined) return undefined;
     const { agent, store } = this;
-    return ({ sessionId }) => sessionContextUsage({ store, sessionId, agent, length: modelContext.current() });
+    return ({ sessionId }) => sessionContextUsage({ store, sessionId, agent, length: sessionContextLength({ store, sessionId, modelContext }) });
   }
 
   /** Queues a scrub of stored history with the secrets now known (a no-op when they are the ones last applied). */
@@ -318,8 +327,9 @@ export class GatewayRunner {
       this.logger.info({ platform: event.platform, messageId: event.messageId }, 'redelivered message ignored');
       return 'duplicate';
     }
-    // A message that starts a turn (or /new, /stop) drops the session's background review: the user comes first.
-    if (mode !== undefined || command.kind !== 'command' || command.name === 'new' || command.name === 'stop') this.background.abort({ key: sessionKey, reason: 'new_message' });
+    // A message that starts a turn (or /new, /resume, /stop) drops the session's background review: the user comes first,
+    // and a review of the conversation being left has no place after /new or /resume.
+    if (mode !== undefined || command.kind !== 'command' || leavesReview({ name: command.name })) this.background.abort({ key: sessionKey, reason: 'new_message' });
     if (draining) {
       this.logger.info({ platform: event.platform, messageId: event.messageId }, 'message received while draining: journaled, answered after the next start');
       return 'deferred';
@@ -441,7 +451,8 @@ export class GatewayRunner {
     const { compression, modelContext } = this.options;
     if (compression === undefined || modelContext === undefined) return {};
     const summarise = meteredComplete({ complete: compression.summarise, metrics: this.http?.metrics, purpose: 'compression' });
-    return { compression: { ...compression, summarise, contextLength: () => modelContext.current().tokens } };
+    const { store } = this;
+    return { compression: { ...compression, summarise, contextLength: ({ sessionId }) => sessionContextLength({ store, sessionId, modelContext }).tokens } };
   }
 
   private onDiskChange(change: DiskChange): void {

@@ -240,7 +240,9 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
     const estimate = deps.agent.estimatePromptTokens({ systemPrompt, history }) ?? 0;
     const fixed = deps.agent.estimatePromptTokens({ systemPrompt, history: [] }) ?? 0;
     // When the fixed part alone does not fit, no compression helps: the agent ends the turn with a clear note.
-    if (estimate > SAFETY_SHARE * compression.contextLength() && fixed < compression.contextLength()) {
+    // The context of the model the session talks to (its /model choice, else the configured one).
+    const contextTokens = compression.contextLength({ sessionId: session.id });
+    if (estimate > SAFETY_SHARE * contextTokens && fixed < contextTokens) {
       const done = await compress({ messages: history, systemPrompt, force: false, signal, turnMessages: 0 });
       if (done !== undefined) history = done.messages;
     }
@@ -299,10 +301,10 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
             compress: {
               thresholdTokens: compressionThresholdTokens({
                 share: compression.threshold,
-                contextTokens: compression.contextLength(),
+                contextTokens: compression.contextLength({ sessionId: session.id }),
                 fixedTokens: deps.agent.estimatePromptTokens({ systemPrompt, history: [] }) ?? 0,
               }),
-              contextTokens: compression.contextLength(),
+              contextTokens: compression.contextLength({ sessionId: session.id }),
               // Messages past the stored history are this turn's (the tail of a compression keeps them last).
               run: (p) => compress({ ...p, turnMessages: Math.max(0, p.messages.length - historyLength) }),
             },

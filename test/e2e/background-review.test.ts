@@ -263,6 +263,24 @@ test('/status leaves a running review alone; /new aborts it; stopping the gatewa
   }
 });
 
+test('/resume aborts a running review of the conversation being left, as /new does', async () => {
+  const { h, lines } = await harness();
+  try {
+    const { reviews } = scriptFake({ h, main: [{ text: 'earlier answer' }, ...turnScript({ probes: 10, final: 'long job done' })], review: () => ({ hangAfterChunks: 0 }) });
+    await say(h, 'an earlier conversation');
+    await say(h, '/new');
+    await say(h, 'long job');
+    await until({ predicate: () => reviews.length === 1, what: 'the review request' });
+    await say(h, '/resume 2');
+    assert.match(h.adapter.shown().at(-1)?.text ?? '', /^Resumed conversation/);
+    await until({ predicate: () => reviews[0]?.req.cut === true, what: 'the review request to be cut by /resume' });
+    await until({ predicate: () => reviewLines(lines).length === 1, what: 'the review log line' });
+    assert.equal(reviewLines(lines)[0]?.['result'], 'aborted (new_message)');
+  } finally {
+    await h.stop();
+  }
+});
+
 test('no review in a group session: other people\'s words never become the owner\'s memory or skills', async () => {
   const { h, lines } = await harness({ config: { memory: { review_interval: 1 } } });
   try {

@@ -5,6 +5,8 @@ import { slashCommands } from '../../adapters/discord/slash-commands.js';
 import { FakeDiscord } from '../fakes/discord/index.js';
 import { startHarness } from '../helpers/harness.js';
 import { discordAdapter, discordToken } from '../helpers/discord.js';
+import { capturingLogger, until } from '../helpers/review.js';
+import { commandTable } from '../../src/gateway/command-table.js';
 
 const owner = { id: '200000000000000001', username: 'owner' };
 
@@ -36,6 +38,27 @@ test('discord: /model and /title are slash commands with a text option; their va
     } finally {
       store.close();
     }
+  } finally {
+    await h.stop();
+    await fake.close();
+  }
+});
+
+test('discord: the "slash commands registered" log line names the commands registered (the command table)', { timeout: 20_000 }, async () => {
+  const fake = new FakeDiscord({ token: discordToken, guilds: [] });
+  await fake.start();
+  const { logger, lines } = capturingLogger();
+  const h = await startHarness({
+    logger,
+    adapters: ({ profile, clock, logger: l }): { adapter: DiscordAdapter; allow: string[] }[] => [
+      { adapter: discordAdapter({ fake, cacheDir: profile.cacheDir, clock, logger: l, overrides: { allowed_users: [owner.id] } }), allow: [owner.id] },
+    ],
+  });
+  try {
+    await until({ predicate: () => lines.some((l) => l['msg'] === 'Discord slash commands registered'), what: 'the registration log line' });
+    const line = lines.find((l) => l['msg'] === 'Discord slash commands registered');
+    assert.deepEqual(line?.['commands'], commandTable.map((c) => c.name));
+    assert.deepEqual(line?.['commands'], fake.commands.map((c) => c['name']));
   } finally {
     await h.stop();
     await fake.close();

@@ -24,7 +24,8 @@ test('/title shows and sets the title (secrets scrubbed, capped)', { timeout: 20
     const secret = await say(h, '/title key sk-very-secret-value-123456 here');
     assert.doesNotMatch(secret, /sk-very-secret/);
     const long = await say(h, `/title ${'x'.repeat(300)}`);
-    assert.ok(long.length < 130, long);
+    // Shortened, and the reply says so: what was kept and the limit.
+    assert.equal(long, `Title set, shortened to 100 characters (yours had 300; titles hold at most 100): ${'x'.repeat(99)}…\nSend a shorter /title to change it.`);
     const store = h.readStore();
     try {
       const session = store.listSessions({ limit: 1 })[0];
@@ -121,6 +122,42 @@ test('/help has a line for each of /model /usage /title /sessions /resume /verbo
     for (const name of ['model', 'usage', 'title', 'sessions', 'resume', 'verbose']) {
       assert.match(help, new RegExp(`^/${name}\\b.* — `, 'm'), name);
       assert.ok(commandHelp.some((line) => line.startsWith(`/${name}`)), name);
+    }
+  } finally {
+    await h.stop();
+  }
+});
+
+test('/sessions lists a compressed conversation once (its newest session); /resume with the old id or its number continues the newest', { timeout: 40_000 }, async () => {
+  const h = await startHarness({ config: { ...fast, model: { context_length: 5550 }, compression: { tail_ratio: 0.1 } } });
+  try {
+    h.fake.setResponder((req) => (req.body.stream === true ? { text: 'ok.' } : { text: 'The user described ten items.' }));
+    for (let i = 1; i <= 10; i += 1) await say(h, `item ${i}: ` + 'a fairly long description of the item. '.repeat(8));
+    const before = /^1\. ([0-9a-f]{8}) /m.exec(await say(h, '/sessions'))?.[1];
+    assert.ok(before);
+    assert.match(await say(h, '/compress'), /^Compressed:/);
+    await say(h, '/new');
+    await say(h, 'another topic');
+    const list = await say(h, '/sessions');
+    const lines = list.split('\n').filter((l) => /^\d+\. /.test(l));
+    assert.equal(lines.length, 2, `one line per conversation: ${list}`);
+    assert.ok(!list.includes(before), `the compressed ancestor ${before} is listed apart: ${list}`);
+    const newest = /^2\. ([0-9a-f]{8}) · item 1: /m.exec(list)?.[1];
+    assert.ok(newest, list);
+
+    const byOldId = await say(h, `/resume ${before}`);
+    assert.match(byOldId, new RegExp(`^Resumed conversation ${newest} .*\\(${before} was compressed: the conversation goes on there\\)`), byOldId);
+    await say(h, 'go on');
+    assert.ok(userTexts(h).some((t) => t.includes('The user described ten items')), 'the next request continues from the summary');
+    // Back to the other conversation, then by number: the compressed one is number 2 and resumes at its newest session.
+    assert.match(await say(h, '/resume 1'), /^Resumed conversation [0-9a-f]{8} .*\(2 messages\)/);
+    assert.match(await say(h, '/resume 2'), new RegExp(`^Resumed conversation ${newest} `));
+    const store = h.readStore();
+    try {
+      const ancestor = store.listSessions({ limit: 10 }).find((s) => s.id.replace(/-/g, '').endsWith(before));
+      assert.ok(ancestor !== undefined && ancestor.endedAt !== null, 'the ancestor stays ended');
+    } finally {
+      store.close();
     }
   } finally {
     await h.stop();

@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
+import { summaryMessage } from '../../src/agent/compress/summary-message.js';
 import { shortSessionId } from '../../src/store/session-id.js';
 import { openStore } from '../../src/store/sqlite-store.js';
 import type { SessionRow } from '../../src/store/types.js';
@@ -91,5 +92,54 @@ test('hermes chat into a pipe leaves Markdown plain; a MEDIA file is shown as it
     assert.match(res.stdout, /This is \*\*bold\*\*\./);
     assert.ok(res.stdout.includes(`📎 ${file} (2.0 KB)`), res.stdout);
     assert.ok(!res.stdout.includes('\u001b['), 'escape codes in piped output');
+  });
+});
+
+/** A conversation compressed once in the chat's store: its first session ended by the compression, its child open. */
+function compressedChain(home: string): { ancestor: SessionRow; newest: SessionRow } {
+  const store = openStore({ path: path.join(home, 'profiles', 'me', 'state.db'), clock: systemClock });
+  try {
+    const key = 'me:terminal:local';
+    const ancestor = store.createSession({ key });
+    store.appendMessage({ sessionId: ancestor.id, role: 'user', content: 'plan the garden' });
+    store.appendMessage({ sessionId: ancestor.id, role: 'assistant', content: 'Tomatoes by the wall.' });
+    const newest = store.continueSession({
+      fromSessionId: ancestor.id,
+      messages: [
+        { role: 'user', content: 'plan the garden' },
+        summaryMessage({ text: 'The user plans a garden; tomatoes by the wall.' }),
+        { role: 'assistant', content: 'Tomatoes by the wall.' },
+      ],
+      prompt: { text: 'system', layers: [] },
+    });
+    return { ancestor: store.getSession({ sessionId: ancestor.id }) ?? ancestor, newest };
+  } finally {
+    store.close();
+  }
+}
+
+test('a compressed conversation is one conversation: hermes sessions list shows it once; chat --resume with its old id continues the newest session', { timeout: 30_000 }, async () => {
+  await withChat(async ({ home, fake, env }) => {
+    const { ancestor, newest } = compressedChain(home);
+    const list = await cli({ argv: ['-p', 'me', 'sessions', 'list'], env });
+    assert.equal(list.code, 0, list.stderr);
+    assert.ok(list.stdout.includes(shortSessionId({ id: newest.id })), list.stdout);
+    assert.ok(!list.stdout.includes(shortSessionId({ id: ancestor.id })), `the compressed ancestor is listed apart: ${list.stdout}`);
+
+    // The chain's newest session is the open one: a bare --resume finds no earlier conversation (not its ancestor).
+    const bare = await cli({ argv: ['-p', 'me', 'chat', '--resume'], env, stdin: '' });
+    assert.match(bare.stderr, /No earlier conversation of this chat to resume/, bare.stdout);
+    assert.equal(chatSessions(home).find((s) => s.endedAt === null)?.id, newest.id);
+
+    // Make it an ended conversation: a fresh one is current.
+    fake.enqueue({ text: 'Sure.' }, { text: 'By the wall.' });
+    assert.equal((await cli({ argv: ['-p', 'me', 'chat', '--new'], env, stdin: 'something else\n' })).code, 0);
+    const resumed = await cli({ argv: ['-p', 'me', 'chat', '--resume', shortSessionId({ id: ancestor.id })], env, stdin: 'where do tomatoes go?\n' });
+    assert.equal(resumed.code, 0, resumed.stderr);
+    assert.ok(resumed.stdout.includes(`Resumed conversation ${shortSessionId({ id: newest.id })}`), resumed.stdout);
+    assert.ok(resumed.stdout.includes(`${shortSessionId({ id: ancestor.id })} was compressed`), resumed.stdout);
+    assert.equal(chatSessions(home).find((s) => s.endedAt === null)?.id, newest.id, 'the newest session of the chain is open, not the ancestor');
+    assert.ok(texts(fake.requests.at(-1)).includes('The user plans a garden'), 'the request carries the summary');
+
   });
 });

@@ -14,6 +14,8 @@ export interface AuxiliaryRequest {
   readonly maxTokens?: number;
   /** Told how the request ended: `ok` (the model answered), or why it failed (metrics). */
   readonly onAttempt?: OnModelAttempt | undefined;
+  /** The model asked instead of the route's (the main model standing in for the auxiliary one: a session's /model choice). */
+  readonly model?: string | undefined;
 }
 
 /** Answers one request with the auxiliary model's text; throws AuxiliaryError (or the SDK's error) when it cannot. */
@@ -70,18 +72,19 @@ export function auxiliaryClient(params: {
   const clock = params.clock ?? systemClock;
   const client = new OpenAI({ apiKey: route.apiKey ?? 'not-needed', baseURL: route.baseURL, maxRetries: 0, timeout: route.requestTimeoutMs });
   return async (request) => {
+    const model = request.model ?? route.name;
     let completion: OpenAI.Chat.Completions.ChatCompletion;
     try {
       completion = await createCompletion({ client, route, request });
     } catch (error) {
-      const outcome = request.signal.aborted ? 'aborted' : classifyError({ error, model: route.name, baseURL: route.baseURL, ...(route.apiKey === undefined ? {} : { apiKey: route.apiKey }), now: clock.now() }).reason;
+      const outcome = request.signal.aborted ? 'aborted' : classifyError({ error, model, baseURL: route.baseURL, ...(route.apiKey === undefined ? {} : { apiKey: route.apiKey }), now: clock.now() }).reason;
       request.onAttempt?.({ outcome });
       throw error;
     }
     // The model answered: an `ok` call, even when its answer turns out empty (a call, not a failed request).
     request.onAttempt?.({ outcome: 'ok' });
     const text = completion.choices[0]?.message.content?.trim() ?? '';
-    if (text === '') throw new AuxiliaryError({ model: route.name, detail: 'the answer was empty' });
+    if (text === '') throw new AuxiliaryError({ model, detail: 'the answer was empty' });
     return text;
   };
 }
@@ -92,7 +95,7 @@ function createCompletion(params: { client: OpenAI; route: AuxiliaryRoute; reque
   const maxTokens = request.maxTokens ?? route.maxTokens;
   return client.chat.completions.create(
     {
-      model: route.name,
+      model: request.model ?? route.name,
       messages: [
         { role: 'system', content: request.system },
         { role: 'user', content: request.user },

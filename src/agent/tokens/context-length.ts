@@ -30,6 +30,8 @@ export interface ResolveContextLengthParams {
   readonly timeoutMs?: number;
   /** For tests; default: the global fetch. */
   readonly fetch?: typeof fetch;
+  /** Receives the endpoint's GET /models answer when it gave one (other models' figures are read from it). */
+  readonly onModels?: (body: unknown) => void;
 }
 
 /** The context length without asking the endpoint: config, else the known-models table, else the default. */
@@ -57,7 +59,9 @@ export async function resolveContextLength(params: ResolveContextLengthParams): 
       try {
         const response = await get(url, { headers: key ? { authorization: `Bearer ${key}` } : {}, signal });
         if (!response.ok) return fallback;
-        const tokens = contextLengthFromModels({ body: await response.json(), model: params.model.name });
+        const body: unknown = await response.json();
+        params.onModels?.(body);
+        const tokens = contextLengthFromModels({ body, model: params.model.name });
         return tokens === undefined ? fallback : { tokens, source: 'endpoint' };
       } catch {
         return fallback;

@@ -34,10 +34,10 @@ function tokens(value: unknown): number | undefined {
 
 /**
  * The context length a GET /models answer gives for `model` (the entry whose `id` or one of whose `aliases` is the
- * model's name, or the only entry), or undefined when the answer is not a model list, does not list the model, or
+ * model's name, or the only entry unless `exact`), or undefined when the answer is not a model list, does not list the model, or
  * carries no usable figure.
  */
-export function contextLengthFromModels(params: { body: unknown; model: string }): number | undefined {
+export function contextLengthFromModels(params: { body: unknown; model: string; exact?: boolean }): number | undefined {
   const data = at({ value: params.body, path: ['data'] });
   if (!Array.isArray(data)) return undefined;
   const aliases = (item: unknown): unknown => at({ value: item, path: ['aliases'] });
@@ -48,7 +48,7 @@ export function contextLengthFromModels(params: { body: unknown; model: string }
       return Array.isArray(names) && names.includes(params.model);
     }) ??
     // A single-model server (llama.cpp, vLLM) answers to any name; its one entry is the model.
-    (data.length === 1 ? data[0] : undefined);
+    (data.length === 1 && params.exact !== true ? data[0] : undefined);
   if (entry === undefined) return undefined;
   for (const path of FIELDS) {
     const found = tokens(at({ value: entry, path }));

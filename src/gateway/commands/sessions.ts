@@ -6,7 +6,10 @@ import { recentSessions, resumeSession } from '../session-resume.js';
 /** Characters of a session's first message shown when it has no title. */
 const FIRST_WORDS = 48;
 
-/** `/sessions`: this chat's recent conversations numbered newest first (the current one marked), cut to `maxLength`. */
+/**
+ * `/sessions`: this chat's recent conversations numbered newest first (the current one marked), cut to `maxLength`; a
+ * compressed conversation is listed once, as the newest session of its chain.
+ */
 export function sessionsReply(params: { store: Store; sessionKey: string; timeZone: string; maxLength?: number | undefined }): string {
   const { store } = params;
   const sessions = recentSessions({ store, key: params.sessionKey });
@@ -41,9 +44,10 @@ export function resumeReply(params: { args: string; store: Store; sessionKey: st
   if (params.args.trim() === '') return 'Say which conversation: /resume N, with N from /sessions (or a short id).';
   const result = resumeSession({ store: params.store, key: params.sessionKey, ref: params.args, before: params.before });
   if (result.kind === 'not_found') return `Nothing to resume: ${result.why}. /sessions lists this chat's conversations.`;
-  if (result.kind === 'current') return `Conversation ${shortSessionId({ id: result.session.id })} is already the current one.`;
+  const via = result.named === undefined ? '' : ` (${shortSessionId({ id: result.named.id })} was compressed: the conversation goes on there)`;
+  if (result.kind === 'current') return `Conversation ${shortSessionId({ id: result.session.id })}${via} is already the current one.`;
   const { session, previous } = result;
   const name = session.title === null ? '' : ` “${session.title}”`;
   const was = previous === undefined ? '' : ` The conversation you were in (${shortSessionId({ id: previous.id })}) is kept; /sessions lists it.`;
-  return `Resumed conversation ${shortSessionId({ id: session.id })}${name} (${session.messageCount} messages): your next message continues it.${was}`;
+  return `Resumed conversation ${shortSessionId({ id: session.id })}${name}${via} (${session.messageCount} messages): your next message continues it.${was}`;
 }

@@ -115,6 +115,20 @@ describe('context length', () => {
     assert.equal(server.modelListings.length, 1);
   });
 
+  test("ModelContext: another model (a session's /model choice) reads its own listed figure, else the table, else the configured model's", async () => {
+    const server = await started();
+    server.models = ['fake-model', 'small-model', 'unlisted-figure'];
+    server.modelMetadata = { 'fake-model': { context_length: 65_536 }, 'small-model': { max_model_len: 8_192 } };
+    const context = new ModelContext({ model: { name: 'fake-model', base_url: server.baseURL }, clock: systemClock });
+    await context.resolve();
+    assert.deepEqual(context.current({ model: 'small-model' }), { tokens: 8_192, source: 'endpoint' });
+    assert.deepEqual(context.current({ model: 'gpt-4' }), { tokens: 8_192, source: 'default' }, 'not listed: the known-models table');
+    assert.deepEqual(context.current({ model: 'unlisted-figure' }), { tokens: 65_536, source: 'endpoint' }, 'nothing known: the configured model’s');
+    assert.deepEqual(context.current({ model: 'fake-model' }), context.current());
+    const configured = new ModelContext({ model: { name: 'fake-model', base_url: server.baseURL, context_length: 20_000 }, clock: systemClock });
+    assert.deepEqual(configured.current({ model: 'qwen-local' }), { tokens: 20_000, source: 'config' });
+  });
+
   test('ModelContext: an aborted signal (gateway stopping) keeps the default and sends nothing', async () => {
     const server = await started();
     server.modelMetadata = { 'fake-model': { context_length: 4000 } };
