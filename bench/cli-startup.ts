@@ -1,7 +1,7 @@
 // `npm run bench:cli` (after `npm run build`), or part of `npm run bench`: whole-process times of the built `hermes`
 // CLI next to a bare `node -e 0` measured in the same run.
 import { spawn } from 'node:child_process';
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -65,7 +65,7 @@ interface Homes {
 /**
  * Four HERMES_HOMEs: fresh (nothing in it), configured (the default profile's config.yaml and .env, as after setup:
  * status validates them once, then trusts its note while they stay the same), used (also a state.db, as after the
- * first chat: status reads its next job) and edited (as configured, but config.yaml changes before every run, so
+ * first chat: status reads its next job once, then from its note while the store is unchanged) and edited (as configured, but config.yaml changes before every run, so
  * status validates it every time).
  */
 function homes(params: { dir: string }): Homes {
@@ -86,6 +86,12 @@ function homes(params: { dir: string }): Homes {
   return { fresh, configured, used, edited };
 }
 
+/** Sets state.db's modification time to now, as a write would: status reads its next job again. */
+function touchStore(params: { home: string }): void {
+  const now = new Date();
+  utimesSync(path.join(params.home, 'state.db'), now, now);
+}
+
 /** Appends a comment line to config.yaml: another config for status's note, the same for the schema. */
 function editConfig(params: { home: string }): void {
   appendFileSync(path.join(params.home, 'config.yaml'), `# edited ${performance.now()}\n`);
@@ -100,6 +106,7 @@ function hermesCases(params: { main: string; build: 'after' | 'before'; home: Ho
     { label: 'hermes status (config.yaml + .env)', build, args: [main, 'status'], home: home.configured, goalMs: 150 },
     { label: 'hermes status (+ state.db)', build, args: [main, 'status'], home: home.used, goalMs: 150 },
     { label: 'hermes status (config.yaml just edited)', build, args: [main, 'status'], home: home.edited, prepare: () => editConfig({ home: home.edited }) },
+    { label: 'hermes status (state.db just written)', build, args: [main, 'status'], home: home.used, prepare: () => touchStore({ home: home.used }) },
     { label: 'hermes --help', build, args: [main, '--help'], home: home.fresh },
     { label: 'hermes doctor --help', build, args: [main, 'doctor', '--help'], home: home.fresh },
     { label: 'hermes config validate', build, args: [main, 'config', 'validate'], home: home.configured },

@@ -54,6 +54,12 @@ test('hermes cron add/list/edit/pause/resume/run/history/remove act on the -p pr
 
   const status = await cli({ argv: ['status'], env });
   assert.match(status.stdout, new RegExp(`work: stopped.*\\n  next job: ${id} "Disk" at \\d{4}-\\d{2}-\\d{2} 08:00 \\(Europe/Berlin\\)`));
+  // Status notes what it read (home/next-jobs-note.ts); any change to the jobs is read again.
+  assert.equal((await cli({ argv: ['status'], env })).stdout, status.stdout);
+  assert.equal((await cli({ argv: [...base, 'pause', id], env })).code, 0);
+  assert.doesNotMatch((await cli({ argv: ['status'], env })).stdout, /next job/);
+  assert.equal((await cli({ argv: [...base, 'resume', id], env })).code, 0);
+  assert.equal((await cli({ argv: ['status'], env })).stdout, status.stdout);
 
   const edited = await cli({ argv: [...base, 'edit', id, '--schedule', 'every 3h'], env });
   assert.equal(edited.code, 0, edited.stderr);

@@ -5,6 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
+import { openStore } from '../../../src/store/sqlite-store.js';
+import { systemClock } from '../../../src/util/clock.js';
+import { createCronJob } from '../../helpers/scheduler.js';
 
 const repo = path.resolve(import.meta.dirname, '../../..');
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'hermes-lazy-load-'));
@@ -89,5 +92,26 @@ describe('each hermes command loads only what it needs', () => {
     const used = packages(res.urls);
     assert.ok(used.has('zod') && used.has('yaml'), [...used].join(', '));
     for (const name of heavy) assert.ok(!used.has(name), `status loaded ${name}`);
+  });
+
+  test('status with a state.db reads its next job once (better-sqlite3), then from its note while the store is unchanged', async () => {
+    const home = mkdtempSync(path.join(tmp, 'home-'));
+    openStore({ path: path.join(home, 'state.db'), clock: systemClock }).close();
+    const first = await loaded({ args: ['status'], home });
+    assert.equal(first.stdout, 'default: stopped\n');
+    assert.ok(packages(first.urls).has('better-sqlite3'));
+    const second = await loaded({ args: ['status'], home });
+    assert.equal(second.stdout, 'default: stopped\n');
+    assert.ok(!packages(second.urls).has('better-sqlite3'), 'the unchanged store was read again');
+    // A write to the store (as the gateway or `hermes cron` makes) is read again.
+    const store = openStore({ path: path.join(home, 'state.db'), clock: systemClock });
+    try {
+      createCronJob({ store, name: 'Disk', cron: '0 8 * * *', nextRunAt: Date.UTC(2030, 0, 1, 8) });
+      const third = await loaded({ args: ['status'], home });
+      assert.ok(packages(third.urls).has('better-sqlite3'));
+      assert.match(third.stdout, /^  next job: [0-9a-f]{8} "Disk" at 2030-01-01 08:00 \(UTC\)$/m);
+    } finally {
+      store.close();
+    }
   });
 });
