@@ -20,6 +20,7 @@ test('hermes chat: the person at the terminal is the owner; the question says ho
     chat = pipedChat({ home, profile: 'me', baseURL: fake.baseURL, apiKey: 'sk-chat-approval-key' });
     const { stdin, running } = chat;
     const out = chat.stdout;
+    await chat.ready;
     stdin.write('clean up the build\n');
     await until(() => out().includes('/approve'), 'the approval question');
     assert.match(out(), /rm -rf build/);

@@ -17,6 +17,7 @@ test('hermes chat: clarify prints the question with its numbered choices; the ne
     chat = pipedChat({ home, profile: 'me', baseURL: fake.baseURL, apiKey: 'sk-chat-clarify-key' });
     const { stdin, running } = chat;
     const out = chat.stdout;
+    await chat.ready;
     stdin.write('deploy it\n');
     await until(() => out().includes('Reply with a number (1–2)'), 'the question');
     assert.match(out(), /❓ Which branch\?\n\n1\. main\n2\. release\n/);

@@ -40,8 +40,12 @@ export function withProfileStore<T>(params: { home: string; profile: string; con
   }
 }
 
-/** A `hermes -p NAME chat` running in-process on piped stdin (kept open for the test to type into), against `baseURL`. */
-export function pipedChat(params: { home: string; profile: string; baseURL: string; apiKey: string }): { stdin: PassThrough; stdout: () => string; running: Promise<number> } {
+/**
+ * A `hermes -p NAME chat` running in-process on piped stdin (kept open for the test to type into), against `baseURL`.
+ * `ready` resolves at its first prompt: the first chat of a test process loads the gateway's modules through tsx,
+ * which takes seconds on a loaded machine, so a test's timed waits start after it.
+ */
+export function pipedChat(params: { home: string; profile: string; baseURL: string; apiKey: string }): { stdin: PassThrough; stdout: () => string; running: Promise<number>; ready: Promise<void> } {
   const dir = path.join(params.home, 'profiles', params.profile);
   mkdirSync(path.join(dir, 'workspace'), { recursive: true });
   writeFileSync(path.join(dir, '.env'), `OPENAI_API_KEY=${params.apiKey}\n`);
@@ -53,5 +57,12 @@ export function pipedChat(params: { home: string; profile: string; baseURL: stri
   stdout.on('data', (d: Buffer) => (out += d.toString()));
   stderr.resume();
   const running = runCli({ argv: ['-p', params.profile, 'chat'], io: { stdin, stdout, stderr, env: { HERMES_HOME: params.home, HOME: params.home }, isTTY: false } });
-  return { stdin, stdout: () => out, running };
+  const ready = (async (): Promise<void> => {
+    const deadline = Date.now() + 60_000;
+    while (!out.includes('› ')) {
+      if (Date.now() > deadline) throw new Error(`hermes chat showed no prompt within 60 s; it printed: ${out}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  })();
+  return { stdin, stdout: () => out, running, ready };
 }
