@@ -1,5 +1,6 @@
 import { ImapFlow } from 'imapflow';
 import { AdapterFatalError } from '../../src/gateway/errors.js';
+import { expectedFailureCause } from '../../src/log/net-failure.js';
 import type { EmailAccount, EmailConfig } from './config.js';
 
 /** An IMAP client for the account (not yet connected): implicit TLS unless `imap_tls: false`. */
@@ -67,7 +68,9 @@ export function classifyImapError(params: { error: unknown; config: EmailConfig;
   if (fields.tlsFailed === true) {
     return new Error(`TLS with the IMAP server ${where} failed: ${describeImapError({ error })} (is imap_port the implicit-TLS port, usually 993?)`, { cause: error });
   }
-  return new ImapServerError({ message: `IMAP ${where}: ${describeImapError({ error })}`, address: host, port: config.imap_port, cause: error });
+  // An expected failure (refused, DNS, timeout) in words, after which server it was: "IMAP 10.0.0.5:993: connection refused ...".
+  const said = expectedFailureCause({ error }) ?? describeImapError({ error });
+  return new ImapServerError({ message: `IMAP ${where}: ${said}`, address: host, port: config.imap_port, cause: error });
 }
 
 /** A retryable IMAP failure; `address` and `port` name the server as node's connection errors do, so log lines say where. */

@@ -157,8 +157,10 @@ export function failureLog(params: { error: unknown; msg: string; logger: Logger
   const own = error instanceof Error ? error.message : String(error);
   if (cause === undefined) return { fields: { err: error }, msg, text: own };
   const debug = params.logger.isLevelEnabled('debug');
-  // "connect ECONNREFUSED 127.0.0.1:9" says no more than the cause; "Network request for 'getMe' failed!" says which call.
-  const code = networkCode(error);
-  const text = own.includes(cause) || (code !== undefined && own.includes(code)) ? cause : `${own} (${cause})`;
+  // A raw network error ("connect ECONNREFUSED 127.0.0.1:9") says no more than its cause; a message that names the cause
+  // already keeps its own words, which say which server or call ("IMAP 10.0.0.5:993: connection refused 10.0.0.5:993");
+  // any other gets the cause after it ("Network request for 'getMe' failed! (connection refused 127.0.0.1:9)").
+  const raw = error instanceof Error && networkCode(error) !== undefined && (error as Error & { code?: unknown }).code === networkCode(error);
+  const text = own.includes(cause) ? own : raw ? cause : `${own} (${cause})`;
   return { fields: debug ? { cause, err: error } : { cause }, msg: `${msg}: ${cause}`, text };
 }

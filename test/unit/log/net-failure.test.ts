@@ -72,3 +72,15 @@ test('failureLog: an expected failure gets its cause in the message and no error
   const debug = failureLog({ error: refused, msg: 'adapter failed', logger: pino({ level: 'debug' }) });
   assert.equal(debug.fields.err, refused);
 });
+
+test("failureLog: a message that names which server keeps its words: the raw node error alone becomes the cause", () => {
+  const logger = pino({ level: 'info' });
+  const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1143'), { code: 'ECONNREFUSED', address: '127.0.0.1', port: 1143 });
+  assert.equal(failureLog({ error: refused, msg: 'x', logger }).text, 'connection refused 127.0.0.1:1143');
+  // The IMAP adapter's own message (already in words) stays whole: "IMAP" says which of the two mail servers it was.
+  const worded = new Error('IMAP 127.0.0.1:1143: connection refused 127.0.0.1:1143', { cause: refused });
+  assert.equal(failureLog({ error: worded, msg: 'x', logger }).text, 'IMAP 127.0.0.1:1143: connection refused 127.0.0.1:1143');
+  // A wrapper quoting the raw error keeps its words, with the cause after them.
+  const quoting = new Error('IMAP 127.0.0.1:1143: connect ECONNREFUSED 127.0.0.1:1143 [ECONNREFUSED]', { cause: refused });
+  assert.equal(failureLog({ error: quoting, msg: 'x', logger }).text, 'IMAP 127.0.0.1:1143: connect ECONNREFUSED 127.0.0.1:1143 [ECONNREFUSED] (connection refused 127.0.0.1:1143)');
+});
