@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { z } from 'zod';
-import { defineTool } from '../../src/tools/tool.js';
+import { gateTool } from '../helpers/gate-tool.js';
 import { roles } from '../helpers/request-roles.js';
 import { startTelegramChat, telegramDm, telegramOwner } from '../helpers/telegram-chat.js';
 
@@ -26,34 +25,22 @@ test('telegram: /queue x during a running answer (policy interrupt) does not sto
 });
 
 test('telegram: /verbose off hides the tool progress line of the next answer; /verbose on shows it again', { timeout: 30_000 }, async () => {
-  // A tool that holds each call until the test opens it (a fresh gate per turn): the progress line has time to be shown.
-  let open: () => void = () => undefined;
-  let entered = false;
-  const gate = defineTool({
-    name: 'probe_gate',
-    description: 'waits for the test',
-    input: z.object({}),
-    parallel: 'never',
-    handler: async () => {
-      entered = true;
-      await new Promise<void>((resolve) => (open = resolve));
-      return 'ok';
-    },
-  });
-  const t = await startTelegramChat({ config: { display: { tool_progress: 'all' } }, extraTools: [gate] });
+  // A tool that holds each call until the test opens it (rearmed per turn): the progress line has time to be shown.
+  const gate = gateTool();
+  const t = await startTelegramChat({ config: { display: { tool_progress: 'all' } }, extraTools: [gate.tool] });
   /** Every text the bot's messages in the chat have had, from message `from` on (edits included). */
   const texts = (from: number): string[] => t.fake.chatMessages(telegramDm.id).slice(from).flatMap((m) => m.history);
   /** Runs a turn that calls the gate tool, holding it past an edit interval; resolves with the texts its messages had. */
   const toolTurn = async (text: string, expectLine: boolean): Promise<string[]> => {
     const from = t.fake.chatMessages(telegramDm.id).length;
-    entered = false;
+    gate.rearm();
     t.h.fake.enqueue({ toolCalls: [{ name: 'probe_gate', arguments: {} }] }, { text: `done: ${text}` });
     t.fake.pushMessage({ chat: telegramDm, from: telegramOwner, text });
-    await t.fake.waitFor({ predicate: () => entered, timeoutMs: 10_000 });
+    await t.fake.waitFor({ predicate: () => gate.entered(), timeoutMs: 10_000 });
     if (expectLine) await t.fake.waitFor({ predicate: () => texts(from).some((s) => s.includes('probe_gate')), timeoutMs: 10_000 });
     // Off: more than the edit interval passes with the tool running, and still no line.
     else await new Promise((resolve) => setTimeout(resolve, 700));
-    open();
+    gate.open();
     await t.fake.waitFor({ predicate: (f) => f.chatMessages(telegramDm.id).some((m) => m.shown === `done: ${text}`), timeoutMs: 10_000 });
     await t.h.runner.waitIdle();
     return texts(from);
@@ -66,7 +53,7 @@ test('telegram: /verbose off hides the tool progress line of the next answer; /v
     const shown = await toolTurn('look again', true);
     assert.ok(shown.some((s) => s.includes('probe_gate')), JSON.stringify(shown));
   } finally {
-    open();
+    gate.open();
     await t.stop();
   }
 });

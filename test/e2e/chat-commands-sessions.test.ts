@@ -2,8 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { say, until } from '../helpers/converse.js';
-import { z } from 'zod';
-import { defineTool } from '../../src/tools/tool.js';
+import { gateTool } from '../helpers/gate-tool.js';
 import { commandHelp } from '../../src/gateway/commands.js';
 
 /** Command replies and edits paced at the shortest interval the config allows (the harness's 1 s makes each command wait). */
@@ -70,34 +69,22 @@ test("/sessions lists this chat's conversations; /resume 2 makes the next reques
 });
 
 test('/verbose off: the next tool-using answer shows no progress lines; on again: it does (kept across a restart)', { timeout: 20_000 }, async () => {
-  // A tool that holds the turn until the test opens it: the progress line (if any) has time to be shown.
-  let open: () => void = () => undefined;
-  let entered = false;
-  const gate = defineTool({
-    name: 'probe_gate',
-    description: 'waits for the test',
-    input: z.object({}),
-    parallel: 'never',
-    handler: async () => {
-      entered = true;
-      await new Promise<void>((resolve) => (open = resolve));
-      return 'ok';
-    },
-  });
-  const h = await startHarness({ config: { ...fast, display: { tool_progress: 'all' } }, extraTools: [gate] });
+  // A tool that holds the turn until the test opens it (rearmed per turn): the progress line (if any) has time to be shown.
+  const gate = gateTool();
+  const h = await startHarness({ config: { ...fast, display: { tool_progress: 'all' } }, extraTools: [gate.tool] });
   const shownLine = (from: number): boolean => h.adapter.calls.slice(from).some((c) => c.kind !== 'typing' && c.text.includes('probe_gate'));
   /** Runs a turn that calls the gate; resolves with whether its progress line was shown while the tool ran. */
   const toolTurn = async (text: string, expectLine: boolean): Promise<boolean> => {
     const before = h.adapter.calls.length;
-    entered = false;
+    gate.rearm();
     h.fake.enqueue({ toolCalls: [{ name: 'probe_gate', arguments: {} }] }, { text: 'done' });
     await h.adapter.inject({ text });
-    await until(() => entered, 'the tool call');
+    await until(() => gate.entered(), 'the tool call');
     if (expectLine) await until(() => shownLine(before), 'the progress line');
     // Off: more than the edit interval passes with the tool running, and still no line.
     else await new Promise((resolve) => setTimeout(resolve, 700));
     const shown = shownLine(before);
-    open();
+    gate.open();
     await h.runner.waitIdle();
     return shown;
   };
@@ -110,7 +97,7 @@ test('/verbose off: the next tool-using answer shows no progress lines; on again
     assert.equal(await toolTurn('and again', true), true);
     assert.match(await say(h, '/verbose loud'), /takes on, off, all or new/);
   } finally {
-    open();
+    gate.open();
     await h.stop();
   }
 });

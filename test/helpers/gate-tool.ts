@@ -6,17 +6,24 @@ export interface GateTool {
   readonly tool: ToolDefinition;
   /** Lets every waiting (and later) call of the tool return. */
   readonly open: () => void;
-  /** True once a call of the tool started. */
+  /** True once a call of the tool started (since the last rearm). */
   readonly entered: () => boolean;
+  /** Closes the gate again for the next turn: later calls wait for the next open. */
+  readonly rearm: () => void;
 }
 
 /** Makes a gate tool (one per test). */
 export function gateTool(): GateTool {
   let open: () => void = () => undefined;
-  const opened = new Promise<void>((resolve) => {
-    open = resolve;
-  });
+  let opened: Promise<void> = Promise.resolve();
   let entered = false;
+  const rearm = (): void => {
+    entered = false;
+    opened = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+  };
+  rearm();
   const tool = defineTool({
     name: 'probe_gate',
     description: 'waits for the test',
@@ -30,5 +37,5 @@ export function gateTool(): GateTool {
       return 'gate opened';
     },
   });
-  return { tool, open: () => open(), entered: () => entered };
+  return { tool, open: () => open(), entered: () => entered, rearm };
 }
