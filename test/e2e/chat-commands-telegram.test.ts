@@ -1,30 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { TelegramAdapter } from '../../adapters/telegram/adapter.js';
-import { FakeTelegram } from '../fakes/telegram/index.js';
-import { startHarness } from '../helpers/harness.js';
-import { telegramAdapter, testToken } from '../helpers/telegram.js';
-
-const owner = { id: 1001, first_name: 'Owner', username: 'owner' };
-const dm = { id: 1001, type: 'private' as const };
+import { startTelegramChat } from '../helpers/telegram-chat.js';
 
 test('telegram: /model NAME changes the next request and survives a restart; /usage shows tokens and a cost; the menu lists the commands', { timeout: 30_000 }, async () => {
-  const fake = new FakeTelegram({ token: testToken });
-  await fake.start();
-  const h = await startHarness({
-    config: { stream: { edit_interval: '250ms' }, model: { pricing: { 'fake-model': { input: 1, output: 2 }, 'other-model': { input: 10, output: 20 } } } },
-    adapters: ({ profile, clock, logger }): { adapter: TelegramAdapter; allow: string[] }[] => [
-      { adapter: telegramAdapter({ fake, cacheDir: profile.cacheDir, clock, logger, overrides: { allowed_users: ['1001'], merge_window: '0s' } }), allow: ['1001'] },
-    ],
+  const { fake, h, say, stop } = await startTelegramChat({
+    config: { model: { pricing: { 'fake-model': { input: 1, output: 2 }, 'other-model': { input: 10, output: 20 } } } },
   });
-  /** Sends a message to the bot and resolves with the bot's next message in the chat. */
-  const say = async (text: string): Promise<string> => {
-    const before = fake.chatMessages(dm.id).length;
-    fake.pushMessage({ chat: dm, from: owner, text });
-    await fake.waitFor({ predicate: (f) => f.chatMessages(dm.id).length > before && !(f.chatMessages(dm.id).at(-1)?.shown ?? '').endsWith('▉'), timeoutMs: 10_000 });
-    await h.runner.waitIdle();
-    return fake.chatMessages(dm.id).at(-1)?.shown ?? '';
-  };
   try {
     h.fake.models = ['fake-model', 'other-model'];
     await fake.waitFor({ predicate: (f) => f.myCommands().length > 0, timeoutMs: 10_000 });
@@ -50,7 +31,6 @@ test('telegram: /model NAME changes the next request and survives a restart; /us
     // fake-model: 0.1 + 0.02; other-model: 2 × (1.0 + 0.2).
     assert.match(usage, /^Estimated cost: \$2\.52 \(from model\.pricing\)$/m, usage);
   } finally {
-    await h.stop();
-    await fake.close();
+    await stop();
   }
 });
