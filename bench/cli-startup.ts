@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openStore } from '../src/store/sqlite-store.js';
-import { systemClock } from '../src/util/clock.js';
+import { systemClock } from '../src/core/clock.js';
 import { isMain } from '../src/util/is-main.js';
 import { percentile } from './stats.js';
 

@@ -1,4 +1,4 @@
-import type { OutboundMessage } from '../src/gateway/contracts.js';
+import type { OutboundMessage } from '../src/core/adapter.js';
 import { startHarness } from '../test/helpers/harness.js';
 import { TestAdapter } from '../test/helpers/test-adapter.js';
 import type { RunFigures } from './stats.js';

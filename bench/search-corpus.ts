@@ -2,7 +2,7 @@
 // almost every message, most are rare), ~100 messages per session, written in one transaction with prepared statements.
 import Database from 'better-sqlite3';
 import { openStore } from '../src/store/sqlite-store.js';
-import { systemClock } from '../src/util/clock.js';
+import { systemClock } from '../src/core/clock.js';
 import { Prng } from '../test/helpers/fuzz.js';
 
 /** What `buildSearchCorpus` made. */

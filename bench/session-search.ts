@@ -9,7 +9,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { sessionRecall } from '../src/search/session-recall.js';
 import { openStore } from '../src/store/sqlite-store.js';
-import { systemClock } from '../src/util/clock.js';
+import { systemClock } from '../src/core/clock.js';
 import { buildSearchCorpus, seededRandom } from './search-corpus.js';
 import { percentile } from './stats.js';
 

@@ -14,10 +14,10 @@ import type {
   MessageEvent,
   OutboundMessage,
   PlatformAdapter,
-} from '../../src/gateway/contracts.js';
-import { AdapterFatalError, JournalRefusedError } from '../../src/gateway/errors.js';
+} from '../../src/core/adapter.js';
+import { AdapterFatalError, JournalRefusedError } from '../../src/core/errors.js';
 import { BoundedSet } from '../../src/util/bounded-set.js';
-import type { Clock } from '../../src/util/clock.js';
+import type { Clock } from '../../src/core/clock.js';
 import { openThread, wantsThread } from './auto-thread.js';
 import { choiceComponents, handleButtonPress } from './buttons.js';
 import { readMessage, type DiscordInboundPolicy } from './inbound.js';
@@ -25,9 +25,9 @@ import { readCommand, takeCommand } from './interactions.js';
 import { oversizeNote } from './media-out.js';
 import { syncSlashCommands } from './slash-commands.js';
 import { downloadAttachments } from './media-in.js';
-import { RefusedHold } from '../../src/gateway/refused-hold.js';
+import { RefusedHold } from '../kit/refused-hold.js';
 import { whenAborted } from '../../src/util/when-aborted.js';
-import { failureLog } from '../../src/log/net-failure.js';
+import { failureLog } from '../../src/util/net-failure.js';
 
 /** The `platforms.discord` block of config.yaml. */
 export type DiscordConfig = GatewayConfig['platforms']['discord'];

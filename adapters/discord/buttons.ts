@@ -1,7 +1,7 @@
 import { ButtonStyle, ComponentType, MessageFlags, type APIActionRowComponent, type APIButtonComponent, type ButtonInteraction } from 'discord.js';
 import type { Logger } from 'pino';
-import type { AdapterStartParams, ChatRef, ChoiceAnswer, OutboundChoice, Sender } from '../../src/gateway/contracts.js';
-import { choiceRows } from '../choice-rows.js';
+import type { AdapterStartParams, ChatRef, ChoiceAnswer, OutboundChoice, Sender } from '../../src/core/adapter.js';
+import { choiceRows } from '../kit/choice-rows.js';
 import { memberRoles } from './inbound.js';
 
 /** Discord's limit on a button's label. */

@@ -1,5 +1,5 @@
-import { describeNetworkError, hostOf } from '../../src/doctor/net-error.js';
-import type { CredentialCheck } from '../../src/gateway/credential-check.js';
+import { describeNetworkError, hostOf } from '../kit/net-error.js';
+import type { CredentialCheck } from '../kit/credential-check.js';
 
 /** The REST API version discord.js uses (its `rest.api` + /v10). */
 const API_VERSION = '10';

@@ -1,5 +1,5 @@
-import type { PlatformFactory } from '../../src/gateway/platforms.js';
-import { defaultTurnReactions } from '../../src/gateway/turn-reactions.js';
+import type { PlatformFactory } from '../../src/app/platforms.js';
+import { defaultTurnReactions } from '../../src/gateway/turns/reactions.js';
 import { DiscordAdapter } from './adapter.js';
 
 /** Builds the Discord adapter entry from `platforms.discord`. */

@@ -1,6 +1,6 @@
 import { ChannelType, type APIInteractionGuildMember, type GuildMember, type Message } from 'discord.js';
-import type { ChatRef, MessageEvent } from '../../src/gateway/contracts.js';
-import { mayContinue } from '../../src/gateway/burst.js';
+import type { ChatRef, MessageEvent } from '../../src/core/adapter.js';
+import { mayContinue } from '../kit/burst.js';
 
 /** Discord's text limit for one message (without Nitro). */
 const textLimit = 2000;

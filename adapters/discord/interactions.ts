@@ -1,5 +1,5 @@
 import { ChannelType, MessageFlags, type ChatInputCommandInteraction } from 'discord.js';
-import type { ChatRef, MessageEvent, Sender } from '../../src/gateway/contracts.js';
+import type { ChatRef, MessageEvent, Sender } from '../../src/core/adapter.js';
 import { channelSkipReason, memberRoles, type DiscordInboundPolicy } from './inbound.js';
 import { slashCommands } from './slash-commands.js';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ApplicationCommandOptionType, ApplicationCommandType, type ClientApplication } from 'discord.js';
-import { commandTable, type CommandSpec } from '../../src/gateway/command-table.js';
-import type { AdapterStorage } from '../../src/gateway/contracts.js';
+import { commandTable, type CommandSpec } from '../../src/core/command-table.js';
+import type { AdapterStorage } from '../../src/core/adapter.js';
 
 /** One slash command's definition: the command's text after it, if it takes any, is one optional string option. */
 export interface SlashCommand {
@@ -10,7 +10,7 @@ export interface SlashCommand {
   readonly options?: readonly { readonly type: ApplicationCommandOptionType.String; readonly name: string; readonly description: string; readonly required: false }[];
 }
 
-/** The gateway's own commands (src/gateway/command-table.ts), as Discord slash commands. */
+/** The gateway's own commands (src/core/command-table.ts), as Discord slash commands. */
 export const slashCommands: readonly SlashCommand[] = commandTable.map((command: CommandSpec) => ({
   name: command.name,
   description: command.menu,

@@ -1,7 +1,7 @@
 import type { ImapFlow } from 'imapflow';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import type { AdapterStorage } from '../../src/gateway/contracts.js';
+import type { AdapterStorage } from '../../src/core/adapter.js';
 import { describeImapError } from './imap-client.js';
 import { mailPlaceSchema, type MailPlace } from './threads.js';
 

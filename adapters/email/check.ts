@@ -1,5 +1,5 @@
-import { describeNetworkError } from '../../src/doctor/net-error.js';
-import type { CredentialCheck, CredentialCheckResult } from '../../src/gateway/credential-check.js';
+import { describeNetworkError } from '../kit/net-error.js';
+import type { CredentialCheck, CredentialCheckResult } from '../kit/credential-check.js';
 import { emailAccount, type EmailAccount, type EmailConfig } from './config.js';
 import { createImapClient, describeImapError, imapErrorFields } from './imap-client.js';
 import { createSmtpTransport } from './smtp.js';

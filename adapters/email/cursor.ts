@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AdapterStorage } from '../../src/gateway/contracts.js';
+import type { AdapterStorage } from '../../src/core/adapter.js';
 
 /** How far one folder was read: the UIDVALIDITY the UIDs belong to, the last UID handled and its INTERNALDATE. */
 export const folderCursorSchema = z.object({

@@ -1,4 +1,4 @@
-import type { PlatformFactory } from '../../src/gateway/platforms.js';
+import type { PlatformFactory } from '../../src/app/platforms.js';
 import { EmailAdapter } from './adapter.js';
 
 /** Builds the email adapter entry from `platforms.email`; allowlisted addresses match case-insensitively. */

@@ -1,7 +1,7 @@
 import type { FetchMessageObject, ImapFlow } from 'imapflow';
 import type { Logger } from 'pino';
-import type { AdapterStorage } from '../../src/gateway/contracts.js';
-import type { Clock } from '../../src/util/clock.js';
+import type { AdapterStorage } from '../../src/core/adapter.js';
+import type { Clock } from '../../src/core/clock.js';
 import { loadCursor, planRead, saveCursor, type FolderCursor } from './cursor.js';
 
 /** One mail as read from the folder. */

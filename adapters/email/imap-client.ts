@@ -1,6 +1,6 @@
 import { ImapFlow } from 'imapflow';
-import { AdapterFatalError } from '../../src/gateway/errors.js';
-import { expectedFailureCause } from '../../src/log/net-failure.js';
+import { AdapterFatalError } from '../../src/core/errors.js';
+import { expectedFailureCause } from '../../src/util/net-failure.js';
 import type { EmailAccount, EmailConfig } from './config.js';
 
 /** An IMAP client for the account (not yet connected): implicit TLS unless `imap_tls: false`. */

@@ -1,12 +1,12 @@
 import type { ImapFlow } from 'imapflow';
 import type { Logger } from 'pino';
-import type { AdapterReport, AdapterStorage } from '../../src/gateway/contracts.js';
-import type { Clock } from '../../src/util/clock.js';
+import type { AdapterReport, AdapterStorage } from '../../src/core/adapter.js';
+import type { Clock } from '../../src/core/clock.js';
 import type { EmailAccount, EmailConfig } from './config.js';
 import { FolderReader, type FetchedMail } from './folder-reader.js';
 import { classifyImapError, createImapClient, describeImapError } from './imap-client.js';
 import { whenAborted } from '../../src/util/when-aborted.js';
-import { expectedFailureCause } from '../../src/log/net-failure.js';
+import { expectedFailureCause } from '../../src/util/net-failure.js';
 
 /**
  * With IDLE the folder is still re-read this often, in case a notification was missed; it also restarts IDLE

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Attachment } from 'mailparser';
-import type { MediaItem } from '../../src/gateway/contracts.js';
-import { mediaKindOf } from '../../src/gateway/media-kind-of.js';
+import type { MediaItem } from '../../src/core/adapter.js';
+import { mediaKindOf } from '../kit/media-kind-of.js';
 import { safeFileName } from '../../src/util/download.js';
 
 /** What saving a mail's attachments gave: files for the agent, and notes about the ones left out. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type Mail from 'nodemailer/lib/mailer/index.js';
-import type { ChatRef, OutboundAttachment } from '../../src/gateway/contracts.js';
+import type { ChatRef, OutboundAttachment } from '../../src/core/adapter.js';
 import { renderHtml } from './html.js';
 import { bracketed, trimReferences } from './message-id.js';
 import { replySubject } from './subject.js';

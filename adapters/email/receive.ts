@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
-import type { MessageEvent, Sender } from '../../src/gateway/contracts.js';
+import type { MessageEvent, Sender } from '../../src/core/adapter.js';
 import type { BoundedSet } from '../../src/util/bounded-set.js';
 import type { FetchedMail } from './folder-reader.js';
 import { readMail, untrustedText } from './inbound.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AdapterStorage } from '../../src/gateway/contracts.js';
+import type { AdapterStorage } from '../../src/core/adapter.js';
 
 /** Where an inbound mail lies in IMAP: its folder, the folder's UIDVALIDITY and its UID. */
 export const mailPlaceSchema = z.object({ folder: z.string(), uidValidity: z.string(), uid: z.number().int().positive() });

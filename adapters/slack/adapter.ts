@@ -6,11 +6,11 @@ import type { Logger } from 'pino';
 import type { GatewayConfig } from '../../src/config/schema.js';
 import type {
   AdapterCapabilities, AdapterStartParams, ChatRef, EditRequest, InterruptedSend, MessageEvent, OutboundMessage, PlatformAdapter,
-} from '../../src/gateway/contracts.js';
-import { AdapterFatalError, JournalRefusedError } from '../../src/gateway/errors.js';
+} from '../../src/core/adapter.js';
+import { AdapterFatalError, JournalRefusedError } from '../../src/core/errors.js';
 import { BoundedSet } from '../../src/util/bounded-set.js';
-import type { Clock } from '../../src/util/clock.js';
-import type { RejectionLog } from '../../src/http/rejection-log.js';
+import type { Clock } from '../../src/core/clock.js';
+import type { RejectionLog } from '../../src/gateway/http/rejection-log.js';
 import { checkCallback, type SlackEventCallback } from './event-schema.js';
 import { registerSlackEvents } from './http-events.js';
 import { readSlackEvent, type SlackInboundPolicy, type SlackMessageEvent } from './inbound.js';

@@ -1,4 +1,4 @@
-import type { Clock } from '../../src/util/clock.js';
+import type { Clock } from '../../src/core/clock.js';
 
 /** A Slack Web API call that got no answer in time; `name` and `hostname` are what the log's failure classifier reads. */
 export class SlackTimeoutError extends Error {

@@ -1,5 +1,5 @@
-import type { OutboundChoice } from '../../src/gateway/contracts.js';
-import { choiceRows } from '../choice-rows.js';
+import type { OutboundChoice } from '../../src/core/adapter.js';
+import { choiceRows } from '../kit/choice-rows.js';
 
 /** The block_id prefix of the actions blocks carrying the gateway's buttons: presses of other buttons are not ours. */
 export const choicesBlockPrefix = 'hermes_choices';

@@ -1,5 +1,5 @@
-import { describeNetworkError, hostOf } from '../../src/doctor/net-error.js';
-import type { CredentialCheck, CredentialCheckResult } from '../../src/gateway/credential-check.js';
+import { describeNetworkError, hostOf } from '../kit/net-error.js';
+import type { CredentialCheck, CredentialCheckResult } from '../kit/credential-check.js';
 
 /** Calls one Slack Web API method with a token; the parsed answer ({ ok, error, ... }) or the HTTP status. */
 async function call(params: { apiUrl: string; method: string; token: string; signal: AbortSignal }): Promise<Record<string, unknown> | number> {

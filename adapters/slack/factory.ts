@@ -1,5 +1,5 @@
-import type { PlatformFactory } from '../../src/gateway/platforms.js';
-import { thinkingReaction } from '../../src/gateway/turn-reactions.js';
+import type { PlatformFactory } from '../../src/app/platforms.js';
+import { thinkingReaction } from '../../src/gateway/turns/reactions.js';
 import { SlackAdapter } from './adapter.js';
 
 /** Builds the Slack adapter entry from `platforms.slack`. */

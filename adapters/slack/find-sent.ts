@@ -1,6 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
-import type { InterruptedSend } from '../../src/gateway/contracts.js';
+import type { InterruptedSend } from '../../src/core/adapter.js';
 import { replyEventType, translateSlackError } from './outbound.js';
 
 /** How far before the journaled time of the send the search starts (clock skew between host and Slack). */

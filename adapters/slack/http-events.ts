@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { verifySlackRequest } from '@slack/bolt';
 import type { Logger } from 'pino';
-import { JournalRefusedError } from '../../src/gateway/errors.js';
-import type { RejectionLog } from '../../src/http/rejection-log.js';
-import type { Clock } from '../../src/util/clock.js';
+import { JournalRefusedError } from '../../src/core/errors.js';
+import type { RejectionLog } from '../../src/gateway/http/rejection-log.js';
+import type { Clock } from '../../src/core/clock.js';
 import { checkCallback, type SlackEventCallback } from './event-schema.js';
 import { checkPayload, type SlackPress } from './presses.js';
 

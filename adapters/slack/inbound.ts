@@ -1,6 +1,6 @@
-import type { ChatRef, MessageEvent } from '../../src/gateway/contracts.js';
+import type { ChatRef, MessageEvent } from '../../src/core/adapter.js';
 import type { BoundedSet } from '../../src/util/bounded-set.js';
-import { mayContinue } from '../../src/gateway/burst.js';
+import { mayContinue } from '../kit/burst.js';
 
 /** Slack's text limit for one message (a longer paste is refused or split by the client). */
 const textLimit = 40_000;

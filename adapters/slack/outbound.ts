@@ -2,8 +2,8 @@ import path from 'node:path';
 import type { Block, KnownBlock } from '@slack/types';
 import { ErrorCode, type WebClient } from '@slack/web-api';
 import slackifyMarkdown from 'slackify-markdown';
-import type { ChatRef, OutboundAttachment, OutboundChoice } from '../../src/gateway/contracts.js';
-import { RateLimitError } from '../../src/gateway/errors.js';
+import type { ChatRef, OutboundAttachment, OutboundChoice } from '../../src/core/adapter.js';
+import { RateLimitError } from '../../src/core/errors.js';
 import { choiceBlocks } from './blocks.js';
 
 /**

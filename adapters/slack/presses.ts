@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import type { AdapterStartParams, ChatRef, ChoiceAnswer, Sender } from '../../src/gateway/contracts.js';
+import type { AdapterStartParams, ChatRef, ChoiceAnswer, Sender } from '../../src/core/adapter.js';
 import { choicesBlockPrefix, withoutChoices } from './blocks.js';
 import type { SlackOutbound } from './outbound.js';
 

@@ -1,5 +1,5 @@
-import { describeNetworkError, hostOf } from '../../src/doctor/net-error.js';
-import type { CredentialCheck } from '../../src/gateway/credential-check.js';
+import { describeNetworkError, hostOf } from '../kit/net-error.js';
+import type { CredentialCheck } from '../kit/credential-check.js';
 import { createTwilioClient, isAuthFailure, restFailure } from './rest-client.js';
 import { untilAborted } from './until-aborted.js';
 

@@ -1,4 +1,4 @@
-import type { PlatformFactory } from '../../src/gateway/platforms.js';
+import type { PlatformFactory } from '../../src/app/platforms.js';
 import { SmsAdapter } from './adapter.js';
 
 /** Builds the SMS (Twilio) adapter entry from `platforms.sms`. */

@@ -1,4 +1,4 @@
-import type { MessageEvent } from '../../src/gateway/contracts.js';
+import type { MessageEvent } from '../../src/core/adapter.js';
 
 /** The form fields of a Twilio webhook, as posted. */
 export type TwilioParams = Readonly<Record<string, string>>;

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
-import type { MediaItem } from '../../src/gateway/contracts.js';
-import { mediaKindOf } from '../../src/gateway/media-kind-of.js';
-import { downloadMediaItem, isMediaItem } from '../../src/gateway/media-download.js';
+import type { MediaItem } from '../../src/core/adapter.js';
+import { mediaKindOf } from '../kit/media-kind-of.js';
+import { downloadMediaItem, isMediaItem } from '../kit/media-download.js';
 import { safeFileName, trustedDownloadHost } from '../../src/util/download.js';
 import type { TwilioMedia } from './inbound.js';
 import { sizeText } from './size-text.js';

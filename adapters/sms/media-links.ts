@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import path from 'node:path';
-import type { Clock } from '../../src/util/clock.js';
+import type { Clock } from '../../src/core/clock.js';
 
 /** The signature over a media path and its expiry (hex HMAC-SHA256). */
 export function signMediaPath(params: { key: Buffer; path: string; expiresAt: number }): string {

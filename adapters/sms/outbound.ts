@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { OutboundAttachment } from '../../src/gateway/contracts.js';
+import type { OutboundAttachment } from '../../src/core/adapter.js';
 import { MMS_IMAGE_TYPES } from './media-links.js';
 import { sizeText } from './size-text.js';
 

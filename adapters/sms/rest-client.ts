@@ -1,7 +1,7 @@
 import twilio from 'twilio';
 import type RequestClient from 'twilio/lib/base/RequestClient.js';
 import type * as TwilioResponse from 'twilio/lib/http/response.js';
-import { AdapterFatalError, RateLimitError } from '../../src/gateway/errors.js';
+import { AdapterFatalError, RateLimitError } from '../../src/core/errors.js';
 
 /** The Twilio REST client the adapter uses. */
 export type TwilioClient = twilio.Twilio;

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
-import type { AdapterStorage } from '../../src/gateway/contracts.js';
+import type { AdapterStorage } from '../../src/core/adapter.js';
 import type { TwilioParams } from './inbound.js';
-import { maskPhone } from './phone.js';
+import { maskPhone } from '../../src/util/phone.js';
 
 /** The storage key holding the latest delivery reports (JSON list, newest last). */
 export const STATUS_KEY = 'delivery_status';

@@ -11,13 +11,13 @@ import type {
   MessageEvent,
   OutboundMessage,
   PlatformAdapter,
-} from '../../src/gateway/contracts.js';
-import { AdapterFatalError } from '../../src/gateway/errors.js';
+} from '../../src/core/adapter.js';
+import { AdapterFatalError } from '../../src/core/errors.js';
 import { BoundedSet } from '../../src/util/bounded-set.js';
 import { mapLimit } from '../../src/util/map-limit.js';
-import type { Clock } from '../../src/util/clock.js';
+import type { Clock } from '../../src/core/clock.js';
 import type { FastifyInstance } from 'fastify';
-import type { RejectionLog } from '../../src/http/rejection-log.js';
+import type { RejectionLog } from '../../src/gateway/http/rejection-log.js';
 import { syncCommandMenu, type MenuCommand } from './commands-menu.js';
 import { classifyTelegramError } from './errors.js';
 import { findSentTelegram } from './find-sent.js';
@@ -31,7 +31,7 @@ import { checkUpdate, type TelegramUpdate } from './update-schema.js';
 import { registerWebhook } from './webhook.js';
 import { grammySignal } from './signal.js';
 import { whenAborted } from '../../src/util/when-aborted.js';
-import { failureLog } from '../../src/log/net-failure.js';
+import { failureLog } from '../../src/util/net-failure.js';
 
 /** The `platforms.telegram` block of config.yaml. */
 export type TelegramConfig = GatewayConfig['platforms']['telegram'];

@@ -1,6 +1,6 @@
 import { Api, GrammyError } from 'grammy';
-import { describeNetworkError, hostOf } from '../../src/doctor/net-error.js';
-import type { CredentialCheck } from '../../src/gateway/credential-check.js';
+import { describeNetworkError, hostOf } from '../kit/net-error.js';
+import type { CredentialCheck } from '../kit/credential-check.js';
 import { grammySignal } from './signal.js';
 
 /** `hermes doctor`: getMe with platforms.telegram.token against platforms.telegram.api_root (as the adapter does). */

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Api } from 'grammy';
-import type { AdapterStorage } from '../../src/gateway/contracts.js';
-import { isCommandWord } from '../../src/gateway/commands.js';
-import { commandTable } from '../../src/gateway/command-table.js';
+import type { AdapterStorage } from '../../src/core/adapter.js';
+import { isCommandWord } from '../../src/core/commands.js';
+import { commandTable } from '../../src/core/command-table.js';
 import { loadSkills, skillApplies } from '../../src/skills/load.js';
 import { grammySignal } from './signal.js';
 
@@ -12,7 +12,7 @@ export interface MenuCommand {
   readonly description: string;
 }
 
-/** The bot's command menu: the gateway's own commands (src/gateway/command-table.ts). */
+/** The bot's command menu: the gateway's own commands (src/core/command-table.ts). */
 export const menuCommands: readonly MenuCommand[] = commandTable.map((command) => ({ command: command.name, description: command.menu }));
 
 const hashKey = 'commands-hash';

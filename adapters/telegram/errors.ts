@@ -1,5 +1,5 @@
 import { GrammyError } from 'grammy';
-import { AdapterFatalError, RateLimitError } from '../../src/gateway/errors.js';
+import { AdapterFatalError, RateLimitError } from '../../src/core/errors.js';
 
 /** What a failed Bot API call means to the adapter. */
 export type TelegramFailure =

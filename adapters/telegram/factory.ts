@@ -1,4 +1,4 @@
-import type { PlatformFactory } from '../../src/gateway/platforms.js';
+import type { PlatformFactory } from '../../src/app/platforms.js';
 import { TelegramAdapter } from './adapter.js';
 import { skillMenuCommands } from './commands-menu.js';
 

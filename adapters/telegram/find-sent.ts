@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { InterruptedSend } from '../../src/gateway/contracts.js';
+import type { InterruptedSend } from '../../src/core/adapter.js';
 import type { TelegramOutbound } from './outbound.js';
 
 /** Message ids after the last known one that are tried: the reply's message is normally the very next one or two. */

@@ -1,6 +1,6 @@
-import type { ChatRef, MediaKind, MessageEvent, Sender } from '../../src/gateway/contracts.js';
+import type { ChatRef, MediaKind, MessageEvent, Sender } from '../../src/core/adapter.js';
 import type { TelegramMessage as Message, TelegramUpdate as Update } from './update-schema.js';
-import { mayContinue } from '../../src/gateway/burst.js';
+import { mayContinue } from '../kit/burst.js';
 
 /** Telegram's text limit: a client splits a longer paste into parts of at most this many characters. */
 const textLimit = 4096;

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { Api } from 'grammy';
 import type { Logger } from 'pino';
-import type { MediaItem } from '../../src/gateway/contracts.js';
-import { downloadMediaItem, isMediaItem, type MediaDownloadFailure } from '../../src/gateway/media-download.js';
+import type { MediaItem } from '../../src/core/adapter.js';
+import { downloadMediaItem, isMediaItem, type MediaDownloadFailure } from '../kit/media-download.js';
 import type { FileRef } from './inbound.js';
 import { grammySignal } from './signal.js';
 

@@ -1,4 +1,4 @@
-import type { MediaKind } from '../../src/gateway/contracts.js';
+import type { MediaKind } from '../../src/core/adapter.js';
 
 /** Which Bot API method sends a file of this kind. */
 export type SendFileMethod = 'sendPhoto' | 'sendAudio' | 'sendVoice' | 'sendDocument';

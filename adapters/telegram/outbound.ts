@@ -1,7 +1,7 @@
 import { GrammyError, InputFile, type Api } from 'grammy';
 import type { Logger } from 'pino';
-import type { ChatRef, OutboundAttachment, OutboundChoice } from '../../src/gateway/contracts.js';
-import { choiceRows } from '../choice-rows.js';
+import type { ChatRef, OutboundAttachment, OutboundChoice } from '../../src/core/adapter.js';
+import { choiceRows } from '../kit/choice-rows.js';
 import { classifyTelegramError } from './errors.js';
 import { plainText, toTelegramHtml, visibleLength } from './format.js';
 import { sendMethodFor, type SendFileMethod } from './media-kind.js';

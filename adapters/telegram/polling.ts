@@ -1,12 +1,12 @@
 import type { Api } from 'grammy';
 import type { Update } from 'grammy/types';
 import type { Logger } from 'pino';
-import type { AdapterReport } from '../../src/gateway/contracts.js';
+import type { AdapterReport } from '../../src/core/adapter.js';
 import { backoffDelay } from '../../src/util/backoff.js';
-import type { Clock } from '../../src/util/clock.js';
+import type { Clock } from '../../src/core/clock.js';
 import { classifyTelegramError } from './errors.js';
 import { grammySignal } from './signal.js';
-import { failureLog } from '../../src/log/net-failure.js';
+import { failureLog } from '../../src/util/net-failure.js';
 
 /** Updates the adapter asks Telegram for. */
 export const allowedUpdates = ['message', 'edited_message', 'callback_query'] as const;

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { AdapterStartParams, ChatRef, ChoiceAnswer, Sender } from '../../src/gateway/contracts.js';
+import type { AdapterStartParams, ChatRef, ChoiceAnswer, Sender } from '../../src/core/adapter.js';
 import type { BotIdentity } from './inbound.js';
 import type { TelegramOutbound } from './outbound.js';
 import type { TelegramCallbackQuery } from './update-schema.js';

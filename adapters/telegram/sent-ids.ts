@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { AdapterStorage } from '../../src/gateway/contracts.js';
+import type { AdapterStorage } from '../../src/core/adapter.js';
 
 /** Message numbers kept per chat: more than the ids a search for an interrupted send looks at after the last known one. */
 const KEPT_PER_CHAT = 40;

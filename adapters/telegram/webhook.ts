@@ -1,8 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { JournalRefusedError } from '../../src/gateway/errors.js';
-import type { RejectionLog } from '../../src/http/rejection-log.js';
+import { JournalRefusedError } from '../../src/core/errors.js';
+import type { RejectionLog } from '../../src/gateway/http/rejection-log.js';
 import { checkUpdate, type TelegramUpdate } from './update-schema.js';
 
 /** True when both strings are equal, compared in constant time. */

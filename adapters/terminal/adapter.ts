@@ -7,8 +7,8 @@ import type {
   EditRequest,
   OutboundMessage,
   PlatformAdapter,
-} from '../../src/gateway/contracts.js';
-import type { Clock } from '../../src/util/clock.js';
+} from '../../src/core/adapter.js';
+import type { Clock } from '../../src/core/clock.js';
 import { whenAborted } from '../../src/util/when-aborted.js';
 import { mediaLine } from './media-line.js';
 import { terminalSafe } from './safe-text.js';

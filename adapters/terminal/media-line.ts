@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import type { OutboundAttachment } from '../../src/gateway/contracts.js';
+import type { OutboundAttachment } from '../../src/core/adapter.js';
 import { terminalSafe } from './safe-text.js';
 
 /** A size for people: bytes, KB, MB, GB (1024 steps, one decimal above bytes). */

@@ -7,9 +7,9 @@ import type {
   EditRequest,
   OutboundMessage,
   PlatformAdapter,
-} from '../../src/gateway/contracts.js';
-import { STOPPED_REPLY } from '../../src/gateway/commands/stop-reply.js';
-import type { Clock } from '../../src/util/clock.js';
+} from '../../src/core/adapter.js';
+import { STOPPED_REPLY } from '../../src/core/stop-reply.js';
+import type { Clock } from '../../src/core/clock.js';
 import { whenAborted } from '../../src/util/when-aborted.js';
 import { terminalCapabilities, typedMessage } from './typed-message.js';
 import { LineEditor, type EditorAction, type KeyPress } from './line-editor.js';

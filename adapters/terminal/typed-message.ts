@@ -1,4 +1,4 @@
-import type { AdapterCapabilities, MessageEvent } from '../../src/gateway/contracts.js';
+import type { AdapterCapabilities, MessageEvent } from '../../src/core/adapter.js';
 
 /** The chat id every terminal message uses: one local conversation. */
 export const terminalChatId = 'local';

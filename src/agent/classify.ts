@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import { displayBaseURL, redactSecrets, type ClassifiedError, type FailureFlags, type FailureReason } from './errors.js';
 import { maskKey, NO_KEY } from './route/keys.js';
-import { expectedFailureCause } from '../log/net-failure.js';
+import { expectedFailureCause } from '../util/net-failure.js';
 
 /** Facts about the failed call that make messages precise. */
 export interface ClassifyParams {

@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
-import type { Clock } from '../util/clock.js';
+import type { Clock } from '../core/clock.js';
 import { classifyError } from './classify.js';
 import type { ClassifiedError, OnModelAttempt } from './errors.js';
 import { sleepBeforeRetry } from './retry.js';

@@ -1,4 +1,4 @@
-import type { Clock } from '../util/clock.js';
+import type { Clock } from '../core/clock.js';
 
 /** First backoff step. */
 export const BACKOFF_BASE_MS = 1_000;

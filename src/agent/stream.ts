@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import OpenAI from 'openai';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
-import type { Clock } from '../util/clock.js';
+import type { Clock } from '../core/clock.js';
 import type { ChatToolCall } from './messages.js';
 import { NO_USAGE, parseUsage, type ModelUsage } from './usage.js';
 

@@ -2,7 +2,7 @@ import type { TokenMeter } from './tokens/meter.js';
 import type OpenAI from 'openai';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolContext } from '../tools/tool.js';
-import type { Clock } from '../util/clock.js';
+import type { Clock } from '../core/clock.js';
 import type { ChatMessage } from './messages.js';
 import type { ModelCallReport } from './usage.js';
 import type { OnModelAttempt } from './errors.js';

@@ -1,6 +1,6 @@
 import { DEFAULT_PROFILE_NAME } from '../home/profile.js';
 import type { ApprovalRule } from '../store/approval-store.js';
-import { systemClock, type Clock } from '../util/clock.js';
+import { systemClock, type Clock } from '../core/clock.js';
 import { loadExistingProfile, type GlobalOptions } from './context.js';
 import { println, type CliIO } from './output.js';
 import { withProfileStore } from './profile-store.js';

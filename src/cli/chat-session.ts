@@ -1,8 +1,8 @@
-import { escapePart } from '../gateway/session-key.js';
+import { escapePart } from '../core/session-key.js';
 import { shortSessionId } from '../store/session-id.js';
 import type { SessionRow, Store } from '../store/types.js';
-import { resumeSession } from '../gateway/session-resume.js';
-import { conversationsIn } from '../gateway/session-chain.js';
+import { resumeSession } from '../gateway/sessions/resume.js';
+import { conversationsIn } from '../gateway/sessions/chain.js';
 
 /** Which conversation `hermes chat` talks in: the current one (default), a fresh one (--new), or a stored one (--resume [ID]). */
 export type ChatSessionChoice = { readonly kind: 'continue' } | { readonly kind: 'new' } | { readonly kind: 'resume'; readonly id?: string };

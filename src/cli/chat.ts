@@ -1,10 +1,10 @@
 import os from 'node:os';
 import { TerminalAdapter } from '../../adapters/terminal/adapter.js';
 import { TtyTerminalAdapter } from '../../adapters/terminal/tty-adapter.js';
-import { buildGateway } from '../gateway/bootstrap.js';
-import { UserFacingError } from '../gateway/errors.js';
-import { modelLabel, modelProblem } from '../gateway/model-check.js';
-import { systemClock } from '../util/clock.js';
+import { buildGateway } from '../app/bootstrap.js';
+import { UserFacingError } from '../core/errors.js';
+import { modelLabel, modelProblem } from '../gateway/ops/model-check.js';
+import { systemClock } from '../core/clock.js';
 import { chatSessionKey, openChatSession, type ChatSessionChoice } from './chat-session.js';
 import { loadProfile, openLog, type GlobalOptions } from './context.js';
 import { println, type CliIO } from './output.js';

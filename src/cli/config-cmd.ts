@@ -1,5 +1,5 @@
 import { renderEffectiveConfig } from '../config/show.js';
-import { checkPlatformsAvailable } from '../gateway/platforms.js';
+import { checkPlatformsAvailable } from '../app/platforms.js';
 import { loadProfile, type GlobalOptions } from './context.js';
 import { println, type CliIO } from './output.js';
 

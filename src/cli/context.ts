@@ -3,7 +3,7 @@ import os from 'node:os';
 import type { Logger } from 'pino';
 import { loadConfig } from '../config/load.js';
 import type { GatewayConfig } from '../config/schema.js';
-import { UserFacingError } from '../gateway/errors.js';
+import { UserFacingError } from '../core/errors.js';
 import { chooseProfileName } from '../home/active-profile.js';
 import { ensureProfileDirs, resolveHermesHome, resolveProfile, type Profile } from '../home/index.js';
 import { createLogger, type LoggerHandle } from '../log/logger.js';

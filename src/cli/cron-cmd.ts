@@ -1,7 +1,7 @@
-import { hostTimeZone } from '../config/time-zone.js';
+import { hostTimeZone } from '../util/schedule/time-zone.js';
 import { DEFAULT_PROFILE_NAME } from '../home/profile.js';
 import { jobAction, type JobActionDeps, type JobActionName, type JobActionResult } from '../jobs/actions.js';
-import { systemClock, type Clock } from '../util/clock.js';
+import { systemClock, type Clock } from '../core/clock.js';
 import { loadExistingProfile, type GlobalOptions } from './context.js';
 import { println, type CliIO } from './output.js';
 import { withProfileStore } from './profile-store.js';

@@ -1,7 +1,7 @@
 import { credentialChecks } from '../doctor/credential-checks.js';
 import { runDoctor } from '../doctor/run.js';
 import { formatCheckLine } from '../doctor/types.js';
-import { systemClock, type Clock } from '../util/clock.js';
+import { systemClock, type Clock } from '../core/clock.js';
 import { profileFrom, type GlobalOptions } from './context.js';
 import { println, type CliIO } from './output.js';
 

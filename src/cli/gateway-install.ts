@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { UserFacingError } from '../gateway/errors.js';
+import { UserFacingError } from '../core/errors.js';
 import { systemUnitUser } from './unit-user.js';
 import { loadProfile, profileFrom, type GlobalOptions } from './context.js';
 import { serviceStopTimeoutMs } from './gateway-drain.js';

@@ -1,18 +1,18 @@
-import type { AdapterEntry } from '../gateway/runner.js';
-import { buildGateway } from '../gateway/bootstrap.js';
-import { adaptersFromConfig } from '../gateway/platforms.js';
-import { describeOutcome, GatewayReloader, type ReloadOutcome } from '../gateway/reload.js';
-import { DiskHealth } from '../gateway/disk-health.js';
+import type { AdapterEntry } from '../gateway/runtime/runner.js';
+import { buildGateway } from '../app/bootstrap.js';
+import { adaptersFromConfig } from '../app/platforms.js';
+import { describeOutcome, GatewayReloader, type ReloadOutcome } from '../gateway/reload/reload.js';
+import { DiskHealth } from '../gateway/ops/disk-health.js';
 import { removeGatewayState, saveGatewayState, type GatewayStateFile } from '../home/gateway-state.js';
-import { assertNoClashes } from '../home/clashes.js';
+import { assertNoClashes } from '../config/clashes.js';
 import { acquirePidLock } from '../home/pid-lock.js';
-import { systemClock } from '../util/clock.js';
+import { systemClock } from '../core/clock.js';
 import { loadProfile, openLog, type GlobalOptions } from './context.js';
 import { firstStopSignal, hangups } from './gateway-signals.js';
 import { println, type CliIO } from './output.js';
 import { tolerateBrokenOutput } from '../log/broken-output.js';
 import { outliveBrokenStdout } from './broken-pipe.js';
-import { UnaskedLoops } from '../gateway/unasked-loops.js';
+import { UnaskedLoops } from '../gateway/inject/unasked-loops.js';
 
 /**
  * `hermes gateway run`: runs the profile's gateway in the foreground until SIGTERM/SIGINT, then drains;

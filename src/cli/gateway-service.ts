@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
-import { UserFacingError } from '../gateway/errors.js';
+import { UserFacingError } from '../core/errors.js';
 import type { Profile } from '../home/profile.js';
 import { gatewayPid, stopGateway } from '../home/stop-gateway.js';
-import { systemClock, type Clock } from '../util/clock.js';
+import { systemClock, type Clock } from '../core/clock.js';
 import { profileFrom } from './context.js';
 import { drainTimeoutOf, serviceStopTimeoutMs } from './gateway-drain.js';
 import { runSteps, type ServiceCommandParams } from './gateway-install.js';

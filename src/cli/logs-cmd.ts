@@ -1,6 +1,6 @@
 import { prettyFactory } from 'pino-pretty';
 import { DEFAULT_PROFILE_NAME } from '../home/profile.js';
-import { systemClock, type Clock } from '../util/clock.js';
+import { systemClock, type Clock } from '../core/clock.js';
 import { profileFrom, type GlobalOptions } from './context.js';
 import { followFile } from './logs-follow.js';
 import { lastLines } from './logs-tail.js';

@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
-import type { Clock } from '../util/clock.js';
+import type { Clock } from '../core/clock.js';
 import type { FilePosition } from './logs-tail.js';
 
 /** Bytes read per step. */

@@ -9,9 +9,9 @@ import { memoryReport } from '../memory/report.js';
 import { memorySettingsFrom } from '../memory/settings.js';
 import type { MemoryTarget } from '../tools/capabilities.js';
 import { ToolError } from '../tools/tool.js';
-import { systemClock } from '../util/clock.js';
+import { systemClock } from '../core/clock.js';
 import { loadExistingProfile, type GlobalOptions, type LoadedProfile } from './context.js';
-import { UserFacingError } from '../gateway/errors.js';
+import { UserFacingError } from '../core/errors.js';
 import { println, type CliIO } from './output.js';
 
 /** The profile's memory files with its config's limits and its secrets. */

@@ -1,4 +1,4 @@
-import { UserFacingError } from '../gateway/errors.js';
+import { UserFacingError } from '../core/errors.js';
 
 /** sysexits EX_USAGE: the command line is wrong. */
 export const USAGE_EXIT_CODE = 64;

@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import { UserFacingError } from '../gateway/errors.js';
+import { UserFacingError } from '../core/errors.js';
 
 /** Where CLI commands write; tests pass their own. */
 export interface CliIO {

@@ -1,8 +1,8 @@
-import { UserFacingError } from '../gateway/errors.js';
+import { UserFacingError } from '../core/errors.js';
 import { DEFAULT_PROFILE_NAME } from '../home/profile.js';
-import { Pairing, normalizePairingCode } from '../gateway/pairing.js';
+import { Pairing, normalizePairingCode } from '../gateway/intake/pairing/pairing.js';
 import type { ApprovedSender, PairingRequest } from '../store/types.js';
-import { systemClock, type Clock } from '../util/clock.js';
+import { systemClock, type Clock } from '../core/clock.js';
 import { profileFrom, type GlobalOptions } from './context.js';
 import { println, type CliIO } from './output.js';
 import { withProfileStore } from './profile-store.js';

@@ -1,6 +1,6 @@
 import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { UserFacingError } from '../gateway/errors.js';
+import { UserFacingError } from '../core/errors.js';
 import { writeActiveProfile } from '../home/active-profile.js';
 import { DEFAULT_PROFILE_NAME, ensureProfileDirs, resolveProfile } from '../home/index.js';
 import { listProfiles } from '../home/list-profiles.js';

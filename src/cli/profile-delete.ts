@@ -1,11 +1,11 @@
 import { rmSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
-import { UserFacingError } from '../gateway/errors.js';
+import { UserFacingError } from '../core/errors.js';
 import { activeProfilePath, readActiveProfile } from '../home/active-profile.js';
 import type { Profile } from '../home/profile.js';
 import { stopGateway } from '../home/stop-gateway.js';
-import { systemClock, type Clock } from '../util/clock.js';
+import { systemClock, type Clock } from '../core/clock.js';
 import { drainTimeoutOf } from './gateway-drain.js';
 import { println, type CliIO } from './output.js';
 import { existingProfile, hermesHomeOf, namedProfile } from './profile-names.js';

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { UserFacingError } from '../gateway/errors.js';
+import { UserFacingError } from '../core/errors.js';
 import { resolveHermesHome, resolveProfile, type Profile } from '../home/index.js';
 import type { CliIO } from './output.js';
 

@@ -1,5 +1,5 @@
 import { renameSync } from 'node:fs';
-import { UserFacingError } from '../gateway/errors.js';
+import { UserFacingError } from '../core/errors.js';
 import { readActiveProfile, writeActiveProfile } from '../home/active-profile.js';
 import { DEFAULT_PROFILE_NAME } from '../home/profile.js';
 import { gatewayPid } from '../home/stop-gateway.js';

@@ -6,7 +6,7 @@ import { readGatewayState } from '../home/gateway-state.js';
 import { DEFAULT_PROFILE_NAME, type Profile } from '../home/profile.js';
 import { gatewayPid } from '../home/stop-gateway.js';
 import { describeRunning } from '../home/uptime.js';
-import { systemClock, type Clock } from '../util/clock.js';
+import { systemClock, type Clock } from '../core/clock.js';
 import { println, type CliIO } from './output.js';
 import { existingProfile, hermesHomeOf, profileDescription } from './profile-names.js';
 import { describeServices } from './profile-service.js';

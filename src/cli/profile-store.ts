@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
-import { UserFacingError } from '../gateway/errors.js';
+import { UserFacingError } from '../core/errors.js';
 import type { Profile } from '../home/profile.js';
 import { openStore } from '../store/sqlite-store.js';
 import type { Store } from '../store/types.js';
-import type { Clock } from '../util/clock.js';
+import type { Clock } from '../core/clock.js';
 
 /**
  * Runs `use` with the profile's store open (closing it after). A profile without a state.db yet is a clear

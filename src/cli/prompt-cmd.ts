@@ -1,12 +1,12 @@
 import { buildSessionPrompt } from '../agent/prompt/builder.js';
 import { isPromptPlatform, promptPlatforms } from '../agent/prompt/platform-rules.js';
 import type { PromptLogger } from '../agent/prompt/types.js';
-import { UserFacingError } from '../gateway/errors.js';
+import { UserFacingError } from '../core/errors.js';
 import { shortSessionId } from '../store/session-id.js';
 import type { SessionPrompt, SessionRow, Store } from '../store/types.js';
 import { anyMemoryEnabled, memorySettingsFrom } from '../memory/settings.js';
 import { builtinTools } from '../tools/builtin/index.js';
-import { systemClock } from '../util/clock.js';
+import { systemClock } from '../core/clock.js';
 import { loadExistingProfile, type GlobalOptions } from './context.js';
 import { println, type CliIO } from './output.js';
 import { withProfileStore } from './profile-store.js';

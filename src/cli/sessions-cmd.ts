@@ -3,12 +3,12 @@ import { readProfileEnv } from '../config/profile-env.js';
 import type { Profile } from '../home/profile.js';
 import { Redactor } from '../log/redact.js';
 import type { Store } from '../store/types.js';
-import { systemClock } from '../util/clock.js';
+import { systemClock } from '../core/clock.js';
 import { profileFrom, type GlobalOptions } from './context.js';
 import { println, type CliIO } from './output.js';
 import { withProfileStore } from './profile-store.js';
 import { shortSessionId } from '../store/session-id.js';
-import { conversationsOf } from '../gateway/session-chain.js';
+import { conversationsOf } from '../gateway/sessions/chain.js';
 
 /**
  * The profile's secrets, so nothing printed holds one even if the store does (history from before a secret was

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { gatewayCommandWords } from '../gateway/commands.js';
+import { gatewayCommandWords } from '../core/commands.js';
 import { installSkill } from '../skills/install.js';
 import { loadExistingProfile, type GlobalOptions } from './context.js';
 import { println, type CliIO } from './output.js';

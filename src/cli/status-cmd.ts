@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import os from 'node:os';
-import type { HealthReport } from '../http/server.js';
+import type { HealthReport } from '../gateway/http/server.js';
 import { configFingerprint, knownValid, rememberValid } from '../home/config-stamp.js';
 import { readGatewayState } from '../home/gateway-state.js';
 import type { EnvSnapshot } from '../home/hermes-home.js';

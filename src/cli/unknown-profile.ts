@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { UserFacingError } from '../gateway/errors.js';
+import { UserFacingError } from '../core/errors.js';
 import { listProfiles } from '../home/list-profiles.js';
 import { DEFAULT_PROFILE_NAME, type Profile } from '../home/profile.js';
 

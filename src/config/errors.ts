@@ -1,4 +1,4 @@
-import { UserFacingError } from '../gateway/errors.js';
+import { UserFacingError } from '../core/errors.js';
 
 /** sysexits EX_CONFIG: the configuration is wrong. */
 export const CONFIG_EXIT_CODE = 78;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { normalizePhone } from '../../adapters/sms/phone.js';
+import { normalizePhone } from '../util/phone.js';
 import { bool, duration, httpUrl, httpUrlProblem, int, optionalHttpUrl, optionalString, size } from './fields.js';
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { bool, duration, httpUrl, int, num, optionalString, size } from './fields.js';
 import { platformsSchema } from './platforms-schema.js';
-import { timeZone } from './time-zone.js';
+import { timeZone } from '../util/schedule/time-zone.js';
 import { checksSchema, heartbeatSchema } from './unasked-schema.js';
 
 /** model.fallbacks[]: another model tried for the rest of a turn when the primary fails. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { parseCheckInterval } from '../jobs/check-interval.js';
-import { parseQuietHours } from '../jobs/quiet-hours.js';
+import { parseCheckInterval } from '../util/schedule/check-interval.js';
+import { parseQuietHours } from '../util/schedule/quiet-hours.js';
 import { bool, duration, markDuration, optionalString } from './fields.js';
 
 /** Platforms a heartbeat or check may go to (the home channel of one, set with /sethome); a test keeps it equal to `platforms`. */

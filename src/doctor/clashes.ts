@@ -1,5 +1,5 @@
 import type { GatewayConfig } from '../config/schema.js';
-import { clashError, findClashes } from '../home/clashes.js';
+import { clashError, findClashes } from '../config/clashes.js';
 import type { EnvSnapshot } from '../home/hermes-home.js';
 import type { Profile } from '../home/profile.js';
 import { line, type CheckLine } from './types.js';

@@ -1,6 +1,6 @@
 import { loadConfig, type LoadedConfig } from '../config/load.js';
-import { UserFacingError } from '../gateway/errors.js';
-import { checkPlatformsAvailable } from '../gateway/platforms.js';
+import { UserFacingError } from '../core/errors.js';
+import { checkPlatformsAvailable } from '../app/platforms.js';
 import type { EnvSnapshot } from '../home/hermes-home.js';
 import type { Profile } from '../home/profile.js';
 import { line, type CheckLine } from './types.js';

@@ -1,6 +1,6 @@
 import { describeContextLength, resolveContextLength, staticContextLength } from '../agent/tokens/context-length.js';
 import type { GatewayConfig } from '../config/schema.js';
-import type { Clock } from '../util/clock.js';
+import type { Clock } from '../core/clock.js';
 import { MODEL_CHECK_TIMEOUT_MS } from './model.js';
 import { line, type CheckLine } from './types.js';
 

@@ -3,7 +3,7 @@ import type { GatewayConfig } from '../config/schema.js';
 import { readGatewayState } from '../home/gateway-state.js';
 import { processAlive, readPidFile, runningPid } from '../home/pid-lock.js';
 import { DEFAULT_PROFILE_NAME, type Profile } from '../home/profile.js';
-import type { Clock } from '../util/clock.js';
+import type { Clock } from '../core/clock.js';
 import { describeRunning } from '../home/uptime.js';
 import { line, type CheckLine } from './types.js';
 

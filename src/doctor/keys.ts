@@ -4,7 +4,7 @@ import { keyStatusText } from '../agent/route/status.js';
 import type { GatewayConfig } from '../config/schema.js';
 import type { Profile } from '../home/profile.js';
 import { openStore } from '../store/sqlite-store.js';
-import type { Clock } from '../util/clock.js';
+import type { Clock } from '../core/clock.js';
 import { line, type CheckLine } from './types.js';
 
 /**

@@ -1,9 +1,9 @@
 import type { GatewayConfig } from '../config/schema.js';
-import { modelProblem } from '../gateway/model-check.js';
+import { modelProblem } from '../gateway/ops/model-check.js';
 import type { Profile } from '../home/profile.js';
-import type { Clock } from '../util/clock.js';
-import { describeNetworkError, hostOf } from './net-error.js';
-import { formatSeconds, withTimeout } from './timeout.js';
+import type { Clock } from '../core/clock.js';
+import { describeNetworkError, hostOf } from '../../adapters/kit/net-error.js';
+import { formatSeconds, withTimeout } from '../util/timeout.js';
 import { line, type CheckLine } from './types.js';
 
 /** How long the model endpoint gets to answer. */

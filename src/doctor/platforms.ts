@@ -1,7 +1,7 @@
 import type { GatewayConfig, PlatformName } from '../config/schema.js';
-import type { CredentialCheck } from '../gateway/credential-check.js';
-import type { Clock } from '../util/clock.js';
-import { formatSeconds, withTimeout } from './timeout.js';
+import type { CredentialCheck } from '../../adapters/kit/credential-check.js';
+import type { Clock } from '../core/clock.js';
+import { formatSeconds, withTimeout } from '../util/timeout.js';
 import { line, type CheckLine } from './types.js';
 
 /** How long one platform's API gets to answer. */

@@ -1,8 +1,8 @@
 import type { PlatformName } from '../config/schema.js';
-import type { CredentialCheck } from '../gateway/credential-check.js';
+import type { CredentialCheck } from '../../adapters/kit/credential-check.js';
 import type { EnvSnapshot } from '../home/hermes-home.js';
 import type { Profile } from '../home/profile.js';
-import type { Clock } from '../util/clock.js';
+import type { Clock } from '../core/clock.js';
 import { clashLines } from './clashes.js';
 import { configCheck } from './config.js';
 import { contextLengthCheck } from './context-length.js';

@@ -1,6 +1,6 @@
 import type { GatewayConfig } from '../config/schema.js';
 import type { Profile } from '../home/profile.js';
-import { exposedProfileFiles, terminalSandboxFor } from '../gateway/terminal-sandbox.js';
+import { exposedProfileFiles, terminalSandboxFor } from '../tools/sandbox/terminal-sandbox.js';
 import { describeSandbox } from '../tools/sandbox/mode.js';
 import type { ProbeResult } from '../tools/sandbox/probe.js';
 import { line, type CheckLine } from './types.js';

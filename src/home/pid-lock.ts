@@ -1,5 +1,5 @@
 import { closeSync, openSync, readFileSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
-import { UserFacingError } from '../gateway/errors.js';
+import { UserFacingError } from '../core/errors.js';
 import { diskErrorKind } from '../util/disk-error.js';
 import type { Profile } from './profile.js';
 

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { UserFacingError } from '../gateway/errors.js';
+import { UserFacingError } from '../core/errors.js';
 
 /** Name of the profile that lives directly in HERMES_HOME. */
 export const DEFAULT_PROFILE_NAME = 'default';

@@ -1,4 +1,4 @@
-import type { Clock } from '../util/clock.js';
+import type { Clock } from '../core/clock.js';
 import { readGatewayState } from './gateway-state.js';
 import type { Profile } from './profile.js';
 

@@ -1,8 +1,8 @@
 import type { JobStore } from '../store/job-store.js';
-import type { JobRow, JobRunRow } from './job-types.js';
+import type { JobRow, JobRunRow } from '../store/job-types.js';
 import { describeSchedule } from './schedule-describe.js';
 import { describeTarget } from './targets.js';
-import { formatWallTime } from './zoned-time.js';
+import { formatWallTime } from '../util/schedule/zoned-time.js';
 
 /** A time as listings show it: "2026-12-02 09:00 (Europe/Berlin)". */
 export function whenText(params: { atMs: number; timeZone: string }): string {

@@ -1,11 +1,11 @@
 import type { JobStore } from '../store/job-store.js';
 import type { TurnOrigin } from '../tools/capabilities.js';
-import type { Clock } from '../util/clock.js';
+import type { Clock } from '../core/clock.js';
 import { historyText, jobText, jobsText, whenText } from './actions-format.js';
-import type { JobChanges, JobRow } from './job-types.js';
+import type { JobChanges, JobRow } from '../store/job-types.js';
 import { resolveTargets } from './resolve-targets.js';
 import { nextRun } from './schedule-next.js';
-import { parseSchedule } from './schedule.js';
+import { parseSchedule } from '../util/schedule/schedule.js';
 import { describeSchedule } from './schedule-describe.js';
 import { describeTarget } from './targets.js';
 

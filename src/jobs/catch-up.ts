@@ -1,6 +1,6 @@
 import { Cron } from 'croner';
 import { nextRun } from './schedule-next.js';
-import type { Schedule } from './schedule-types.js';
+import type { Schedule } from '../util/schedule/types.js';
 
 /** Missed times looked at one by one before the rest is only counted as "at least". */
 export const MAX_MISSED_ENUMERATED = 10_000;

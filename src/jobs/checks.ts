@@ -3,7 +3,7 @@ import type { PlatformName } from '../config/schema.js';
 import type { CheckConfig } from '../config/unasked-schema.js';
 import { commandEnv } from '../tools/builtin/terminal.js';
 import { runCommand, type CommandResult } from '../tools/builtin/run-command.js';
-import type { Clock } from '../util/clock.js';
+import type { Clock } from '../core/clock.js';
 import type { FiredChecks } from './checks-fired.js';
 import type { InjectTurn } from './inject-request.js';
 import { runOnGrid } from './interval-loop.js';

@@ -1,7 +1,7 @@
 import type { JobStore } from '../store/job-store.js';
 import type { CronCapability } from '../tools/capabilities.js';
 import { ToolError } from '../tools/tool.js';
-import type { Clock } from '../util/clock.js';
+import type { Clock } from '../core/clock.js';
 import { jobAction, type JobActionDeps } from './actions.js';
 
 /**

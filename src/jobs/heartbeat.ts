@@ -4,11 +4,11 @@ import type { PlatformName } from '../config/schema.js';
 import type { HeartbeatConfig } from '../config/unasked-schema.js';
 import { capText, readStart } from '../agent/prompt/context-files.js';
 import { scanForThreats } from '../threats/scan.js';
-import type { Clock } from '../util/clock.js';
+import type { Clock } from '../core/clock.js';
 import { heartbeatPrompt } from './heartbeat-prompt.js';
 import type { InjectTurn } from './inject-request.js';
 import { runOnGrid } from './interval-loop.js';
-import { isQuietAt, parseQuietHours, type QuietHours } from './quiet-hours.js';
+import { isQuietAt, parseQuietHours, type QuietHours } from '../util/schedule/quiet-hours.js';
 
 /** The profile's heartbeat checklist file. */
 export function heartbeatFile(params: { profileDir: string }): string {

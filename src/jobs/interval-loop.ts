@@ -1,4 +1,4 @@
-import type { Clock } from '../util/clock.js';
+import type { Clock } from '../core/clock.js';
 
 /**
  * Calls `tick` at anchor + k * everyMs (k = 1, 2, ...; anchor = now at the start) until `signal` aborts, so runs

@@ -1,6 +1,6 @@
 import type { JobStore } from '../store/job-store.js';
 import type { TurnOrigin } from '../tools/capabilities.js';
-import type { DeliveryTarget, KnownChat } from './job-types.js';
+import type { DeliveryTarget, KnownChat } from '../store/job-types.js';
 import { parseDeliver, targetKey } from './targets.js';
 
 /** How many known chats a refusal lists (newest first) before "and N more". */

@@ -1,14 +1,14 @@
-import { lastAnswer } from '../gateway/inject.js';
-import type { InjectedTurnEnd } from '../gateway/inject-watch.js';
-import { isSilentAnswer } from '../gateway/inject-turn.js';
+import { lastAnswer } from '../gateway/inject/inject.js';
+import type { InjectedTurnEnd } from '../gateway/inject/watch.js';
+import { isSilentAnswer } from '../gateway/inject/quiet.js';
 import { backoffDelay } from '../util/backoff.js';
 import { modelRetryDelay } from './catch-up.js';
-import type { JobRow, JobRunRow } from './job-types.js';
+import type { JobRow, JobRunRow } from '../store/job-types.js';
 import { resolveTargets, type ResolvedTarget } from './run-targets.js';
 import { carryTurnParts, deliveryJournal, keepScriptOutput } from './run-journal.js';
 import { runJobScript } from './run-script.js';
 import type { AttemptOutcome, SchedulerDeps } from './run-types.js';
-import { escapePart } from '../gateway/session-key.js';
+import { escapePart } from '../core/session-key.js';
 
 /** First wait before a failed delivery is tried again; doubles per attempt up to `deliveryRetryMaxMs`. */
 export const DELIVERY_RETRY_BASE_MS = 60_000;

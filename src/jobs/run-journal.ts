@@ -1,8 +1,8 @@
-import { systemEvent } from '../gateway/inject-turn.js';
-import { escapePart } from '../gateway/session-key.js';
+import { systemEvent } from '../gateway/inject/quiet.js';
+import { escapePart } from '../core/session-key.js';
 import type { Store } from '../store/types.js';
-import type { Clock } from '../util/clock.js';
-import type { JobRow, JobRunRow } from './job-types.js';
+import type { Clock } from '../core/clock.js';
+import type { JobRow, JobRunRow } from '../store/job-types.js';
 import type { ResolvedTarget } from './run-targets.js';
 
 type OkTarget = Extract<ResolvedTarget, { ok: true }>;

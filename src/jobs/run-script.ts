@@ -1,7 +1,7 @@
 import { runCommand } from '../tools/builtin/run-command.js';
 import { commandEnv } from '../tools/builtin/terminal.js';
 import type { TerminalLimits } from '../tools/tool.js';
-import type { Clock } from '../util/clock.js';
+import type { Clock } from '../core/clock.js';
 
 /** What a script job's command gave: its output (the exit code noted when not 0), or `aborted` (the gateway stopped). */
 export type ScriptOutput = { readonly kind: 'output'; readonly output: string } | { readonly kind: 'aborted' };

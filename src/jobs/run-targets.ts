@@ -1,6 +1,6 @@
-import type { ChatRef } from '../gateway/contracts.js';
+import type { ChatRef } from '../core/adapter.js';
 import type { Store } from '../store/types.js';
-import type { DeliveryTarget } from './job-types.js';
+import type { DeliveryTarget } from '../store/job-types.js';
 import { targetKey } from './targets.js';
 
 /** A job's target made concrete for one run (a `home` target looked up now), or why it cannot be delivered to. */

@@ -1,10 +1,10 @@
 import type { Logger } from 'pino';
-import type { ChatRef } from '../gateway/contracts.js';
-import type { InjectParams, InjectResult } from '../gateway/inject.js';
-import type { SendTextResult } from '../gateway/inject-send.js';
+import type { ChatRef } from '../core/adapter.js';
+import type { InjectParams, InjectResult } from '../gateway/inject/inject.js';
+import type { SendTextResult } from '../gateway/inject/send.js';
 import type { Store } from '../store/types.js';
 import type { TerminalLimits } from '../tools/tool.js';
-import type { Clock } from '../util/clock.js';
+import type { Clock } from '../core/clock.js';
 
 /** What the scheduler and a job's run need from the gateway (given by the runner). */
 export interface SchedulerDeps {

@@ -1,5 +1,5 @@
-import type { Schedule } from './schedule-types.js';
-import { formatWallTime } from './zoned-time.js';
+import type { Schedule } from '../util/schedule/types.js';
+import { formatWallTime } from '../util/schedule/zoned-time.js';
 
 const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const NAME_TO_DAY: ReadonlyMap<string, number> = new Map(

@@ -1,5 +1,5 @@
 import { Cron } from 'croner';
-import type { Schedule } from './schedule-types.js';
+import type { Schedule } from '../util/schedule/types.js';
 
 /**
  * The first scheduled time strictly after `after` (epoch ms), or undefined when there is none (a one-shot that is

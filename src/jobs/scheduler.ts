@@ -1,4 +1,4 @@
-import type { JobRow, JobRunRow } from './job-types.js';
+import type { JobRow, JobRunRow } from '../store/job-types.js';
 import { planCatchUp } from './catch-up.js';
 import { runAttempt } from './run-job.js';
 import type { AttemptOutcome, SchedulerDeps } from './run-types.js';
@@ -15,7 +15,7 @@ const storeErrorBaseMs = 5_000;
 const finalOutcomes: ReadonlySet<AttemptOutcome> = new Set(['delivered', 'silent', 'failed']);
 
 /**
- * Runs one profile's due jobs (src/jobs/job-types.ts has the steps): on start it finishes the runs a crash left open,
+ * Runs one profile's due jobs (src/store/job-types.ts has the steps): on start it finishes the runs a crash left open,
  * then at each soonest due time (or when poked: a job was created or changed) it plans catch-up, records skipped
  * times, claims and runs due ones (one run per job at a time), and takes due retries.
  */

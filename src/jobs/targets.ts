@@ -1,4 +1,4 @@
-import type { DeliveryTarget } from './job-types.js';
+import type { DeliveryTarget } from '../store/job-types.js';
 
 /** One entry of a `deliver` text before it is checked against the chats the profile knows. */
 export type DeliverSpec =

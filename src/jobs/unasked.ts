@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../config/schema.js';
-import { hostTimeZone } from '../config/time-zone.js';
-import type { Clock } from '../util/clock.js';
+import { hostTimeZone } from '../util/schedule/time-zone.js';
+import type { Clock } from '../core/clock.js';
 import { runChecks, type CommandRunner } from './checks.js';
 import { fileFiredChecks, firedChecksFile, type FiredChecks } from './checks-fired.js';
 import { heartbeatFile, runHeartbeat } from './heartbeat.js';

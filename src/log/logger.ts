@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { pino, type DestinationStream, type LevelWithSilent, type LogFn, type Logger } from 'pino';
 import { prettyFactory } from 'pino-pretty';
 import type { Profile } from '../home/profile.js';
-import { systemClock, type Clock } from '../util/clock.js';
+import { systemClock, type Clock } from '../core/clock.js';
 import { REDACT_PATHS } from './redact-paths.js';
 import { maskPhonesInText } from './phone-mask.js';
 import type { DiskReporter } from '../util/disk-error.js';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { diskErrorKind, diskReason, errorCode, type DiskReporter } from '../util/disk-error.js';
-import { systemClock, type Clock } from '../util/clock.js';
+import { systemClock, type Clock } from '../core/clock.js';
 import { LogBacklog } from './log-backlog.js';
 
 /** The file calls the stream makes (a test seam: a test can make writes fail like a full disk). */

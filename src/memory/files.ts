@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { MemoryCapability, MemoryTarget, MemoryWrite } from '../tools/capabilities.js';
 import { ToolError } from '../tools/tool.js';
-import type { Clock } from '../util/clock.js';
+import type { Clock } from '../core/clock.js';
 import { whenAborted } from '../util/when-aborted.js';
 import { applyWrite } from './apply.js';
 import { removeStaleTemps, writeFileAtomic } from '../util/atomic-write.js';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, ftruncateSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { processAlive, processStartTicks } from '../home/pid-lock.js';
-import type { Clock } from '../util/clock.js';
+import type { Clock } from '../core/clock.js';
 
 /** Who holds a lock file, as written inside it. */
 export interface LockHolder {

@@ -1,4 +1,4 @@
-import { platformOfSessionKey } from '../gateway/session-key.js';
+import { platformOfSessionKey } from '../core/session-key.js';
 import type { QueryTerm } from '../store/search-terms.js';
 import type { SessionSearchGroup, SessionSearchResult } from '../store/types.js';
 import { matchWindow, type WindowSizes } from './windows.js';

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Clock } from '../util/clock.js';
+import type { Clock } from '../core/clock.js';
 import type { ApprovalRule, ApprovalStore } from './approval-store.js';
 
 /** An approval_rules row as SQLite returns it. */

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import nodePath from 'node:path';
-import { UserFacingError } from '../gateway/errors.js';
+import { UserFacingError } from '../core/errors.js';
 import { diskErrorKind, diskReason, errorCode } from '../util/disk-error.js';
 import type { StoreLogger } from './store-logger.js';
 

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Clock } from '../util/clock.js';
+import type { Clock } from '../core/clock.js';
 import type { CredentialState, Store } from './types.js';
 
 /** A credential_state row as SQLite returns it. */

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Clock } from '../util/clock.js';
+import type { Clock } from '../core/clock.js';
 import type { Store } from './types.js';
 
 /** The key/value cursors' part of the Store. */

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
-import type { ChatKind } from '../gateway/contracts.js';
-import type { HomeChannel, KnownChat } from '../jobs/job-types.js';
-import type { Clock } from '../util/clock.js';
+import type { ChatKind } from '../core/adapter.js';
+import type { HomeChannel, KnownChat } from './job-types.js';
+import type { Clock } from '../core/clock.js';
 import type { Store } from './types.js';
 
 /** A home_channels row as SQLite returns it. */

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
-import { messageEventSchema, type MessageEvent } from '../gateway/contracts.js';
-import type { Clock } from '../util/clock.js';
+import { messageEventSchema, type MessageEvent } from '../core/adapter.js';
+import type { Clock } from '../core/clock.js';
 import { StoreDataError } from './errors.js';
 import type { StoreLogger } from './store-logger.js';
 import type { InboxRow, InboxState, Store } from './types.js';

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
-import type { DeliveryRecord, JobRunRow, RunOutcome } from '../jobs/job-types.js';
-import type { Clock } from '../util/clock.js';
+import type { DeliveryRecord, JobRunRow, RunOutcome } from './job-types.js';
+import type { Clock } from '../core/clock.js';
 import type { Store } from './types.js';
 
 /** A job_runs row as SQLite returns it. */

@@ -1,9 +1,9 @@
-import type { ChatRef } from '../gateway/contracts.js';
-import type { DeliveryRecord, HomeChannel, KnownChat, JobChanges, JobRow, JobRunRow, JobState, NewJob, RunOutcome } from '../jobs/job-types.js';
+import type { ChatRef } from '../core/adapter.js';
+import type { DeliveryRecord, HomeChannel, KnownChat, JobChanges, JobRow, JobRunRow, JobState, NewJob, RunOutcome } from './job-types.js';
 
-/** The scheduled-jobs part of the Store (migration 6); see src/jobs/job-types.ts for how a scheduler uses it. */
+/** The scheduled-jobs part of the Store (migration 6); see src/store/job-types.ts for how a scheduler uses it. */
 export interface JobStore {
-  // --- scheduled jobs (times in ms since the epoch; types in src/jobs/job-types.ts) ---
+  // --- scheduled jobs (times in ms since the epoch; types in src/store/job-types.ts) ---
   /** Stores a new job with a fresh id (state `active` unless given). */
   createJob(params: NewJob): JobRow;
   /** Changes a job's fields; undefined when there is no such job. */

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
-import { chatRefSchema } from '../gateway/contracts.js';
-import type { DeliveryTarget, JobRow, JobState, RunOutcome } from '../jobs/job-types.js';
-import { scheduleFromJson } from '../jobs/schedule.js';
-import type { Clock } from '../util/clock.js';
+import { chatRefSchema } from '../core/adapter.js';
+import type { DeliveryTarget, JobRow, JobState, RunOutcome } from './job-types.js';
+import { scheduleFromJson } from '../util/schedule/schedule.js';
+import type { Clock } from '../core/clock.js';
 import type { StoreLogger } from './store-logger.js';
 import type { Store } from './types.js';
 

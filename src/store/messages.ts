@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
-import type { Clock } from '../util/clock.js';
+import type { Clock } from '../core/clock.js';
 import { StoreDataError } from './errors.js';
 import type { MessageRole, NewMessage, Store, StoredMessage, StoredToolCall } from './types.js';
 

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
-import { UserFacingError } from '../gateway/errors.js';
-import type { Clock } from '../util/clock.js';
+import { UserFacingError } from '../core/errors.js';
+import type { Clock } from '../core/clock.js';
 import type { Migration } from './migrations.js';
 import type { StoreLogger } from './store-logger.js';
 

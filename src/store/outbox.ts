@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Clock } from '../util/clock.js';
+import type { Clock } from '../core/clock.js';
 import type { OutboxRow, Store } from './types.js';
 
 /** An outbox row as SQLite returns it. */

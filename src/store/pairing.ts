@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Clock } from '../util/clock.js';
+import type { Clock } from '../core/clock.js';
 import type { ApprovedSender, PairingRequest, Store } from './types.js';
 
 /** A pairing_requests row as SQLite returns it. */

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Clock } from '../util/clock.js';
+import type { Clock } from '../core/clock.js';
 import { newSessionId } from './session-id.js';
 import type { SessionRow, Store } from './types.js';
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type Database from 'better-sqlite3';
-import type { Clock } from '../util/clock.js';
+import type { Clock } from '../core/clock.js';
 import { diskErrorKind, errorCode, type DiskReporter } from '../util/disk-error.js';
 import { diskOpenFailure, openDatabase } from './connection.js';
 import { createCursorQueries } from './cursors.js';

@@ -1,4 +1,4 @@
-import type { MessageEvent } from '../gateway/contracts.js';
+import type { MessageEvent } from '../core/adapter.js';
 import type { ApprovalStore } from './approval-store.js';
 import type { JobStore } from './job-store.js';
 

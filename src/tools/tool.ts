@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Clock } from '../util/clock.js';
+import type { Clock } from '../core/clock.js';
 import type {
   ApprovalCapability,
   ClarifyCapability,

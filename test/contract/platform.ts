@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
-import type { AdapterEntry } from '../../src/gateway/runner.js';
+import type { AdapterEntry } from '../../src/gateway/runtime/runner.js';
 import type { Profile } from '../../src/home/index.js';
-import type { Clock } from '../../src/util/clock.js';
+import type { Clock } from '../../src/core/clock.js';
 
 /** A person on the platform, with the DM chat the bot sees them in. */
 export interface ContractUser {

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { MessageEvent } from '../../src/gateway/contracts.js';
-import { systemClock } from '../../src/util/clock.js';
+import type { MessageEvent } from '../../src/core/adapter.js';
+import { systemClock } from '../../src/core/clock.js';
 import { TestAdapter } from '../helpers/test-adapter.js';
 import type { ContractPlatform, ContractUser } from './platform.js';
 import { adapterContract } from './suite.js';

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import type { DiscordAdapter } from '../../adapters/discord/adapter.js';
 import { FakeDiscord } from '../fakes/discord/index.js';
 import type { BotMessage } from '../fakes/discord/types.js';
-import type { Clock } from '../../src/util/clock.js';
+import type { Clock } from '../../src/core/clock.js';
 import { lastToolResult, scriptCommand } from '../helpers/approvals.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { startHarness, type Harness } from '../helpers/harness.js';

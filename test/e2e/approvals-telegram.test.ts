@@ -3,7 +3,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import type { TelegramAdapter } from '../../adapters/telegram/adapter.js';
-import type { Clock } from '../../src/util/clock.js';
+import type { Clock } from '../../src/core/clock.js';
 import { FakeTelegram } from '../fakes/telegram/index.js';
 import type { BotMessage } from '../fakes/telegram/types.js';
 import { lastToolResult, scriptCommand } from '../helpers/approvals.js';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { pino } from 'pino';
 import type { DiscordAdapter } from '../../adapters/discord/adapter.js';
-import { systemClock } from '../../src/util/clock.js';
+import { systemClock } from '../../src/core/clock.js';
 import { choices, runAdapter, type RunningAdapter } from '../helpers/buttons.js';
 import { discordAdapter, discordToken } from '../helpers/discord.js';
 import { FakeDiscord } from '../fakes/discord/index.js';

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { pino } from 'pino';
 import type { SlackAdapter } from '../../adapters/slack/adapter.js';
 import { toMrkdwn } from '../../adapters/slack/outbound.js';
-import { systemClock } from '../../src/util/clock.js';
+import { systemClock } from '../../src/core/clock.js';
 import { choices, recordingLogger, runAdapter, type RunningAdapter, serveRoutes } from '../helpers/buttons.js';
 import { slackAdapter, slackTokens } from '../helpers/slack.js';
 import { FakeSlack } from '../fakes/slack/index.js';

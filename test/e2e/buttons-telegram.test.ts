@@ -5,7 +5,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { pino } from 'pino';
 import type { TelegramAdapter } from '../../adapters/telegram/adapter.js';
-import { systemClock } from '../../src/util/clock.js';
+import { systemClock } from '../../src/core/clock.js';
 import { choices, runAdapter, type RunningAdapter, serveRoutes } from '../helpers/buttons.js';
 import { telegramAdapter, testToken } from '../helpers/telegram.js';
 import { FakeTelegram } from '../fakes/telegram/index.js';

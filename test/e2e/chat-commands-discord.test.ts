@@ -6,7 +6,7 @@ import { FakeDiscord } from '../fakes/discord/index.js';
 import { startHarness } from '../helpers/harness.js';
 import { discordAdapter, discordToken } from '../helpers/discord.js';
 import { capturingLogger, until } from '../helpers/review.js';
-import { commandTable } from '../../src/gateway/command-table.js';
+import { commandTable } from '../../src/core/command-table.js';
 
 const owner = { id: '200000000000000001', username: 'owner' };
 

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { say, until } from '../helpers/converse.js';
 import { gateTool } from '../helpers/gate-tool.js';
-import { commandHelp } from '../../src/gateway/commands.js';
+import { commandHelp } from '../../src/core/commands.js';
 
 /** Command replies and edits paced at the shortest interval the config allows (the harness's 1 s makes each command wait). */
 const fast = { stream: { edit_interval: '250ms' } };

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { openStore } from '../../src/store/sqlite-store.js';
-import { systemClock } from '../../src/util/clock.js';
+import { systemClock } from '../../src/core/clock.js';
 import { FakeOpenAI } from '../fakes/openai/server.js';
 import { until } from '../helpers/gateway-process.js';
 import { writeChatProfile } from '../helpers/pty-chat.js';

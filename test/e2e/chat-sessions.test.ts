@@ -7,7 +7,7 @@ import { summaryMessage } from '../../src/agent/compress/summary-message.js';
 import { shortSessionId } from '../../src/store/session-id.js';
 import { openStore } from '../../src/store/sqlite-store.js';
 import type { SessionRow } from '../../src/store/types.js';
-import { systemClock } from '../../src/util/clock.js';
+import { systemClock } from '../../src/core/clock.js';
 import { FakeOpenAI, type CapturedRequest } from '../fakes/openai/server.js';
 import { cli } from '../helpers/cli.js';
 import { writeChatProfile } from '../helpers/pty-chat.js';

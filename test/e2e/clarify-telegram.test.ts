@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { TelegramAdapter } from '../../adapters/telegram/adapter.js';
-import type { Clock } from '../../src/util/clock.js';
+import type { Clock } from '../../src/core/clock.js';
 import { FakeTelegram } from '../fakes/telegram/index.js';
 import type { BotMessage } from '../fakes/telegram/types.js';
 import { clarifyResult, scriptClarify } from '../helpers/clarify.js';

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, test } from 'node:test';
 import { loadConfig } from '../../src/config/load.js';
-import { assertNoClashes, findClashes } from '../../src/home/clashes.js';
+import { assertNoClashes, findClashes } from '../../src/config/clashes.js';
 import { resolveProfile } from '../../src/home/profile.js';
 import { cli } from '../helpers/cli.js';
 import { writeProfile } from '../unit/cli/ops-support.js';

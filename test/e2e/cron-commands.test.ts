@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseSchedule } from '../../src/jobs/schedule.js';
+import { parseSchedule } from '../../src/util/schedule/schedule.js';
 import { nextRun } from '../../src/jobs/schedule-next.js';
 import type { Store } from '../../src/store/types.js';
 import { say } from '../helpers/converse.js';

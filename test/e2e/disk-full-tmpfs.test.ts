@@ -120,7 +120,7 @@ test('starting on a tmpfs that is already full: a clear "disk full" error and hi
     writeFileSync(path.join(profileDir, 'config.yaml'), stringify({ model: { base_url: 'http://127.0.0.1:9/v1', api_key: 'sk-tmpfs', name: 'fake-model' }, gateway: { http: { port: 0 } } }));
     // A store from an earlier run (closed cleanly: no -wal or -shm file left), then the disk fills up.
     const { openStore } = await import('../../src/store/sqlite-store.js');
-    const { systemClock } = await import('../../src/util/clock.js');
+    const { systemClock } = await import('../../src/core/clock.js');
     openStore({ path: path.join(profileDir, 'state.db'), clock: systemClock }).close();
     fillDisk({ file: path.join(home, 'filler') });
     const res = await cli({ argv: ['-p', 'crash', 'gateway', 'run'], env: { HERMES_HOME: home, HOME: home } });

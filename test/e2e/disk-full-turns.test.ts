@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type Database from 'better-sqlite3';
-import { DiskHealth } from '../../src/gateway/disk-health.js';
-import { JournalRefusedError } from '../../src/gateway/errors.js';
-import { systemClock } from '../../src/util/clock.js';
+import { DiskHealth } from '../../src/gateway/ops/disk-health.js';
+import { JournalRefusedError } from '../../src/core/errors.js';
+import { systemClock } from '../../src/core/clock.js';
 import { fillStore, freeStore } from '../helpers/fill-store.js';
 import { startHarness } from '../helpers/harness.js';
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type Database from 'better-sqlite3';
-import { DiskHealth } from '../../src/gateway/disk-health.js';
-import { systemClock } from '../../src/util/clock.js';
+import { DiskHealth } from '../../src/gateway/ops/disk-health.js';
+import { systemClock } from '../../src/core/clock.js';
 import { FakeSlack } from '../fakes/slack/index.js';
 import { FakeTelegram } from '../fakes/telegram/index.js';
 import { fillStore, freeStore } from '../helpers/fill-store.js';

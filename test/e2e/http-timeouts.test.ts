@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { test } from 'node:test';
 import { pino } from 'pino';
-import { createHttpServer, DEFAULT_HTTP_TIMEOUTS, type GatewayHttp } from '../../src/http/server.js';
-import { systemClock } from '../../src/util/clock.js';
+import { createHttpServer, DEFAULT_HTTP_TIMEOUTS, type GatewayHttp } from '../../src/gateway/http/server.js';
+import { systemClock } from '../../src/core/clock.js';
 
 // Node's HTTP server times requests with its own timers, so these tests use short real timeouts instead of a fake clock.
 const timeouts = { headersMs: 400, requestMs: 600, checkIntervalMs: 100 };

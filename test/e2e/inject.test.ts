@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { z } from 'zod';
-import type { OutboundMessage } from '../../src/gateway/contracts.js';
+import type { OutboundMessage } from '../../src/core/adapter.js';
 import type { TurnOrigin } from '../../src/tools/capabilities.js';
 import { defineTool, type ToolDefinition } from '../../src/tools/tool.js';
 import { until } from '../helpers/converse.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import type { DeliveryTarget, JobRow } from '../../src/jobs/job-types.js';
+import type { DeliveryTarget, JobRow } from '../../src/store/job-types.js';
 import type { LoopbackPlatform } from '../fakes/loopback/server.js';
 import { until, type GatewayProcess } from '../helpers/gateway-process.js';
 import { startCrashRig, waitDelivered, withStoreAt } from '../helpers/jobs-crash.js';

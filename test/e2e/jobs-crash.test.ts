@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { JobRow } from '../../src/jobs/job-types.js';
+import type { JobRow } from '../../src/store/job-types.js';
 import { until } from '../helpers/gateway-process.js';
 import { startCrashRig, waitDelivered, withStoreAt } from '../helpers/jobs-crash.js';
 

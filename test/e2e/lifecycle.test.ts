@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { AdapterStartParams, PlatformAdapter } from '../../src/gateway/contracts.js';
+import type { AdapterStartParams, PlatformAdapter } from '../../src/core/adapter.js';
 import { startHarness } from '../helpers/harness.js';
 
 test('drain: a turn that outlives the drain timeout is interrupted, left open, and finished in place on the next start', async () => {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import { logs } from '../../src/cli/logs-cmd.js';
 import { RotatingFileStream } from '../../src/log/rotating-file.js';
-import { systemClock } from '../../src/util/clock.js';
+import { systemClock } from '../../src/core/clock.js';
 import { cli } from '../helpers/cli.js';
 import { captureIO } from '../unit/cli/ops-support.js';
 

@@ -3,11 +3,11 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { stringify, parse } from 'yaml';
-import { GatewayReloader } from '../../src/gateway/reload.js';
+import { GatewayReloader } from '../../src/gateway/reload/reload.js';
 import { Redactor } from '../../src/log/redact.js';
 import { builtinTools } from '../../src/tools/builtin/index.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
-import { systemClock } from '../../src/util/clock.js';
+import { systemClock } from '../../src/core/clock.js';
 import { startHarness } from '../helpers/harness.js';
 
 const toolResults = (messages: readonly Record<string, unknown>[] | undefined): string[] =>

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { GatewayMetrics } from '../../src/gateway/metrics.js';
+import { GatewayMetrics } from '../../src/gateway/ops/metrics.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 
 async function scrape(h: Harness): Promise<{ status: number; type: string | null; body: string }> {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { pino } from 'pino';
-import type { AdapterStartParams } from '../../src/gateway/contracts.js';
-import { systemClock } from '../../src/util/clock.js';
+import type { AdapterStartParams } from '../../src/core/adapter.js';
+import { systemClock } from '../../src/core/clock.js';
 import { FakeDiscord } from '../fakes/discord/index.js';
 import { FakeSlack } from '../fakes/slack/index.js';
 import { FakeTelegram } from '../fakes/telegram/index.js';

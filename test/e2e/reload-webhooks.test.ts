@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
-import { createHttpServer } from '../../src/http/server.js';
-import { systemClock } from '../../src/util/clock.js';
+import { createHttpServer } from '../../src/gateway/http/server.js';
+import { systemClock } from '../../src/core/clock.js';
 
 test('webhook routes are replaced, added and removed while the server listens; /healthz and 404s are unaffected', async () => {
   const http = createHttpServer({

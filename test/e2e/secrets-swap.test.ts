@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import type { OutboundMessage } from '../../src/gateway/contracts.js';
+import type { OutboundMessage } from '../../src/core/adapter.js';
 import { startHarness } from '../helpers/harness.js';
 import { leakedPiece } from '../helpers/secret-leaks.js';
 

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { pino } from 'pino';
-import { GatewayReloader } from '../../src/gateway/reload.js';
+import { GatewayReloader } from '../../src/gateway/reload/reload.js';
 import { Redactor } from '../../src/log/redact.js';
 import { builtinTools } from '../../src/tools/builtin/index.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
-import { systemClock } from '../../src/util/clock.js';
+import { systemClock } from '../../src/core/clock.js';
 import { FakeOpenAI } from '../fakes/openai/server.js';
 import type { CapturedRequest } from '../fakes/openai/server.js';
 import { startHarness, type Harness } from '../helpers/harness.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { systemClock, type Clock } from '../../src/util/clock.js';
+import { systemClock, type Clock } from '../../src/core/clock.js';
 import { owner, smsSetup, startSmsGateway, tinyPng } from '../helpers/sms.js';
 
 const bot = smsSetup.botNumber;

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { stringify } from 'yaml';
-import type { HealthReport } from '../../src/http/server.js';
+import type { HealthReport } from '../../src/gateway/http/server.js';
 import { cli } from '../helpers/cli.js';
 
 test('hermes status on a full disk: "degraded: disk full" with what failed (exit 1); without a gateway.json of its own (it could not be written) the configured port is asked', async () => {

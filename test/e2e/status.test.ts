@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 import { LoopbackPlatform } from '../fakes/loopback/server.js';
 import { FakeOpenAI } from '../fakes/openai/server.js';
-import { systemClock } from '../../src/util/clock.js';
+import { systemClock } from '../../src/core/clock.js';
 import { cli } from '../helpers/cli.js';
 import { startHarness } from '../helpers/harness.js';
 import { TestAdapter } from '../helpers/test-adapter.js';

@@ -6,7 +6,7 @@ import type { ScriptedReply } from '../fakes/openai/server.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { gateTool } from '../helpers/gate-tool.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
-import type { AdapterCapabilities } from '../../src/gateway/contracts.js';
+import type { AdapterCapabilities } from '../../src/core/adapter.js';
 
 const CURSOR = ' ▉';
 

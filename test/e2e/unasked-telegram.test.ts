@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { UnaskedLoops } from '../../src/gateway/unasked-loops.js';
+import { UnaskedLoops } from '../../src/gateway/inject/unasked-loops.js';
 import type { Store } from '../../src/store/types.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { driveUntil } from '../helpers/jobs.js';

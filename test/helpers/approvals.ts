@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { AdapterCapabilities, ChoiceAnswer } from '../../src/gateway/contracts.js';
-import type { Clock } from '../../src/util/clock.js';
+import type { AdapterCapabilities, ChoiceAnswer } from '../../src/core/adapter.js';
+import type { Clock } from '../../src/core/clock.js';
 import { until } from './converse.js';
 import { startHarness, type Harness } from './harness.js';
 import type { ShownMessage } from './test-adapter.js';

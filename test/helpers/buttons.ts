@@ -1,7 +1,7 @@
 import { pino, type Logger } from 'pino';
-import type { AdapterReport, ChoiceAnswer, ChoiceEvent, MessageEvent, OutboundChoice, PlatformAdapter, Sender } from '../../src/gateway/contracts.js';
-import { createHttpServer } from '../../src/http/server.js';
-import { systemClock } from '../../src/util/clock.js';
+import type { AdapterReport, ChoiceAnswer, ChoiceEvent, MessageEvent, OutboundChoice, PlatformAdapter, Sender } from '../../src/core/adapter.js';
+import { createHttpServer } from '../../src/gateway/http/server.js';
+import { systemClock } from '../../src/core/clock.js';
 
 /** The four choices of an approval question, as the adapter tests send them. */
 export const choices: readonly OutboundChoice[] = [

@@ -1,5 +1,5 @@
-import type { AdapterCapabilities } from '../../src/gateway/contracts.js';
-import type { Clock } from '../../src/util/clock.js';
+import type { AdapterCapabilities } from '../../src/core/adapter.js';
+import type { Clock } from '../../src/core/clock.js';
 import { until } from './converse.js';
 import { startHarness, type Harness } from './harness.js';
 import type { ShownMessage } from './test-adapter.js';

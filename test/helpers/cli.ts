@@ -5,7 +5,7 @@ import { runCli } from '../../src/cli/main.js';
 import type { CliIO } from '../../src/cli/output.js';
 import { openStore } from '../../src/store/sqlite-store.js';
 import type { Store } from '../../src/store/types.js';
-import { systemClock } from '../../src/util/clock.js';
+import { systemClock } from '../../src/core/clock.js';
 
 /** A CliIO whose output is collected; `stdin` is ended with the given text. */
 export function captureIO(params: { env: Record<string, string>; stdin?: string }): { io: CliIO; stdout: () => string; stderr: () => string } {

@@ -2,14 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
-import type { ChatRef, MessageEvent, PlatformAdapter } from '../../src/gateway/contracts.js';
+import type { ChatRef, MessageEvent, PlatformAdapter } from '../../src/core/adapter.js';
 import { ChatPacer } from '../../src/gateway/delivery/pacer.js';
 import type { DeliveryJournal } from '../../src/gateway/delivery/sent-messages.js';
 import { StreamDelivery, type DeliveryResult } from '../../src/gateway/delivery/stream.js';
-import { turnJournal, turnLeftovers } from '../../src/gateway/turn-journal.js';
+import { turnJournal, turnLeftovers } from '../../src/gateway/turns/journal.js';
 import { openStore } from '../../src/store/sqlite-store.js';
 import type { Store } from '../../src/store/types.js';
-import { systemClock } from '../../src/util/clock.js';
+import { systemClock } from '../../src/core/clock.js';
 
 /** Where a crash cuts the first send of a reply. */
 export type CrashPoint = 'before the call' | 'accepted, answer not recorded' | 'after recording';

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { DiscordAdapter } from '../../adapters/discord/adapter.js';
 import { discordSchema } from '../../src/config/platforms-schema.js';
-import type { Clock } from '../../src/util/clock.js';
+import type { Clock } from '../../src/core/clock.js';
 import type { ContractPlatform } from '../contract/platform.js';
 import { FakeDiscord } from '../fakes/discord/index.js';
 

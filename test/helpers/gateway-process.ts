@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { HealthReport } from '../../src/http/server.js';
+import type { HealthReport } from '../../src/gateway/http/server.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { stringify } from 'yaml';
 import { openStore } from '../../src/store/sqlite-store.js';
 import type { Store } from '../../src/store/types.js';
-import { systemClock } from '../../src/util/clock.js';
+import { systemClock } from '../../src/core/clock.js';
 import { FakeOpenAI } from '../fakes/openai/server.js';
 import { LoopbackPlatform } from '../fakes/loopback/server.js';
 import { startGatewayProcess, until, type GatewayProcess } from './gateway-process.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import type { OutboundMessage } from '../../src/gateway/contracts.js';
-import type { DeliveryTarget, JobRow, JobRunRow, RunOutcome } from '../../src/jobs/job-types.js';
-import { parseSchedule } from '../../src/jobs/schedule.js';
+import type { OutboundMessage } from '../../src/core/adapter.js';
+import type { DeliveryTarget, JobRow, JobRunRow, RunOutcome } from '../../src/store/job-types.js';
+import { parseSchedule } from '../../src/util/schedule/schedule.js';
 import { nextRun } from '../../src/jobs/schedule-next.js';
 import type { Store } from '../../src/store/types.js';
 import type { FakeClock } from './fake-clock.js';

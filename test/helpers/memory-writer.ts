@@ -2,7 +2,7 @@
 //   rounds DIR      replace the "gen=" entry of MEMORY.md with the next generation, forever; prints "wrote N" after each
 //   adds DIR TAG N  print "ready", wait for a line on stdin, add entries TAG-1 … TAG-N to MEMORY.md one by one, exit
 import { MemoryFiles } from '../../src/memory/files.js';
-import { systemClock } from '../../src/util/clock.js';
+import { systemClock } from '../../src/core/clock.js';
 import { generationOf, generationText } from './memory-generations.js';
 
 const [mode, dir, tag, count] = process.argv.slice(2);

@@ -1,6 +1,6 @@
 import { pino, type Logger } from 'pino';
-import type { InjectParams, InjectResult } from '../../src/gateway/inject.js';
-import type { DeliveryTarget, JobRow } from '../../src/jobs/job-types.js';
+import type { InjectParams, InjectResult } from '../../src/gateway/inject/inject.js';
+import type { DeliveryTarget, JobRow } from '../../src/store/job-types.js';
 import { Scheduler, type SchedulerDeps } from '../../src/jobs/scheduler.js';
 import { openStore } from '../../src/store/sqlite-store.js';
 import type { Store } from '../../src/store/types.js';

@@ -5,7 +5,7 @@ import { SmsAdapter } from '../../adapters/sms/adapter.js';
 import { smsFactory } from '../../adapters/sms/factory.js';
 import { smsSchema } from '../../src/config/platforms-schema.js';
 import { configSchema } from '../../src/config/schema.js';
-import type { Clock } from '../../src/util/clock.js';
+import type { Clock } from '../../src/core/clock.js';
 import type { ContractPlatform, ShownBotMessage } from '../contract/platform.js';
 import { FakeTwilio, TwilioWebhooks, type FakeSentMessage } from '../fakes/twilio/index.js';
 import { startHarness, type Harness } from './harness.js';

@@ -4,7 +4,7 @@ import type { GatewayConfig } from '../../src/config/schema.js';
 import { TelegramAdapter } from '../../adapters/telegram/adapter.js';
 import type { MenuCommand } from '../../adapters/telegram/commands-menu.js';
 import type { Logger } from 'pino';
-import type { Clock } from '../../src/util/clock.js';
+import type { Clock } from '../../src/core/clock.js';
 import { FakeTelegram } from '../fakes/telegram/index.js';
 import type { ContractPlatform } from '../contract/platform.js';
 

@@ -9,9 +9,9 @@ import type {
   MessageEvent,
   OutboundMessage,
   PlatformAdapter,
-} from '../../src/gateway/contracts.js';
-import { RateLimitError } from '../../src/gateway/errors.js';
-import type { Clock } from '../../src/util/clock.js';
+} from '../../src/core/adapter.js';
+import { RateLimitError } from '../../src/core/errors.js';
+import type { Clock } from '../../src/core/clock.js';
 import { whenAborted } from '../../src/util/when-aborted.js';
 
 /** One call the gateway made to the test platform. */

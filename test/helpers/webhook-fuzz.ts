@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { pino, type Logger } from 'pino';
-import type { GatewayRunner } from '../../src/gateway/runner.js';
+import type { GatewayRunner } from '../../src/gateway/runtime/runner.js';
 import type { FakeOpenAI } from '../fakes/openai/server.js';
 import { pool } from './fuzz.js';
 

@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import type { GatewayConfig } from '../../config/schema.js';
-import { systemClock, type Clock } from '../../util/clock.js';
+import { systemClock, type Clock } from '../../core/clock.js';
 import { classifyError } from '../classify.js';
 import type { OnModelAttempt } from '../errors.js';
 

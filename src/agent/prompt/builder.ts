@@ -1,5 +1,5 @@
 import type { GatewayConfig } from '../../config/schema.js';
-import { hostTimeZone } from '../../config/time-zone.js';
+import { hostTimeZone } from '../../util/schedule/time-zone.js';
 import type { Profile } from '../../home/profile.js';
 import type { SessionPrompt } from '../../store/types.js';
 import { contextFilesLayer } from './context-files.js';

@@ -1,7 +1,7 @@
 import type { GatewayConfig } from '../../config/schema.js';
 import type { Profile } from '../../home/profile.js';
 import type { SessionPrompt } from '../../store/types.js';
-import type { Clock } from '../../util/clock.js';
+import type { Clock } from '../../core/clock.js';
 import { buildSessionPrompt, promptTimeZone } from './builder.js';
 import { currentTimeBlock } from './time-text.js';
 import type { PromptLogger } from './types.js';

@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import type { GatewayConfig } from '../../config/schema.js';
-import type { Clock } from '../../util/clock.js';
+import type { Clock } from '../../core/clock.js';
 import type { AgentLogger } from '../types.js';
 import { NO_KEY } from './keys.js';
 import { CredentialPool, type CredentialStateStore } from './pool.js';

@@ -1,5 +1,5 @@
 import type { CredentialState, Store } from '../../store/types.js';
-import type { Clock } from '../../util/clock.js';
+import type { Clock } from '../../core/clock.js';
 import type { FailureReason } from '../errors.js';
 import { keyFingerprint, maskKey } from './keys.js';
 

@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
-import type { Clock } from '../../util/clock.js';
+import type { Clock } from '../../core/clock.js';
 import type { ClassifiedError, FailureReason, OnModelAttempt } from '../errors.js';
 import { callModel } from '../model-call.js';
 import type { StreamedReply } from '../stream.js';

@@ -1,5 +1,5 @@
-import type { Clock } from '../../util/clock.js';
-import { withTimeout } from '../../doctor/timeout.js';
+import type { Clock } from '../../core/clock.js';
+import { withTimeout } from '../../util/timeout.js';
 import { DEFAULT_CONTEXT_LENGTH, knownContextLength } from './known-models.js';
 import { contextLengthFromModels } from './models-metadata.js';
 

@@ -1,4 +1,4 @@
-import type { Clock } from '../../util/clock.js';
+import type { Clock } from '../../core/clock.js';
 import { resolveContextLength, staticContextLength, type ContextLength, type ResolveContextLengthParams } from './context-length.js';
 import { knownContextLength } from './known-models.js';
 import { contextLengthFromModels } from './models-metadata.js';

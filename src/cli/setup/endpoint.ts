@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import { describeNetworkError, hostOf } from '../../doctor/net-error.js';
+import { describeNetworkError, hostOf } from '../../../adapters/kit/net-error.js';
 
 /** How long GET /models and the test request get: a local server loading a model may be slow to answer once. */
 export const LIST_TIMEOUT_MS = 8_000;

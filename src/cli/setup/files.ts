@@ -10,7 +10,7 @@ import type { GatewayConfig } from '../../config/schema.js';
 import { validateConfig } from '../../config/validate.js';
 import type { EnvSnapshot } from '../../home/hermes-home.js';
 import type { Profile } from '../../home/profile.js';
-import { UserFacingError } from '../../gateway/errors.js';
+import { UserFacingError } from '../../core/errors.js';
 import { packageRoot } from '../../util/package-root.js';
 
 /** A .env variable name (what `${NAME}` in config.yaml can reference). */

@@ -1,4 +1,4 @@
-import { UserFacingError } from '../../gateway/errors.js';
+import { UserFacingError } from '../../core/errors.js';
 import type { Ask, Choice } from './ask.js';
 import { listModels, testModel, type ModelList } from './endpoint.js';
 import type { SetupFiles } from './files.js';

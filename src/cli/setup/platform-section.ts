@@ -1,7 +1,7 @@
-import { normalizePhone } from '../../../adapters/sms/phone.js';
+import { normalizePhone } from '../../util/phone.js';
 import type { GatewayConfig } from '../../config/schema.js';
-import { withTimeout } from '../../doctor/timeout.js';
-import { UserFacingError } from '../../gateway/errors.js';
+import { withTimeout } from '../../util/timeout.js';
+import { UserFacingError } from '../../core/errors.js';
 import type { Ask } from './ask.js';
 import type { SetupFiles } from './files.js';
 import type { PlatformField, PlatformSpec } from './platform-specs.js';

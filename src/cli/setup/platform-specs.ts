@@ -1,5 +1,5 @@
 import type { PlatformName } from '../../config/schema.js';
-import type { CredentialCheck } from '../../gateway/credential-check.js';
+import type { CredentialCheck } from '../../../adapters/kit/credential-check.js';
 
 /** One setting a platform section asks for (or takes from its flag). */
 export interface PlatformField {

@@ -1,7 +1,7 @@
-import { UserFacingError } from '../../gateway/errors.js';
+import { UserFacingError } from '../../core/errors.js';
 import { ensureProfileDirs, type Profile } from '../../home/index.js';
 import { Redactor } from '../../log/redact.js';
-import { systemClock } from '../../util/clock.js';
+import { systemClock } from '../../core/clock.js';
 import { profileFrom, type GlobalOptions } from '../context.js';
 import { println, type CliIO } from '../output.js';
 import { clackAsk, type Ask } from './ask.js';

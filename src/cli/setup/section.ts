@@ -1,5 +1,5 @@
 import type { EnvSnapshot } from '../../home/hermes-home.js';
-import type { Clock } from '../../util/clock.js';
+import type { Clock } from '../../core/clock.js';
 import type { Ask } from './ask.js';
 
 /** What every setup section gets. */

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { AuxiliaryComplete } from '../../agent/auxiliary/client.js';
 import type { ApprovalStore } from '../../store/approval-store.js';
 import type { ApprovalCapability, ApprovalDecision } from '../../tools/capabilities.js';
-import type { MessageEvent, PlatformAdapter } from '../contracts.js';
+import type { MessageEvent, PlatformAdapter } from '../../core/adapter.js';
 import type { ChatPacer } from '../delivery/pacer.js';
 import type { ApprovalDesk } from './desk.js';
 import { judgeCommand } from './judge.js';

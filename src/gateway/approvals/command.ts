@@ -1,4 +1,4 @@
-import type { MessageEvent } from '../contracts.js';
+import type { MessageEvent } from '../../core/adapter.js';
 import type { ApprovalDesk } from './desk.js';
 import type { ApprovalAnswer } from './text.js';
 

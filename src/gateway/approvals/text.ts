@@ -1,5 +1,5 @@
 import type { ApprovalMatch } from '../../tools/capabilities.js';
-import type { OutboundChoice } from '../contracts.js';
+import type { OutboundChoice } from '../../core/adapter.js';
 
 /** How the owner answered: allow this once, for the rest of the session, always (a rule), or deny. */
 export type ApprovalAnswer = 'once' | 'session' | 'always' | 'deny';

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { ClarifyAnswer, ClarifyCapability } from '../../tools/capabilities.js';
-import type { MessageEvent, PlatformAdapter } from '../contracts.js';
+import type { MessageEvent, PlatformAdapter } from '../../core/adapter.js';
 import type { ChatPacer } from '../delivery/pacer.js';
 import type { ClarifyDesk } from './desk.js';
 

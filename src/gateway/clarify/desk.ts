@@ -3,13 +3,13 @@ import type { Logger } from 'pino';
 import { storeDiskErrorOf } from '../../store/errors.js';
 import type { InboxRow, Store } from '../../store/types.js';
 import type { ClarifyAnswer } from '../../tools/capabilities.js';
-import type { Clock } from '../../util/clock.js';
-import type { ChoiceRouter } from '../choices.js';
-import type { ChatRef, ChoiceAnswer, ChoiceEvent, MessageEvent, PlatformAdapter, Sender } from '../contracts.js';
+import type { Clock } from '../../core/clock.js';
+import type { ChoiceRouter } from '../owner/choices.js';
+import type { ChatRef, ChoiceAnswer, ChoiceEvent, MessageEvent, PlatformAdapter, Sender } from '../../core/adapter.js';
 import type { ChatPacer } from '../delivery/pacer.js';
 import { ownerName } from '../approvals/owner.js';
 import { durationText } from '../approvals/text.js';
-import { cancelWhy, waitForOwner, type WaitEnd } from '../owner-wait.js';
+import { cancelWhy, waitForOwner, type WaitEnd } from '../owner/wait.js';
 import { answeredLine, cancelledLine, messageAnswer, questionChoices, questionHead, questionText, timeoutLine } from './text.js';
 
 /** How a question ended: the owner answered (a press or a message), nobody did in time, or the turn ended first. */

@@ -1,4 +1,4 @@
-import type { OutboundChoice } from '../contracts.js';
+import type { OutboundChoice } from '../../core/adapter.js';
 import { durationText } from '../approvals/text.js';
 
 /** Longest button label (longer choices are cut with an ellipsis, and then also listed in the question's text). */

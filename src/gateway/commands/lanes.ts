@@ -1,4 +1,4 @@
-import type { MessageCommand } from '../skill-command.js';
+import type { MessageCommand } from './skill-command.js';
 
 /** How a message that becomes a turn enters its mailbox: by the session's busy policy, or as /queue or /steer say. */
 export type TurnMode = 'policy' | 'queue' | 'steer';

@@ -1,5 +1,5 @@
-import { withTimeout } from '../../doctor/timeout.js';
-import type { Clock } from '../../util/clock.js';
+import { withTimeout } from '../../util/timeout.js';
+import type { Clock } from '../../core/clock.js';
 
 /** What the endpoint's GET /models gave: its model ids, or why there are none. */
 export type ModelListing = { readonly kind: 'listed'; readonly names: readonly string[] } | { readonly kind: 'unavailable'; readonly why: string };

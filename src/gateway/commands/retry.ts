@@ -1,6 +1,6 @@
-import { parseCommand } from '../commands.js';
+import { parseCommand } from '../../core/commands.js';
 import type { InboxRow, SessionRow, Store } from '../../store/types.js';
-import type { SessionMailbox } from '../mailbox.js';
+import type { SessionMailbox } from '../intake/mailbox.js';
 import { hideExchange, lastExchange } from './exchange.js';
 
 /** True when the row is a `/retry` (a turn that answers the session's last user message again). */

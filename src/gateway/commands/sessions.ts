@@ -1,7 +1,7 @@
-import { formatWallTime } from '../../jobs/zoned-time.js';
+import { formatWallTime } from '../../util/schedule/zoned-time.js';
 import { shortSessionId } from '../../store/session-id.js';
 import type { SessionRow, Store } from '../../store/types.js';
-import { recentSessions, resumeSession } from '../session-resume.js';
+import { recentSessions, resumeSession } from '../sessions/resume.js';
 
 /** Characters of a session's first message shown when it has no title. */
 const FIRST_WORDS = 48;

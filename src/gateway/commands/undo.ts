@@ -1,5 +1,5 @@
 import type { InboxRow, Store } from '../../store/types.js';
-import type { SessionMailbox } from '../mailbox.js';
+import type { SessionMailbox } from '../intake/mailbox.js';
 import { hideExchange, lastExchange, shortQuote } from './exchange.js';
 
 /**

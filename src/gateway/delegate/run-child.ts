@@ -4,12 +4,12 @@ import type { AIAgent } from '../../agent/agent.js';
 import type { AgentResult } from '../../agent/types.js';
 import type { OnModelAttempt } from '../../agent/errors.js';
 import type { ChatMessage } from '../../agent/messages.js';
-import { scrubStoredMessage } from '../../secrets/stored.js';
+import { scrubStoredMessage } from '../../store/scrub-message.js';
 import type { Store } from '../../store/types.js';
 import type { DelegateOutcome, DelegateTask } from '../../tools/capabilities.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import type { ToolContext } from '../../tools/tool.js';
-import { toStoredMessage } from '../history.js';
+import { toStoredMessage } from '../sessions/history.js';
 import { CHILD_SYSTEM_PROMPT, childTaskText } from './child-prompt.js';
 
 /** Longest session title made from a child's goal. */

@@ -1,5 +1,5 @@
 import { extname } from 'node:path';
-import type { MediaKind } from '../contracts.js';
+import type { MediaKind } from '../../core/adapter.js';
 import { nextFenceState } from './fence.js';
 
 /** A file the agent asked to attach with a `MEDIA:/abs/path` line. */

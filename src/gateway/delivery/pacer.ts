@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import type { Clock } from '../../util/clock.js';
-import { RateLimitError } from '../errors.js';
+import type { Clock } from '../../core/clock.js';
+import { RateLimitError } from '../../core/errors.js';
 
 /** What a ChatPacer is built from. */
 export interface ChatPacerParams {

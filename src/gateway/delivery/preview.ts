@@ -1,4 +1,4 @@
-import type { AdapterCapabilities } from '../contracts.js';
+import type { AdapterCapabilities } from '../../core/adapter.js';
 
 /**
  * What an open (streaming) message shows: the text so far, then the tool activity lines below it, then the cursor.

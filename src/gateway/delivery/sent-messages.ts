@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { Clock } from '../../util/clock.js';
-import type { ChatRef, OutboundAttachment, PlatformAdapter } from '../contracts.js';
-import { RateLimitError } from '../errors.js';
+import type { Clock } from '../../core/clock.js';
+import type { ChatRef, OutboundAttachment, PlatformAdapter } from '../../core/adapter.js';
+import { RateLimitError } from '../../core/errors.js';
 import { mediaPathOf } from './media.js';
 
 /** One row of the turn's outbox journal: a platform message and the text it shows. */

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
-import type { Clock } from '../../util/clock.js';
-import type { ChatRef, OutboundAttachment, PlatformAdapter } from '../contracts.js';
-import type { MediaStager } from '../media-stage.js';
+import type { Clock } from '../../core/clock.js';
+import type { ChatRef, OutboundAttachment, PlatformAdapter } from '../../core/adapter.js';
+import type { MediaStager } from './media-stage.js';
 import { checkAttachments } from './attachments.js';
 import { extractMedia, visibleStreamingText, type MediaRef } from './media.js';
 import type { ChatPacer } from './pacer.js';

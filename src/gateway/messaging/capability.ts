@@ -2,10 +2,10 @@ import type { Logger } from 'pino';
 import type { InboxRow, Store } from '../../store/types.js';
 import type { MessagingCapability } from '../../tools/capabilities.js';
 import { ToolError } from '../../tools/tool.js';
-import type { Clock } from '../../util/clock.js';
-import type { ChatRef } from '../contracts.js';
-import type { SendTextResult } from '../inject-send.js';
-import { turnOriginOf } from '../inject-turn.js';
+import type { Clock } from '../../core/clock.js';
+import type { ChatRef } from '../../core/adapter.js';
+import type { SendTextResult } from '../inject/send.js';
+import { turnOriginOf } from '../inject/quiet.js';
 import { newestKnownId, sendJournal } from './journal.js';
 import { listMessageTargets, resolveMessageTarget } from './targets.js';
 

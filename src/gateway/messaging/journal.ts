@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { InboxRow, Store } from '../../store/types.js';
-import type { Clock } from '../../util/clock.js';
-import type { ChatRef, MessageEvent } from '../contracts.js';
-import { escapePart } from '../session-key.js';
+import type { Clock } from '../../core/clock.js';
+import type { ChatRef, MessageEvent } from '../../core/adapter.js';
+import { escapePart } from '../../core/session-key.js';
 
 /**
  * The journal key of one `send_message` send: the turn (its inbox row, the same on every replay of it) and the call

@@ -2,7 +2,7 @@ import { resolveTargets as checkTargets } from '../../jobs/resolve-targets.js';
 import { resolveTargets as lookUpTargets } from '../../jobs/run-targets.js';
 import type { Store } from '../../store/types.js';
 import type { MessageTarget, TurnOrigin } from '../../tools/capabilities.js';
-import type { ChatRef } from '../contracts.js';
+import type { ChatRef } from '../../core/adapter.js';
 
 /** Most entries `send_message`'s list gives (home channels first, then known chats, newest first). */
 export const LISTED_TARGETS = 30;

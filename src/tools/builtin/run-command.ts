@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import type { Duplex } from 'node:stream';
-import type { Clock } from '../../util/clock.js';
+import type { Clock } from '../../core/clock.js';
 import { bwrapArgs } from '../sandbox/bwrap-args.js';
 import type { BwrapSettings } from '../sandbox/spec.js';
 import { OutputCap } from './output-cap.js';

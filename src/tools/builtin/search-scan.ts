@@ -1,4 +1,4 @@
-import type { Clock } from '../../util/clock.js';
+import type { Clock } from '../../core/clock.js';
 import type { LinearPattern } from './linear-regex.js';
 
 /** Longest part of a line that is tested; the rest of a longer line is not searched. */

@@ -1,5 +1,5 @@
 import type { HeldAnswer } from '../held-answers.js';
-import { systemClock } from '../../../src/util/clock.js';
+import { systemClock } from '../../../src/core/clock.js';
 import { DiscordGateway } from './gateway.js';
 import { DiscordHttpServer } from './http.js';
 import { Intent, messageDelivery } from './intents.js';

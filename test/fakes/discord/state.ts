@@ -1,4 +1,4 @@
-import type { Clock } from '../../../src/util/clock.js';
+import type { Clock } from '../../../src/core/clock.js';
 import { dmChannelJson, guildChannelJson, userJson } from './payloads.js';
 import type { InteractionRecord } from './interactions.js';
 import type { BotMessage, CallRecord, GuildSpec, Json, UserSpec } from './types.js';

@@ -1,4 +1,4 @@
-import type { Clock } from '../../../src/util/clock.js';
+import type { Clock } from '../../../src/core/clock.js';
 
 /** A JSON object as Discord sends and receives it. */
 export type Json = Record<string, unknown>;

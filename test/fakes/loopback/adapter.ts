@@ -5,7 +5,7 @@ import type {
   EditRequest,
   OutboundMessage,
   PlatformAdapter,
-} from '../../../src/gateway/contracts.js';
+} from '../../../src/core/adapter.js';
 import type { LoopbackUpdate } from './server.js';
 
 /** The adapter for LoopbackPlatform: long-polls updates and acknowledges them only after the gateway journaled them. */

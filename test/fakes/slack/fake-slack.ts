@@ -1,4 +1,4 @@
-import { systemClock } from '../../../src/util/clock.js';
+import { systemClock } from '../../../src/core/clock.js';
 import type { HeldAnswer } from '../held-answers.js';
 import { Dispatcher } from './dispatch.js';
 import { shownButtons, type ShownButton } from './blocks.js';

@@ -1,4 +1,4 @@
-import type { Clock } from '../../../src/util/clock.js';
+import type { Clock } from '../../../src/core/clock.js';
 import type { BotMessage, ChannelType, SlackFileObject, StoredFile, EphemeralMessage } from './types.js';
 
 /** Who the fake is: bot, team and app ids plus tokens. */

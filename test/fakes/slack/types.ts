@@ -1,4 +1,4 @@
-import type { Clock } from '../../../src/util/clock.js';
+import type { Clock } from '../../../src/core/clock.js';
 
 /** Identity and knobs of a FakeSlack workspace. */
 export interface FakeSlackOptions {

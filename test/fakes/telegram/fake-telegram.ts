@@ -1,5 +1,5 @@
 import type { BotCommand, Chat, Update, User } from 'grammy/types';
-import { systemClock } from '../../../src/util/clock.js';
+import { systemClock } from '../../../src/core/clock.js';
 import type { HeldAnswer } from '../held-answers.js';
 import { Dispatcher } from './dispatch.js';
 import { mimeFor, type FileKind } from './files.js';

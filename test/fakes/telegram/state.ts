@@ -1,5 +1,5 @@
 import type { BotCommand, Chat, Message, User } from 'grammy/types';
-import type { Clock } from '../../../src/util/clock.js';
+import type { Clock } from '../../../src/core/clock.js';
 import { badRequest } from './errors.js';
 import { FileStore } from './files.js';
 import type { BotMessage, PressRecord, WebhookRecord } from './types.js';

@@ -1,5 +1,5 @@
 import type { CallbackQuery, Message, MessageEntity } from 'grammy/types';
-import type { Clock } from '../../../src/util/clock.js';
+import type { Clock } from '../../../src/core/clock.js';
 
 /** How to build a FakeTelegram. */
 export interface FakeTelegramOptions {

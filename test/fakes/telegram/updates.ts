@@ -1,5 +1,5 @@
 import type { Update } from 'grammy/types';
-import type { Clock } from '../../../src/util/clock.js';
+import type { Clock } from '../../../src/core/clock.js';
 
 /** The update types delivered when allowed_updates is empty or was never set. */
 const OPT_IN_TYPES = new Set(['chat_member', 'message_reaction', 'message_reaction_count']);

@@ -8,7 +8,7 @@ import type { TokenMeter } from '../../../src/agent/tokens/meter.js';
 import type { AgentLogger, AgentResult } from '../../../src/agent/types.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
 import type { ToolContext, ToolDefinition } from '../../../src/tools/tool.js';
-import { systemClock, type Clock } from '../../../src/util/clock.js';
+import { systemClock, type Clock } from '../../../src/core/clock.js';
 import { FakeOpenAI } from '../../fakes/openai/server.js';
 
 /** A started fake, an agent pointed at it and a temp workspace. */

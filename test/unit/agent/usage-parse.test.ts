@@ -4,7 +4,7 @@ import OpenAI from 'openai';
 import { collectStream } from '../../../src/agent/stream.js';
 import { isStreamOptionsRefusal, parseUsage } from '../../../src/agent/usage.js';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
-import { systemClock } from '../../../src/util/clock.js';
+import { systemClock } from '../../../src/core/clock.js';
 
 /** Chunks as an async iterable (what the SDK's Stream is). */
 async function* chunks(list: readonly unknown[]): AsyncGenerator<ChatCompletionChunk> {

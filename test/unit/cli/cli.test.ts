@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { openStore } from '../../../src/store/sqlite-store.js';
-import { systemClock } from '../../../src/util/clock.js';
+import { systemClock } from '../../../src/core/clock.js';
 import { cli } from '../../helpers/cli.js';
 
 const home = mkdtempSync(path.join(os.tmpdir(), 'hermes-cli-'));

@@ -5,9 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { describeFailure } from '../../../src/cli/output.js';
-import { UserFacingError } from '../../../src/gateway/errors.js';
-import { platformFactories, type PlatformFactory } from '../../../src/gateway/platforms.js';
-import { listenFailure } from '../../../src/http/server.js';
+import { UserFacingError } from '../../../src/core/errors.js';
+import { platformFactories, type PlatformFactory } from '../../../src/app/platforms.js';
+import { listenFailure } from '../../../src/gateway/http/server.js';
 import { cli } from '../../helpers/cli.js';
 
 const home = mkdtempSync(path.join(os.tmpdir(), 'hermes-cli-fail-'));

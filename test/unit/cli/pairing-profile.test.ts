@@ -3,9 +3,9 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { Pairing } from '../../../src/gateway/pairing.js';
+import { Pairing } from '../../../src/gateway/intake/pairing/pairing.js';
 import { openStore } from '../../../src/store/sqlite-store.js';
-import { systemClock } from '../../../src/util/clock.js';
+import { systemClock } from '../../../src/core/clock.js';
 import { cli } from '../../helpers/cli.js';
 
 const home = mkdtempSync(path.join(os.tmpdir(), 'hermes-pair-p-'));

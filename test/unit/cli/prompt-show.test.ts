@@ -6,7 +6,7 @@ import { after, test } from 'node:test';
 import { resolveProfile } from '../../../src/home/index.js';
 import { openStore } from '../../../src/store/sqlite-store.js';
 import { shortSessionId } from '../../../src/store/session-id.js';
-import { systemClock } from '../../../src/util/clock.js';
+import { systemClock } from '../../../src/core/clock.js';
 import { cli } from '../../helpers/cli.js';
 
 const home = mkdtempSync(path.join(os.tmpdir(), 'hermes-prompt-cli-'));

@@ -11,7 +11,7 @@ import { gatewayRestart, gatewayServiceStatus, gatewayStart, gatewayStop } from 
 import type { CliIO } from '../../../src/cli/output.js';
 import type { ExecResult, SystemdDeps } from '../../../src/cli/systemctl.js';
 import { renderUnit } from '../../../src/cli/systemd-unit.js';
-import { UserFacingError } from '../../../src/gateway/errors.js';
+import { UserFacingError } from '../../../src/core/errors.js';
 
 const instance = 'hermes-gateway@work.service';
 

@@ -1,4 +1,4 @@
-import type { Clock } from '../../../src/util/clock.js';
+import type { Clock } from '../../../src/core/clock.js';
 import type {
   AdapterCapabilities,
   AdapterStartParams,
@@ -6,8 +6,8 @@ import type {
   OutboundAttachment,
   OutboundMessage,
   PlatformAdapter,
-} from '../../../src/gateway/contracts.js';
-import { RateLimitError } from '../../../src/gateway/errors.js';
+} from '../../../src/core/adapter.js';
+import { RateLimitError } from '../../../src/core/errors.js';
 
 /** One call the adapter received, successful or not. */
 export interface RecordedCall {

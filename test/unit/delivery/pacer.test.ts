@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeClock, flushMicrotasks } from '../../helpers/fake-clock.js';
 import { ChatPacer } from '../../../src/gateway/delivery/pacer.js';
-import { RateLimitError } from '../../../src/gateway/errors.js';
+import { RateLimitError } from '../../../src/core/errors.js';
 import { settle } from './helpers.js';
 
 function setup(params: { maxChats?: number; maxRateLimits?: number } = {}): { clock: FakeClock; pacer: ChatPacer; t0: number } {

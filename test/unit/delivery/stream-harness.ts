@@ -1,5 +1,5 @@
 import { FakeClock } from '../../helpers/fake-clock.js';
-import type { AdapterCapabilities } from '../../../src/gateway/contracts.js';
+import type { AdapterCapabilities } from '../../../src/core/adapter.js';
 import { ChatPacer } from '../../../src/gateway/delivery/pacer.js';
 import type { ExistingMessage, JournalRow } from '../../../src/gateway/delivery/sent-messages.js';
 import { StreamDelivery } from '../../../src/gateway/delivery/stream.js';

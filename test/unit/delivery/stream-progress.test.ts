@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { ChatRef } from '../../../src/gateway/contracts.js';
+import type { ChatRef } from '../../../src/core/adapter.js';
 import { settle } from './helpers.js';
 import { CURSOR, INTERVAL_MS, harness, shownTexts } from './stream-harness.js';
 

@@ -6,7 +6,7 @@ import { after, test } from 'node:test';
 import { envFileCheck, folderChecks } from '../../../src/doctor/files.js';
 import { gatewayRunningCheck, portCheck } from '../../../src/doctor/gateway.js';
 import { nodeVersionCheck, sqliteCheck } from '../../../src/doctor/runtime.js';
-import { withTimeout } from '../../../src/doctor/timeout.js';
+import { withTimeout } from '../../../src/util/timeout.js';
 import { formatCheckLine } from '../../../src/doctor/types.js';
 import { resolveProfile } from '../../../src/home/profile.js';
 import { FakeClock } from '../../helpers/fake-clock.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
 import { contextLengthCheck } from '../../../src/doctor/context-length.js';
 import { formatCheckLine } from '../../../src/doctor/types.js';
-import { systemClock } from '../../../src/util/clock.js';
+import { systemClock } from '../../../src/core/clock.js';
 import { FakeOpenAI } from '../../fakes/openai/server.js';
 import { configOf } from './support.js';
 

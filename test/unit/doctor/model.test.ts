@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { modelEndpointCheck } from '../../../src/doctor/model.js';
 import { resolveProfile } from '../../../src/home/profile.js';
-import { systemClock } from '../../../src/util/clock.js';
+import { systemClock } from '../../../src/core/clock.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 import { configOf, tinyServer } from './support.js';
 

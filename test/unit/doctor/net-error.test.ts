@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { describeNetworkError } from '../../../src/doctor/net-error.js';
+import { describeNetworkError } from '../../../adapters/kit/net-error.js';
 
 const live = new AbortController().signal;
 

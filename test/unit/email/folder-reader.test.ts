@@ -4,7 +4,7 @@ import { pino } from 'pino';
 import { loadCursor } from '../../../adapters/email/cursor.js';
 import { FolderReader, type FetchedMail } from '../../../adapters/email/folder-reader.js';
 import { createImapClient } from '../../../adapters/email/imap-client.js';
-import { systemClock } from '../../../src/util/clock.js';
+import { systemClock } from '../../../src/core/clock.js';
 import { dovecotAvailability, startDovecot, type Dovecot } from '../../helpers/dovecot.js';
 import { composeRaw, emailConfig } from '../../helpers/email.js';
 import { SmtpSink } from '../../fakes/smtp/sink.js';

@@ -1,4 +1,4 @@
-import type { AdapterStorage } from '../../../src/gateway/contracts.js';
+import type { AdapterStorage } from '../../../src/core/adapter.js';
 
 /** An in-memory AdapterStorage; `values` shows what was persisted. */
 export function memoryStorage(): AdapterStorage & { readonly values: Map<string, string> } {

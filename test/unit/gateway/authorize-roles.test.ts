@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { authorize } from '../../../src/gateway/authorize.js';
+import { authorize } from '../../../src/core/authorize.js';
 
 describe('authorize: role:<id> entries', () => {
   const member = { id: '7', username: 'alice', isBot: false, roles: ['900', '901'] };

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { summaryMessage } from '../../../src/agent/compress/summary-message.js';
-import { chainModelCalls, reviewDueAfterTurn, type ReviewOptions } from '../../../src/gateway/background-review.js';
+import { chainModelCalls, reviewDueAfterTurn, type ReviewOptions } from '../../../src/gateway/review/review.js';
 import { openStore } from '../../../src/store/sqlite-store.js';
 import type { Store } from '../../../src/store/types.js';
 import { FakeClock } from '../../helpers/fake-clock.js';

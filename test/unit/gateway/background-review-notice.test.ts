@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { noticeAllowed, REVIEW_MAX_TIMEOUT_MS, reviewNotice, reviewTimeoutMs } from '../../../src/gateway/background-review.js';
+import { noticeAllowed, REVIEW_MAX_TIMEOUT_MS, reviewNotice, reviewTimeoutMs } from '../../../src/gateway/review/review.js';
 
 test('the review notice is never an SMS or an email of its own; chat platforms get it', () => {
   assert.equal(noticeAllowed({ platform: 'sms' }), false);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { BackgroundAbort, BackgroundWork } from '../../../src/gateway/background-work.js';
+import { BackgroundAbort, BackgroundWork } from '../../../src/gateway/review/background-work.js';
 import { FakeClock, flushMicrotasks } from '../../helpers/fake-clock.js';
 
 /** Work that runs until its signal aborts, recording why. */

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { pino } from 'pino';
-import { ChoiceRouter } from '../../../src/gateway/choices.js';
-import type { ChoiceEvent } from '../../../src/gateway/contracts.js';
+import { ChoiceRouter } from '../../../src/gateway/owner/choices.js';
+import type { ChoiceEvent } from '../../../src/core/adapter.js';
 
 const press = (choiceId: string): ChoiceEvent => ({
   platform: 'telegram',

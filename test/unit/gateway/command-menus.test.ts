@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { slashCommands } from '../../../adapters/discord/slash-commands.js';
 import { menuCommands } from '../../../adapters/telegram/commands-menu.js';
-import { gatewayCommandNames, parseCommand } from '../../../src/gateway/commands.js';
+import { gatewayCommandNames, parseCommand } from '../../../src/core/commands.js';
 
 test("the Telegram and Discord command menus list every command the gateway answers (incl. /memory), and only those", () => {
   const menus: Record<string, readonly string[]> = {

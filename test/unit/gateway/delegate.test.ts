@@ -15,7 +15,7 @@ import { builtinTools } from '../../../src/tools/builtin/index.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
 import { defineTool, ToolError, type ToolContext } from '../../../src/tools/tool.js';
 import { z } from 'zod';
-import { systemClock } from '../../../src/util/clock.js';
+import { systemClock } from '../../../src/core/clock.js';
 import { FakeOpenAI } from '../../fakes/openai/server.js';
 import { childRequests, delegateResponder } from '../../helpers/delegate.js';
 import { bareToolContext } from '../tools/support.js';

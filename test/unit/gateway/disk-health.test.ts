@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DiskHealth, diskHealthReport, type DiskChange } from '../../../src/gateway/disk-health.js';
+import { DiskHealth, diskHealthReport, type DiskChange } from '../../../src/gateway/ops/disk-health.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 
 test('DiskHealth: degraded while any part fails (worst kind first), probed on the clock, clears by itself once the probe writes', async () => {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import pino from 'pino';
-import { SessionMailbox, type TypingHandle } from '../../../src/gateway/mailbox.js';
-import { mayContinue } from '../../../src/gateway/burst.js';
-import { SessionMailboxes } from '../../../src/gateway/session-mailboxes.js';
+import { SessionMailbox, type TypingHandle } from '../../../src/gateway/intake/mailbox.js';
+import { mayContinue } from '../../../adapters/kit/burst.js';
+import { SessionMailboxes } from '../../../src/gateway/intake/mailboxes.js';
 import type { InboxRow } from '../../../src/store/types.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 import { TestAdapter } from '../../helpers/test-adapter.js';

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import pino from 'pino';
-import { SessionMailbox, type BusyPolicy, type SteeringSource } from '../../../src/gateway/mailbox.js';
+import { SessionMailbox, type BusyPolicy, type SteeringSource } from '../../../src/gateway/intake/mailbox.js';
 import type { InboxRow } from '../../../src/store/types.js';
-import { systemClock } from '../../../src/util/clock.js';
+import { systemClock } from '../../../src/core/clock.js';
 
 function rowOf(params: { id: number; system?: boolean }): InboxRow {
   return {

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { pino } from 'pino';
-import { runMaintenance } from '../../../src/gateway/maintenance.js';
+import { runMaintenance } from '../../../src/gateway/ops/maintenance.js';
 import { openStore } from '../../../src/store/sqlite-store.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 

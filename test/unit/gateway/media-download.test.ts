@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { downloadMediaItem, isMediaItem } from '../../../src/gateway/media-download.js';
+import { downloadMediaItem, isMediaItem } from '../../../adapters/kit/media-download.js';
 
 test('a download into a cache on a full disk (target -> /dev/full: a real ENOSPC) is a failure value naming the disk, not an exception', { skip: existsSync('/dev/full') ? false : 'no /dev/full' }, async () => {
   const server = createServer((_req, res) => res.end(Buffer.alloc(64 * 1024, 1)));

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { modelCommand } from '../../../src/gateway/commands/model.js';
 import { openStore } from '../../../src/store/sqlite-store.js';
-import { systemClock } from '../../../src/util/clock.js';
+import { systemClock } from '../../../src/core/clock.js';
 
 test('/model with a name that is not one word quotes it whole when short, cut with … only when long; nothing is switched', async () => {
   const store = openStore({ path: ':memory:', clock: systemClock });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { pino } from 'pino';
 import type { CheckLine } from '../../../src/doctor/types.js';
-import { MODEL_WATCH_INTERVALS, ModelWatch } from '../../../src/gateway/model-watch.js';
+import { MODEL_WATCH_INTERVALS, ModelWatch } from '../../../src/gateway/ops/model-watch.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 
 /** Lets pending promise callbacks run. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { maxHeldMessages, RefusedHold } from '../../../src/gateway/refused-hold.js';
-import { JournalRefusedError } from '../../../src/gateway/errors.js';
+import { maxHeldMessages, RefusedHold } from '../../../adapters/kit/refused-hold.js';
+import { JournalRefusedError } from '../../../src/core/errors.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 
 test('RefusedHold: offers a refused message again on the clock until taken, gives up after the hold time, holds a bounded number', async () => {

@@ -4,11 +4,11 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { pino } from 'pino';
 import { parse, stringify } from 'yaml';
-import { GatewayReloader } from '../../../src/gateway/reload.js';
+import { GatewayReloader } from '../../../src/gateway/reload/reload.js';
 import { Redactor } from '../../../src/log/redact.js';
 import { builtinTools } from '../../../src/tools/builtin/index.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
-import { systemClock } from '../../../src/util/clock.js';
+import { systemClock } from '../../../src/core/clock.js';
 import { startHarness, type Harness } from '../../helpers/harness.js';
 
 /** A reloader for a harness gateway, and the messages it logged. */

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { authorize } from '../../../src/gateway/authorize.js';
-import { parseCommand } from '../../../src/gateway/commands.js';
-import type { MessageEvent } from '../../../src/gateway/contracts.js';
-import { sessionKeyFor } from '../../../src/gateway/session-key.js';
+import { authorize } from '../../../src/core/authorize.js';
+import { parseCommand } from '../../../src/core/commands.js';
+import type { MessageEvent } from '../../../src/core/adapter.js';
+import { sessionKeyFor } from '../../../src/core/session-key.js';
 
 const event = (over: Partial<MessageEvent> = {}): MessageEvent => ({
   platform: 'telegram',

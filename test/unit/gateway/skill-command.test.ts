@@ -6,8 +6,8 @@ import { describe, test } from 'node:test';
 import { skillMenuCommands } from '../../../adapters/telegram/commands-menu.js';
 import { writeSkill } from '../../helpers/skills.js';
 import type { Skill, SkillCatalog } from '../../../src/skills/types.js';
-import { messageCommand, skillForCommand } from '../../../src/gateway/skill-command.js';
-import { SKILLS_LIST_MAX_CHARS, skillsListText } from '../../../src/gateway/skill-command-list.js';
+import { messageCommand, skillForCommand } from '../../../src/gateway/commands/skill-command.js';
+import { SKILLS_LIST_MAX_CHARS, skillsListText } from '../../../src/gateway/commands/skill-list.js';
 
 function skill(params: { name: string; category?: string; description?: string; platforms?: string[] }): Skill {
   const folder = `/skills/${params.category ? `${params.category}/` : ''}${params.name}`;

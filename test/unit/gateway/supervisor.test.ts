@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { pino } from 'pino';
-import type { AdapterStartParams, PlatformAdapter } from '../../../src/gateway/contracts.js';
-import { AdapterFatalError } from '../../../src/gateway/errors.js';
-import { AdapterSupervisor } from '../../../src/gateway/supervisor.js';
+import type { AdapterStartParams, PlatformAdapter } from '../../../src/core/adapter.js';
+import { AdapterFatalError } from '../../../src/core/errors.js';
+import { AdapterSupervisor } from '../../../src/gateway/runtime/supervisor.js';
 import { FakeClock, flushMicrotasks } from '../../helpers/fake-clock.js';
 
 function adapter(start: (p: AdapterStartParams) => Promise<void>): PlatformAdapter {

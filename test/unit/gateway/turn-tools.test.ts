@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { MessageEvent, SystemOrigin } from '../../../src/gateway/contracts.js';
-import type { ToolProgress } from '../../../src/gateway/tool-progress.js';
-import type { TurnDeps } from '../../../src/gateway/turn.js';
-import { turnToolsFor } from '../../../src/gateway/turn-tools.js';
+import type { MessageEvent, SystemOrigin } from '../../../src/core/adapter.js';
+import type { ToolProgress } from '../../../src/gateway/turns/tool-progress.js';
+import type { TurnDeps } from '../../../src/gateway/turns/turn.js';
+import { turnToolsFor } from '../../../src/gateway/turns/tools.js';
 import type { InboxRow } from '../../../src/store/types.js';
 import type { ClarifyCapability, DelegateCapability, MessagingCapability } from '../../../src/tools/capabilities.js';
 import { bareToolContext } from '../tools/support.js';

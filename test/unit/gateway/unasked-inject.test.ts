@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { InjectParams, InjectResult } from '../../../src/gateway/inject.js';
-import { unaskedInject } from '../../../src/gateway/unasked-inject.js';
+import type { InjectParams, InjectResult } from '../../../src/gateway/inject/inject.js';
+import { unaskedInject } from '../../../src/gateway/inject/unasked-session.js';
 import type { InjectRequest } from '../../../src/jobs/inject-request.js';
 import { openStore } from '../../../src/store/sqlite-store.js';
-import { systemClock } from '../../../src/util/clock.js';
+import { systemClock } from '../../../src/core/clock.js';
 
 const request: InjectRequest = { source: 'check', name: 'disk', platform: 'telegram', prompt: 'disk 95%', scheduledFor: 1_800_000 };
 const signal = new AbortController().signal;

@@ -7,7 +7,7 @@ import { notedNextJobs, noteNextJobs, storeStamp } from '../../../src/home/next-
 import { resolveProfile } from '../../../src/home/profile.js';
 import { readNextJobs } from '../../../src/store/next-jobs.js';
 import { openStore } from '../../../src/store/sqlite-store.js';
-import { systemClock } from '../../../src/util/clock.js';
+import { systemClock } from '../../../src/core/clock.js';
 import { createCronJob } from '../../helpers/scheduler.js';
 
 test('every commit of a running gateway (its store left open, WAL) changes the stamp; the note answers only its own stamp', () => {

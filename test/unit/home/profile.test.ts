@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { UserFacingError } from '../../../src/gateway/errors.js';
+import { UserFacingError } from '../../../src/core/errors.js';
 import { resolveHermesHome } from '../../../src/home/hermes-home.js';
 import { resolveProfile } from '../../../src/home/profile.js';
 import { ensureProfileDirs } from '../../../src/home/ensure-dirs.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { pino } from 'pino';
-import { RejectionLog } from '../../../src/http/rejection-log.js';
+import { RejectionLog } from '../../../src/gateway/http/rejection-log.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 
 function setup(): { log: RejectionLog; clock: FakeClock; lines: Record<string, unknown>[] } {

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, test } from 'node:test';
 import { jobsShortText } from '../../../src/jobs/actions-format.js';
 import { createJobAction, resumeJobAction, runJobAction, updateJobAction, type JobActionDeps } from '../../../src/jobs/actions.js';
 import { resolveTargets } from '../../../src/jobs/resolve-targets.js';
-import type { ChatRef } from '../../../src/gateway/contracts.js';
+import type { ChatRef } from '../../../src/core/adapter.js';
 import { openStore } from '../../../src/store/sqlite-store.js';
 import type { Store } from '../../../src/store/types.js';
 import type { TurnOrigin } from '../../../src/tools/capabilities.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { MAX_MISSED_ENUMERATED, modelRetryDelay, planCatchUp } from '../../../src/jobs/catch-up.js';
-import type { Schedule } from '../../../src/jobs/schedule-types.js';
+import type { Schedule } from '../../../src/util/schedule/types.js';
 
 const HOUR = 3_600_000;
 const MINUTE = 60_000;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { HEARTBEAT_OK, isHeartbeatOk } from '../../../src/jobs/heartbeat-prompt.js';
 import { heartbeatFile, runHeartbeat } from '../../../src/jobs/heartbeat.js';
-import { isQuietAt, parseQuietHours, type QuietHours } from '../../../src/jobs/quiet-hours.js';
+import { isQuietAt, parseQuietHours, type QuietHours } from '../../../src/util/schedule/quiet-hours.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 import { captureLogger, recordingInject } from './unasked-helpers.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { InjectResult } from '../../../src/gateway/inject.js';
-import type { JobRow, RunOutcome } from '../../../src/jobs/job-types.js';
+import type { InjectResult } from '../../../src/gateway/inject/inject.js';
+import type { JobRow, RunOutcome } from '../../../src/store/job-types.js';
 import type { Store } from '../../../src/store/types.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 import { createCronJob, schedulerDeps, startScheduler, withMemoryStore, type RunningScheduler } from '../../helpers/scheduler.js';

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parseSchedule, scheduleFromJson, SCHEDULE_FORMS } from '../../../src/jobs/schedule.js';
+import { parseSchedule, scheduleFromJson, SCHEDULE_FORMS } from '../../../src/util/schedule/schedule.js';
 import { describeSchedule } from '../../../src/jobs/schedule-describe.js';
 import { nextRun } from '../../../src/jobs/schedule-next.js';
-import type { Schedule } from '../../../src/jobs/schedule-types.js';
+import type { Schedule } from '../../../src/util/schedule/types.js';
 
 const BERLIN = 'Europe/Berlin';
 const NEW_YORK = 'America/New_York';

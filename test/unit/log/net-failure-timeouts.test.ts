@@ -6,7 +6,7 @@ import { ImapFlow } from 'imapflow';
 import { pino } from 'pino';
 import { classifyImapError } from '../../../adapters/email/imap-client.js';
 import { emailSchema } from '../../../src/config/platforms-schema.js';
-import { failureLog } from '../../../src/log/net-failure.js';
+import { failureLog } from '../../../src/util/net-failure.js';
 import { blackHole } from '../../helpers/black-hole.js';
 
 test("grammy's request timeout (a plain Error in its HttpError) is one line with the cause, no stack", async () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { GrammyError } from 'grammy';
 import { pino } from 'pino';
-import { expectedFailureCause, failureLog, networkCode } from '../../../src/log/net-failure.js';
+import { expectedFailureCause, failureLog, networkCode } from '../../../src/util/net-failure.js';
 import { closedPort } from '../../helpers/ports.js';
 
 test('a refused fetch (undici) is "connection refused <host:port>", from the error fields', async () => {

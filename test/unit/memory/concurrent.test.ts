@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { LOCK_FILE_NAME, MemoryFiles } from '../../../src/memory/files.js';
-import { systemClock } from '../../../src/util/clock.js';
+import { systemClock } from '../../../src/core/clock.js';
 
 const settings = { memoryEnabled: true, userEnabled: true, memoryCharLimit: 100_000, userCharLimit: 100_000 };
 

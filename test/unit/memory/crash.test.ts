@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { TEMP_PREFIX } from '../../../src/util/atomic-write.js';
 import { LOCK_FILE_NAME, MemoryFiles } from '../../../src/memory/files.js';
 import { parseEntries, serializeEntries } from '../../../src/memory/format.js';
-import { systemClock } from '../../../src/util/clock.js';
+import { systemClock } from '../../../src/core/clock.js';
 import { generationOf, generationText } from '../../helpers/memory-generations.js';
 
 const ANCHOR = 'anchor: this entry is never touched';

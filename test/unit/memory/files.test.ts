@@ -8,7 +8,7 @@ import { LOCK_FILE_NAME, MemoryFiles } from '../../../src/memory/files.js';
 import type { MemorySettings } from '../../../src/memory/settings.js';
 import type { MemoryWrite } from '../../../src/tools/capabilities.js';
 import { ToolError } from '../../../src/tools/tool.js';
-import { systemClock } from '../../../src/util/clock.js';
+import { systemClock } from '../../../src/core/clock.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 
 const SECRET = 'sk-live-0123456789abcdef';

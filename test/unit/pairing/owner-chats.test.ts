@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import type { AllowList } from '../../../src/gateway/authorize.js';
-import { OwnerChats } from '../../../src/gateway/owner-chats.js';
+import type { AllowList } from '../../../src/core/authorize.js';
+import { OwnerChats } from '../../../src/gateway/owner/chats.js';
 import { openStore } from '../../../src/store/sqlite-store.js';
 import type { Store } from '../../../src/store/types.js';
 import { FakeClock } from '../../helpers/fake-clock.js';

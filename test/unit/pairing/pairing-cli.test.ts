@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { Pairing } from '../../../src/gateway/pairing.js';
+import { Pairing } from '../../../src/gateway/intake/pairing/pairing.js';
 import { openStore } from '../../../src/store/sqlite-store.js';
 import { cli } from '../../helpers/cli.js';
 import { FakeClock } from '../../helpers/fake-clock.js';

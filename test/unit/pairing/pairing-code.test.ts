@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { PAIRING_CODE_ALPHABET, PAIRING_CODE_LENGTH, generatePairingCode, normalizePairingCode } from '../../../src/gateway/pairing-code.js';
+import { PAIRING_CODE_ALPHABET, PAIRING_CODE_LENGTH, generatePairingCode, normalizePairingCode } from '../../../src/gateway/intake/pairing/code.js';
 
 describe('pairing codes', () => {
   test('the alphabet has no look-alike characters and no duplicates', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { approveCommand, pairingReply } from '../../../src/gateway/pairing.js';
-import { ownerPairingNotice, ownerPairingSummary } from '../../../src/gateway/pairing-reply.js';
+import { approveCommand, pairingReply } from '../../../src/gateway/intake/pairing/pairing.js';
+import { ownerPairingNotice, ownerPairingSummary } from '../../../src/gateway/intake/pairing/reply.js';
 
 const now = Date.UTC(2024, 4, 1, 13, 5);
 

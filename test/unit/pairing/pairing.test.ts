@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import { PAIRING_CODE_ALPHABET, Pairing, type PairingRequestResult } from '../../../src/gateway/pairing.js';
+import { PAIRING_CODE_ALPHABET, Pairing, type PairingRequestResult } from '../../../src/gateway/intake/pairing/pairing.js';
 import { openStore } from '../../../src/store/sqlite-store.js';
 import type { Store } from '../../../src/store/types.js';
 import { FakeClock } from '../../helpers/fake-clock.js';

@@ -6,7 +6,7 @@ import { after, test } from 'node:test';
 import { ChatPacer } from '../../../src/gateway/delivery/pacer.js';
 import { StreamDelivery } from '../../../src/gateway/delivery/stream.js';
 import { Redactor } from '../../../src/log/redact.js';
-import { scrubStoredMessage } from '../../../src/secrets/stored.js';
+import { scrubStoredMessage } from '../../../src/store/scrub-message.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 import { leakedPiece } from '../../helpers/secret-leaks.js';
 import { MemoryAdapter } from '../delivery/memory-adapter.js';

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { gatewayCommandWords } from '../../../src/gateway/commands.js';
+import { gatewayCommandWords } from '../../../src/core/commands.js';
 import { skillsCapability } from '../../../src/skills/capability.js';
 import { installSkill } from '../../../src/skills/install.js';
 import { skillText } from '../../helpers/skills.js';

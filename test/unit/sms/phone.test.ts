@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { maskPhone, normalizePhone } from '../../../adapters/sms/phone.js';
+import { maskPhone, normalizePhone } from '../../../src/util/phone.js';
 import { smsSchema } from '../../../src/config/platforms-schema.js';
 
 describe('normalizePhone', () => {

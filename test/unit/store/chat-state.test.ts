@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { openStore } from '../../../src/store/sqlite-store.js';
-import { resumeSession } from '../../../src/gateway/session-resume.js';
+import { resumeSession } from '../../../src/gateway/sessions/resume.js';
 import { shortSessionId } from '../../../src/store/session-id.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import type Database from 'better-sqlite3';
-import { probeStore } from '../../../src/gateway/disk-probes.js';
+import { probeStore } from '../../../src/gateway/ops/disk-probes.js';
 import { StoreDiskError, storeDiskErrorOf } from '../../../src/store/errors.js';
 import { openStore } from '../../../src/store/sqlite-store.js';
 import { diskErrorKind } from '../../../src/util/disk-error.js';

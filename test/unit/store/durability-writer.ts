@@ -2,7 +2,7 @@
 // printing "acked <messageId>" after each commit (the point where an adapter would ack its
 // platform), then idles until the parent kills it with SIGKILL.
 import { openStore } from '../../../src/store/sqlite-store.js';
-import { systemClock } from '../../../src/util/clock.js';
+import { systemClock } from '../../../src/core/clock.js';
 import { makeEvent } from './fixtures.js';
 
 const file = process.argv[2];

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { MessageEvent } from '../../../src/gateway/contracts.js';
+import type { MessageEvent } from '../../../src/core/adapter.js';
 
 /** A valid inbound event; override any field. */
 export function makeEvent(overrides: Partial<MessageEvent> = {}): MessageEvent {

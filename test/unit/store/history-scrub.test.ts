@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { pino } from 'pino';
-import { SCRUBBED_CURSOR, scrubStoredHistory } from '../../../src/gateway/history-scrub.js';
+import { SCRUBBED_CURSOR, scrubStoredHistory } from '../../../src/gateway/sessions/history-scrub.js';
 import { Redactor } from '../../../src/log/redact.js';
 import { openStore } from '../../../src/store/sqlite-store.js';
 import type { Store } from '../../../src/store/types.js';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { planCatchUp } from '../../../src/jobs/catch-up.js';
-import type { NewJob } from '../../../src/jobs/job-types.js';
+import type { NewJob } from '../../../src/store/job-types.js';
 import { migrate } from '../../../src/store/migrate.js';
 import { migrations } from '../../../src/store/migrations.js';
 import { openStore } from '../../../src/store/sqlite-store.js';

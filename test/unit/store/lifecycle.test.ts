@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { UserFacingError } from '../../../src/gateway/errors.js';
+import { UserFacingError } from '../../../src/core/errors.js';
 import { StoreClosedError } from '../../../src/store/errors.js';
 import { openStore } from '../../../src/store/sqlite-store.js';
 import { FakeClock } from '../../helpers/fake-clock.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { UserFacingError } from '../../../src/gateway/errors.js';
+import { UserFacingError } from '../../../src/core/errors.js';
 import { migrate } from '../../../src/store/migrate.js';
 import { migrations, type Migration } from '../../../src/store/migrations.js';
 import { openStore } from '../../../src/store/sqlite-store.js';

@@ -3,7 +3,7 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
-import type { NewJob } from '../../../src/jobs/job-types.js';
+import type { NewJob } from '../../../src/store/job-types.js';
 import { readNextJobs } from '../../../src/store/next-jobs.js';
 import { openStore } from '../../../src/store/sqlite-store.js';
 import { FakeClock } from '../../helpers/fake-clock.js';

@@ -7,7 +7,7 @@ import { pino } from 'pino';
 import { ChatPacer } from '../../../src/gateway/delivery/pacer.js';
 import { SentMessages, type DeliveryJournal, type JournalRow, type SendIntent } from '../../../src/gateway/delivery/sent-messages.js';
 import { StreamDelivery } from '../../../src/gateway/delivery/stream.js';
-import { systemClock } from '../../../src/util/clock.js';
+import { systemClock } from '../../../src/core/clock.js';
 import { FakeTelegram } from '../../fakes/telegram/index.js';
 import { telegramAdapter, testToken } from '../../helpers/telegram.js';
 

@@ -6,7 +6,7 @@ import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
 import { stripVTControlCharacters } from 'node:util';
 import { TtyTerminalAdapter } from '../../../adapters/terminal/tty-adapter.js';
-import type { MessageEvent } from '../../../src/gateway/contracts.js';
+import type { MessageEvent } from '../../../src/core/adapter.js';
 import { FakeClock, flushMicrotasks } from '../../helpers/fake-clock.js';
 
 const chat = { id: 'local', kind: 'dm' as const };

@@ -9,7 +9,7 @@ import { memoryTool } from '../../../src/tools/builtin/memory.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
 import type { ToolContext } from '../../../src/tools/tool.js';
 import { bareToolContext } from './support.js';
-import { systemClock } from '../../../src/util/clock.js';
+import { systemClock } from '../../../src/core/clock.js';
 
 function context(params: { memory?: MemoryFiles }): ToolContext {
   return {

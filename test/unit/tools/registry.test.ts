@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { z } from 'zod';
 import { ToolRegistry } from '../../../src/tools/registry.js';
 import { defineTool, ToolError, type ToolContext } from '../../../src/tools/tool.js';
-import { systemClock } from '../../../src/util/clock.js';
+import { systemClock } from '../../../src/core/clock.js';
 
 const ctx: ToolContext = {
   workspace: '/tmp',

@@ -7,7 +7,7 @@ import { bwrapArgs } from '../../../src/tools/sandbox/bwrap-args.js';
 import { describeSandbox, resolveSandbox } from '../../../src/tools/sandbox/mode.js';
 import { runBwrapProbe, type ProbeResult } from '../../../src/tools/sandbox/probe.js';
 import pino from 'pino';
-import { socketDirsToHide, warnIfUnconfined } from '../../../src/gateway/terminal-sandbox.js';
+import { socketDirsToHide, warnIfUnconfined } from '../../../src/tools/sandbox/terminal-sandbox.js';
 import { makeSandbox } from './support.js';
 
 /** The mount options of an argv in order, as "tmpfs PATH" / "bind PATH" (ro-bind of / and dev/proc left out). */

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { ToolRegistry, type ToolCallRequest } from '../../../src/tools/registry.js';
 import { INTERRUPTED_RESULT, planBatches, runBatches } from '../../../src/tools/scheduler.js';
 import { defineTool } from '../../../src/tools/tool.js';
-import { systemClock } from '../../../src/util/clock.js';
+import { systemClock } from '../../../src/core/clock.js';
 
 const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'hermes-'));
 after(() => fs.rmSync(workspace, { recursive: true, force: true }));

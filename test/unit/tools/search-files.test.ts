@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { globToRegExp } from '../../../src/tools/builtin/glob.js';
-import type { Clock } from '../../../src/util/clock.js';
+import type { Clock } from '../../../src/core/clock.js';
 import { makeSandbox, type Sandbox } from './support.js';
 
 /** A clock whose time moves `stepMs` every time it is read, calling `onRead` with the read count. */

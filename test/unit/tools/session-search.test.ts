@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { sessionSearchTool } from '../../../src/tools/builtin/session-search.js';
 import type { SessionSearchCapability } from '../../../src/tools/capabilities.js';
 import { ToolError, type ToolContext } from '../../../src/tools/tool.js';
-import { systemClock } from '../../../src/util/clock.js';
+import { systemClock } from '../../../src/core/clock.js';
 
 function context(extra: Partial<ToolContext>): ToolContext {
   return { workspace: '/tmp', confineToWorkspace: true, signal: new AbortController().signal, clock: systemClock, terminal: { timeoutMs: 1000, maxOutputBytes: 1000 }, ...extra };

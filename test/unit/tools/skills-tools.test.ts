@@ -4,7 +4,7 @@ import { builtinTools } from '../../../src/tools/builtin/index.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
 import type { SkillManageRequest, SkillsCapability } from '../../../src/tools/capabilities.js';
 import type { ToolContext } from '../../../src/tools/tool.js';
-import { systemClock } from '../../../src/util/clock.js';
+import { systemClock } from '../../../src/core/clock.js';
 
 const baseCtx: ToolContext = { workspace: '/tmp', confineToWorkspace: true, signal: new AbortController().signal, clock: systemClock, terminal: { timeoutMs: 1000, maxOutputBytes: 1000 }, sessionId: 'sess-7' };
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { builtinTools } from '../../../src/tools/builtin/index.js';
 import { ToolRegistry, type ToolResult } from '../../../src/tools/registry.js';
 import type { ToolContext } from '../../../src/tools/tool.js';
-import { systemClock } from '../../../src/util/clock.js';
+import { systemClock } from '../../../src/core/clock.js';
 
 /** A tool context for tools that touch no files (the OS temp dir as workspace, a real clock, small terminal limits). */
 export function bareToolContext(): ToolContext {

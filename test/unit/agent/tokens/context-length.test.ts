@@ -4,7 +4,7 @@ import { describeContextLength, resolveContextLength } from '../../../../src/age
 import { DEFAULT_CONTEXT_LENGTH, knownContextLength } from '../../../../src/agent/tokens/known-models.js';
 import { contextLengthFromModels } from '../../../../src/agent/tokens/models-metadata.js';
 import { ModelContext } from '../../../../src/agent/tokens/model-context.js';
-import { systemClock } from '../../../../src/util/clock.js';
+import { systemClock } from '../../../../src/core/clock.js';
 import { FakeClock } from '../../../helpers/fake-clock.js';
 import { FakeOpenAI } from '../../../fakes/openai/server.js';
 

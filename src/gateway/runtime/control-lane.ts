@@ -1,0 +1,85 @@
+import type { Logger } from 'pino';
+import { routeStatusLines } from '../../agent/route/status.js';
+import type { AIAgent } from '../../agent/agent.js';
+import type { InboxRow, Store } from '../../store/types.js';
+import type { Clock } from '../../core/clock.js';
+import { commandReply } from '../commands/reply.js';
+import { compressCommand } from '../commands/compress.js';
+import type { CompressionDeps } from '../sessions/compress.js';
+import type { ContextUsage } from '../sessions/context-status.js';
+import type { AdapterSlots } from './slots.js';
+import type { GatewayReplies } from '../delivery/replies.js';
+import type { OwnerQuestions } from '../owner/questions.js';
+import type { RunnerOptions } from './types.js';
+import type { SessionMailboxes } from '../intake/mailboxes.js';
+import { skillCatalogOf, type MessageCommand } from '../commands/skill-command.js';
+import type { AdapterStatus } from './supervisor.js';
+
+/** What the runner lends its control lane: the parts a command reads or changes, as they are now. */
+export interface RunnerControlDeps {
+  readonly store: Store;
+  /** The agent current now (reconfigure replaces it). */
+  readonly agent: AIAgent;
+  readonly options: RunnerOptions;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly mailboxes: SessionMailboxes;
+  readonly slots: AdapterSlots;
+  readonly questions: OwnerQuestions;
+  readonly replies: GatewayReplies;
+  readonly startedAt: number;
+  readonly compression: CompressionDeps | undefined;
+  readonly contextUsage: ((params: { sessionId: string }) => ContextUsage | undefined) | undefined;
+  readonly adapters: () => readonly AdapterStatus[];
+  /** Aborted when the gateway stops (a /compress in flight ends). */
+  readonly signal: AbortSignal;
+}
+
+/** Answers one control command at once (never behind a turn): the reply is sent, the inbox row marked done. */
+export async function answerControl(params: { deps: RunnerControlDeps; row: InboxRow; command: MessageCommand }): Promise<void> {
+  const { deps, row, command } = params;
+  const { store, agent, options, clock, logger } = deps;
+  const event = row.event;
+  const text = await commandReply({
+    command,
+    event,
+    compress: () =>
+      compressCommand({
+        store,
+        sessionKey: row.sessionKey,
+        platform: event.platform,
+        agent,
+        prompts: options.prompts,
+        compression: deps.compression,
+        busy: (deps.mailboxes.get({ key: row.sessionKey })?.runningRow ?? null) !== null,
+        signal: deps.signal,
+        scrub: options.scrub,
+        clock,
+        logger,
+      }),
+    model: () => ({ store, sessionKey: row.sessionKey, routeModels: agent.route.targets.map((t) => t.name), modelList: options.modelList, signal: deps.signal }),
+    ctx: () => ({
+      store,
+      sessionKey: row.sessionKey,
+      mailbox: deps.mailboxes.get({ key: row.sessionKey }),
+      modelLabel: options.modelLabel,
+      adapters: deps.adapters,
+      startedAt: deps.startedAt,
+      now: clock.now(),
+      memoryReport: options.memoryReport,
+      contextUsage: deps.contextUsage,
+      keyLines: () => routeStatusLines({ targets: agent.route.status(), timeZone: agent.route.timeZone }),
+      ...(options.skillsDir === undefined ? {} : { skills: () => skillCatalogOf({ dir: options.skillsDir }) }),
+      entry: deps.slots.get({ name: event.platform })?.entry,
+      approvals: deps.questions.approvals,
+      pricing: options.pricing,
+      toolProgress: options.toolProgress,
+      scrub: options.scrub,
+      timeZone: agent.route.timeZone,
+      row,
+    }),
+  });
+  logger.info({ command: command.kind === 'none' ? null : command.name, inboxId: row.id }, 'control command');
+  store.setInboxState({ inboxId: row.id, state: 'done' });
+  deps.replies.send({ event, text, what: 'command reply' });
+}

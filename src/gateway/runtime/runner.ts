@@ -1,0 +1,482 @@
+import type { CompressionDeps } from '../sessions/compress.js';
+import type { Logger } from 'pino';
+import type { AIAgent } from '../../agent/agent.js';
+import { RejectionLog } from '../http/rejection-log.js';
+import type { GatewayHttp, HealthReport } from '../http/server.js';
+import { storeDiskErrorOf } from '../../store/errors.js';
+import type { Store, InboxRow } from '../../store/types.js';
+import type { Clock } from '../../core/clock.js';
+import { diskReason } from '../../util/disk-error.js';
+import { messageCommand, skillCatalogOf, type MessageCommand } from '../commands/skill-command.js';
+import { messageEventSchema, type MessageEvent } from '../../core/adapter.js';
+import { answerControl } from './control-lane.js';
+import { DiskHealth, type DiskChange } from '../ops/disk-health.js';
+import { probeStore } from '../ops/disk-probes.js';
+import { scrubStoredHistory } from '../sessions/history-scrub.js';
+import { runMaintenance } from '../ops/maintenance.js';
+import { ModelWatch } from '../ops/model-watch.js';
+import { gatewayHealth } from './health.js';
+import { AdapterSlots, type AdapterChange, type AdapterSlot } from './slots.js';
+import { GatewayReplies } from '../delivery/replies.js';
+import { superviseEntry } from './supervise-entry.js';
+import { ChoiceRouter } from '../owner/choices.js';
+import type { AdapterStatus } from './supervisor.js';
+import { SenderGate } from '../intake/sender-gate.js';
+import { SessionMailboxes } from '../intake/mailboxes.js';
+import { signOfLifeFor, type TypingHandle } from '../turns/sign-of-life.js';
+import { countAccepted, meteredTurn } from '../ops/metered-turn.js';
+import { meteredComplete } from '../ops/model-meter.js';
+import { StalledTurns } from '../turns/stalled.js';
+import { runTurn, type TurnDeps } from '../turns/turn.js';
+import { turnDepsFor } from './turn-deps.js';
+import { journalEvent, type JournalResult } from '../intake/journal.js';
+import { injectTurn, turnMessageIds, type InjectParams, type InjectResult } from '../inject/inject.js';
+import { TurnWatch } from '../inject/watch.js';
+import { sendText } from '../inject/send.js';
+import { Scheduler } from '../../jobs/scheduler.js';
+import { BackgroundWork } from '../review/background-work.js';
+import { startReviewIfDue } from '../review/start.js';
+import type { AdapterEntry, RunnerOptions } from './types.js';
+import { sessionContextUsage, type ContextUsage } from '../sessions/context-status.js';
+import { replayPending } from './replay.js';
+import { sessionContextLength } from '../sessions/context-length.js';
+import { OwnerQuestions } from '../owner/questions.js';
+import { turnModeOf } from '../commands/lanes.js';
+import { retryRefusal } from '../commands/retry.js';
+import type { SteeringSource } from '../intake/mailbox.js';
+import type { GatewayCommandName } from '../../core/commands.js';
+
+export type { AdapterEntry, RunnerOptions } from './types.js';
+
+/** Commands that stop the session's background review, as a message does (the others, such as /status, leave it alone). */
+const REVIEW_STOPPERS: readonly GatewayCommandName[] = ['new', 'resume', 'stop'];
+
+function leavesReview(params: { name: GatewayCommandName }): boolean {
+  return REVIEW_STOPPERS.includes(params.name);
+}
+
+/** Most pieces of system-started background work (reviews) running at once across sessions. */
+const maxBackgroundWork = 2;
+
+/** A message whose turn was cut short (crash, restart) this many times is answered with an apology instead. */
+const maxTurnAttempts = 3;
+
+/** What became of an accepted message; 'deferred' = journaled while draining, answered after the next start; 'answer' = it answered a clarify question. */
+export type AcceptResult = 'queued' | 'duplicate' | 'unauthorized' | 'command' | 'deferred' | 'answer';
+
+/**
+ * One profile's gateway: supervises adapters, journals and routes messages into per-session mailboxes,
+ * answers control commands at once, and drains cleanly.
+ */
+export class GatewayRunner {
+  private readonly slots: AdapterSlots;
+  private readonly mailboxes: SessionMailboxes;
+  /** Work the gateway starts itself after a turn (background reviews): one per session, aborted by its next message. */
+  private readonly background: BackgroundWork;
+  /** Command replies and pairing codes; drained before the store closes. */
+  private readonly replies: GatewayReplies;
+  private readonly maintenanceController = new AbortController();
+  /** The maintenance loop: awaited on stop, before the store closes. */
+  private maintenanceRun: Promise<void> = Promise.resolve();
+  /** Scrubs of stored history, one after another (start, then each reconfigure); awaited on stop. */
+  private historyScrubRun: Promise<void> = Promise.resolve();
+  /** Keeps the model endpoint's status fresh for /healthz (when the options carry a probe). */
+  private modelWatch: ModelWatch | undefined;
+  private modelWatchRun: Promise<void> = Promise.resolve();
+  /** What the log file, store and state file say about the disk; probed while any of them fails. */
+  private readonly disk: DiskHealth;
+  private diskRun: Promise<void> = Promise.resolve();
+  private readonly stopDiskWatch: () => void;
+  /** Turns the store cut short (disk full): finished once it writes again. */
+  private readonly stalled: StalledTurns;
+  /** Waiters for system-started turns (runner.inject), settled when each ends. */
+  private readonly injected = new TurnWatch();
+  /** Where button presses go: approvals and clarify questions register their prefix here. */
+  readonly choices: ChoiceRouter;
+  /** Approval and clarify questions waiting for an owner (in memory), and which messages answer them. */
+  private readonly questions: OwnerQuestions;
+  /** The profile's scheduled jobs (when `options.jobs` is set); poke it after a job was created or changed. */
+  readonly scheduler: Scheduler;
+  private schedulerRun: Promise<void> = Promise.resolve();
+  private phase: 'new' | 'running' | 'draining' | 'stopped' = 'new';
+  private startedAt = 0;
+  /** Where the HTTP server listens, once started. */
+  httpAddress: { host: string; port: number } | null = null;
+  private readonly store: Store;
+  /** Replaced by `reconfigure`; a turn uses the agent current when it starts. */
+  private agent: AIAgent;
+  private readonly clock: Clock;
+  private readonly logger: Logger;
+  /** Replaced by `reconfigure`; read when each turn starts. */
+  private options: RunnerOptions;
+  private readonly http: GatewayHttp | undefined;
+  private readonly gate: SenderGate;
+  /** Lines about messages the journal refused, rate-limited per platform (redeliveries and holds retry often). */
+  private readonly refusals: RejectionLog;
+
+  constructor(params: {
+    store: Store;
+    agent: AIAgent;
+    adapters: readonly AdapterEntry[];
+    clock: Clock;
+    logger: Logger;
+    options: RunnerOptions;
+    http?: GatewayHttp;
+    /** Shared with the log file and state file writers; one is made when not given. */
+    disk?: DiskHealth;
+  }) {
+    this.store = params.store;
+    this.agent = params.agent;
+    this.clock = params.clock;
+    this.logger = params.logger;
+    const onLate = ({ pieces }: { pieces: number }): void => this.logger.warn({ pieces }, 'background work did not stop in time; the gateway stops without it');
+    this.background = new BackgroundWork({ maxConcurrent: maxBackgroundWork, clock: this.clock, onLate });
+    this.refusals = new RejectionLog({ logger: this.logger, clock: this.clock });
+    this.choices = new ChoiceRouter({ logger: this.logger });
+    this.questions = new OwnerQuestions({ store: this.store, clock: this.clock, logger: this.logger, choices: this.choices, entryOf: (platform) => this.slots.get({ name: platform })?.entry });
+    this.options = params.options;
+    this.http = params.http;
+    this.disk = params.disk ?? new DiskHealth({ clock: this.clock });
+    this.stopDiskWatch = this.disk.onChange((change) => this.onDiskChange(change));
+    this.stalled = new StalledTurns({ store: this.store, logger: this.logger });
+    this.slots = new AdapterSlots({
+      clock: this.clock,
+      logger: this.logger,
+      editIntervalMs: () => this.options.editIntervalMs,
+      metrics: this.http?.metrics,
+      makeSupervisor: ({ entry }) =>
+        superviseEntry({
+          entry,
+          store: this.store,
+          clock: this.clock,
+          logger: this.logger,
+          backoff: this.options.supervisorBackoff,
+          accept: (p) => this.accept(p).then((result) => countAccepted({ metrics: this.http?.metrics, platform: p.event.platform, result })),
+          mayTalk: ({ platform, sender }) => this.gate.mayTalk({ platform, sender, allow: entry.allow }),
+          choose: (event) => this.choices.choose(event),
+        }),
+    });
+    for (const entry of params.adapters) this.slots.add({ entry });
+    this.replies = new GatewayReplies({ slots: this.slots, logger: this.logger, scrub: () => this.options.scrub });
+    this.mailboxes = new SessionMailboxes({
+      clock: this.clock, logger: this.logger, busyPolicy: () => this.options.busyPolicy,
+      signOfLife: (row) => signOfLifeFor({ row, slots: this.slots, intervalMs: this.options.typingIntervalMs, clock: this.clock, logger: this.logger }),
+      runTurn: (p) => this.turn(p),
+    });
+    this.http?.metrics?.bind({ queueDepth: () => this.mailboxes.all().reduce((n, m) => n + m.queued, 0), adapters: () => this.adapterStatuses() });
+    this.gate = new SenderGate({
+      store: this.store,
+      clock: this.clock,
+      logger: this.logger,
+      replies: this.replies,
+      profileName: () => this.options.profileName,
+      allowOf: (platform) => this.slots.get({ name: platform })?.entry.allow,
+      signal: this.maintenanceController.signal,
+    });
+    this.scheduler = new Scheduler({
+      store: this.store,
+      clock: this.clock,
+      logger: this.logger.child({ component: 'scheduler' }),
+      inject: (p) => this.inject(p),
+      sendText: (p) => sendText({ ...p, slots: this.slots, scrub: this.options.scrub, mediaPolicy: this.options.mediaPolicy, stageMedia: this.options.stageMedia, store: this.store, clock: this.clock, logger: this.logger.child({ component: 'scheduler' }) }),
+      profileName: () => this.options.profileName,
+      catchUpWindowMs: () => this.options.jobs?.catchUpWindowMs ?? 0,
+      scrub: (text) => this.options.scrub(text),
+      script: () => ({ workspace: this.options.toolContext.workspace, terminal: this.options.toolContext.terminal }),
+    });
+  }
+
+  /** Starts adapters under their supervisors and replays messages a previous run did not finish. */
+  async start(): Promise<void> {
+    if (this.phase !== 'new') throw new Error('GatewayRunner.start called twice');
+    this.startedAt = this.clock.now();
+    if (this.http) {
+      const address = await this.http.listen();
+      this.httpAddress = address;
+      this.logger.info(address, 'http server listening');
+    }
+    this.phase = 'running';
+    this.slots.startAll();
+    this.maintenanceRun = runMaintenance({
+      store: this.store,
+      clock: this.clock,
+      logger: this.logger,
+      signal: this.maintenanceController.signal,
+      ...(this.options.cacheDir !== undefined ? { cacheDir: this.options.cacheDir } : {}),
+    });
+    this.disk.setProbe({ part: 'store', probe: () => probeStore({ store: this.store, clock: this.clock }) });
+    this.diskRun = this.disk.run({ signal: this.maintenanceController.signal });
+    const probe = this.options.modelProbe;
+    if (probe) {
+      const watch = new ModelWatch({ probe: () => this.options.modelProbe ?? probe, label: () => this.options.modelLabel, clock: this.clock, logger: this.logger });
+      this.modelWatch = watch;
+      this.modelWatchRun = watch.run({ signal: this.maintenanceController.signal });
+    }
+    this.resolveContextLength();
+    this.replay();
+    if (this.options.jobs !== undefined) this.schedulerRun = this.scheduler.run({ signal: this.maintenanceController.signal });
+    this.scrubHistory();
+    this.logger.info({ adapters: this.slots.names() }, 'gateway started');
+  }
+
+  /**
+   * Swaps adapters while running (config reload): turns already running on a replaced adapter finish on it
+   * (up to the drain timeout, then they are interrupted and answered again on the new one); turns that start
+   * meanwhile wait for the new adapter. Adapters not named keep running untouched.
+   */
+  async replaceAdapters(params: AdapterChange): Promise<void> {
+    if (this.phase !== 'running') throw new Error('adapters can only be replaced while the gateway runs');
+    const interrupted: InboxRow[] = [];
+    await this.slots.replace({
+      ...params,
+      drainTimeoutMs: this.options.drainTimeoutMs,
+      interrupt: ({ sessionKeys }) => {
+        for (const key of sessionKeys) {
+          const mailbox = this.mailboxes.get({ key });
+          const row = mailbox?.runningRow;
+          if (mailbox && row && mailbox.interrupt({ kind: 'shutdown' })) interrupted.push(row);
+        }
+      },
+    });
+    for (const row of interrupted) {
+      const slot = this.slots.get({ name: row.event.platform });
+      if (slot && this.phase === 'running') this.mailboxes.for({ key: row.sessionKey, entry: slot.entry }).enqueue({ row, replay: true });
+    }
+  }
+
+  /** Settings from a reloaded config (a new agent for model/prompt changes, new options): used by turns that start from now on. */
+  reconfigure(params: { agent: AIAgent; options: RunnerOptions }): void {
+    this.agent = params.agent;
+    this.options = params.options;
+    if (this.phase === 'running') {
+      this.scrubHistory();
+      this.resolveContextLength();
+    }
+  }
+
+  /** Asks the endpoint for the model's context length in the background (never blocks a turn; never rejects). */
+  private resolveContextLength(): void {
+    void this.options.modelContext?.resolve({ signal: this.maintenanceController.signal });
+  }
+
+  /** What /status reads for the session's context use, when the context length is known. */
+  private contextUsage(): ((params: { sessionId: string }) => ContextUsage | undefined) | undefined {
+    const modelContext = this.options.modelContext;
+    if (modelContext === undefined) return undefined;
+    const { agent, store } = this;
+    return ({ sessionId }) => sessionContextUsage({ store, sessionId, agent, length: sessionContextLength({ store, sessionId, modelContext }) });
+  }
+
+  /** Queues a scrub of stored history with the secrets now known (a no-op when they are the ones last applied). */
+  private scrubHistory(): void {
+    const secretList = this.options.secretList;
+    if (secretList === undefined) return;
+    const scrub = this.options.scrub;
+    const signal = this.maintenanceController.signal;
+    this.historyScrubRun = this.historyScrubRun.then(async () => {
+      if (signal.aborted) return;
+      await scrubStoredHistory({ store: this.store, secrets: secretList(), scrub, logger: this.logger, signal });
+    });
+  }
+
+  /** Status of every adapter. */
+  adapterStatuses(): AdapterStatus[] {
+    return this.slots.statuses();
+  }
+
+  /** The /healthz report. */
+  health(): HealthReport {
+    const { phase, startedAt } = this;
+    const common = { phase, startedAt, now: this.clock.now(), profileName: this.options.profileName, scrub: this.options.scrub };
+    return gatewayHealth({ ...common, adapters: this.adapterStatuses(), model: this.modelWatch?.status(), disk: this.disk.status() });
+  }
+
+  /**
+   * Takes one inbound message from an adapter. Resolves once it is durably journaled (or deliberately
+   * dropped), so the adapter may then acknowledge it to its platform. Rejects with JournalRefusedError when the
+   * disk refuses the journal write: the adapter must not acknowledge, so the platform delivers it again.
+   */
+  async accept(params: { event: MessageEvent; via: string }): Promise<AcceptResult> {
+    const parsed = messageEventSchema.safeParse(params.event);
+    if (!parsed.success) {
+      this.logger.error({ via: params.via, issues: parsed.error.issues.slice(0, 5) }, 'adapter produced an invalid message event');
+      throw new Error(`invalid message event from ${params.via}: ${parsed.error.issues[0]?.message ?? 'unknown problem'}`);
+    }
+    // Only runner.inject starts system turns: an adapter's event never carries that mark.
+    const { system: _spoofed, ...event } = parsed.data;
+    const slot = this.slots.get({ name: event.platform });
+    if (!slot) throw new Error(`no adapter named ${event.platform} is running`);
+    // Skills are read only for senders who may talk (a stranger's `/word` costs no disk reads; it is not answered).
+    const skillsDir = this.gate.mayTalk({ platform: event.platform, sender: event.sender, allow: slot.entry.allow }) ? this.options.skillsDir : undefined;
+    const command = messageCommand({ text: event.text, platform: event.platform, catalog: () => skillCatalogOf({ dir: skillsDir }) });
+    // A skill's command is a message: journaled, queued and paced like any (its turn loads the skill's body).
+    // /queue, /steer (with text) and /retry become turns too; how each enters the mailbox is its mode.
+    const mode = turnModeOf({ command });
+    let message = mode !== undefined;
+    // While draining the store is still open: a message is journaled and answered after the restart (platforms
+    // such as Discord or Twilio never deliver it again). A command is refused: it means "now" or not at all.
+    const draining = this.phase === 'draining';
+    if (this.phase !== 'running' && !(draining && message)) {
+      throw new Error('the gateway is shutting down; deliver this message again later');
+    }
+
+    const journaled = this.journal({ event, entry: slot.entry });
+    if (journaled === 'unauthorized') return 'unauthorized';
+    const { inserted, row, sessionKey } = journaled;
+    if (!inserted) {
+      this.logger.info({ platform: event.platform, messageId: event.messageId }, 'redelivered message ignored');
+      return 'duplicate';
+    }
+    // A message that starts a turn (or /new, /resume, /stop) drops the session's background review: the user comes first,
+    // and a review of the conversation being left has no place after /new or /resume.
+    if (mode !== undefined || command.kind !== 'command' || leavesReview({ name: command.name })) this.background.abort({ key: sessionKey, reason: 'new_message' });
+    if (draining) {
+      this.logger.info({ platform: event.platform, messageId: event.messageId }, 'message received while draining: journaled, answered after the next start');
+      return 'deferred';
+    }
+    // A /retry while the session is busy, or with nothing to retry, is answered at once instead.
+    if (command.kind === 'command' && command.name === 'retry' && retryRefusal({ store: this.store, sessionKey, mailbox: this.mailboxes.get({ key: sessionKey }) }) !== undefined) message = false;
+    if (!message) {
+      await this.control({ row, command });
+      return 'command';
+    }
+    // The owner's next message while a clarify question waits in the chat is its answer, not a new turn.
+    if (this.questions.answers({ row, command, store: this.store })) return 'answer';
+    if (command.kind === 'skill') this.logger.info({ skill: command.name, inboxId: row.id }, 'skill command: queued as a turn');
+    this.mailboxes.for({ key: sessionKey, entry: slot.entry }).enqueue({ row, ...(mode === 'queue' || mode === 'steer' ? { mode } : {}) });
+    return 'queued';
+  }
+
+  /**
+   * Starts a turn the system makes itself (a job's run, the heartbeat, a check): journaled as a synthetic message,
+   * routed to `sessionKey`, queued, paced, delivered and replayed after a crash like a user's message, without the sender
+   * gate, reply-to or reactions. `finished` tells how it ended and which platform message ids its reply got.
+   */
+  inject(params: InjectParams): InjectResult {
+    if (this.phase !== 'running') return { kind: 'refused', reason: 'the gateway is not running' };
+    const slot = this.slots.get({ name: params.platform });
+    if (!slot) return { kind: 'refused', reason: `no ${params.platform} adapter is running` };
+    const enqueue = (row: InboxRow): boolean => {
+      this.mailboxes.for({ key: row.sessionKey, entry: slot.entry }).enqueue({ row });
+      return true;
+    };
+    // What the system puts in a turn (a check's command output, HEARTBEAT.md, a script's output) is scrubbed of the
+    // profile's secrets before it is journaled, stored or sent to the model, as a tool's output is.
+    const text = this.options.scrub(params.text);
+    return injectTurn({ ...params, text, store: this.store, clock: this.clock, watch: this.injected, enqueue });
+  }
+
+  /** Authorizes and journals an event; a write the disk refuses becomes JournalRefusedError (logged rate-limited per platform). */
+  private journal(params: { event: MessageEvent; entry: AdapterEntry }): JournalResult {
+    return journalEvent({ ...params, gate: this.gate, store: this.store, refusals: this.refusals, profile: this.options.profileName });
+  }
+
+  /** Resolves when no session has a running or waiting turn and every command reply is out. */
+  async waitIdle(): Promise<void> {
+    for (let busy = this.mailboxes.busy(); busy.length > 0 || this.replies.pending > 0; busy = this.mailboxes.busy()) {
+      await Promise.all([...busy.map((m) => m.idle()), this.replies.drain()]);
+    }
+  }
+
+  /** Stops intake, lets running turns finish for up to the drain timeout, then interrupts them; closes the store. */
+  async stop(): Promise<void> {
+    if (this.phase === 'stopped' || this.phase === 'draining') return;
+    this.phase = 'draining';
+    this.logger.info({ busySessions: this.mailboxes.busy().length }, 'gateway draining');
+    this.maintenanceController.abort();
+    // Waiting questions end unanswered; approvals' questions are edited (buttons removed) while the adapters can still edit.
+    await this.questions.cancelAll({ why: 'the gateway is stopping', close: true });
+    const backgroundStopped = this.background.stop();
+    const adaptersStopped = this.slots.stopAll();
+    for (const mailbox of this.mailboxes.all()) mailbox.clearQueue();
+    const drained = await this.mailboxes.settle({ timeoutMs: this.options.drainTimeoutMs });
+    if (!drained) {
+      this.logger.warn({ timeoutMs: this.options.drainTimeoutMs }, 'drain timeout: interrupting running turns; they resume on next start');
+      for (const mailbox of this.mailboxes.all()) mailbox.interrupt({ kind: 'shutdown' });
+      await this.mailboxes.settle({ timeoutMs: 5000 });
+    }
+    this.injected.closeAll();
+    await Promise.allSettled([this.schedulerRun, adaptersStopped, backgroundStopped, this.maintenanceRun, this.historyScrubRun, this.modelWatchRun, this.diskRun, this.replies.drain()]);
+    this.stopDiskWatch();
+    this.refusals.close();
+    if (this.http) await this.http.close();
+    this.store.close();
+    this.phase = 'stopped';
+    this.logger.info('gateway stopped');
+  }
+
+  private async control(params: { row: InboxRow; command: MessageCommand }): Promise<void> {
+    const { store, agent, options, clock, logger, mailboxes, slots, questions, replies, startedAt } = this;
+    const deps = { store, agent, options, clock, logger, mailboxes, slots, questions, replies, startedAt, signal: this.maintenanceController.signal };
+    await answerControl({ deps: { ...deps, compression: this.compressionDeps().compression, contextUsage: this.contextUsage(), adapters: () => this.adapterStatuses() }, ...params });
+  }
+
+  private async turn(params: { row: InboxRow; merged: readonly InboxRow[]; signal: AbortSignal; typing?: TypingHandle; steering?: SteeringSource }): Promise<void> {
+    let used: { ran: boolean };
+    let delivered: { sessionId: string; modelCalls: number } | undefined;
+    try {
+      used = await this.slots.use({
+        name: params.row.event.platform,
+        sessionKey: params.row.sessionKey,
+        fn: (slot) => this.runTurnOn({ ...params, slot, onDelivered: (d) => (delivered = d) }),
+      });
+    } catch (error) {
+      const refused = storeDiskErrorOf({ error });
+      if (refused === undefined) throw error;
+      // The message is journaled but its turn could not be recorded: finish it once the store writes again.
+      this.stalled.add({ row: params.row, merged: params.merged, operation: refused.operation });
+      this.logger.warn({ inboxId: params.row.id, code: refused.code }, `turn stopped: the store cannot write (${diskReason({ kind: refused.kind })}); it runs again when the disk takes writes`);
+      return;
+    }
+    if (!used.ran) this.logger.warn({ inboxId: params.row.id, platform: params.row.event.platform }, 'no adapter for a pending message; it stays journaled');
+    // After a delivered turn, in the background: the session's review when due (never holding its mailbox).
+    if (delivered === undefined || this.phase !== 'running' || params.row.event.system !== undefined) return;
+    const { row } = params;
+    const queued = this.mailboxes.get({ key: row.sessionKey })?.queued ?? 0;
+    const { store, logger, replies, options, agent } = this;
+    startReviewIfDue({ work: this.background, store, logger, replies, key: row.sessionKey, sessionId: delivered.sessionId, turnModelCalls: delivered.modelCalls, event: row.event, queued, options, agent, metrics: this.http?.metrics });
+  }
+
+  private async runTurnOn(params: { row: InboxRow; merged: readonly InboxRow[]; signal: AbortSignal; typing?: TypingHandle; steering?: SteeringSource; slot: AdapterSlot; onDelivered: TurnDeps['onDelivered'] }): Promise<void> {
+    const { row } = params;
+    const onFinished: TurnDeps['onFinished'] =
+      row.event.system === undefined ? undefined : (end) => this.injected.settle({ inboxId: row.id, end: { ...end, messageIds: turnMessageIds({ store: this.store, inboxId: row.id }) } });
+    const { store, agent, clock, logger, options } = this;
+    const deps = meteredTurn({ deps: turnDepsFor({ store, agent, clock, logger, slot: params.slot, options, maxAttempts: maxTurnAttempts, compression: this.compressionDeps(), onDelivered: params.onDelivered, onFinished, approvals: this.questions.approvals, slots: this.slots, clarifications: this.questions.clarifications, metrics: this.http?.metrics }), metrics: this.http?.metrics, row, clock });
+    await runTurn({ row, merged: params.merged, signal: params.signal, ...(params.typing === undefined ? {} : { typing: params.typing }), ...(params.steering === undefined ? {} : { steering: params.steering }), deps });
+  }
+
+  /** The turn's compression deps: the configured settings with the context length in force, its summaries' model calls counted. */
+  private compressionDeps(): { compression?: CompressionDeps } {
+    const { compression, modelContext } = this.options;
+    if (compression === undefined || modelContext === undefined) return {};
+    const summarise = meteredComplete({ complete: compression.summarise, metrics: this.http?.metrics, purpose: 'compression' });
+    const { store } = this;
+    return { compression: { ...compression, summarise, contextLength: ({ sessionId }) => sessionContextLength({ store, sessionId, modelContext }).tokens } };
+  }
+
+  private onDiskChange(change: DiskChange): void {
+    if (change.state === 'failed') {
+      const { part, kind, detail } = change.problem;
+      this.logger.error({ part, kind, detail }, `disk refuses writes (${diskReason({ kind })}): the gateway runs degraded until it takes them again`);
+      return;
+    }
+    this.logger.info({ part: change.part, failedForMs: change.failedFor }, 'disk takes writes again');
+    if (change.part === 'store') this.resumeStalled();
+  }
+
+  /** Finishes the turns a refused store write cut short, running again those whose reply is not out. */
+  private resumeStalled(): void {
+    if (this.phase !== 'running') return;
+    this.stalled.resume({
+      enqueue: (row) => {
+        const slot = this.slots.get({ name: row.event.platform });
+        if (slot) this.mailboxes.for({ key: row.sessionKey, entry: slot.entry }).enqueue({ row, replay: true });
+      },
+    });
+  }
+
+  private replay(): void {
+    replayPending({ store: this.store, slots: this.slots, mailboxes: this.mailboxes, logger: this.logger });
+  }
+}

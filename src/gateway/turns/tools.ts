@@ -1,0 +1,34 @@
+import type { InboxRow } from '../../store/types.js';
+import type { ToolContext } from '../../tools/tool.js';
+import { turnOriginOf } from '../inject/quiet.js';
+import type { ToolProgress } from './tool-progress.js';
+import type { TurnDeps } from './turn.js';
+
+/** The part of a turn's tool context that depends on the turn: the chat it answers, who started it, its capabilities. */
+export type TurnTools = Pick<ToolContext, 'origin' | 'startedBy' | 'approval' | 'delegate' | 'clarify' | 'messaging'>;
+
+/**
+ * What tools know of one turn: the chat it answers (where `origin` delivery goes), who started it, and the capabilities
+ * built for it (approval, messaging, delegation, clarify). `sessionId` reads the turn's current
+ * session (a compression may switch it mid-turn); `progress` is the turn's tool-activity lines.
+ */
+export function turnToolsFor(params: { deps: TurnDeps; row: InboxRow; progress: ToolProgress; sessionId: () => string }): TurnTools {
+  const { deps, row } = params;
+  const event = row.event;
+  const system = event.system;
+  const approval = deps.approval?.({ event, sessionKey: row.sessionKey });
+  // Nobody waits for an answer in a turn the system started (a job's run, the heartbeat, a check).
+  const clarify = system === undefined ? deps.clarify?.({ event, sessionKey: row.sessionKey }) : undefined;
+  // System-started turns (a job's run, the heartbeat, a check) get it too: "text me on Slack when …" is a fair job, and
+  // only the profile's own known chats can be sent to. Children never get it (their context is built without it).
+  const messaging = deps.messaging?.({ row });
+  const tools: TurnTools = {
+    origin: turnOriginOf({ event }),
+    ...(system === undefined ? {} : { startedBy: system.kind }),
+    ...(approval === undefined ? {} : { approval }),
+    ...(messaging === undefined ? {} : { messaging }),
+    ...(clarify === undefined ? {} : { clarify }),
+  };
+  const delegate = deps.delegate?.({ toolContext: { ...deps.toolContext, ...tools }, sessionKey: row.sessionKey, inboxId: row.id, sessionId: params.sessionId, progress: params.progress });
+  return { ...tools, ...(delegate === undefined ? {} : { delegate }) };
+}
