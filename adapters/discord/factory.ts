@@ -1,12 +1,12 @@
-import type { PlatformFactory } from '../../src/app/platforms.js';
-import { defaultTurnReactions } from '../../src/gateway/turns/reactions.js';
+import type { GatewayConfig } from '../../src/config/schema.js';
+import type { PlatformFactory } from '../../src/core/platform.js';
+import { defaultTurnReactions } from '../../src/core/platform.js';
 import { DiscordAdapter } from './adapter.js';
 
 /** Builds the Discord adapter entry from `platforms.discord`. */
-export const discordFactory: PlatformFactory = ({ config, profile, clock, logger }) => {
-  const discord = config.platforms.discord;
+export const discordFactory: PlatformFactory<GatewayConfig['platforms']['discord']> = ({ config: discord, cacheDir, clock, logger }) => {
   return {
-    adapter: new DiscordAdapter({ config: discord, cacheDir: profile.cacheDir, clock, logger }),
+    adapter: new DiscordAdapter({ config: discord, cacheDir: cacheDir, clock, logger }),
     // Role members pass the gateway's allowlist through `role:<id>` entries (the adapter puts roles on the sender).
     allow: [...discord.allowed_users, ...discord.allowed_roles.map((role) => `role:${role}`)],
     unauthorized: discord.unauthorized,

@@ -10,7 +10,7 @@ import type {
 import { AdapterFatalError, JournalRefusedError } from '../../src/core/errors.js';
 import { BoundedSet } from '../../src/util/bounded-set.js';
 import type { Clock } from '../../src/core/clock.js';
-import type { RejectionLog } from '../../src/gateway/http/rejection-log.js';
+import type { RejectionRecorder } from '../../src/core/rejection.js';
 import { checkCallback, type SlackEventCallback } from './event-schema.js';
 import { registerSlackEvents } from './http-events.js';
 import { readSlackEvent, type SlackInboundPolicy, type SlackMessageEvent } from './inbound.js';
@@ -82,7 +82,7 @@ export class SlackAdapter implements PlatformAdapter {
     this.outbound = new SlackOutbound({ client: this.client });
   }
 
-  registerRoutes(params: { app: FastifyInstance; rejections: RejectionLog }): void {
+  registerRoutes(params: { app: FastifyInstance; rejections: RejectionRecorder }): void {
     if (this.config.mode !== 'http') return;
     const signingSecret = this.config.signing_secret;
     if (signingSecret === undefined) throw new AdapterFatalError({ message: 'platforms.slack.signing_secret is not set' });

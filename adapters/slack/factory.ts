@@ -1,12 +1,12 @@
-import type { PlatformFactory } from '../../src/app/platforms.js';
-import { thinkingReaction } from '../../src/gateway/turns/reactions.js';
+import type { GatewayConfig } from '../../src/config/schema.js';
+import type { PlatformFactory } from '../../src/core/platform.js';
+import { thinkingReaction } from '../../src/core/platform.js';
 import { SlackAdapter } from './adapter.js';
 
 /** Builds the Slack adapter entry from `platforms.slack`. */
-export const slackFactory: PlatformFactory = ({ config, profile, clock, logger }) => {
-  const slack = config.platforms.slack;
+export const slackFactory: PlatformFactory<GatewayConfig['platforms']['slack']> = ({ config: slack, cacheDir, clock, logger }) => {
   return {
-    adapter: new SlackAdapter({ config: slack, cacheDir: profile.cacheDir, clock, logger }),
+    adapter: new SlackAdapter({ config: slack, cacheDir: cacheDir, clock, logger }),
     allow: slack.allowed_users,
     unauthorized: slack.unauthorized,
     mergeWindowMs: slack.merge_window,

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { verifySlackRequest } from '@slack/bolt';
 import type { Logger } from 'pino';
 import { JournalRefusedError } from '../../src/core/errors.js';
-import type { RejectionLog } from '../../src/gateway/http/rejection-log.js';
+import type { RejectionRecorder } from '../../src/core/rejection.js';
 import type { Clock } from '../../src/core/clock.js';
 import { checkCallback, type SlackEventCallback } from './event-schema.js';
 import { checkPayload, type SlackPress } from './presses.js';
@@ -25,7 +25,7 @@ export function registerSlackEvents(params: {
   path: string;
   signingSecret: string;
   logger: Logger;
-  rejections: RejectionLog;
+  rejections: RejectionRecorder;
   clock: Clock;
   handle: () => ((callback: SlackEventCallback) => Promise<void>) | undefined;
   press: () => ((press: SlackPress) => Promise<void>) | undefined;

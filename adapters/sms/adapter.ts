@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { RejectionLog } from '../../src/gateway/http/rejection-log.js';
+import type { RejectionRecorder } from '../../src/core/rejection.js';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../../src/config/schema.js';
 import type { AdapterCapabilities, AdapterStartParams, EditRequest, MessageEvent, OutboundMessage, PlatformAdapter } from '../../src/core/adapter.js';
@@ -90,7 +90,7 @@ export class SmsAdapter implements PlatformAdapter {
   }
 
   /** Adds the webhook, status callback and media link routes (in their own scope, with a form body parser). */
-  registerRoutes(params: { app: FastifyInstance; rejections: RejectionLog }): void {
+  registerRoutes(params: { app: FastifyInstance; rejections: RejectionRecorder }): void {
     registerSmsRoutes({
       rejections: params.rejections,
       app: params.app,

@@ -1,11 +1,11 @@
-import type { PlatformFactory } from '../../src/app/platforms.js';
+import type { GatewayConfig } from '../../src/config/schema.js';
+import type { PlatformFactory } from '../../src/core/platform.js';
 import { SmsAdapter } from './adapter.js';
 
 /** Builds the SMS (Twilio) adapter entry from `platforms.sms`. */
-export const smsFactory: PlatformFactory = ({ config, profile, clock, logger }) => {
-  const sms = config.platforms.sms;
+export const smsFactory: PlatformFactory<GatewayConfig['platforms']['sms']> = ({ config: sms, cacheDir, clock, logger }) => {
   return {
-    adapter: new SmsAdapter({ config: sms, cacheDir: profile.cacheDir, clock, logger }),
+    adapter: new SmsAdapter({ config: sms, cacheDir: cacheDir, clock, logger }),
     allow: sms.allowed_users,
     unauthorized: sms.unauthorized,
   };

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import twilio from 'twilio';
 import { JournalRefusedError } from '../../src/core/errors.js';
-import type { RejectionLog } from '../../src/gateway/http/rejection-log.js';
+import type { RejectionRecorder } from '../../src/core/rejection.js';
 import { checkForm, twilioInboundSchema, twilioStatusSchema } from './form-schema.js';
 import type { TwilioParams } from './inbound.js';
 import type { MediaLinks } from './media-links.js';
@@ -60,7 +60,7 @@ export function registerSmsRoutes(params: {
   links: MediaLinks;
   handlers: SmsRouteHandlers;
   logger: Logger;
-  rejections: RejectionLog;
+  rejections: RejectionRecorder;
 }): void {
   const { paths, logger, rejections } = params;
   void params.app.register(async (scope) => {

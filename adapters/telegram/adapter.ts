@@ -17,7 +17,7 @@ import { BoundedSet } from '../../src/util/bounded-set.js';
 import { mapLimit } from '../../src/util/map-limit.js';
 import type { Clock } from '../../src/core/clock.js';
 import type { FastifyInstance } from 'fastify';
-import type { RejectionLog } from '../../src/gateway/http/rejection-log.js';
+import type { RejectionRecorder } from '../../src/core/rejection.js';
 import { syncCommandMenu, type MenuCommand } from './commands-menu.js';
 import { classifyTelegramError } from './errors.js';
 import { findSentTelegram } from './find-sent.js';
@@ -86,7 +86,7 @@ export class TelegramAdapter implements PlatformAdapter {
     this.menuExtras = params.menuExtras;
   }
 
-  registerRoutes(params: { app: FastifyInstance; rejections: RejectionLog }): void {
+  registerRoutes(params: { app: FastifyInstance; rejections: RejectionRecorder }): void {
     if (this.config.mode !== 'webhook') return;
     this.routesRegistered = true;
     const secretToken = this.config.webhook.secret_token;

@@ -1,12 +1,12 @@
-import type { PlatformFactory } from '../../src/app/platforms.js';
+import type { GatewayConfig } from '../../src/config/schema.js';
+import type { PlatformFactory } from '../../src/core/platform.js';
 import { TelegramAdapter } from './adapter.js';
 import { skillMenuCommands } from './commands-menu.js';
 
 /** Builds the Telegram adapter entry from `platforms.telegram`. */
-export const telegramFactory: PlatformFactory = ({ config, profile, clock, logger }) => {
-  const telegram = config.platforms.telegram;
+export const telegramFactory: PlatformFactory<GatewayConfig['platforms']['telegram']> = ({ config: telegram, cacheDir, skillsDir, clock, logger }) => {
   return {
-    adapter: new TelegramAdapter({ config: telegram, cacheDir: profile.cacheDir, clock, logger, menuExtras: () => skillMenuCommands({ dir: profile.skillsDir }) }),
+    adapter: new TelegramAdapter({ config: telegram, cacheDir: cacheDir, clock, logger, menuExtras: () => skillMenuCommands({ dir: skillsDir }) }),
     allow: telegram.allowed_users,
     unauthorized: telegram.unauthorized,
     mergeWindowMs: telegram.merge_window,

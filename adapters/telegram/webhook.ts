@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { JournalRefusedError } from '../../src/core/errors.js';
-import type { RejectionLog } from '../../src/gateway/http/rejection-log.js';
+import type { RejectionRecorder } from '../../src/core/rejection.js';
 import { checkUpdate, type TelegramUpdate } from './update-schema.js';
 
 /** True when both strings are equal, compared in constant time. */
@@ -23,7 +23,7 @@ export function registerWebhook(params: {
   path: string;
   secretToken: string;
   logger: Logger;
-  rejections: RejectionLog;
+  rejections: RejectionRecorder;
   handle: () => ((update: TelegramUpdate) => Promise<void>) | undefined;
 }): void {
   const { logger, rejections } = params;

@@ -34,7 +34,8 @@ import { mediaPolicy } from '../gateway/delivery/media-policy.js';
 import { mediaStager } from '../gateway/delivery/media-stage.js';
 import { modelEndpointCheck } from '../doctor/model.js';
 import { modelLabel } from '../gateway/ops/model-check.js';
-import { GatewayRunner, type AdapterEntry, type RunnerOptions } from '../gateway/runtime/runner.js';
+import { GatewayRunner, type RunnerOptions } from '../gateway/runtime/runner.js';
+import { type AdapterEntry } from '../core/platform.js';
 import { reviewOptionsFrom } from '../gateway/review/options.js';
 import { terminalSandboxFor, warnIfUnconfined } from '../tools/sandbox/terminal-sandbox.js';
 

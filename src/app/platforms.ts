@@ -3,28 +3,31 @@ import type { GatewayConfig, PlatformName } from '../config/schema.js';
 import type { Profile } from '../home/profile.js';
 import type { Clock } from '../core/clock.js';
 import { UserFacingError } from '../core/errors.js';
-import type { AdapterEntry } from '../gateway/runtime/runner.js';
+import type { AdapterEntry, PlatformFactory } from '../core/platform.js';
 
-/** What a platform factory gets. */
-export interface PlatformFactoryParams {
+/** The factory of one platform, typed by its own config block. */
+export type PlatformFactoryOf<K extends PlatformName> = PlatformFactory<GatewayConfig['platforms'][K]>;
+
+/** Loads a platform's factory (and with it the platform's SDK) when the platform is first needed. */
+export type PlatformLoader<K extends PlatformName> = () => Promise<PlatformFactoryOf<K>>;
+
+/** A loader per platform this build ships. */
+export type PlatformLoaders = { [K in PlatformName]?: PlatformLoader<K> };
+
+/** What building the adapters of a config needs besides the config. */
+export interface AdapterBuildParams {
   readonly config: GatewayConfig;
   readonly profile: Profile;
   readonly clock: Clock;
   readonly logger: Logger;
 }
 
-/** Builds the adapter for one enabled platform. */
-export type PlatformFactory = (params: PlatformFactoryParams) => AdapterEntry;
-
-/** Loads a platform's factory (and with it the platform's SDK) when the platform is first needed. */
-export type PlatformLoader = () => Promise<PlatformFactory>;
-
 /**
  * Platform adapters this build ships, by config name. Each is loaded on first use, so a profile with only
  * Telegram never loads discord.js, Bolt, twilio or imapflow: start-up time and memory stay those of the
  * platforms actually enabled.
  */
-export const platformFactories: Partial<Record<PlatformName, PlatformLoader>> = {
+export const platformFactories: PlatformLoaders = {
   telegram: async () => (await import('../../adapters/telegram/factory.js')).telegramFactory,
   slack: async () => (await import('../../adapters/slack/factory.js')).slackFactory,
   discord: async () => (await import('../../adapters/discord/factory.js')).discordFactory,
@@ -32,10 +35,16 @@ export const platformFactories: Partial<Record<PlatformName, PlatformLoader>> = 
   sms: async () => (await import('../../adapters/sms/factory.js')).smsFactory,
 };
 
-/** The factory of one platform, loaded; undefined when this build has no adapter for it. */
-export async function loadPlatformFactory(params: { name: PlatformName }): Promise<PlatformFactory | undefined> {
-  const loader = platformFactories[params.name];
-  return loader ? await loader() : undefined;
+/**
+ * Builds one platform's adapter entry from its config block (loading its factory from `loaders`, the built-in ones
+ * unless given); undefined when this build has no adapter for it.
+ */
+export async function buildAdapterEntry<K extends PlatformName>(params: AdapterBuildParams & { name: K; loaders?: PlatformLoaders }): Promise<AdapterEntry | undefined> {
+  const loader: PlatformLoader<K> | undefined = (params.loaders ?? platformFactories)[params.name];
+  if (!loader) return undefined;
+  const factory = await loader();
+  const { profile, clock, logger } = params;
+  return factory({ config: params.config.platforms[params.name], cacheDir: profile.cacheDir, skillsDir: profile.skillsDir, clock, logger });
 }
 
 /**
@@ -57,13 +66,10 @@ export function checkPlatformsAvailable(params: { config: GatewayConfig; configP
  * The adapters for every platform with `enabled: true` (a token alone never enables one). A platform that is
  * enabled but not part of this build is a clear error, not a silent skip.
  */
-export async function adaptersFromConfig(params: PlatformFactoryParams): Promise<AdapterEntry[]> {
+export async function adaptersFromConfig(params: AdapterBuildParams): Promise<AdapterEntry[]> {
   checkPlatformsAvailable({ config: params.config, configPath: params.profile.configPath });
-  const names = enabledPlatforms({ config: params.config });
-  const factories = await Promise.all(names.map((name) => loadPlatformFactory({ name })));
-  const entries: AdapterEntry[] = [];
-  for (const factory of factories) if (factory) entries.push(factory(params));
-  return entries;
+  const built = await Promise.all(enabledPlatforms({ config: params.config }).map((name) => buildAdapterEntry({ ...params, name })));
+  return built.filter((entry): entry is AdapterEntry => entry !== undefined);
 }
 
 /** The names of the platforms with `enabled: true`, in config order. */

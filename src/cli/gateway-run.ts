@@ -1,7 +1,7 @@
-import type { AdapterEntry } from '../gateway/runtime/runner.js';
+import type { AdapterEntry } from '../core/platform.js';
 import { buildGateway } from '../app/bootstrap.js';
 import { adaptersFromConfig } from '../app/platforms.js';
-import { describeOutcome, GatewayReloader, type ReloadOutcome } from '../gateway/reload/reload.js';
+import { describeOutcome, GatewayReloader, type ReloadOutcome } from '../app/reload.js';
 import { DiskHealth } from '../gateway/ops/disk-health.js';
 import { removeGatewayState, saveGatewayState, type GatewayStateFile } from '../home/gateway-state.js';
 import { assertNoClashes } from '../config/clashes.js';

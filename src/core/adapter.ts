@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { RejectionLog } from '../gateway/http/rejection-log.js';
+import type { RejectionRecorder } from './rejection.js';
 
 /** What kind of conversation a chat is. Groups and channels share sessions per sender. */
 export const chatKindSchema = z.enum(['dm', 'group', 'channel']);
@@ -249,5 +249,5 @@ export interface PlatformAdapter {
    * Adds the adapter's webhook routes to the gateway's HTTP server (called once, before it listens); rejected
    * requests are logged through `rejections` (rate-limited per source and reason).
    */
-  registerRoutes?(params: { app: FastifyInstance; rejections: RejectionLog }): void;
+  registerRoutes?(params: { app: FastifyInstance; rejections: RejectionRecorder }): void;
 }

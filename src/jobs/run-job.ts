@@ -1,6 +1,6 @@
-import { lastAnswer } from '../gateway/inject/inject.js';
-import type { InjectedTurnEnd } from '../gateway/inject/watch.js';
-import { isSilentAnswer } from '../gateway/inject/quiet.js';
+import { lastAnswer } from './system-turn.js';
+import type { InjectedTurnEnd } from './ports.js';
+import { isSilentAnswer } from './system-turn.js';
 import { backoffDelay } from '../util/backoff.js';
 import { modelRetryDelay } from './catch-up.js';
 import type { JobRow, JobRunRow } from '../store/job-types.js';

@@ -1,4 +1,4 @@
-import { systemEvent } from '../gateway/inject/quiet.js';
+import { systemEvent } from './system-turn.js';
 import { escapePart } from '../core/session-key.js';
 import type { Store } from '../store/types.js';
 import type { Clock } from '../core/clock.js';

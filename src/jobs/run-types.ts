@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { ChatRef } from '../core/adapter.js';
-import type { InjectParams, InjectResult } from '../gateway/inject/inject.js';
-import type { SendTextResult } from '../gateway/inject/send.js';
+import type { InjectParams, InjectResult } from './ports.js';
+import type { SendTextResult } from './ports.js';
 import type { Store } from '../store/types.js';
 import type { TerminalLimits } from '../tools/tool.js';
 import type { Clock } from '../core/clock.js';

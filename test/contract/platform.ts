@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { AdapterEntry } from '../../src/gateway/runtime/runner.js';
+import type { AdapterEntry } from '../../src/core/platform.js';
 import type { Profile } from '../../src/home/index.js';
 import type { Clock } from '../../src/core/clock.js';
 

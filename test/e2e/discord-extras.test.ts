@@ -7,7 +7,7 @@ import { pino } from 'pino';
 import { discordFactory } from '../../adapters/discord/factory.js';
 import { slashCommands } from '../../adapters/discord/slash-commands.js';
 import { configSchema, type GatewayConfig } from '../../src/config/schema.js';
-import type { AdapterEntry } from '../../src/gateway/runtime/runner.js';
+import type { AdapterEntry } from '../../src/core/platform.js';
 import { systemClock } from '../../src/core/clock.js';
 import { FakeDiscord } from '../fakes/discord/index.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
@@ -36,8 +36,7 @@ async function start(params: { discord?: Record<string, unknown>; withTempo?: bo
       const parsed = configSchema.parse({
         platforms: { discord: { enabled: true, token: discordToken, api_url: fake.apiBase, allowed_users: [owner.id], unauthorized: 'ignore', merge_window: '200ms', ...params.discord } },
       });
-      const config: GatewayConfig = { ...parsed, tools: { ...parsed.tools, workspace: profile.workspaceDir } };
-      return [discordFactory({ config, profile, clock, logger })];
+      return [discordFactory({ config: parsed.platforms.discord, cacheDir: profile.cacheDir, skillsDir: profile.skillsDir, clock, logger })];
     },
   });
   await fake.waitFor({ predicate: () => fake.sessions > 0, what: 'the gateway session' });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { DiscordAdapter } from '../../adapters/discord/adapter.js';
-import { defaultTurnReactions } from '../../src/gateway/turns/reactions.js';
+import { defaultTurnReactions } from '../../src/core/platform.js';
 import { FakeDiscord } from '../fakes/discord/index.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { discordAdapter, discordToken, testGuild } from '../helpers/discord.js';

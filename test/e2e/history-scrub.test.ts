@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { pino } from 'pino';
 import { SCRUBBED_CURSOR } from '../../src/gateway/sessions/history-scrub.js';
-import { GatewayReloader } from '../../src/gateway/reload/reload.js';
+import { GatewayReloader } from '../../src/app/reload.js';
 import { Redactor } from '../../src/log/redact.js';
 import { builtinTools } from '../../src/tools/builtin/index.js';
 import { ToolRegistry } from '../../src/tools/registry.js';

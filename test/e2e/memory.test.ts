@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { stringify, parse } from 'yaml';
-import { GatewayReloader } from '../../src/gateway/reload/reload.js';
+import { GatewayReloader } from '../../src/app/reload.js';
 import { Redactor } from '../../src/log/redact.js';
 import { builtinTools } from '../../src/tools/builtin/index.js';
 import { ToolRegistry } from '../../src/tools/registry.js';

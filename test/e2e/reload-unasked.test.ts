@@ -5,7 +5,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { pino } from 'pino';
 import { parse, stringify } from 'yaml';
-import { GatewayReloader, type ReloadOutcome } from '../../src/gateway/reload/reload.js';
+import { GatewayReloader, type ReloadOutcome } from '../../src/app/reload.js';
 import { UnaskedLoops } from '../../src/gateway/inject/unasked-loops.js';
 import { Redactor } from '../../src/log/redact.js';
 import { builtinTools } from '../../src/tools/builtin/index.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { pino } from 'pino';
-import { GatewayReloader } from '../../src/gateway/reload/reload.js';
+import { GatewayReloader } from '../../src/app/reload.js';
 import { Redactor } from '../../src/log/redact.js';
 import { builtinTools } from '../../src/tools/builtin/index.js';
 import { ToolRegistry } from '../../src/tools/registry.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { thinkingReaction } from '../../src/gateway/turns/reactions.js';
+import { thinkingReaction } from '../../src/core/platform.js';
 import { FakeSlack, signedEventRequest } from '../fakes/slack/index.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { slackAdapter, slackTokens } from '../helpers/slack.js';

@@ -5,7 +5,7 @@ import { EmailAdapter } from '../../adapters/email/adapter.js';
 import { emailFactory } from '../../adapters/email/factory.js';
 import { emailSchema } from '../../src/config/platforms-schema.js';
 import { configSchema, type GatewayConfig } from '../../src/config/schema.js';
-import type { AdapterEntry } from '../../src/gateway/runtime/runner.js';
+import type { AdapterEntry } from '../../src/core/platform.js';
 import type { Profile } from '../../src/home/index.js';
 import type { Clock } from '../../src/core/clock.js';
 import type { ContractPlatform } from '../contract/platform.js';
@@ -54,8 +54,7 @@ export function emailAdapter(params: { dovecot: Dovecot; sink: SmtpSink; cacheDi
  */
 export function emailEntry(params: { dovecot: Dovecot; sink: SmtpSink; profile: Profile; clock: Clock; logger: Logger; overrides?: Record<string, unknown> }): AdapterEntry {
   const parsed = configSchema.parse({ platforms: { email: { ...emailConfigInput({ dovecot: params.dovecot, sink: params.sink }), ...params.overrides } } });
-  const config: GatewayConfig = { ...parsed, tools: { ...parsed.tools, workspace: params.profile.workspaceDir } };
-  return emailFactory({ config, profile: params.profile, clock: params.clock, logger: params.logger });
+  return emailFactory({ config: parsed.platforms.email, cacheDir: params.profile.cacheDir, skillsDir: params.profile.skillsDir, clock: params.clock, logger: params.logger });
 }
 
 /** What a test mail is made of. */

@@ -1,5 +1,5 @@
 import { pino, type Logger } from 'pino';
-import type { InjectParams, InjectResult } from '../../src/gateway/inject/inject.js';
+import type { InjectParams, InjectResult } from '../../src/jobs/ports.js';
 import type { DeliveryTarget, JobRow } from '../../src/store/job-types.js';
 import { Scheduler, type SchedulerDeps } from '../../src/jobs/scheduler.js';
 import { openStore } from '../../src/store/sqlite-store.js';

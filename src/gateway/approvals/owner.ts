@@ -1,6 +1,6 @@
 import { authorize } from '../../core/authorize.js';
 import type { Sender } from '../../core/adapter.js';
-import type { AdapterEntry } from '../runtime/types.js';
+import type { AdapterEntry } from '../../core/platform.js';
 
 /**
  * Whether `sender` may answer approval requests on the entry's platform: a person on its allowlist in config

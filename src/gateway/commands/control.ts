@@ -8,7 +8,7 @@ import type { AdapterStatus } from '../runtime/supervisor.js';
 import { shortSessionId } from '../../store/session-id.js';
 import { contextLine, type ContextUsage } from '../sessions/context-status.js';
 import { cronReply, senderStanding, sethomeReply } from './cron.js';
-import type { AdapterEntry } from '../runtime/types.js';
+import type { AdapterEntry } from '../../core/platform.js';
 import type { ApprovalDesk } from '../approvals/desk.js';
 import { approvalCommandReply } from '../approvals/command.js';
 import type { ToolProgressSetting } from '../../store/types.js';

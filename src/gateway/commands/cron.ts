@@ -2,7 +2,7 @@ import { jobsShortText } from '../../jobs/actions-format.js';
 import type { JobStore } from '../../store/job-store.js';
 import { authorize } from '../../core/authorize.js';
 import type { MessageEvent } from '../../core/adapter.js';
-import type { AdapterEntry } from '../runtime/types.js';
+import type { AdapterEntry } from '../../core/platform.js';
 
 /** Longest /cron reply when the platform's limit is unknown. */
 const CRON_REPLY_MAX = 3500;

@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type HTTPMethods } from 'fastify';
 import type { Logger } from 'pino';
-import type { RejectionLog, RejectionReason } from './rejection-log.js';
+import type { RejectionLog } from './rejection-log.js';
+import type { RejectionReason } from '../../core/rejection.js';
 
 /** Registers one adapter instance's webhook routes on the scope it is given; rejections are logged through `rejections`. */
 export type RouteRegistrar = (params: { app: FastifyInstance; rejections: RejectionLog }) => void;

@@ -1,45 +1,13 @@
 import type { Store, InboxRow } from '../../store/types.js';
 import type { Clock } from '../../core/clock.js';
 import type { ChatRef, SystemOrigin } from '../../core/adapter.js';
-import { isSilentAnswer, systemEvent } from './quiet.js';
-import type { InjectedTurnEnd, TurnWatch } from './watch.js';
-
-export type { InjectedTurnEnd } from './watch.js';
-
-/** A turn the system starts itself (a job's run, the heartbeat, a check): see GatewayRunner.inject. */
-export interface InjectParams {
-  readonly platform: string;
-  readonly chat: ChatRef;
-  /** What the agent is asked (the job's prompt). */
-  readonly text: string;
-  /** The session the turn runs in (a job's run: a key unique per run, so it is a fresh session). */
-  readonly sessionKey: string;
-  readonly origin: SystemOrigin;
-  /** Unique per run (and attempt), stable across restarts: the journal key, so a replay after kill -9 finds the same row. */
-  readonly messageId: string;
-  /** The title of the session when it is new (a job's name). */
-  readonly title?: string;
-}
-
-/** What `inject` did: queued (or already replaying: `finished` resolves when it ends), finished before (a restart found it done), or refused. */
-export type InjectResult =
-  | { readonly kind: 'queued'; readonly inboxId: number; readonly finished: Promise<InjectedTurnEnd> }
-  | { readonly kind: 'finished'; readonly inboxId: number; readonly end: InjectedTurnEnd }
-  | { readonly kind: 'refused'; readonly reason: string };
+import { isSilentAnswer, lastAnswer, systemEvent } from '../../jobs/system-turn.js';
+import type { TurnWatch } from './watch.js';
+import type { InjectedTurnEnd, InjectParams, InjectResult } from '../../jobs/ports.js';
 
 /** The platform message ids a finished turn's reply got, in order. */
 export function turnMessageIds(params: { store: Store; inboxId: number }): string[] {
   return params.store.outboundFor({ inboxId: params.inboxId }).map((row) => row.platformMessageId);
-}
-
-/** The newest assistant text of a session (a run's answer, for further targets and delivery retries). */
-export function lastAnswer(params: { store: Store; sessionId: string }): string {
-  const messages = params.store.history({ sessionId: params.sessionId, limit: 50 });
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const message = messages[i];
-    if (message !== undefined && message.role === 'assistant' && message.content.trim() !== '') return message.content;
-  }
-  return '';
 }
 
 /**

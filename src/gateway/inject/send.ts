@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { SendTextResult } from '../../jobs/ports.js';
 import type { Store } from '../../store/types.js';
 import { systemClock, type Clock } from '../../core/clock.js';
 import type { AdapterSlots } from '../runtime/slots.js';
@@ -8,15 +9,7 @@ import type { MediaPolicy } from '../delivery/media-policy.js';
 import type { MediaStager } from '../delivery/media-stage.js';
 import { turnJournal, turnLeftovers } from '../turns/journal.js';
 
-/** A text sent on its own: the platform's message ids (proof), or why it failed. */
-export type SendTextResult =
-  | {
-      readonly ok: true;
-      readonly messageIds: readonly string[];
-      /** Messages and files this call put on the platform (0: an earlier attempt had sent, or a replay found, every part). */
-      readonly sends?: number;
-    }
-  | { readonly ok: false; readonly error: string };
+
 
 /** The adapter with its `send` calls counted (every other member is the adapter's own). */
 function countingSends(params: { adapter: PlatformAdapter; count: () => void }): PlatformAdapter {

@@ -6,7 +6,7 @@ import type { FiredChecks } from '../../jobs/checks-fired.js';
 import { runUnasked } from '../../jobs/unasked.js';
 import type { Store } from '../../store/types.js';
 import type { Clock } from '../../core/clock.js';
-import type { InjectParams, InjectResult } from './inject.js';
+import type { InjectParams, InjectResult } from '../../jobs/ports.js';
 import { unaskedInject } from './unasked-session.js';
 
 /** What `UnaskedLoops.apply` did. */

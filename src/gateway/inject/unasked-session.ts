@@ -1,6 +1,6 @@
 import type { InjectRequest, InjectTurn } from '../../jobs/inject-request.js';
 import type { Store } from '../../store/types.js';
-import type { InjectParams, InjectResult } from './inject.js';
+import type { InjectParams, InjectResult } from '../../jobs/ports.js';
 import { escapePart } from '../../core/session-key.js';
 
 /** The session of one heartbeat or check run: fresh per scheduled time, in the home channel's chat. */

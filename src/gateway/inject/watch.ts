@@ -1,16 +1,4 @@
-import type { TurnFinish } from '../turns/turn.js';
-
-/** How a system-started turn ended, with the platform message ids its reply got (from the turn's outbox rows). */
-export interface InjectedTurnEnd {
-  /** `shutdown`: the gateway stopped first; the turn stays journaled and is finished in place after the next start. */
-  readonly outcome: TurnFinish['outcome'] | 'shutdown';
-  readonly sessionId: string | null;
-  readonly text: string;
-  readonly error?: string;
-  /** Parts of a delivered reply the platform refused (a file): recorded with the target's delivery. */
-  readonly deliveryErrors?: readonly string[];
-  readonly messageIds: readonly string[];
-}
+import type { InjectedTurnEnd } from '../../jobs/ports.js';
 
 /** Ends kept for turns nobody watched yet (a replayed turn may end before the scheduler asks). */
 const maxUnwatched = 200;

@@ -4,7 +4,7 @@ import type { InboxRow, Store } from '../../store/types.js';
 import { diskReason } from '../../util/disk-error.js';
 import type { MessageEvent } from '../../core/adapter.js';
 import { JournalRefusedError } from '../../core/errors.js';
-import type { AdapterEntry } from '../runtime/types.js';
+import type { AdapterEntry } from '../../core/platform.js';
 import type { SenderGate } from './sender-gate.js';
 import { sessionKeyFor } from '../../core/session-key.js';
 

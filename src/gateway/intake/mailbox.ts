@@ -1,10 +1,9 @@
 import type { Logger } from 'pino';
 import type { InboxRow } from '../../store/types.js';
 import type { Clock } from '../../core/clock.js';
+import type { BusyPolicy } from '../../core/platform.js';
 import { TurnAbort, type TurnAbortKind } from '../turns/abort.js';
 
-/** What to do with a message that arrives while the session is answering another (steer: add it to the running turn). */
-export type BusyPolicy = 'interrupt' | 'queue' | 'steer';
 
 /** The messages steered into a running turn: the turn takes them before each model call (see AgentRunParams.steering). */
 export interface SteeringSource {

@@ -1,8 +1,9 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../../core/clock.js';
 import type { InboxRow } from '../../store/types.js';
-import { SessionMailbox, type BusyPolicy, type TurnRunner, type TypingHandle } from './mailbox.js';
-import type { AdapterEntry } from '../runtime/types.js';
+import { SessionMailbox, type TurnRunner, type TypingHandle } from './mailbox.js';
+import { type BusyPolicy } from '../../core/platform.js';
+import type { AdapterEntry } from '../../core/platform.js';
 
 /** How long an idle session's last arrival is remembered (longer than any sensible merge window). */
 const arrivalMemoryMs = 60_000;

@@ -10,7 +10,7 @@ import { MAX_STRANGER_REPLIES_PER_WINDOW, StrangerReplyBudget } from './pairing/
 import { strangerRepliesPausedNotice } from './pairing/reply.js';
 import { PairingNotices } from './pairing/notices.js';
 import { PairingReminders } from './pairing/reminders.js';
-import type { AdapterEntry } from '../runtime/types.js';
+import type { AdapterEntry } from '../../core/platform.js';
 
 /**
  * Who may reach the agent: a sender on the adapter's allowlist or one the owner approved by pairing. An unknown

@@ -4,8 +4,8 @@ import type { MessagingCapability } from '../../tools/capabilities.js';
 import { ToolError } from '../../tools/tool.js';
 import type { Clock } from '../../core/clock.js';
 import type { ChatRef } from '../../core/adapter.js';
-import type { SendTextResult } from '../inject/send.js';
-import { turnOriginOf } from '../inject/quiet.js';
+import type { SendTextResult } from '../../jobs/ports.js';
+import { turnOriginOf } from '../turns/tools.js';
 import { newestKnownId, sendJournal } from './journal.js';
 import { listMessageTargets, resolveMessageTarget } from './targets.js';
 

@@ -5,7 +5,7 @@ import { ApprovalDesk } from '../approvals/desk.js';
 import { isApprovalOwner } from '../approvals/owner.js';
 import type { ChoiceRouter } from './choices.js';
 import { ClarifyDesk } from '../clarify/desk.js';
-import type { AdapterEntry } from '../runtime/types.js';
+import type { AdapterEntry } from '../../core/platform.js';
 import type { MessageCommand } from '../commands/skill-command.js';
 
 /**

@@ -30,13 +30,15 @@ import { StalledTurns } from '../turns/stalled.js';
 import { runTurn, type TurnDeps } from '../turns/turn.js';
 import { turnDepsFor } from './turn-deps.js';
 import { journalEvent, type JournalResult } from '../intake/journal.js';
-import { injectTurn, turnMessageIds, type InjectParams, type InjectResult } from '../inject/inject.js';
+import { injectTurn, turnMessageIds } from '../inject/inject.js';
+import { type InjectParams, type InjectResult } from '../../jobs/ports.js';
 import { TurnWatch } from '../inject/watch.js';
 import { sendText } from '../inject/send.js';
 import { Scheduler } from '../../jobs/scheduler.js';
 import { BackgroundWork } from '../review/background-work.js';
 import { startReviewIfDue } from '../review/start.js';
-import type { AdapterEntry, RunnerOptions } from './types.js';
+import type { RunnerOptions } from './types.js';
+import type { AdapterEntry } from '../../core/platform.js';
 import { sessionContextUsage, type ContextUsage } from '../sessions/context-status.js';
 import { replayPending } from './replay.js';
 import { sessionContextLength } from '../sessions/context-length.js';
@@ -46,7 +48,7 @@ import { retryRefusal } from '../commands/retry.js';
 import type { SteeringSource } from '../intake/mailbox.js';
 import type { GatewayCommandName } from '../../core/commands.js';
 
-export type { AdapterEntry, RunnerOptions } from './types.js';
+export type { RunnerOptions } from './types.js';
 
 /** Commands that stop the session's background review, as a message does (the others, such as /status, leave it alone). */
 const REVIEW_STOPPERS: readonly GatewayCommandName[] = ['new', 'resume', 'stop'];

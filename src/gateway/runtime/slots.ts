@@ -3,7 +3,7 @@ import type { Clock } from '../../core/clock.js';
 import { ChatPacer } from '../delivery/pacer.js';
 import { meteredAdapter } from './metered-adapter.js';
 import type { GatewayMetrics } from '../ops/metrics.js';
-import type { AdapterEntry } from './runner.js';
+import type { AdapterEntry } from '../../core/platform.js';
 import type { AdapterStatus, AdapterSupervisor } from './supervisor.js';
 
 /** One adapter as the runner uses it: its entry, the pacer for its chats and its supervisor. */

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Store } from '../../store/types.js';
 import type { Clock } from '../../core/clock.js';
 import type { ChoiceAnswer, ChoiceEvent, MessageEvent, Sender } from '../../core/adapter.js';
-import type { AdapterEntry } from './runner.js';
+import type { AdapterEntry } from '../../core/platform.js';
 import { AdapterSupervisor, type SupervisorBackoff } from './supervisor.js';
 
 /**

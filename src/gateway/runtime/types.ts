@@ -8,32 +8,13 @@ import type { ModelProbe } from '../ops/model-watch.js';
 import type { ToolContext } from '../../tools/tool.js';
 import type { AllowList } from '../../core/authorize.js';
 import type { PlatformAdapter } from '../../core/adapter.js';
-import type { BusyPolicy } from '../intake/mailbox.js';
+import type { BusyPolicy } from '../../core/platform.js';
 import type { MediaPolicy } from '../delivery/media-policy.js';
 import type { MediaStager } from '../delivery/media-stage.js';
-import type { TurnReactions } from '../turns/reactions.js';
+import type { TurnReactions } from '../../core/platform.js';
 import type { ApprovalSettings } from '../approvals/capability.js';
 import type { ToolProgressMode } from '../turns/tool-progress.js';
 import type { DelegateSettings } from '../delegate/capability.js';
-
-/** One adapter and how the gateway treats it. */
-export interface AdapterEntry {
-  readonly adapter: PlatformAdapter;
-  /** Who may talk through it. */
-  readonly allow: AllowList;
-  /** Overrides the stream edit interval for this adapter (e.g. a terminal). */
-  readonly editIntervalMs?: number;
-  /** Overrides the busy policy for this adapter's sessions (e.g. piped terminal input queues). */
-  readonly busyPolicy?: BusyPolicy;
-  /** How long to wait for more parts of a message the adapter marked `continues` (albums, split texts). */
-  readonly mergeWindowMs?: number;
-  /** Reactions on the message being answered (start/done/error), when the platform has them and they are on. */
-  readonly reactions?: TurnReactions;
-  /** What an unknown sender in a DM gets: a pairing code the owner can approve, or nothing (default). */
-  readonly unauthorized?: 'pair' | 'ignore';
-  /** Everyone writing through it sits at this machine and is its owner (hermes chat's terminal): they answer approvals. */
-  readonly localOwner?: boolean;
-}
 
 /** Behaviour knobs, already resolved from config. */
 export interface RunnerOptions {

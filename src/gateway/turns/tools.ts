@@ -1,6 +1,7 @@
 import type { InboxRow } from '../../store/types.js';
 import type { ToolContext } from '../../tools/tool.js';
-import { turnOriginOf } from '../inject/quiet.js';
+import type { MessageEvent } from '../../core/adapter.js';
+import type { TurnOrigin } from '../../tools/capabilities.js';
 import type { ToolProgress } from './tool-progress.js';
 import type { TurnDeps } from './turn.js';
 
@@ -31,4 +32,10 @@ export function turnToolsFor(params: { deps: TurnDeps; row: InboxRow; progress: 
   };
   const delegate = deps.delegate?.({ toolContext: { ...deps.toolContext, ...tools }, sessionKey: row.sessionKey, inboxId: row.id, sessionId: params.sessionId, progress: params.progress });
   return { ...tools, ...(delegate === undefined ? {} : { delegate }) };
+}
+
+/** The chat a turn answers, as its tools see it (ToolContext.origin). */
+export function turnOriginOf(params: { event: Pick<MessageEvent, 'platform' | 'chat'> }): TurnOrigin {
+  const { platform, chat } = params.event;
+  return { platform, chatId: chat.id, chatKind: chat.kind, ...(chat.threadId === undefined ? {} : { threadId: chat.threadId }) };
 }

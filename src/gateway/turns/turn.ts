@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { TurnOutcome } from '../../jobs/ports.js';
 import { storeDiskErrorOf } from '../../store/errors.js';
 import type { Store, InboxRow, SessionPrompt, SessionRow } from '../../store/types.js';
 import { backoffDelay } from '../../util/backoff.js';
@@ -20,12 +21,13 @@ import type { MediaStager } from '../delivery/media-stage.js';
 import { scrubStoredMessage } from '../../store/scrub-message.js';
 import { abortKindOf } from './abort.js';
 import { turnJournal, turnLeftovers } from './journal.js';
-import { reactToTurn, type TurnReactions } from './reactions.js';
+import { reactToTurn } from './reactions.js';
+import { type TurnReactions } from '../../core/platform.js';
 import { startTyping } from './typing.js';
 import type { SteeringSource, TypingHandle } from '../intake/mailbox.js';
 import { isRetryRow, takeRetryText } from '../commands/retry.js';
 import { titleFor, userTextFor, type SkillExpander } from './user-text.js';
-import { isSilentAnswer } from '../inject/quiet.js';
+import { isSilentAnswer } from '../../jobs/system-turn.js';
 import { ToolProgress, type ToolProgressMode } from './tool-progress.js';
 import { turnToolsFor } from './tools.js';
 
@@ -91,7 +93,7 @@ export interface DelegateFactoryParams {
 
 /** How a turn ended: `silent` (a system turn whose answer was empty or a silence token: nothing sent), `undelivered` (the platform refused it). */
 export interface TurnFinish {
-  readonly outcome: 'delivered' | 'silent' | 'error' | 'stopped' | 'undelivered';
+  readonly outcome: TurnOutcome;
   readonly sessionId: string;
   /** The answer's final text (before any note). */
   readonly text: string;

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { describeFailure } from '../../../src/cli/output.js';
 import { UserFacingError } from '../../../src/core/errors.js';
-import { platformFactories, type PlatformFactory } from '../../../src/app/platforms.js';
+import { platformFactories, type PlatformFactoryOf } from '../../../src/app/platforms.js';
 import { listenFailure } from '../../../src/gateway/http/server.js';
 import { cli } from '../../helpers/cli.js';
 
@@ -92,7 +92,7 @@ describe('CLI failure messages', () => {
       assert.equal(run.code, 78);
       assert.equal(run.stderr, validate.stderr);
 
-      const fake: PlatformFactory = () => assert.fail('validate must not build adapters');
+      const fake: PlatformFactoryOf<'telegram'> = () => assert.fail('validate must not build adapters');
       platformFactories.telegram = async () => fake;
       const ok = await cli({ argv: ['-p', 'tg', 'config', 'validate'], env });
       assert.equal(ok.code, 0, ok.stderr);

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import pino from 'pino';
-import { SessionMailbox, type BusyPolicy, type SteeringSource } from '../../../src/gateway/intake/mailbox.js';
+import { SessionMailbox, type SteeringSource } from '../../../src/gateway/intake/mailbox.js';
+import { type BusyPolicy } from '../../../src/core/platform.js';
 import type { InboxRow } from '../../../src/store/types.js';
 import { systemClock } from '../../../src/core/clock.js';
 

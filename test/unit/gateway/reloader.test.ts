@@ -4,7 +4,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { pino } from 'pino';
 import { parse, stringify } from 'yaml';
-import { GatewayReloader } from '../../../src/gateway/reload/reload.js';
+import { GatewayReloader } from '../../../src/app/reload.js';
 import { Redactor } from '../../../src/log/redact.js';
 import { builtinTools } from '../../../src/tools/builtin/index.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';

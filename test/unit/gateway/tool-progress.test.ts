@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { Redactor } from '../../../src/log/redact.js';
 import { MAX_ARG_CHARS, toolProgressLine } from '../../../src/gateway/turns/tool-progress-lines.js';
 import { ToolProgress, type ToolProgressMode } from '../../../src/gateway/turns/tool-progress.js';
-import { planReload } from '../../../src/gateway/reload/plan.js';
+import { planReload } from '../../../src/app/reload-plan.js';
 import type { GatewayConfig } from '../../../src/config/schema.js';
 import { loadTempConfig } from '../config/temp-profile.js';
 

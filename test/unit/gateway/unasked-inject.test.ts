@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { InjectParams, InjectResult } from '../../../src/gateway/inject/inject.js';
+import type { InjectParams, InjectResult } from '../../../src/jobs/ports.js';
 import { unaskedInject } from '../../../src/gateway/inject/unasked-session.js';
 import type { InjectRequest } from '../../../src/jobs/inject-request.js';
 import { openStore } from '../../../src/store/sqlite-store.js';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { pino } from 'pino';
-import type { InjectParams, InjectResult } from '../../../src/gateway/inject/inject.js';
-import { systemEvent } from '../../../src/gateway/inject/quiet.js';
+import type { InjectParams, InjectResult } from '../../../src/jobs/ports.js';
+import { systemEvent } from '../../../src/jobs/system-turn.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 import { createCronJob, schedulerDeps, startScheduler, withMemoryStore } from '../../helpers/scheduler.js';
 

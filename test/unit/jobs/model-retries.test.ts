@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { InjectResult } from '../../../src/gateway/inject/inject.js';
+import type { InjectResult } from '../../../src/jobs/ports.js';
 import type { JobRow, RunOutcome } from '../../../src/store/job-types.js';
 import type { Store } from '../../../src/store/types.js';
 import { FakeClock } from '../../helpers/fake-clock.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { jobsText } from '../../../src/jobs/actions-format.js';
-import type { InjectResult } from '../../../src/gateway/inject/inject.js';
+import type { InjectResult } from '../../../src/jobs/ports.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 import { createCronJob, schedulerDeps, startScheduler, withMemoryStore } from '../../helpers/scheduler.js';
 

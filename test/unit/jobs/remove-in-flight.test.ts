@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { pino } from 'pino';
 import { removeJobAction } from '../../../src/jobs/actions.js';
-import type { InjectedTurnEnd, InjectParams, InjectResult } from '../../../src/gateway/inject/inject.js';
+import type { InjectedTurnEnd, InjectParams, InjectResult } from '../../../src/jobs/ports.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 import { createCronJob, schedulerDeps, startScheduler, telegramDm, withMemoryStore } from '../../helpers/scheduler.js';
 

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { pino } from 'pino';
-import { injectTurn, type InjectParams, type InjectResult } from '../../../src/gateway/inject/inject.js';
+import { injectTurn } from '../../../src/gateway/inject/inject.js';
+import { type InjectParams, type InjectResult } from '../../../src/jobs/ports.js';
 import { TurnWatch } from '../../../src/gateway/inject/watch.js';
 import { runAttempt } from '../../../src/jobs/run-job.js';
 import type { SchedulerDeps } from '../../../src/jobs/run-types.js';

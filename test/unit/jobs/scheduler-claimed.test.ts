@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { InjectParams } from '../../../src/gateway/inject/inject.js';
+import type { InjectParams } from '../../../src/jobs/ports.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 import { createCronJob, recordAndRefuse, schedulerDeps, startScheduler, withMemoryStore } from '../../helpers/scheduler.js';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { pino } from 'pino';
 import { Scheduler, type SchedulerDeps } from '../../../src/jobs/scheduler.js';
-import type { InjectParams } from '../../../src/gateway/inject/inject.js';
+import type { InjectParams } from '../../../src/jobs/ports.js';
 import { openStore } from '../../../src/store/sqlite-store.js';
 import type { Store } from '../../../src/store/types.js';
 import { FakeClock } from '../../helpers/fake-clock.js';

@@ -1,6 +1,6 @@
-import type { TurnOrigin } from '../../tools/capabilities.js';
-import type { ChatRef, MessageEvent, SystemOrigin } from '../../core/adapter.js';
-import { isHeartbeatOk } from '../../jobs/heartbeat-prompt.js';
+import type { ChatRef, MessageEvent, SystemOrigin } from '../core/adapter.js';
+import type { Store } from '../store/types.js';
+import { isHeartbeatOk } from './heartbeat-prompt.js';
 
 /** The answer a job's run gives to stay quiet ("only tell me when ..." jobs). */
 export const SILENT_TOKEN = '[SILENT]';
@@ -18,12 +18,6 @@ export function isSilentAnswer(params: { origin: SystemOrigin; text: string }): 
   return params.origin.kind === 'heartbeat' && isHeartbeatOk(text);
 }
 
-/** The chat a turn answers, as its tools see it (ToolContext.origin). */
-export function turnOriginOf(params: { event: Pick<MessageEvent, 'platform' | 'chat'> }): TurnOrigin {
-  const { platform, chat } = params.event;
-  return { platform, chatId: chat.id, chatKind: chat.kind, ...(chat.threadId === undefined ? {} : { threadId: chat.threadId }) };
-}
-
 /** The synthetic message of a system-started turn: a system sender, no reply-to, the origin set (journaled like any message). */
 export function systemEvent(params: { platform: string; chat: ChatRef; text: string; messageId: string; origin: SystemOrigin; now: number }): MessageEvent {
   return {
@@ -37,4 +31,14 @@ export function systemEvent(params: { platform: string; chat: ChatRef; text: str
     receivedAt: params.now,
     system: params.origin,
   };
+}
+
+/** The newest assistant text of a session (a run's answer, for further targets and delivery retries). */
+export function lastAnswer(params: { store: Store; sessionId: string }): string {
+  const messages = params.store.history({ sessionId: params.sessionId, limit: 50 });
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i];
+    if (message !== undefined && message.role === 'assistant' && message.content.trim() !== '') return message.content;
+  }
+  return '';
 }

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { GatewayConfig, PlatformName } from '../../config/schema.js';
+import type { GatewayConfig, PlatformName } from '../config/schema.js';
 
 /** What a config reload changes, worked out by comparing the running config with the new one. */
 export interface ReloadPlan {

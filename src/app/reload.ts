@@ -1,25 +1,26 @@
 import type { Logger } from 'pino';
-import { identityLayer } from '../../agent/prompt/identity.js';
-import { anyMemoryEnabled, memorySettingsFrom } from '../../memory/settings.js';
-import { memoryTool } from '../../tools/builtin/memory.js';
-import { ConfigError } from '../../config/errors.js';
-import { loadConfig } from '../../config/load.js';
-import type { GatewayConfig, PlatformName } from '../../config/schema.js';
-import type { EnvSnapshot } from '../../home/hermes-home.js';
-import type { Profile } from '../../home/profile.js';
-import type { GatewayHttp } from '../http/server.js';
-import type { Redactor } from '../../log/redact.js';
-import type { ToolRegistry } from '../../tools/registry.js';
-import type { Store } from '../../store/types.js';
-import type { Clock } from '../../core/clock.js';
-import { buildAgent, mountWebhooks, runnerOptionsFrom } from '../../app/bootstrap.js';
-import { UserFacingError } from '../../core/errors.js';
-import { assertNoClashes } from '../../config/clashes.js';
-import { checkPlatformsAvailable, loadPlatformFactory, type PlatformFactory } from '../../app/platforms.js';
-import { appliedConfig, planReload } from './plan.js';
-import type { AdapterEntry, GatewayRunner } from '../runtime/runner.js';
-import { errorText } from '../runtime/supervisor.js';
-import type { UnaskedLoops } from '../inject/unasked-loops.js';
+import { identityLayer } from '../agent/prompt/identity.js';
+import { anyMemoryEnabled, memorySettingsFrom } from '../memory/settings.js';
+import { memoryTool } from '../tools/builtin/memory.js';
+import { ConfigError } from '../config/errors.js';
+import { loadConfig } from '../config/load.js';
+import type { GatewayConfig, PlatformName } from '../config/schema.js';
+import type { EnvSnapshot } from '../home/hermes-home.js';
+import type { Profile } from '../home/profile.js';
+import type { GatewayHttp } from '../gateway/http/server.js';
+import type { Redactor } from '../log/redact.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { Store } from '../store/types.js';
+import type { Clock } from '../core/clock.js';
+import { buildAgent, mountWebhooks, runnerOptionsFrom } from './bootstrap.js';
+import { UserFacingError } from '../core/errors.js';
+import { assertNoClashes } from '../config/clashes.js';
+import { buildAdapterEntry, checkPlatformsAvailable, type PlatformLoaders } from './platforms.js';
+import { appliedConfig, planReload } from './reload-plan.js';
+import type { GatewayRunner } from '../gateway/runtime/runner.js';
+import type { AdapterEntry } from '../core/platform.js';
+import { errorText } from '../gateway/runtime/supervisor.js';
+import type { UnaskedLoops } from '../gateway/inject/unasked-loops.js';
 
 /** What a reload did (also written to gateway.json for `hermes gateway reload`). */
 export type ReloadOutcome =
@@ -60,7 +61,7 @@ export interface ReloaderParams {
   /** The daemon's heartbeat and checks: a reload applies its config to them (restarted when their sections changed). */
   readonly unasked?: Pick<UnaskedLoops, 'apply'>;
   /** Platform factories (default: the built-in ones, loaded on first use). */
-  readonly factories?: Partial<Record<PlatformName, PlatformFactory>>;
+  readonly factories?: PlatformLoaders;
 }
 
 /**
@@ -97,7 +98,7 @@ export class GatewayReloader {
   private again: Promise<ReloadOutcome> | null = null;
   private closed = false;
   private readonly params: ReloaderParams;
-  private readonly factories: Partial<Record<PlatformName, PlatformFactory>> | undefined;
+  private readonly factories: PlatformLoaders | undefined;
 
   constructor(params: ReloaderParams) {
     this.params = params;
@@ -183,9 +184,8 @@ export class GatewayReloader {
     const failed: PlatformName[] = [];
     for (const name of params.names) {
       try {
-        const factory = this.factories ? this.factories[name] : await loadPlatformFactory({ name });
-        if (!factory) throw new Error(`this version of hermes has no ${name} adapter`);
-        const entry = factory({ config: params.config, profile, clock, logger });
+        const entry = await buildAdapterEntry({ name, config: params.config, profile, clock, logger, ...(this.factories ? { loaders: this.factories } : {}) });
+        if (!entry) throw new Error(`this version of hermes has no ${name} adapter`);
         if (http) await mountWebhooks({ http, entry });
         else if (entry.adapter.registerRoutes) logger.warn({ platform: name }, `the HTTP server is off (gateway.http.enabled: false), so ${name}'s webhook routes are not served`);
         entries.push(entry);
