@@ -64,3 +64,13 @@ export function displayBaseURL(params: { baseURL: string | undefined }): string 
     return 'the configured base_url';
   }
 }
+
+/** The logging the agent does; a pino logger fits. */
+export interface AgentLogger {
+  /** Detail for debugging. */
+  debug(obj: object, msg?: string): void;
+  /** Something worth knowing that is not a problem (falls back to debug when absent). */
+  info?(obj: object, msg?: string): void;
+  /** Something went wrong but was handled. */
+  warn(obj: object, msg?: string): void;
+}

@@ -5,7 +5,7 @@ import { classifyError } from './classify.js';
 import type { ClassifiedError, OnModelAttempt } from './errors.js';
 import { sleepBeforeRetry } from './retry.js';
 import { collectStream, type StreamedReply } from './stream.js';
-import type { AgentLogger } from './types.js';
+import type { AgentLogger } from './errors.js';
 import { isStreamOptionsRefusal, streamUsageSupport, type StreamUsageSupport } from './usage.js';
 
 /** Longest Retry-After we wait out inside a turn; longer ones end the turn with a message. */

@@ -5,20 +5,11 @@ import type { ToolContext } from '../tools/tool.js';
 import type { Clock } from '../core/clock.js';
 import type { ChatMessage } from './messages.js';
 import type { ModelCallReport } from './usage.js';
-import type { OnModelAttempt } from './errors.js';
+import type { AgentLogger, OnModelAttempt } from './errors.js';
 import type { ModelRoute } from './route/route.js';
 
 export type { ChatMessage } from './messages.js';
 
-/** The logging the agent does; a pino logger fits. */
-export interface AgentLogger {
-  /** Detail for debugging. */
-  debug(obj: object, msg?: string): void;
-  /** Something worth knowing that is not a problem (falls back to debug when absent). */
-  info?(obj: object, msg?: string): void;
-  /** Something went wrong but was handled. */
-  warn(obj: object, msg?: string): void;
-}
 
 /** How an AIAgent is set up (one per profile/model). */
 export interface AgentOptions {

@@ -22,7 +22,7 @@ import type { Summarise } from '../agent/compress/index.js';
 import { hostTimeZone } from '../util/schedule/time-zone.js';
 import { sessionRecall } from '../search/session-recall.js';
 import type { Store } from '../store/types.js';
-import type { SessionSearchCapability } from '../tools/capabilities.js';
+import type { SessionSearchCapability } from '../search/capability.js';
 import type { Clock } from '../core/clock.js';
 import { MemoryFiles } from '../memory/files.js';
 import { memoryReport } from '../memory/report.js';

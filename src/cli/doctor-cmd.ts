@@ -1,6 +1,6 @@
 import { credentialChecks } from '../doctor/credential-checks.js';
 import { runDoctor } from '../doctor/run.js';
-import { formatCheckLine } from '../doctor/types.js';
+import { formatCheckLine } from '../core/check-line.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { profileFrom, type GlobalOptions } from './context.js';
 import { println, type CliIO } from './output.js';

@@ -56,3 +56,8 @@ export class JournalRefusedError extends Error {
     this.reason = params.reason;
   }
 }
+
+/** A failure whose message is written for the model and passed to it verbatim. */
+export class ToolError extends Error {
+  override readonly name: string = 'ToolError';
+}

@@ -2,7 +2,7 @@ import type { GatewayConfig } from '../config/schema.js';
 import { clashError, findClashes } from '../config/clashes.js';
 import type { EnvSnapshot } from '../home/hermes-home.js';
 import type { Profile } from '../home/profile.js';
-import { line, type CheckLine } from './types.js';
+import { line, type CheckLine } from '../core/check-line.js';
 
 /** No other profile uses the same platform account or HTTP port (what `gateway run` would refuse). */
 export async function clashLines(params: { profile: Profile; config: GatewayConfig; env: EnvSnapshot }): Promise<CheckLine[]> {

@@ -3,7 +3,7 @@ import { UserFacingError } from '../core/errors.js';
 import { checkPlatformsAvailable } from '../app/platforms.js';
 import type { EnvSnapshot } from '../home/hermes-home.js';
 import type { Profile } from '../home/profile.js';
-import { line, type CheckLine } from './types.js';
+import { line, type CheckLine } from '../core/check-line.js';
 
 /** What the config check found: its lines, and the config when it is usable by the checks that need one. */
 export interface ConfigCheckResult {

@@ -2,7 +2,7 @@ import { describeContextLength, resolveContextLength, staticContextLength } from
 import type { GatewayConfig } from '../config/schema.js';
 import type { Clock } from '../core/clock.js';
 import { MODEL_CHECK_TIMEOUT_MS } from './model.js';
-import { line, type CheckLine } from './types.js';
+import { line, type CheckLine } from '../core/check-line.js';
 
 /**
  * Which context length is in force and where it comes from, e.g. "✓ context length: 128,000 tokens (from the

@@ -1,6 +1,6 @@
 import { statSync, type Stats } from 'node:fs';
 import type { Profile } from '../home/profile.js';
-import { line, type CheckLine } from './types.js';
+import { line, type CheckLine } from '../core/check-line.js';
 
 /** "0755". */
 function octal(mode: number): string {

@@ -5,7 +5,7 @@ import { processAlive, readPidFile, runningPid } from '../home/pid-lock.js';
 import { DEFAULT_PROFILE_NAME, type Profile } from '../home/profile.js';
 import type { Clock } from '../core/clock.js';
 import { describeRunning } from '../home/uptime.js';
-import { line, type CheckLine } from './types.js';
+import { line, type CheckLine } from '../core/check-line.js';
 
 /** "hermes -p work gateway run". */
 function runCommand(profile: Profile): string {

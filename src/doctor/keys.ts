@@ -5,7 +5,7 @@ import type { GatewayConfig } from '../config/schema.js';
 import type { Profile } from '../home/profile.js';
 import { openStore } from '../store/sqlite-store.js';
 import type { Clock } from '../core/clock.js';
-import { line, type CheckLine } from './types.js';
+import { line, type CheckLine } from '../core/check-line.js';
 
 /**
  * One line per model of the route that has API keys: each key masked with its calls, or until when it cools down

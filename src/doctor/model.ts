@@ -4,7 +4,7 @@ import type { Profile } from '../home/profile.js';
 import type { Clock } from '../core/clock.js';
 import { describeNetworkError, hostOf } from '../../adapters/kit/net-error.js';
 import { formatSeconds, withTimeout } from '../util/timeout.js';
-import { line, type CheckLine } from './types.js';
+import { line, type CheckLine } from '../core/check-line.js';
 
 /** How long the model endpoint gets to answer. */
 export const MODEL_CHECK_TIMEOUT_MS = 3_000;

@@ -2,7 +2,7 @@ import type { GatewayConfig, PlatformName } from '../config/schema.js';
 import type { CredentialCheck } from '../../adapters/kit/credential-check.js';
 import type { Clock } from '../core/clock.js';
 import { formatSeconds, withTimeout } from '../util/timeout.js';
-import { line, type CheckLine } from './types.js';
+import { line, type CheckLine } from '../core/check-line.js';
 
 /** How long one platform's API gets to answer. */
 export const CREDENTIAL_CHECK_TIMEOUT_MS = 5_000;

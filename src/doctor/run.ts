@@ -13,7 +13,7 @@ import { modelEndpointCheck } from './model.js';
 import { credentialLines } from './platforms.js';
 import { nodeVersionCheck, sqliteCheck } from './runtime.js';
 import { sandboxCheck } from './sandbox.js';
-import { line, type CheckLine } from './types.js';
+import { line, type CheckLine } from '../core/check-line.js';
 import { Redactor } from '../log/redact.js';
 import type { ProbeResult } from '../tools/sandbox/probe.js';
 

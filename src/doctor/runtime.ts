@@ -1,4 +1,4 @@
-import { line, type CheckLine } from './types.js';
+import { line, type CheckLine } from '../core/check-line.js';
 
 /** The oldest Node major hermes supports. */
 const MIN_NODE_MAJOR = 20;

@@ -3,7 +3,7 @@ import type { Profile } from '../home/profile.js';
 import { exposedProfileFiles, terminalSandboxFor } from '../tools/sandbox/terminal-sandbox.js';
 import { describeSandbox } from '../tools/sandbox/mode.js';
 import type { ProbeResult } from '../tools/sandbox/probe.js';
-import { line, type CheckLine } from './types.js';
+import { line, type CheckLine } from '../core/check-line.js';
 
 /** How the terminal tool runs: ✓ "bwrap (network off)", ! "none: <reason>; the terminal runs unconfined", ✗ bwrap required but not working. */
 export function sandboxCheck(params: { config: GatewayConfig; profile: Profile; probe?: () => ProbeResult }): CheckLine {

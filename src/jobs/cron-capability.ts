@@ -1,6 +1,6 @@
 import type { JobStore } from '../store/job-store.js';
 import type { CronCapability } from '../tools/capabilities.js';
-import { ToolError } from '../tools/tool.js';
+import { ToolError } from '../core/errors.js';
 import type { Clock } from '../core/clock.js';
 import { jobAction, type JobActionDeps } from './actions.js';
 

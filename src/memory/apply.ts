@@ -1,4 +1,4 @@
-import type { MemoryWrite } from '../tools/capabilities.js';
+import type { MemoryWrite } from './capability.js';
 import { entriesChars, grouped, preview } from './format.js';
 
 /** What applying one write to a file's entries gives: the new entries (and whether they changed), or why not. */

@@ -1,8 +1,8 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import type { MemoryCapability, MemoryTarget, MemoryWrite } from '../tools/capabilities.js';
-import { ToolError } from '../tools/tool.js';
+import type { MemoryCapability, MemoryTarget, MemoryWrite } from './capability.js';
+import { ToolError } from '../core/errors.js';
 import type { Clock } from '../core/clock.js';
 import { whenAborted } from '../util/when-aborted.js';
 import { applyWrite } from './apply.js';

@@ -1,4 +1,4 @@
-import type { MemoryTarget } from '../tools/capabilities.js';
+import type { MemoryTarget } from './capability.js';
 import { usageText } from './format.js';
 import type { MemoryFileView } from './files.js';
 

@@ -1,5 +1,5 @@
 import type { GatewayConfig } from '../config/schema.js';
-import type { MemoryTarget } from '../tools/capabilities.js';
+import type { MemoryTarget } from './capability.js';
 
 /** The `memory.*` config as the memory layer uses it. */
 export interface MemorySettings {

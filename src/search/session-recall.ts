@@ -1,8 +1,11 @@
-import type { AuxiliaryComplete } from '../agent/auxiliary/client.js';
 import { queryTerms } from '../store/search-terms.js';
 import type { Store } from '../store/types.js';
-import type { SessionSearchCapability } from '../tools/capabilities.js';
+import type { SessionSearchCapability } from './capability.js';
 import { defuse, fenced, formatPassages, RECALL_MAX_CHARS } from './format.js';
+
+
+/** Answers one request with a small model's text (the auxiliary model's client fits); throws when it cannot. */
+export type CondenseComplete = (request: { system: string; user: string; signal: AbortSignal; maxTokens?: number }) => Promise<string>;
 
 /** Sessions returned when the model gives no limit. */
 export const DEFAULT_SESSIONS = 3;
@@ -41,7 +44,7 @@ export function sessionRecall(params: {
   /** IANA zone session dates are shown in. */
   timeZone: string;
   /** The auxiliary model, when one is configured. */
-  complete?: AuxiliaryComplete;
+  complete?: CondenseComplete;
   logger: RecallLogger;
   maxChars?: number;
 }): SessionSearchCapability {

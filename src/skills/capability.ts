@@ -1,6 +1,6 @@
 import path from 'node:path';
-import type { SkillManageRequest, SkillsCapability } from '../tools/capabilities.js';
-import { ToolError } from '../tools/tool.js';
+import type { SkillManageRequest, SkillsCapability } from './types.js';
+import { ToolError } from '../core/errors.js';
 import { findSkill, loadSkills } from './load.js';
 import { manageSkill } from './manage.js';
 import type { SkillsLogger } from './types.js';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ToolError } from '../tools/tool.js';
+import { ToolError } from '../core/errors.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { isPlainFile, resolveSkillPath } from './files.js';
 import { SKILL_FILE } from './load.js';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { scanForThreats } from '../threats/scan.js';
-import { ToolError } from '../tools/tool.js';
+import { ToolError } from '../core/errors.js';
 import { parseSkillFile } from './front-matter.js';
 import { MAX_SKILL_CHARS } from './load.js';
 import type { SkillCatalog, Skill } from './types.js';

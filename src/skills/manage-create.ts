@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { ToolError } from '../tools/tool.js';
+import { ToolError } from '../core/errors.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { leadsOutside } from './files.js';
 import { SKILL_FILE } from './load.js';

@@ -1,5 +1,5 @@
-import { ToolError } from '../tools/tool.js';
-import type { SkillManageRequest } from '../tools/capabilities.js';
+import { ToolError } from '../core/errors.js';
+import type { SkillManageRequest } from './types.js';
 import { createSkill } from './manage-create.js';
 import { editSkill, patchSkill } from './manage-change.js';
 import { locateSkill } from './manage-checks.js';

@@ -44,3 +44,34 @@ export interface SkillCatalog {
 export interface SkillsLogger {
   warn(obj: object, msg?: string): void;
 }
+
+/** What `skill_manage` asks for (Hermes Agent's argument names, camel-cased). */
+export interface SkillManageRequest {
+  readonly action: 'create' | 'patch' | 'edit' | 'delete' | 'write_file' | 'remove_file';
+  readonly name: string;
+  /** create: the folder between skills/ and the skill's folder. */
+  readonly category?: string;
+  /** create, edit: the whole SKILL.md (front matter and body). */
+  readonly content?: string;
+  /** patch: text that occurs exactly once in the file. */
+  readonly oldString?: string;
+  /** patch: what replaces it ('' deletes it). */
+  readonly newString?: string;
+  /** patch, write_file, remove_file: a file under references/, templates/, scripts/ or assets/ (patch: default SKILL.md). */
+  readonly filePath?: string;
+  /** write_file: the file's text. */
+  readonly fileContent?: string;
+}
+
+/** The profile's skills (skills/<category>/<name>/SKILL.md): listing, reading and changing them. */
+export interface SkillsCapability {
+  /** The text for the model: every usable skill (name, category, description), optionally of one category. */
+  list(params: { category?: string; signal: AbortSignal }): Promise<string>;
+  /** A skill's body, or one file of its folder (path-confined to it). Throws ToolError when there is no such skill or file. */
+  view(params: { name: string; filePath?: string; signal: AbortSignal }): Promise<string>;
+  /**
+   * Applies one change; resolves to the text for the model. Every write is validated (name, front matter, sizes),
+   * threat-scanned and atomic. `sessionId` is recorded as `source_session` in a skill it creates. Throws ToolError when refused.
+   */
+  manage(params: SkillManageRequest & { sessionId?: string; signal: AbortSignal }): Promise<string>;
+}

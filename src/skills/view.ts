@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
-import { ToolError } from '../tools/tool.js';
+import { ToolError } from '../core/errors.js';
 import { MAX_SUPPORTING_FILE_BYTES, resolveSkillPath, supportingFiles, textOf } from './files.js';
 import type { Skill, SkillCatalog } from './types.js';
 

@@ -1,4 +1,4 @@
-import type { ThreatPattern } from './patterns.js';
+import type { ThreatPattern } from './types.js';
 
 // The Chinese, Japanese and Korean rows of the threat table (patterns.ts has the row format). CJK has no word
 // boundaries, so every row is anchored on the instruction / prompt / user nouns an ordinary sentence lacks.

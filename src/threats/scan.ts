@@ -1,5 +1,6 @@
 import v8 from 'node:v8';
-import { threatPatterns, type ThreatCategory, type ThreatPattern } from './patterns.js';
+import { threatPatterns } from './patterns.js';
+import { type ThreatCategory, type ThreatPattern } from './types.js';
 import { scanViews } from './normalize.js';
 
 // Lets `new RegExp(source, 'l')` use V8's linear-time engine (as src/tools/builtin/linear-regex.ts does).

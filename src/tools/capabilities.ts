@@ -3,69 +3,6 @@
  * only see these interfaces, never the agent or the gateway that implement them.
  */
 
-/** Which memory file a write goes to: the agent's notes (MEMORY.md) or what it knows about its owner (USER.md). */
-export type MemoryTarget = 'memory' | 'user';
-
-/** One change to a memory file, as the `memory` tool's arguments name it. */
-export interface MemoryWrite {
-  readonly action: 'add' | 'replace' | 'remove';
-  readonly target: MemoryTarget;
-  /** The new entry (add, replace). */
-  readonly content?: string;
-  /** A substring of exactly one existing entry (replace, remove). */
-  readonly oldText?: string;
-}
-
-/** The profile's memory files. Implementations persist each write at once and atomically. */
-export interface MemoryCapability {
-  /** Applies one write; resolves to the text for the model (what changed, usage figures). Throws ToolError when refused. */
-  write(params: MemoryWrite & { signal: AbortSignal }): Promise<string>;
-}
-
-/** Search over the profile's past conversations (never the current one). */
-export interface SessionSearchCapability {
-  /** Resolves to the text for the model: past sessions with the matching passages, fenced as background. */
-  search(params: {
-    query: string;
-    /** Most sessions returned (default 3, at most 5). */
-    limit?: number;
-    /** The session asking (the tool context's `sessionId`): never part of the results. */
-    excludeSessionId?: string;
-    signal: AbortSignal;
-  }): Promise<string>;
-}
-
-/** What `skill_manage` asks for (Hermes Agent's argument names, camel-cased). */
-export interface SkillManageRequest {
-  readonly action: 'create' | 'patch' | 'edit' | 'delete' | 'write_file' | 'remove_file';
-  readonly name: string;
-  /** create: the folder between skills/ and the skill's folder. */
-  readonly category?: string;
-  /** create, edit: the whole SKILL.md (front matter and body). */
-  readonly content?: string;
-  /** patch: text that occurs exactly once in the file. */
-  readonly oldString?: string;
-  /** patch: what replaces it ('' deletes it). */
-  readonly newString?: string;
-  /** patch, write_file, remove_file: a file under references/, templates/, scripts/ or assets/ (patch: default SKILL.md). */
-  readonly filePath?: string;
-  /** write_file: the file's text. */
-  readonly fileContent?: string;
-}
-
-/** The profile's skills (skills/<category>/<name>/SKILL.md): listing, reading and changing them. */
-export interface SkillsCapability {
-  /** The text for the model: every usable skill (name, category, description), optionally of one category. */
-  list(params: { category?: string; signal: AbortSignal }): Promise<string>;
-  /** A skill's body, or one file of its folder (path-confined to it). Throws ToolError when there is no such skill or file. */
-  view(params: { name: string; filePath?: string; signal: AbortSignal }): Promise<string>;
-  /**
-   * Applies one change; resolves to the text for the model. Every write is validated (name, front matter, sizes),
-   * threat-scanned and atomic. `sessionId` is recorded as `source_session` in a skill it creates. Throws ToolError when refused.
-   */
-  manage(params: SkillManageRequest & { sessionId?: string; signal: AbortSignal }): Promise<string>;
-}
-
 /** The chat a turn answers, as tools may know it (where "origin" delivery goes). */
 export interface TurnOrigin {
   /** Adapter name: telegram, slack, discord, email, sms, ... */

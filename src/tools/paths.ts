@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { ToolError } from './tool.js';
+import { ToolError } from '../core/errors.js';
 
 /** Symlink hops followed before a path is treated as a loop. */
 const MAX_LINK_HOPS = 40;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
-import { ToolError, type ToolContext, type ToolDefinition } from './tool.js';
+import { type ToolContext, type ToolDefinition } from './tool.js';
+import { ToolError } from '../core/errors.js';
 
 /** One tool call as the model sent it. */
 export interface ToolCallRequest {

@@ -1,17 +1,9 @@
 import type { z } from 'zod';
 import type { Clock } from '../core/clock.js';
-import type {
-  ApprovalCapability,
-  ClarifyCapability,
-  CronCapability,
-  DelegateCapability,
-  MemoryCapability,
-  MessagingCapability,
-  SessionSearchCapability,
-  SkillsCapability,
-  ToolCallsCapability,
-  TurnOrigin,
-} from './capabilities.js';
+import type { ApprovalCapability, ClarifyCapability, CronCapability, DelegateCapability, MessagingCapability, ToolCallsCapability, TurnOrigin } from './capabilities.js';
+import type { SkillsCapability } from '../skills/types.js';
+import type { SessionSearchCapability } from '../search/capability.js';
+import type { MemoryCapability } from '../memory/capability.js';
 import type { SandboxSpec } from './sandbox/spec.js';
 
 /** Limits for the `terminal` tool. */
@@ -103,10 +95,6 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   handler(args: z.infer<S>, ctx: ToolContext): Promise<string>;
 }
 
-/** A failure whose message is written for the model and passed to it verbatim. */
-export class ToolError extends Error {
-  override readonly name: string = 'ToolError';
-}
 
 /** Declares a tool with its argument type inferred from the zod schema. */
 export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): ToolDefinition<S> {

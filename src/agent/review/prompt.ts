@@ -1,4 +1,4 @@
-import type { MemoryTarget } from '../../tools/capabilities.js';
+import type { MemoryTarget } from '../../memory/capability.js';
 import type { ReviewKinds } from './due.js';
 
 /** The exact answer of a review that saved nothing. */

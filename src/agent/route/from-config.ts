@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import type { GatewayConfig } from '../../config/schema.js';
 import type { Clock } from '../../core/clock.js';
-import type { AgentLogger } from '../types.js';
+import type { AgentLogger } from '../errors.js';
 import { NO_KEY } from './keys.js';
 import { CredentialPool, type CredentialStateStore } from './pool.js';
 import { ModelRoute, type RouteTarget } from './route.js';

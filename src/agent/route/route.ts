@@ -4,7 +4,7 @@ import type { Clock } from '../../core/clock.js';
 import type { ClassifiedError, FailureReason, OnModelAttempt } from '../errors.js';
 import { callModel } from '../model-call.js';
 import type { StreamedReply } from '../stream.js';
-import type { AgentLogger } from '../types.js';
+import type { AgentLogger } from '../errors.js';
 import { CredentialPool, type KeyStatus, type PoolKey } from './pool.js';
 import { exhaustedMessage, fallbackNote, fallbacksFailedNote } from './wording.js';
 

@@ -1,5 +1,5 @@
 import { ToolRegistry } from '../../tools/registry.js';
-import { ToolError } from '../../tools/tool.js';
+import { ToolError } from '../../core/errors.js';
 
 /** Tools a child of delegate_task never gets, whatever its toolsets say. */
 export const CHILD_BLOCKED_TOOLS: readonly string[] = ['delegate_task', 'clarify', 'memory', 'send_message', 'execute_code'];

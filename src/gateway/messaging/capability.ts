@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { InboxRow, Store } from '../../store/types.js';
 import type { MessagingCapability } from '../../tools/capabilities.js';
-import { ToolError } from '../../tools/tool.js';
+import { ToolError } from '../../core/errors.js';
 import type { Clock } from '../../core/clock.js';
 import type { ChatRef } from '../../core/adapter.js';
 import type { SendTextResult } from '../../jobs/ports.js';

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { CheckLine } from '../../doctor/types.js';
+import type { CheckLine } from '../../core/check-line.js';
 import type { HealthReport } from '../http/server.js';
 import type { Clock } from '../../core/clock.js';
 

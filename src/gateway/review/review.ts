@@ -7,7 +7,7 @@ import { reviewDue, type ReviewDue, type ReviewKinds, type ReviewSchedule } from
 import { reviewInstructions, savedNothing } from '../../agent/review/prompt.js';
 import { reviewTranscript, toolResultFailed } from '../../agent/review/transcript.js';
 import type { Store } from '../../store/types.js';
-import type { MemoryTarget } from '../../tools/capabilities.js';
+import type { MemoryTarget } from '../../memory/capability.js';
 import type { ToolContext } from '../../tools/tool.js';
 import { BackgroundAbort } from './background-work.js';
 import { compressedFrom } from '../sessions/chain.js';

@@ -3,7 +3,33 @@ import type { ToolContext } from '../../tools/tool.js';
 import type { MessageEvent } from '../../core/adapter.js';
 import type { TurnOrigin } from '../../tools/capabilities.js';
 import type { ToolProgress } from './tool-progress.js';
-import type { TurnDeps } from './turn.js';
+import type { ApprovalCapability, ClarifyCapability, DelegateCapability, MessagingCapability } from '../../tools/capabilities.js';
+
+/** What a turn's tools are built from (part of TurnDeps). */
+export interface TurnToolFactories {
+  /** Tool context without the per-turn signal. */
+  readonly toolContext: Omit<ToolContext, 'signal'>;
+  /** The turn's dangerous-command approval (see approvals/); absent: nobody can approve, dangerous commands are denied. */
+  readonly approval?: (params: { event: MessageEvent; sessionKey: string }) => ApprovalCapability;
+  /** The turn's `send_message` (other chats of the profile, sends journaled under the turn's row); absent: not available. */
+  readonly messaging?: (params: { row: InboxRow }) => MessagingCapability;
+  /** The turn's delegate_task children (see delegate/); absent: delegate_task is not available. */
+  readonly delegate?: (params: DelegateFactoryParams) => DelegateCapability;
+  /** Asking the owner in the turn's chat (the `clarify` tool, see clarify/); never built for system-started turns. Absent: clarify is not available. */
+  readonly clarify?: (params: { event: MessageEvent; sessionKey: string }) => ClarifyCapability;
+}
+
+/** What the delegate capability of one turn is built from. */
+export interface DelegateFactoryParams {
+  /** The turn's tool context so far (approval included): children get it minus what they may not have. */
+  readonly toolContext: Omit<ToolContext, 'signal'>;
+  readonly sessionKey: string;
+  readonly inboxId: number;
+  /** The turn's current session. */
+  readonly sessionId: () => string;
+  /** The turn's tool activity lines (children's calls are shown there). */
+  readonly progress: ToolProgress;
+}
 
 /** The part of a turn's tool context that depends on the turn: the chat it answers, who started it, its capabilities. */
 export type TurnTools = Pick<ToolContext, 'origin' | 'startedBy' | 'approval' | 'delegate' | 'clarify' | 'messaging'>;
@@ -13,7 +39,7 @@ export type TurnTools = Pick<ToolContext, 'origin' | 'startedBy' | 'approval' | 
  * built for it (approval, messaging, delegation, clarify). `sessionId` reads the turn's current
  * session (a compression may switch it mid-turn); `progress` is the turn's tool-activity lines.
  */
-export function turnToolsFor(params: { deps: TurnDeps; row: InboxRow; progress: ToolProgress; sessionId: () => string }): TurnTools {
+export function turnToolsFor(params: { deps: TurnToolFactories; row: InboxRow; progress: ToolProgress; sessionId: () => string }): TurnTools {
   const { deps, row } = params;
   const event = row.event;
   const system = event.system;

@@ -10,7 +10,6 @@ import type { CompressedContext } from '../../agent/types.js';
 import { windowHistory } from '../../agent/history-window.js';
 import type { PromptSource } from '../../agent/prompt/source.js';
 import type { ToolContext } from '../../tools/tool.js';
-import type { ApprovalCapability, ClarifyCapability, DelegateCapability, MessagingCapability } from '../../tools/capabilities.js';
 import type { MessageEvent, PlatformAdapter } from '../../core/adapter.js';
 import type { ChatPacer } from '../delivery/pacer.js';
 import { StreamDelivery } from '../delivery/stream.js';
@@ -29,10 +28,10 @@ import { isRetryRow, takeRetryText } from '../commands/retry.js';
 import { titleFor, userTextFor, type SkillExpander } from './user-text.js';
 import { isSilentAnswer } from '../../jobs/system-turn.js';
 import { ToolProgress, type ToolProgressMode } from './tool-progress.js';
-import { turnToolsFor } from './tools.js';
+import { turnToolsFor, type TurnToolFactories } from './tools.js';
 
 /** Everything a turn needs besides its message. */
-export interface TurnDeps {
+export interface TurnDeps extends TurnToolFactories {
   readonly store: Store;
   readonly agent: AIAgent;
   readonly clock: Clock;
@@ -43,8 +42,6 @@ export interface TurnDeps {
   readonly typingIntervalMs: number;
   /** Tool activity lines in the streamed reply (display.tool_progress); `new` when absent. */
   readonly toolProgress?: ToolProgressMode;
-  /** Tool context without the per-turn signal. */
-  readonly toolContext: Omit<ToolContext, 'signal'>;
   /** Builds the system prompt of a session that has none yet (then stored with it), and the per-call block. */
   readonly prompts: PromptSource;
   /** Turns started on one message before it is given up (a message that keeps crashing the gateway). */
@@ -69,27 +66,8 @@ export interface TurnDeps {
   readonly onDelivered?: (params: { sessionId: string; modelCalls: number }) => void;
   /** Called when the turn ended (not when a shutdown left it open for replay): how it ended, for system-started turns' runs. */
   readonly onFinished?: (end: TurnFinish) => void;
-  /** The turn's dangerous-command approval (see approvals/); absent: nobody can approve, dangerous commands are denied. */
-  readonly approval?: (params: { event: MessageEvent; sessionKey: string }) => ApprovalCapability;
-  /** The turn's `send_message` (other chats of the profile, sends journaled under the turn's row); absent: not available. */
-  readonly messaging?: (params: { row: InboxRow }) => MessagingCapability;
-  /** The turn's delegate_task children (see delegate/); absent: delegate_task is not available. */
-  readonly delegate?: (params: DelegateFactoryParams) => DelegateCapability;
-  /** Asking the owner in the turn's chat (the `clarify` tool, see clarify/); never built for system-started turns. Absent: clarify is not available. */
-  readonly clarify?: (params: { event: MessageEvent; sessionKey: string }) => ClarifyCapability;
 }
 
-/** What the delegate capability of one turn is built from. */
-export interface DelegateFactoryParams {
-  /** The turn's tool context so far (approval included): children get it minus what they may not have. */
-  readonly toolContext: Omit<ToolContext, 'signal'>;
-  readonly sessionKey: string;
-  readonly inboxId: number;
-  /** The turn's current session. */
-  readonly sessionId: () => string;
-  /** The turn's tool activity lines (children's calls are shown there). */
-  readonly progress: ToolProgress;
-}
 
 /** How a turn ended: `silent` (a system turn whose answer was empty or a silence token: nothing sent), `undelivered` (the platform refused it). */
 export interface TurnFinish {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineTool, ToolError } from '../tool.js';
+import { defineTool } from '../tool.js';
+import { ToolError } from '../../core/errors.js';
 
 /** Most choices one question may offer (Hermes Agent's limit; the owner can always answer in their own words). */
 export const MAX_CLARIFY_CHOICES = 4;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { DelegateOutcome, DelegateTask } from '../capabilities.js';
-import { defineTool, ToolError } from '../tool.js';
+import { defineTool } from '../tool.js';
+import { ToolError } from '../../core/errors.js';
 
 /** Most sub-tasks one call may hand out. */
 export const MAX_DELEGATE_TASKS = 10;

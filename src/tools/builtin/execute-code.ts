@@ -4,7 +4,8 @@ import { executeCodeDescription } from '../code/describe.js';
 import { runScript, type ScriptResult } from '../code/run-script.js';
 import type { CodeRuntime } from '../code/runtime.js';
 import { helperSignatures } from '../code/signature.js';
-import { defineTool, ToolError, type ToolDefinition } from '../tool.js';
+import { defineTool, type ToolDefinition } from '../tool.js';
+import { ToolError } from '../../core/errors.js';
 
 /** Limits when the context does not carry tools.code_execution (its defaults). */
 const DEFAULT_LIMITS = { timeoutMs: 300_000, maxToolCalls: 50 };

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { ToolError } from '../tool.js';
+import { ToolError } from '../../core/errors.js';
 
 /** Stats a path, turning "not found" and "permission denied" into messages the model can act on. */
 export async function statOrExplain(params: { abs: string; shown: string }): Promise<fs.Stats> {

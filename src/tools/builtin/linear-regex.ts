@@ -1,5 +1,5 @@
 import v8 from 'node:v8';
-import { ToolError } from '../tool.js';
+import { ToolError } from '../../core/errors.js';
 import { canonicalize } from './case-fold.js';
 import { rewritePattern } from './search-pattern.js';
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineTool, ToolError } from '../tool.js';
+import { defineTool } from '../tool.js';
+import { ToolError } from '../../core/errors.js';
 
 const input = z.object({
   action: z.enum(['add', 'replace', 'remove']).describe('add a new entry, replace one, or remove one.'),

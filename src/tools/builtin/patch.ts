@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import { z } from 'zod';
 import { resolveInWorkspace } from '../paths.js';
-import { defineTool, ToolError } from '../tool.js';
+import { defineTool } from '../tool.js';
+import { ToolError } from '../../core/errors.js';
 import { explainFsError } from './fs-errors.js';
 
 const input = z.object({

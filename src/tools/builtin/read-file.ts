@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import readline from 'node:readline';
 import { z } from 'zod';
 import { resolveInWorkspace } from '../paths.js';
-import { defineTool, ToolError } from '../tool.js';
+import { defineTool } from '../tool.js';
+import { ToolError } from '../../core/errors.js';
 import { statOrExplain } from './fs-errors.js';
 
 /** Lines returned when the model gives no limit. */

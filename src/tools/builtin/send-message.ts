@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { MessageTarget, TurnOrigin } from '../capabilities.js';
-import { defineTool, ToolError } from '../tool.js';
+import { defineTool } from '../tool.js';
+import { ToolError } from '../../core/errors.js';
 
 const input = z.object({
   action: z.enum(['list', 'send']).describe('list: the chats you can send to; send: deliver `message` to `target`.'),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineTool, ToolError } from '../tool.js';
+import { defineTool } from '../tool.js';
+import { ToolError } from '../../core/errors.js';
 
 const input = z.object({
   category: z.string().optional().describe('Only this category.'),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { classifyCommand } from '../approval/classify-command.js';
-import { defineTool, ToolError } from '../tool.js';
+import { defineTool } from '../tool.js';
+import { ToolError } from '../../core/errors.js';
 import { refusalUnlessApproved } from './terminal-approval.js';
 import { runCommand, type CommandResult } from './run-command.js';
 

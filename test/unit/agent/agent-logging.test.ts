@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
 import OpenAI from 'openai';
 import { z } from 'zod';
-import type { AgentLogger } from '../../../src/agent/types.js';
+import type { AgentLogger } from '../../../src/agent/errors.js';
 import { defineTool } from '../../../src/tools/tool.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 import { runTurn, sleep, startRig, type Rig } from './support.js';

@@ -7,7 +7,7 @@ import { envFileCheck, folderChecks } from '../../../src/doctor/files.js';
 import { gatewayRunningCheck, portCheck } from '../../../src/doctor/gateway.js';
 import { nodeVersionCheck, sqliteCheck } from '../../../src/doctor/runtime.js';
 import { withTimeout } from '../../../src/util/timeout.js';
-import { formatCheckLine } from '../../../src/doctor/types.js';
+import { formatCheckLine } from '../../../src/core/check-line.js';
 import { resolveProfile } from '../../../src/home/profile.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 import { configOf } from './support.js';

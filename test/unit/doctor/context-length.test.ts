@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
 import { contextLengthCheck } from '../../../src/doctor/context-length.js';
-import { formatCheckLine } from '../../../src/doctor/types.js';
+import { formatCheckLine } from '../../../src/core/check-line.js';
 import { systemClock } from '../../../src/core/clock.js';
 import { FakeOpenAI } from '../../fakes/openai/server.js';
 import { configOf } from './support.js';

@@ -8,7 +8,7 @@ import { slackCredentialCheck } from '../../../adapters/slack/check.js';
 import { telegramCredentialCheck } from '../../../adapters/telegram/check.js';
 import { credentialLines } from '../../../src/doctor/platforms.js';
 import { runDoctor } from '../../../src/doctor/run.js';
-import { formatCheckLine } from '../../../src/doctor/types.js';
+import { formatCheckLine } from '../../../src/core/check-line.js';
 import { resolveProfile } from '../../../src/home/profile.js';
 import type { CredentialCheck } from '../../../adapters/kit/credential-check.js';
 import { systemClock } from '../../../src/core/clock.js';

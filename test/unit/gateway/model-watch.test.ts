@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { pino } from 'pino';
-import type { CheckLine } from '../../../src/doctor/types.js';
+import type { CheckLine } from '../../../src/core/check-line.js';
 import { MODEL_WATCH_INTERVALS, ModelWatch } from '../../../src/gateway/ops/model-watch.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 

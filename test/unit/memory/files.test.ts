@@ -6,8 +6,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, test } from 'node:test';
 import { LOCK_FILE_NAME, MemoryFiles } from '../../../src/memory/files.js';
 import type { MemorySettings } from '../../../src/memory/settings.js';
-import type { MemoryWrite } from '../../../src/tools/capabilities.js';
-import { ToolError } from '../../../src/tools/tool.js';
+import type { MemoryWrite } from '../../../src/memory/capability.js';
+import { ToolError } from '../../../src/core/errors.js';
 import { systemClock } from '../../../src/core/clock.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 

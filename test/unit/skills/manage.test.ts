@@ -5,7 +5,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { skillsCapability } from '../../../src/skills/capability.js';
 import { loadSkills } from '../../../src/skills/load.js';
-import { ToolError } from '../../../src/tools/tool.js';
+import { ToolError } from '../../../src/core/errors.js';
 import { skillText, writeSkill } from '../../helpers/skills.js';
 import { skillsRig } from './support.js';
 

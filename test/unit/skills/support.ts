@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { skillsCapability } from '../../../src/skills/capability.js';
-import type { SkillManageRequest, SkillsCapability } from '../../../src/tools/capabilities.js';
+import type { SkillManageRequest, SkillsCapability } from '../../../src/skills/types.js';
 
 /** A temp skills/ folder with the capability over it and the log lines it wrote. */
 export interface SkillsRig {

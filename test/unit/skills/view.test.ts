@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { ToolError } from '../../../src/tools/tool.js';
+import { ToolError } from '../../../src/core/errors.js';
 import { writeSkill } from '../../helpers/skills.js';
 import { skillsRig } from './support.js';
 

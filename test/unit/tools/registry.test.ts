@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { z } from 'zod';
 import { ToolRegistry } from '../../../src/tools/registry.js';
-import { defineTool, ToolError, type ToolContext } from '../../../src/tools/tool.js';
+import { defineTool, type ToolContext } from '../../../src/tools/tool.js';
+import { ToolError } from '../../../src/core/errors.js';
 import { systemClock } from '../../../src/core/clock.js';
 
 const ctx: ToolContext = {

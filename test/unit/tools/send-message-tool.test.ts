@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sendMessageTool } from '../../../src/tools/builtin/send-message.js';
 import type { MessagingCapability } from '../../../src/tools/capabilities.js';
-import { ToolError } from '../../../src/tools/tool.js';
+import { ToolError } from '../../../src/core/errors.js';
 import { bareToolContext } from './support.js';
 
 /** A messaging capability that records the sends it is asked for. */

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sessionSearchTool } from '../../../src/tools/builtin/session-search.js';
-import type { SessionSearchCapability } from '../../../src/tools/capabilities.js';
-import { ToolError, type ToolContext } from '../../../src/tools/tool.js';
+import type { SessionSearchCapability } from '../../../src/search/capability.js';
+import { type ToolContext } from '../../../src/tools/tool.js';
+import { ToolError } from '../../../src/core/errors.js';
 import { systemClock } from '../../../src/core/clock.js';
 
 function context(extra: Partial<ToolContext>): ToolContext {

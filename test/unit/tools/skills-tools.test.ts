@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { builtinTools } from '../../../src/tools/builtin/index.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
-import type { SkillManageRequest, SkillsCapability } from '../../../src/tools/capabilities.js';
+import type { SkillManageRequest, SkillsCapability } from '../../../src/skills/types.js';
 import type { ToolContext } from '../../../src/tools/tool.js';
 import { systemClock } from '../../../src/core/clock.js';
 

@@ -1,8 +1,8 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { NextJobs } from '../store/next-jobs.js';
+import type { NextJobs } from './next-jobs.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
-import type { Profile } from './profile.js';
+import type { Profile } from '../home/profile.js';
 
 /**
  * A note of what `hermes status` last read as a profile's next job, kept with the size and modification time (in
