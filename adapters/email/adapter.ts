@@ -3,7 +3,7 @@ import type { ImapFlow } from 'imapflow';
 import type { Transporter } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import type { Logger } from 'pino';
-import { isLoopbackHost } from '../../src/config/http-exposure.js';
+import { isLoopbackHost } from '../../src/util/loopback.js';
 import type { AdapterCapabilities, AdapterStartParams, AdapterStorage, EditRequest, OutboundMessage, PlatformAdapter } from '../../src/core/adapter.js';
 import { AdapterFatalError } from '../../src/core/errors.js';
 import { BoundedSet } from '../../src/util/bounded-set.js';

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Api } from 'grammy';
 import type { AdapterStorage } from '../../src/core/adapter.js';
+import type { SkillCommand } from '../../src/core/platform.js';
 import { isCommandWord } from '../../src/core/commands.js';
 import { commandTable } from '../../src/core/command-table.js';
-import { loadSkills, skillApplies } from '../../src/skills/load.js';
 import { grammySignal } from './signal.js';
 
 /** One entry of the bot's command menu (setMyCommands). */
@@ -26,16 +26,16 @@ const maxDescriptionChars = 256;
 /**
  * The profile's skills usable on Telegram as menu entries: `-` becomes `_` (Telegram command names hold only a-z,
  * 0-9 and _, at most 32), names the built-in commands use are left out (they win), descriptions cut to 256 characters.
- * Read from disk when called (at each adapter start).
+ * The gateway reads them from disk (skills that apply to Telegram) at each adapter start.
  */
-export function skillMenuCommands(params: { dir: string }): MenuCommand[] {
+export function skillMenuCommands(params: { skills: readonly SkillCommand[] }): MenuCommand[] {
   const taken = new Set(menuCommands.map((c) => c.command));
   const out: MenuCommand[] = [];
-  for (const skill of loadSkills({ dir: params.dir }).skills) {
-    const command = skill.meta.name.toLowerCase().replace(/-/g, '_');
-    if (!/^[a-z0-9_]{1,32}$/.test(command) || taken.has(command) || isCommandWord({ name: command }) || !skillApplies({ skill, platform: 'telegram' })) continue;
+  for (const skill of params.skills) {
+    const command = skill.name.toLowerCase().replace(/-/g, '_');
+    if (!/^[a-z0-9_]{1,32}$/.test(command) || taken.has(command) || isCommandWord({ name: command })) continue;
     taken.add(command);
-    const text = skill.meta.description;
+    const text = skill.description;
     out.push({ command, description: text.length > maxDescriptionChars ? `${text.slice(0, maxDescriptionChars - 1)}…` : text });
   }
   return out;

@@ -4,9 +4,9 @@ import { TelegramAdapter } from './adapter.js';
 import { skillMenuCommands } from './commands-menu.js';
 
 /** Builds the Telegram adapter entry from `platforms.telegram`. */
-export const telegramFactory: PlatformFactory<GatewayConfig['platforms']['telegram']> = ({ config: telegram, cacheDir, skillsDir, clock, logger }) => {
+export const telegramFactory: PlatformFactory<GatewayConfig['platforms']['telegram']> = ({ config: telegram, cacheDir, skillCommands, clock, logger }) => {
   return {
-    adapter: new TelegramAdapter({ config: telegram, cacheDir: cacheDir, clock, logger, menuExtras: () => skillMenuCommands({ dir: skillsDir }) }),
+    adapter: new TelegramAdapter({ config: telegram, cacheDir, clock, logger, menuExtras: () => skillMenuCommands({ skills: skillCommands() }) }),
     allow: telegram.allowed_users,
     unauthorized: telegram.unauthorized,
     mergeWindowMs: telegram.merge_window,

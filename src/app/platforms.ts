@@ -3,7 +3,8 @@ import type { GatewayConfig, PlatformName } from '../config/schema.js';
 import type { Profile } from '../home/profile.js';
 import type { Clock } from '../core/clock.js';
 import { UserFacingError } from '../core/errors.js';
-import type { AdapterEntry, PlatformFactory } from '../core/platform.js';
+import type { AdapterEntry, PlatformFactory, SkillCommand } from '../core/platform.js';
+import { loadSkills, skillApplies } from '../skills/load.js';
 
 /** The factory of one platform, typed by its own config block. */
 export type PlatformFactoryOf<K extends PlatformName> = PlatformFactory<GatewayConfig['platforms'][K]>;
@@ -44,7 +45,15 @@ export async function buildAdapterEntry<K extends PlatformName>(params: AdapterB
   if (!loader) return undefined;
   const factory = await loader();
   const { profile, clock, logger } = params;
-  return factory({ config: params.config.platforms[params.name], cacheDir: profile.cacheDir, skillsDir: profile.skillsDir, clock, logger });
+  const skillCommands = (): SkillCommand[] => skillCommandsFor({ dir: profile.skillsDir, platform: params.name });
+  return factory({ config: params.config.platforms[params.name], cacheDir: profile.cacheDir, skillCommands, clock, logger });
+}
+
+/** The skills of `dir` that apply to `platform`, as commands (read from disk at each call). */
+export function skillCommandsFor(params: { dir: string; platform: string }): SkillCommand[] {
+  return loadSkills({ dir: params.dir })
+    .skills.filter((skill) => skillApplies({ skill, platform: params.platform }))
+    .map((skill) => ({ name: skill.meta.name, description: skill.meta.description }));
 }
 
 /**

@@ -40,14 +40,20 @@ export interface AdapterEntry {
   readonly localOwner?: boolean;
 }
 
+/** A skill as a chat command: its name (as written in SKILL.md) and one-line description. */
+export interface SkillCommand {
+  readonly name: string;
+  readonly description: string;
+}
+
 /** What a platform's factory gets: its own config block and the profile's folders it may use. */
 export interface PlatformFactoryParams<C> {
   /** The platform's block of config.yaml (`platforms.<name>`), validated. */
   readonly config: C;
   /** The profile's media cache: inbound files are downloaded here. */
   readonly cacheDir: string;
-  /** The profile's skills folder (menus that list skills as commands read it). */
-  readonly skillsDir: string;
+  /** The profile's skills usable on this platform, read from disk when called (menus that list skills as commands). */
+  readonly skillCommands: () => readonly SkillCommand[];
   readonly clock: Clock;
   readonly logger: Logger;
 }

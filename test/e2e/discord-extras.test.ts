@@ -36,7 +36,7 @@ async function start(params: { discord?: Record<string, unknown>; withTempo?: bo
       const parsed = configSchema.parse({
         platforms: { discord: { enabled: true, token: discordToken, api_url: fake.apiBase, allowed_users: [owner.id], unauthorized: 'ignore', merge_window: '200ms', ...params.discord } },
       });
-      return [discordFactory({ config: parsed.platforms.discord, cacheDir: profile.cacheDir, skillsDir: profile.skillsDir, clock, logger })];
+      return [discordFactory({ config: parsed.platforms.discord, cacheDir: profile.cacheDir, skillCommands: () => [], clock, logger })];
     },
   });
   await fake.waitFor({ predicate: () => fake.sessions > 0, what: 'the gateway session' });

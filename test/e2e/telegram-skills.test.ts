@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { skillMenuCommands } from '../../adapters/telegram/commands-menu.js';
+import { skillCommandsFor } from '../../src/app/platforms.js';
 import { FakeTelegram } from '../fakes/telegram/index.js';
 import { startHarness } from '../helpers/harness.js';
 import { telegramAdapter, testToken } from '../helpers/telegram.js';
@@ -23,7 +24,7 @@ test('telegram: /my_skill (Telegram names cannot hold -) runs the skill my-skill
   const h = await startHarness({
     adapters: ({ profile, clock, logger }) => [
       {
-        adapter: telegramAdapter({ fake, cacheDir: profile.cacheDir, clock, logger, overrides: { allowed_users: ['1001'] }, menuExtras: () => skillMenuCommands({ dir: profile.skillsDir }) }),
+        adapter: telegramAdapter({ fake, cacheDir: profile.cacheDir, clock, logger, overrides: { allowed_users: ['1001'] }, menuExtras: () => skillMenuCommands({ skills: skillCommandsFor({ dir: profile.skillsDir, platform: 'telegram' }) }) }),
         allow: ['1001'],
       },
     ],

@@ -54,7 +54,7 @@ export function emailAdapter(params: { dovecot: Dovecot; sink: SmtpSink; cacheDi
  */
 export function emailEntry(params: { dovecot: Dovecot; sink: SmtpSink; profile: Profile; clock: Clock; logger: Logger; overrides?: Record<string, unknown> }): AdapterEntry {
   const parsed = configSchema.parse({ platforms: { email: { ...emailConfigInput({ dovecot: params.dovecot, sink: params.sink }), ...params.overrides } } });
-  return emailFactory({ config: parsed.platforms.email, cacheDir: params.profile.cacheDir, skillsDir: params.profile.skillsDir, clock: params.clock, logger: params.logger });
+  return emailFactory({ config: parsed.platforms.email, cacheDir: params.profile.cacheDir, skillCommands: () => [], clock: params.clock, logger: params.logger });
 }
 
 /** What a test mail is made of. */

@@ -134,7 +134,7 @@ export async function startSmsGateway(params: { overrides?: Record<string, unkno
     logger,
     ...(params.config ? { config: params.config } : {}),
     adapters: ({ profile, clock }) => [
-      smsFactory({ config: parsed.platforms.sms, cacheDir: profile.cacheDir, skillsDir: profile.skillsDir, clock: params.adapterClock ?? clock, logger }),
+      smsFactory({ config: parsed.platforms.sms, cacheDir: profile.cacheDir, skillCommands: () => [], clock: params.adapterClock ?? clock, logger }),
     ],
   });
   const address = h.runner.httpAddress;

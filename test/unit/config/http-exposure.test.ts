@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isLoopbackHost } from '../../../src/config/http-exposure.js';
+import { isLoopbackHost } from '../../../src/util/loopback.js';
 import { loadTempConfig as load } from './temp-profile.js';
 
 describe('gateway.http.host exposure warning', () => {

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { skillMenuCommands } from '../../../adapters/telegram/commands-menu.js';
+import { skillCommandsFor } from '../../../src/app/platforms.js';
 import { writeSkill } from '../../helpers/skills.js';
 import type { Skill, SkillCatalog } from '../../../src/skills/types.js';
 import { messageCommand, skillForCommand } from '../../../src/gateway/commands/skill-command.js';
@@ -60,7 +61,7 @@ describe('skill commands', () => {
     const root = mkdtempSync(path.join(os.tmpdir(), 'hermes-menu-'));
     try {
       for (const name of ['reset', 'start', 'deploy-site']) writeSkill({ dir: root, name, description: `Does ${name}` });
-      assert.deepEqual(skillMenuCommands({ dir: root }).map((c) => c.command), ['deploy_site']);
+      assert.deepEqual(skillMenuCommands({ skills: skillCommandsFor({ dir: root, platform: 'telegram' }) }).map((c) => c.command), ['deploy_site']);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
