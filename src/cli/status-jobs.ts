@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { notedNextJobs, noteNextJobs, storeStamp } from '../store/next-jobs-note.js';
+import { notedNextJobs, noteNextJobs, storeStamp } from './next-jobs-note.js';
 import type { Profile } from '../home/profile.js';
 
 /**

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { notedNextJobs, noteNextJobs, storeStamp } from '../../../src/store/next-jobs-note.js';
+import { notedNextJobs, noteNextJobs, storeStamp } from '../../../src/cli/next-jobs-note.js';
 import { resolveProfile } from '../../../src/home/profile.js';
 import { readNextJobs } from '../../../src/store/next-jobs.js';
 import { openStore } from '../../../src/store/sqlite-store.js';

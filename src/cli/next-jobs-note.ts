@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { NextJobs } from './next-jobs.js';
+import type { NextJobs } from '../store/next-jobs.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import type { Profile } from '../home/profile.js';
 
