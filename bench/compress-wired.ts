@@ -9,7 +9,7 @@ import { countTokens as countTextTokens } from 'gpt-tokenizer';
 import { pino } from 'pino';
 import { promptSource } from '../src/agent/prompt/source.js';
 import { profileCreate } from '../src/cli/profile-cmd.js';
-import { loadConfig } from '../src/config/load.js';
+import { loadAppConfig } from '../src/app/config-schema.js';
 import { compressSession } from '../src/gateway/sessions/compress.js';
 import { toStoredMessage } from '../src/gateway/sessions/history.js';
 import { resolveProfile } from '../src/home/index.js';
@@ -41,7 +41,7 @@ export async function runWiredCompressBench(params: { runs: number }): Promise<W
     const sink = new PassThrough().resume();
     profileCreate({ io: { stdout: sink, stderr: sink, stdin: new PassThrough(), env, isTTY: false }, name: 'compress-bench' });
     const profile = resolveProfile({ hermesHome: home, name: 'compress-bench' });
-    const { config } = await loadConfig({ profile, env });
+    const { config } = await loadAppConfig({ profile, env });
     const built = promptSource({ profile, config, clock: systemClock, scrub: (t) => t, logger, toolNames: ['memory', 'session_search', 'read_file', 'terminal'] });
     const promptMs: number[] = [];
     const prompts = {

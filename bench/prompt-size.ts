@@ -5,7 +5,7 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { pino } from 'pino';
 import { profileCreate } from '../src/cli/profile-cmd.js';
-import { loadConfig } from '../src/config/load.js';
+import { loadAppConfig } from '../src/app/config-schema.js';
 import { buildGateway } from '../src/app/bootstrap.js';
 import { resolveProfile } from '../src/home/index.js';
 import { Redactor } from '../src/log/redact.js';
@@ -55,7 +55,7 @@ export async function runPromptSize(params: { platform?: string; skills?: number
     profileCreate({ io: { stdout: sink, stderr: sink, stdin: new PassThrough(), env, isTTY: false }, name: 'default-bench' });
     const profile = resolveProfile({ hermesHome: home, name: 'default-bench' });
     if ((params.skills ?? 0) > 0) generateSkills({ dir: profile.skillsDir, count: params.skills ?? 0 });
-    const loaded = await loadConfig({ profile, env });
+    const loaded = await loadAppConfig({ profile, env });
     const config = { ...loaded.config, model: { ...loaded.config.model, base_url: fake.baseURL } };
     const redactor = new Redactor({ secrets: loaded.secrets });
     const adapter = new TestAdapter({ clock: systemClock, name: platform });

@@ -4,7 +4,7 @@ import {
   Client, DiscordjsErrorCodes, Events, GatewayIntentBits, Partials, type ChatInputCommandInteraction, type Message, type SendableChannels,
 } from 'discord.js';
 import type { Logger } from 'pino';
-import type { GatewayConfig } from '../../src/config/schema.js';
+import type { DiscordConfig } from './config-schema.js';
 import type {
   AdapterCapabilities,
   AdapterStartParams,
@@ -29,8 +29,7 @@ import { RefusedHold } from '../kit/refused-hold.js';
 import { whenAborted } from '../../src/util/when-aborted.js';
 import { failureLog } from '../../src/util/net-failure.js';
 
-/** The `platforms.discord` block of config.yaml. */
-export type DiscordConfig = GatewayConfig['platforms']['discord'];
+export type { DiscordConfig };
 
 /** Only the intents the adapter needs: guild and DM messages, and their content. */
 const intents = [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.DirectMessages, GatewayIntentBits.MessageContent];

@@ -1,12 +1,13 @@
 import { describeNetworkError, hostOf } from '../kit/net-error.js';
-import type { CredentialCheck } from '../kit/credential-check.js';
+import type { CredentialCheck } from '../../src/core/platform-descriptor.js';
+import type { DiscordConfig } from './config-schema.js';
 
 /** The REST API version discord.js uses (its `rest.api` + /v10). */
 const API_VERSION = '10';
 
 /** `hermes doctor`: GET /users/@me with platforms.discord.token against platforms.discord.api_url (as the adapter does). */
-export const discordCredentialCheck: CredentialCheck = async ({ config, signal }) => {
-  const { token, api_url: apiUrl } = config.platforms.discord;
+export const discordCredentialCheck: CredentialCheck<DiscordConfig> = async ({ config, signal }) => {
+  const { token, api_url: apiUrl } = config;
   if (token === undefined) return { ok: false, detail: 'platforms.discord.token is not set', hint: 'Set it to the bot token from the Discord developer portal (Bot → Reset Token).' };
   try {
     const response = await fetch(`${apiUrl.replace(/\/+$/, '')}/v${API_VERSION}/users/@me`, { headers: { authorization: `Bot ${token}` }, signal });

@@ -1,10 +1,10 @@
-import type { GatewayConfig } from '../../src/config/schema.js';
+import type { DiscordConfig } from './config-schema.js';
 import type { PlatformFactory } from '../../src/core/platform.js';
 import { defaultTurnReactions } from '../../src/core/platform.js';
 import { DiscordAdapter } from './adapter.js';
 
 /** Builds the Discord adapter entry from `platforms.discord`. */
-export const discordFactory: PlatformFactory<GatewayConfig['platforms']['discord']> = ({ config: discord, cacheDir, clock, logger }) => {
+export const discordFactory: PlatformFactory<DiscordConfig> = ({ config: discord, cacheDir, clock, logger }) => {
   return {
     adapter: new DiscordAdapter({ config: discord, cacheDir: cacheDir, clock, logger }),
     // Role members pass the gateway's allowlist through `role:<id>` entries (the adapter puts roles on the sender).

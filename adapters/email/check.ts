@@ -1,5 +1,5 @@
 import { describeNetworkError } from '../kit/net-error.js';
-import type { CredentialCheck, CredentialCheckResult } from '../kit/credential-check.js';
+import type { CredentialCheck, CredentialCheckResult } from '../../src/core/platform-descriptor.js';
 import { emailAccount, type EmailAccount, type EmailConfig } from './config.js';
 import { createImapClient, describeImapError, imapErrorFields } from './imap-client.js';
 import { createSmtpTransport } from './smtp.js';
@@ -74,8 +74,8 @@ async function checkSmtp(params: { config: EmailConfig; account: EmailAccount; s
 }
 
 /** `hermes doctor`: IMAP login (and the folder) and SMTP login, as the adapter connects. Never throws. */
-export const emailCredentialCheck: CredentialCheck = async ({ config, signal }) => {
-  const email = config.platforms.email;
+export const emailCredentialCheck: CredentialCheck<EmailConfig> = async ({ config, signal }) => {
+  const email = config;
   const account = emailAccount({ config: email });
   if ('missing' in account) return { ok: false, detail: `${account.missing} is not set`, hint: 'Set it in config.yaml (see the email section of config.example.yaml).' };
   try {

@@ -1,7 +1,6 @@
-import type { GatewayConfig } from '../../src/config/schema.js';
+import type { EmailConfig } from './config-schema.js';
 
-/** The `platforms.email` block of config.yaml. */
-export type EmailConfig = GatewayConfig['platforms']['email'];
+export type { EmailConfig };
 
 /** The settings the adapter cannot run without, checked once (the schema requires them when enabled). */
 export interface EmailAccount {

@@ -1,9 +1,9 @@
-import type { GatewayConfig } from '../../src/config/schema.js';
+import type { EmailConfig } from './config-schema.js';
 import type { PlatformFactory } from '../../src/core/platform.js';
 import { EmailAdapter } from './adapter.js';
 
 /** Builds the email adapter entry from `platforms.email`; allowlisted addresses match case-insensitively. */
-export const emailFactory: PlatformFactory<GatewayConfig['platforms']['email']> = ({ config: email, cacheDir, clock, logger }) => {
+export const emailFactory: PlatformFactory<EmailConfig> = ({ config: email, cacheDir, clock, logger }) => {
   if (email.verify_sender === 'off') {
     logger.warn({ platform: 'email' }, 'platforms.email.verify_sender is off: anyone who writes an allowed address into From can talk to the agent');
   } else if (email.trusted_auth_server === undefined) {

@@ -3,7 +3,7 @@ import { LogLevel, SocketModeClient } from '@slack/socket-mode';
 import { WebClient } from '@slack/web-api';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import type { GatewayConfig } from '../../src/config/schema.js';
+import type { SlackConfig } from './config-schema.js';
 import type {
   AdapterCapabilities, AdapterStartParams, ChatRef, EditRequest, InterruptedSend, MessageEvent, OutboundMessage, PlatformAdapter,
 } from '../../src/core/adapter.js';
@@ -29,8 +29,7 @@ function tsOf(params: { messageId: string }): string {
   return params.messageId.slice(params.messageId.indexOf(':') + 1);
 }
 
-/** The `platforms.slack` block of config.yaml. */
-export type SlackConfig = GatewayConfig['platforms']['slack'];
+export type { SlackConfig };
 
 /**
  * Slack: Socket Mode (default) or the Events API through the gateway's HTTP server. Events are acknowledged only

@@ -1,5 +1,6 @@
 import { describeNetworkError, hostOf } from '../kit/net-error.js';
-import type { CredentialCheck, CredentialCheckResult } from '../kit/credential-check.js';
+import type { CredentialCheck, CredentialCheckResult } from '../../src/core/platform-descriptor.js';
+import type { SlackConfig } from './config-schema.js';
 
 /** Calls one Slack Web API method with a token; the parsed answer ({ ok, error, ... }) or the HTTP status. */
 async function call(params: { apiUrl: string; method: string; token: string; signal: AbortSignal }): Promise<Record<string, unknown> | number> {
@@ -31,8 +32,8 @@ function refused(params: { what: string; key: string; answer: Record<string, unk
  * `hermes doctor`: auth.test with platforms.slack.bot_token, and in socket mode apps.connections.open with the
  * app token, against platforms.slack.api_url (as the adapter does).
  */
-export const slackCredentialCheck: CredentialCheck = async ({ config, signal }) => {
-  const slack = config.platforms.slack;
+export const slackCredentialCheck: CredentialCheck<SlackConfig> = async ({ config, signal }) => {
+  const slack = config;
   if (slack.bot_token === undefined) return { ok: false, detail: 'platforms.slack.bot_token is not set', hint: 'Set it to the bot token (xoxb-...) from your app settings.' };
   try {
     const auth = await call({ apiUrl: slack.api_url, method: 'auth.test', token: slack.bot_token, signal });

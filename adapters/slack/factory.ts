@@ -1,10 +1,10 @@
-import type { GatewayConfig } from '../../src/config/schema.js';
+import type { SlackConfig } from './config-schema.js';
 import type { PlatformFactory } from '../../src/core/platform.js';
 import { thinkingReaction } from '../../src/core/platform.js';
 import { SlackAdapter } from './adapter.js';
 
 /** Builds the Slack adapter entry from `platforms.slack`. */
-export const slackFactory: PlatformFactory<GatewayConfig['platforms']['slack']> = ({ config: slack, cacheDir, clock, logger }) => {
+export const slackFactory: PlatformFactory<SlackConfig> = ({ config: slack, cacheDir, clock, logger }) => {
   return {
     adapter: new SlackAdapter({ config: slack, cacheDir: cacheDir, clock, logger }),
     allow: slack.allowed_users,

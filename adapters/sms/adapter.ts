@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { RejectionRecorder } from '../../src/core/rejection.js';
 import type { Logger } from 'pino';
-import type { GatewayConfig } from '../../src/config/schema.js';
+import type { SmsConfig } from './config-schema.js';
 import type { AdapterCapabilities, AdapterStartParams, EditRequest, MessageEvent, OutboundMessage, PlatformAdapter } from '../../src/core/adapter.js';
 import { AdapterFatalError, JournalRefusedError, RateLimitError } from '../../src/core/errors.js';
 import { RefusedHold } from '../kit/refused-hold.js';
@@ -20,8 +20,7 @@ import { registerSmsRoutes, type SmsRoutePaths } from './routes.js';
 import { recordStatus } from './status.js';
 import { untilAborted } from './until-aborted.js';
 
-/** The `platforms.sms` block of config.yaml. */
-export type SmsConfig = GatewayConfig['platforms']['sms'];
+export type { SmsConfig };
 
 /** The longest SMS body Twilio takes (it sends it as several segments, joined on the phone). */
 export const SMS_MAX_LENGTH = 1600;

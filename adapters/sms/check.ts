@@ -1,5 +1,6 @@
 import { describeNetworkError, hostOf } from '../kit/net-error.js';
-import type { CredentialCheck } from '../kit/credential-check.js';
+import type { CredentialCheck } from '../../src/core/platform-descriptor.js';
+import type { SmsConfig } from './config-schema.js';
 import { createTwilioClient, isAuthFailure, restFailure } from './rest-client.js';
 import { untilAborted } from './until-aborted.js';
 
@@ -7,8 +8,8 @@ import { untilAborted } from './until-aborted.js';
  * `hermes doctor`: fetches the account with platforms.sms.account_sid and auth_token through the Twilio SDK,
  * against platforms.sms.api_base (as the adapter does at start). Never throws.
  */
-export const smsCredentialCheck: CredentialCheck = async ({ config, signal }) => {
-  const sms = config.platforms.sms;
+export const smsCredentialCheck: CredentialCheck<SmsConfig> = async ({ config, signal }) => {
+  const sms = config;
   if (sms.account_sid === undefined || !sms.account_sid.startsWith('AC')) {
     return { ok: false, detail: 'platforms.sms.account_sid is not set (AC...)', hint: 'Copy the Account SID from the Twilio console.' };
   }

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { Api } from 'grammy';
 import type { Logger } from 'pino';
-import type { GatewayConfig } from '../../src/config/schema.js';
+import type { TelegramConfig } from './config-schema.js';
 import type {
   AdapterCapabilities,
   AdapterStartParams,
@@ -33,8 +33,7 @@ import { grammySignal } from './signal.js';
 import { whenAborted } from '../../src/util/when-aborted.js';
 import { failureLog } from '../../src/util/net-failure.js';
 
-/** The `platforms.telegram` block of config.yaml. */
-export type TelegramConfig = GatewayConfig['platforms']['telegram'];
+export type { TelegramConfig };
 
 /** Updates of one batch prepared (files downloaded) at the same time. */
 const parallelDownloads = 4;

@@ -1,11 +1,12 @@
 import { Api, GrammyError } from 'grammy';
 import { describeNetworkError, hostOf } from '../kit/net-error.js';
-import type { CredentialCheck } from '../kit/credential-check.js';
+import type { CredentialCheck } from '../../src/core/platform-descriptor.js';
+import type { TelegramConfig } from './config-schema.js';
 import { grammySignal } from './signal.js';
 
 /** `hermes doctor`: getMe with platforms.telegram.token against platforms.telegram.api_root (as the adapter does). */
-export const telegramCredentialCheck: CredentialCheck = async ({ config, signal }) => {
-  const { token, api_root: apiRoot } = config.platforms.telegram;
+export const telegramCredentialCheck: CredentialCheck<TelegramConfig> = async ({ config, signal }) => {
+  const { token, api_root: apiRoot } = config;
   if (token === undefined || token === '') {
     return { ok: false, detail: 'platforms.telegram.token is not set', hint: 'Get a token from @BotFather and set platforms.telegram.token (e.g. ${TELEGRAM_TOKEN} with the value in .env).' };
   }

@@ -1,49 +1,39 @@
 import type { Logger } from 'pino';
-import type { GatewayConfig, PlatformName } from '../config/schema.js';
+import { platforms } from '../../adapters/index.js';
 import type { Profile } from '../home/profile.js';
 import type { Clock } from '../core/clock.js';
-import { UserFacingError } from '../core/errors.js';
 import type { AdapterEntry, PlatformFactory, SkillCommand } from '../core/platform.js';
+import type { BlockOf } from '../core/platform-descriptor.js';
 import { loadSkills, skillApplies } from '../skills/load.js';
+import type { AppConfig, Platform, PlatformName, PlatformOf } from './config-schema.js';
 
-/** The factory of one platform, typed by its own config block. */
-export type PlatformFactoryOf<K extends PlatformName> = PlatformFactory<GatewayConfig['platforms'][K]>;
+export type { Platform, PlatformName, PlatformOf } from './config-schema.js';
 
-/** Loads a platform's factory (and with it the platform's SDK) when the platform is first needed. */
-export type PlatformLoader<K extends PlatformName> = () => Promise<PlatformFactoryOf<K>>;
-
-/** A loader per platform this build ships. */
-export type PlatformLoaders = { [K in PlatformName]?: PlatformLoader<K> };
+/** Factories that stand in for the descriptors' own (tests); by platform name. */
+export type PlatformLoaders = { readonly [K in PlatformName]?: () => Promise<PlatformFactory<BlockOf<PlatformOf<K>>>> };
 
 /** What building the adapters of a config needs besides the config. */
 export interface AdapterBuildParams {
-  readonly config: GatewayConfig;
+  readonly config: AppConfig;
   readonly profile: Profile;
   readonly clock: Clock;
   readonly logger: Logger;
 }
 
-/**
- * Platform adapters this build ships, by config name. Each is loaded on first use, so a profile with only
- * Telegram never loads discord.js, Bolt, twilio or imapflow: start-up time and memory stay those of the
- * platforms actually enabled.
- */
-export const platformFactories: PlatformLoaders = {
-  telegram: async () => (await import('../../adapters/telegram/factory.js')).telegramFactory,
-  slack: async () => (await import('../../adapters/slack/factory.js')).slackFactory,
-  discord: async () => (await import('../../adapters/discord/factory.js')).discordFactory,
-  email: async () => (await import('../../adapters/email/factory.js')).emailFactory,
-  sms: async () => (await import('../../adapters/sms/factory.js')).smsFactory,
-};
+/** The descriptor of `name`; undefined for a name no platform has. */
+export function platformNamed(params: { name: string }): Platform | undefined {
+  return platforms.find((platform) => platform.name === params.name);
+}
 
 /**
- * Builds one platform's adapter entry from its config block (loading its factory from `loaders`, the built-in ones
- * unless given); undefined when this build has no adapter for it.
+ * Builds one platform's adapter entry from its config block, loading its factory (and with it the platform's SDK)
+ * now: a profile with only Telegram never loads discord.js, Bolt, twilio or imapflow.
  */
-export async function buildAdapterEntry<K extends PlatformName>(params: AdapterBuildParams & { name: K; loaders?: PlatformLoaders }): Promise<AdapterEntry | undefined> {
-  const loader: PlatformLoader<K> | undefined = (params.loaders ?? platformFactories)[params.name];
-  if (!loader) return undefined;
-  const factory = await loader();
+export async function buildAdapterEntry<K extends PlatformName>(params: AdapterBuildParams & { name: K; loaders?: PlatformLoaders }): Promise<AdapterEntry> {
+  const descriptor = platforms.find((platform): platform is PlatformOf<K> => platform.name === params.name);
+  if (descriptor === undefined) throw new Error(`this version of hermes has no ${params.name} platform`);
+  const load = (params.loaders?.[params.name] ?? descriptor.load) as () => Promise<PlatformFactory<BlockOf<PlatformOf<K>>>>;
+  const factory = await load();
   const { profile, clock, logger } = params;
   const skillCommands = (): SkillCommand[] => skillCommandsFor({ dir: profile.skillsDir, platform: params.name });
   return factory({ config: params.config.platforms[params.name], cacheDir: profile.cacheDir, skillCommands, clock, logger });
@@ -56,33 +46,12 @@ export function skillCommandsFor(params: { dir: string; platform: string }): Ski
     .map((skill) => ({ name: skill.meta.name, description: skill.meta.description }));
 }
 
-/**
- * Throws the UserFacingError (exit 78) `gateway run` gives for a platform with `enabled: true` that this build
- * has no adapter for; `hermes config validate` runs the same check.
- */
-export function checkPlatformsAvailable(params: { config: GatewayConfig; configPath: string }): void {
-  for (const name of enabledPlatforms({ config: params.config })) {
-    if (platformFactories[name]) continue;
-    throw new UserFacingError({
-      message: `platforms.${name} is enabled in ${params.configPath}, but this version of hermes has no ${name} adapter yet`,
-      hint: `Set platforms.${name}.enabled: false, or use \`hermes chat\` to talk to the agent from the terminal.`,
-      exitCode: 78,
-    });
-  }
-}
-
-/**
- * The adapters for every platform with `enabled: true` (a token alone never enables one). A platform that is
- * enabled but not part of this build is a clear error, not a silent skip.
- */
+/** The adapters for every platform with `enabled: true` (a token alone never enables one), in the list's order. */
 export async function adaptersFromConfig(params: AdapterBuildParams): Promise<AdapterEntry[]> {
-  checkPlatformsAvailable({ config: params.config, configPath: params.profile.configPath });
-  const built = await Promise.all(enabledPlatforms({ config: params.config }).map((name) => buildAdapterEntry({ ...params, name })));
-  return built.filter((entry): entry is AdapterEntry => entry !== undefined);
+  return Promise.all(enabledPlatforms({ config: params.config }).map((name) => buildAdapterEntry({ ...params, name })));
 }
 
-/** The names of the platforms with `enabled: true`, in config order. */
-function enabledPlatforms(params: { config: GatewayConfig }): PlatformName[] {
-  const platforms = params.config.platforms;
-  return (Object.keys(platforms) as PlatformName[]).filter((name) => platforms[name].enabled);
+/** The names of the platforms with `enabled: true`, in the list's order. */
+export function enabledPlatforms(params: { config: AppConfig }): PlatformName[] {
+  return platforms.filter((platform) => params.config.platforms[platform.name].enabled).map((platform) => platform.name);
 }

@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { GatewayConfig, PlatformName } from '../config/schema.js';
+import { platforms } from '../../adapters/index.js';
+import type { AppConfig, PlatformName } from './config-schema.js';
 
 /** What a config reload changes, worked out by comparing the running config with the new one. */
 export interface ReloadPlan {
@@ -39,18 +40,17 @@ const liveKeys: ReadonlySet<string> = new Set([
 ]);
 
 /** Compares the parsed, defaulted configs (secrets included: a new token restarts its adapter). */
-export function planReload(params: { current: GatewayConfig; next: GatewayConfig }): ReloadPlan {
+export function planReload(params: { current: AppConfig; next: AppConfig }): ReloadPlan {
   const { current, next } = params;
   const restart: PlatformName[] = [];
   const start: PlatformName[] = [];
   const stop: PlatformName[] = [];
   const keep: PlatformName[] = [];
-  const names = new Set([...Object.keys(current.platforms), ...Object.keys(next.platforms)] as PlatformName[]);
-  for (const name of names) {
-    const before = current.platforms[name] as { enabled: boolean } | undefined;
-    const after = next.platforms[name] as { enabled: boolean } | undefined;
-    const was = before?.enabled === true;
-    const now = after?.enabled === true;
+  for (const { name } of platforms) {
+    const before = current.platforms[name];
+    const after = next.platforms[name];
+    const was = before.enabled;
+    const now = after.enabled;
     if (was && now) (isDeepStrictEqual(before, after) ? keep : restart).push(name);
     else if (now) start.push(name);
     else if (was) stop.push(name);
@@ -65,7 +65,7 @@ export function planReload(params: { current: GatewayConfig; next: GatewayConfig
 }
 
 /** "section.key" for every changed key of every section except platforms (a changed non-object section is just "section"). */
-function changedKeys(params: { current: GatewayConfig; next: GatewayConfig }): string[] {
+function changedKeys(params: { current: AppConfig; next: AppConfig }): string[] {
   const current = asRecord(params.current);
   const next = asRecord(params.next);
   const changed: string[] = [];
@@ -89,7 +89,7 @@ function changedKeys(params: { current: GatewayConfig; next: GatewayConfig }): s
  * The config to treat as running after a reload: `next`, except the keys in `keepFromCurrent` ("section",
  * "section.key" or "platforms.NAME"), which keep their running values because they were not applied.
  */
-export function appliedConfig(params: { current: GatewayConfig; next: GatewayConfig; keepFromCurrent: readonly string[] }): GatewayConfig {
+export function appliedConfig(params: { current: AppConfig; next: AppConfig; keepFromCurrent: readonly string[] }): AppConfig {
   const result = structuredClone(asRecord(params.next));
   const current = asRecord(params.current);
   for (const key of params.keepFromCurrent) {
@@ -100,10 +100,10 @@ export function appliedConfig(params: { current: GatewayConfig; next: GatewayCon
     if (sub === undefined || !isRecord(from) || !isRecord(into)) result[section] = structuredClone(from);
     else into[sub] = structuredClone(from[sub]);
   }
-  return result as unknown as GatewayConfig;
+  return result as unknown as AppConfig;
 }
 
-function asRecord(config: GatewayConfig): Record<string, unknown> {
+function asRecord(config: AppConfig): Record<string, unknown> {
   return config as unknown as Record<string, unknown>;
 }
 

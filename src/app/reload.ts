@@ -3,8 +3,7 @@ import { identityLayer } from '../agent/prompt/identity.js';
 import { anyMemoryEnabled, memorySettingsFrom } from '../memory/settings.js';
 import { memoryTool } from '../tools/builtin/memory.js';
 import { ConfigError } from '../config/errors.js';
-import { loadConfig } from '../config/load.js';
-import type { GatewayConfig, PlatformName } from '../config/schema.js';
+import { loadAppConfig, type AppConfig, type PlatformName } from './config-schema.js';
 import type { EnvSnapshot } from '../home/hermes-home.js';
 import type { Profile } from '../home/profile.js';
 import type { GatewayHttp } from '../gateway/http/server.js';
@@ -14,8 +13,8 @@ import type { Store } from '../store/types.js';
 import type { Clock } from '../core/clock.js';
 import { buildAgent, mountWebhooks, runnerOptionsFrom } from './bootstrap.js';
 import { UserFacingError } from '../core/errors.js';
-import { assertNoClashes } from '../config/clashes.js';
-import { buildAdapterEntry, checkPlatformsAvailable, type PlatformLoaders } from './platforms.js';
+import { assertNoClashes } from './clashes.js';
+import { buildAdapterEntry, type PlatformLoaders } from './platforms.js';
 import { appliedConfig, planReload } from './reload-plan.js';
 import type { GatewayRunner } from '../gateway/runtime/runner.js';
 import type { AdapterEntry } from '../core/platform.js';
@@ -45,7 +44,7 @@ export interface ReloaderParams {
   /** The environment the gateway started with (the profile's .env is read again on top of it). */
   readonly env: EnvSnapshot;
   /** The config the gateway runs with now. */
-  readonly config: GatewayConfig;
+  readonly config: AppConfig;
   readonly runner: GatewayRunner;
   readonly http: GatewayHttp | undefined;
   readonly registry: ToolRegistry;
@@ -91,7 +90,7 @@ const stopping: ReloadOutcome = { ok: false, error: 'the gateway is stopping; it
  * after the reload (a session keeps the prompt it was built with). An invalid config changes nothing.
  */
 export class GatewayReloader {
-  private config: GatewayConfig;
+  private config: AppConfig;
   /** The identity layer (SOUL.md) the running config's sessions are built with. */
   private identity: string;
   private running: Promise<ReloadOutcome> | null = null;
@@ -138,11 +137,10 @@ export class GatewayReloader {
   private async reload(): Promise<ReloadOutcome> {
     const { logger, profile } = this.params;
     logger.info({ configFile: profile.configPath }, 'reloading config');
-    let next: GatewayConfig;
+    let next: AppConfig;
     try {
-      const loaded = await loadConfig({ profile, env: this.params.env });
+      const loaded = await loadAppConfig({ profile, env: this.params.env });
       this.params.redactor.add({ secrets: loaded.secrets });
-      checkPlatformsAvailable({ config: loaded.config, configPath: profile.configPath });
       // The same rule as at start: a bot account or fixed port another profile uses is refused.
       await assertNoClashes({ profile, config: loaded.config, env: this.params.env, logger });
       next = loaded.config;
@@ -178,7 +176,7 @@ export class GatewayReloader {
   }
 
   /** Builds the new adapters and mounts their webhook routes; a platform that refuses its config keeps its old adapter. */
-  private async prepare(params: { names: readonly PlatformName[]; config: GatewayConfig }): Promise<{ entries: AdapterEntry[]; failed: PlatformName[] }> {
+  private async prepare(params: { names: readonly PlatformName[]; config: AppConfig }): Promise<{ entries: AdapterEntry[]; failed: PlatformName[] }> {
     const { logger, profile, clock, http } = this.params;
     const entries: AdapterEntry[] = [];
     const failed: PlatformName[] = [];
@@ -198,7 +196,7 @@ export class GatewayReloader {
   }
 
   /** Model, agent, tool and stream settings for the next turns; the log level at once. */
-  private applyLive(params: { config: GatewayConfig }): void {
+  private applyLive(params: { config: AppConfig }): void {
     const { config } = params;
     const { profile, clock, logger, registry, redactor } = this.params;
     const scrub = (text: string): string => redactor.scrub(text);

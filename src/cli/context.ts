@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import type { Logger } from 'pino';
-import { loadConfig } from '../config/load.js';
-import type { GatewayConfig } from '../config/schema.js';
+import { loadAppConfig } from '../app/config-schema.js';
+import type { AppConfig } from '../app/config-schema.js';
 import { UserFacingError } from '../core/errors.js';
 import { chooseProfileName } from '../home/active-profile.js';
 import { ensureProfileDirs, resolveHermesHome, resolveProfile, type Profile } from '../home/index.js';
@@ -20,7 +20,7 @@ export interface GlobalOptions {
 /** A profile with its loaded config, ready for a command. */
 export interface LoadedProfile {
   readonly profile: Profile;
-  readonly config: GatewayConfig;
+  readonly config: AppConfig;
   readonly redactor: Redactor;
 }
 
@@ -35,7 +35,7 @@ export function profileFrom(params: { options: GlobalOptions; io: CliIO }): Prof
 /** Loads and validates the profile's config; warnings go to stderr. Throws ConfigError (exit 78) on bad config. */
 export async function loadProfile(params: { options: GlobalOptions; io: CliIO }): Promise<LoadedProfile> {
   const profile = profileFrom(params);
-  const loaded = await loadConfig({ profile, env: params.io.env });
+  const loaded = await loadAppConfig({ profile, env: params.io.env });
   for (const warning of loaded.warnings) println({ stream: params.io.stderr, text: `warning: ${warning.message}` });
   return { profile, config: loaded.config, redactor: new Redactor({ secrets: loaded.secrets }) };
 }

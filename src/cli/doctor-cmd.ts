@@ -14,7 +14,7 @@ export async function doctor(params: { options: GlobalOptions; io: CliIO; clock?
     profile,
     env: io.env,
     clock: params.clock ?? systemClock,
-    checks: credentialChecks,
+    checks: await credentialChecks(),
     report: (check) => println({ stream: io.stdout, text: formatCheckLine({ check }) }),
   });
   const failed = lines.filter((check) => check.status === 'fail').length;

@@ -1,4 +1,4 @@
-import { loadConfig } from '../config/load.js';
+import { loadAppConfig } from '../app/config-schema.js';
 import type { EnvSnapshot } from '../home/hermes-home.js';
 import type { Profile } from '../home/profile.js';
 
@@ -11,7 +11,7 @@ const UNIT_STOP_MARGIN_MS = 30_000;
 /** The profile's gateway.drain_timeout in ms, or the default when its config does not load. */
 export async function drainTimeoutOf(params: { profile: Profile; env: EnvSnapshot }): Promise<number> {
   try {
-    return (await loadConfig(params)).config.gateway.drain_timeout;
+    return (await loadAppConfig(params)).config.gateway.drain_timeout;
   } catch {
     return DEFAULT_DRAIN_MS;
   }

@@ -4,7 +4,7 @@ import { adaptersFromConfig } from '../app/platforms.js';
 import { describeOutcome, GatewayReloader, type ReloadOutcome } from '../app/reload.js';
 import { DiskHealth } from '../gateway/ops/disk-health.js';
 import { removeGatewayState, saveGatewayState, type GatewayStateFile } from '../home/gateway-state.js';
-import { assertNoClashes } from '../config/clashes.js';
+import { assertNoClashes } from '../app/clashes.js';
 import { acquirePidLock } from '../home/pid-lock.js';
 import { systemClock } from '../core/clock.js';
 import { loadProfile, openLog, type GlobalOptions } from './context.js';

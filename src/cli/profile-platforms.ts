@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { bool } from '../config/fields.js';
+import { bool } from '../util/config-fields.js';
 import { parseConfigText } from '../config/yaml-file.js';
 import type { Profile } from '../home/profile.js';
 

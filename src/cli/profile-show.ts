@@ -1,4 +1,4 @@
-import { loadConfig } from '../config/load.js';
+import { loadAppConfig } from '../app/config-schema.js';
 import type { GatewayConfig } from '../config/schema.js';
 import { chooseProfileName } from '../home/active-profile.js';
 import { diskUsage, formatBytes } from '../home/disk-usage.js';
@@ -41,7 +41,7 @@ export async function profileShow(params: { io: CliIO; name: string; clock?: Clo
   const active = (chooseProfileName({ option: undefined, env: io.env, hermesHome }) ?? DEFAULT_PROFILE_NAME) === profile.name;
   let configPart: [string, string][];
   try {
-    configPart = configLines({ profile, config: (await loadConfig({ profile, env: io.env })).config });
+    configPart = configLines({ profile, config: (await loadAppConfig({ profile, env: io.env })).config });
   } catch (error) {
     configPart = [['config', `broken: ${error instanceof Error ? error.message : String(error)} (see \`hermes -p ${profile.name} config validate\`)`]];
   }

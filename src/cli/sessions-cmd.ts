@@ -1,4 +1,4 @@
-import { loadConfig } from '../config/load.js';
+import { loadAppConfig } from '../app/config-schema.js';
 import { readProfileEnv } from '../config/profile-env.js';
 import type { Profile } from '../home/profile.js';
 import { Redactor } from '../log/redact.js';
@@ -16,7 +16,7 @@ import { conversationsOf } from '../gateway/sessions/chain.js';
  */
 async function profileRedactor(params: { profile: Profile; io: CliIO }): Promise<Redactor> {
   try {
-    const loaded = await loadConfig({ profile: params.profile, env: params.io.env });
+    const loaded = await loadAppConfig({ profile: params.profile, env: params.io.env });
     return new Redactor({ secrets: loaded.secrets });
   } catch {
     const profileEnv = await readProfileEnv({ envPath: params.profile.envPath });

@@ -35,8 +35,8 @@ async function configProblem(params: { profile: Profile; env: EnvSnapshot }): Pr
   if (fingerprint !== undefined && knownValid({ profile: params.profile, fingerprint })) return '';
   try {
     // Loaded here, not at the top: the schema (zod, yaml) is most of what `hermes status` costs.
-    const { loadConfig } = await import('../config/load.js');
-    await loadConfig(params);
+    const { loadAppConfig } = await import('../app/config-schema.js');
+    await loadAppConfig(params);
     // Noted only when the files did not change while they were loaded.
     if (fingerprint !== undefined && build !== null && configFingerprint({ ...params, buildId: build }) === fingerprint) rememberValid({ profile: params.profile, fingerprint });
     return '';
@@ -80,8 +80,8 @@ async function healthAddress(params: { profile: Profile; pid: number; env: EnvSn
   const state = readGatewayState({ profile: params.profile });
   if (state !== undefined && state.pid === params.pid) return state.http;
   try {
-    const { loadConfig } = await import('../config/load.js');
-    const { config } = await loadConfig({ profile: params.profile, env: params.env });
+    const { loadAppConfig } = await import('../app/config-schema.js');
+    const { config } = await loadAppConfig({ profile: params.profile, env: params.env });
     const http = config.gateway.http;
     return http.enabled && http.port !== 0 ? { host: http.host, port: http.port } : null;
   } catch {

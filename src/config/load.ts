@@ -7,7 +7,7 @@ import { interpolateCollecting, interpolationHint } from './interpolate.js';
 import { ConfigError, type ConfigProblem } from './errors.js';
 import { mergeEnv, readProfileEnv } from './profile-env.js';
 import type { MalformedEnvLine } from './env-lines.js';
-import type { GatewayConfig, ParsedConfig } from './schema.js';
+import type { ConfigSchema, GatewayConfig, ParsedConfig, ResolvedConfig } from './schema.js';
 import { collectSecrets } from './secrets.js';
 import { validateConfig, type ConfigWarning, type ValidatedConfig } from './validate.js';
 import { readConfigFile, type RawConfigFile } from './yaml-file.js';
@@ -21,9 +21,9 @@ export interface ConfigSource {
 }
 
 /** Everything loadConfig found out about a profile's configuration. */
-export interface LoadedConfig {
+export interface LoadedConfig<T extends ParsedConfig = ParsedConfig> {
   /** The effective, validated configuration. */
-  readonly config: GatewayConfig;
+  readonly config: ResolvedConfig<T>;
   /** Things to show the user that do not stop loading (unknown keys, an HTTP server open to the network). */
   readonly warnings: readonly ConfigWarning[];
   /** Strings to redact from logs and output (.env values and secret-looking config values). */
@@ -39,18 +39,18 @@ export interface LoadedConfig {
  * with `${VAR}` interpolation, validated against the schema. A missing config.yaml means defaults.
  * Throws ConfigError (exit code 78) for anything the user has to fix. Never touches process.env.
  */
-export async function loadConfig(params: { profile: Profile; env: EnvSnapshot }): Promise<LoadedConfig> {
+export async function loadConfig<T extends ParsedConfig>(params: { profile: Profile; env: EnvSnapshot; schema: ConfigSchema<T> }): Promise<LoadedConfig<T>> {
   const { profile } = params;
   const profileEnv = await readProfileEnv({ envPath: profile.envPath });
   const env = mergeEnv({ inherited: params.env, profileEnv });
   const envWarnings = envLineWarnings({ envFile: profile.envPath, malformed: profileEnv.malformed ?? [] });
   let raw: RawConfigFile;
-  let validated: ValidatedConfig;
+  let validated: ValidatedConfig<T>;
   try {
     raw = await readConfigFile({ configPath: profile.configPath });
     const interpolated = interpolateCollecting({ tree: raw.tree, env, file: profile.configPath, envFile: profile.envPath });
     const envSecrets = new Set(Object.values(profileEnv.values).filter((value) => value !== ''));
-    validated = validateAll({ interpolated, file: profile.configPath, envFile: profile.envPath, secrets: envSecrets });
+    validated = validateAll({ interpolated, file: profile.configPath, envFile: profile.envPath, secrets: envSecrets, schema: params.schema });
   } catch (error) {
     // A .env line dotenv skipped is often why a ${VAR} is unset: it is said with the problems, not lost with the warnings.
     if (!(error instanceof ConfigError) || envWarnings.length === 0) throw error;
@@ -73,7 +73,7 @@ export async function loadConfig(params: { profile: Profile; env: EnvSnapshot })
  * Values that fall back to the environment when config.yaml leaves them out, the way the OpenAI SDK does:
  * model.api_key ← OPENAI_API_KEY (from the profile's .env or the inherited environment).
  */
-function withEnvFallbacks(params: { config: GatewayConfig; env: Readonly<Record<string, string>> }): GatewayConfig {
+function withEnvFallbacks<C extends GatewayConfig>(params: { config: C; env: Readonly<Record<string, string>> }): C {
   const { config, env } = params;
   const key = env['OPENAI_API_KEY'];
   if (config.model.api_key !== undefined || key === undefined || key === '') return config;
@@ -84,7 +84,7 @@ function withEnvFallbacks(params: { config: GatewayConfig; env: Readonly<Record<
  * Fills in profile-relative paths: tools.workspace defaults to the profile's workspace/;
  * a relative path is under the profile dir and `~/` is the user's home.
  */
-function resolvePaths(params: { parsed: ParsedConfig; profile: Profile; home: string | undefined }): GatewayConfig {
+function resolvePaths<T extends ParsedConfig>(params: { parsed: T; profile: Profile; home: string | undefined }): ResolvedConfig<T> {
   const { parsed, profile, home } = params;
   const configured = parsed.tools.workspace;
   let workspace = profile.workspaceDir;
@@ -93,22 +93,24 @@ function resolvePaths(params: { parsed: ParsedConfig; profile: Profile; home: st
   } else if (configured !== undefined) {
     workspace = path.resolve(profile.dir, configured);
   }
-  return { ...parsed, tools: { ...parsed.tools, workspace } };
+  // The spread of a generic T is typed as an intersection TypeScript cannot match to Omit<T, 'tools'> & {...}.
+  return { ...parsed, tools: { ...parsed.tools, workspace } } as ResolvedConfig<T>;
 }
 
 /**
  * Validates the interpolated tree and throws one ConfigError with every problem: the unset variables first, then
  * the schema's (a key whose variable is unset is reported once, for the variable).
  */
-function validateAll(params: {
+function validateAll<T extends ParsedConfig>(params: {
   interpolated: { tree: unknown; problems: readonly ConfigProblem[] };
   file: string;
   envFile: string;
   secrets: ReadonlySet<string>;
-}): ValidatedConfig {
+  schema: ConfigSchema<T>;
+}): ValidatedConfig<T> {
   const unset = params.interpolated.problems;
   try {
-    const validated = validateConfig({ tree: params.interpolated.tree, file: params.file, secrets: params.secrets });
+    const validated = validateConfig({ tree: params.interpolated.tree, file: params.file, secrets: params.secrets, schema: params.schema });
     if (unset.length > 0) throw new ConfigError({ problems: unset, hint: interpolationHint({ envFile: params.envFile }) });
     return validated;
   } catch (error) {

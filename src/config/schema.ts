@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { bool, duration, httpUrl, int, num, optionalString, size } from './fields.js';
-import { platformsSchema } from './platforms-schema.js';
+import { bool, duration, httpUrl, int, num, optionalString, size } from '../util/config-fields.js';
+import type { PlatformBlock } from '../core/platform-descriptor.js';
 import { timeZone } from '../util/schedule/time-zone.js';
 import { checksSchema, heartbeatSchema } from './unasked-schema.js';
 
@@ -182,42 +182,63 @@ const loggingSchema = z
   })
   .prefault({});
 
-/** The whole config.yaml. Every key is optional, so an empty file is valid. */
-export const configSchema = z
-  .strictObject({
-    model: modelSchema,
-    timezone: timeZone(),
-    agent: agentSchema,
-    memory: memorySchema,
-    skills: skillsSchema,
-    auxiliary: auxiliarySchema,
-    compression: compressionSchema,
-    gateway: gatewaySchema,
-    stream: streamSchema,
-    display: displaySchema,
-    tools: toolsSchema,
-    cron: cronSchema,
-    heartbeat: heartbeatSchema,
-    checks: checksSchema,
-    logging: loggingSchema,
-    platforms: platformsSchema,
-  })
-  .prefault({});
+/** Every section of config.yaml but `platforms:` (whose blocks come from the platforms' descriptors). */
+const sections = {
+  model: modelSchema,
+  timezone: timeZone(),
+  agent: agentSchema,
+  memory: memorySchema,
+  skills: skillsSchema,
+  auxiliary: auxiliarySchema,
+  compression: compressionSchema,
+  gateway: gatewaySchema,
+  stream: streamSchema,
+  display: displaySchema,
+  tools: toolsSchema,
+  cron: cronSchema,
+  heartbeat: heartbeatSchema,
+  checks: checksSchema,
+  logging: loggingSchema,
+};
 
-/** What the schema produces: keys keep config.yaml's snake_case names; durations are ms, sizes are bytes. */
-export type ParsedConfig = z.infer<typeof configSchema>;
+const sectionsObject = z.strictObject(sections);
+
+/** The `platforms:` block as the layers below the platforms see it: each block by its config name. */
+export type PlatformsConfig = Readonly<Record<string, PlatformBlock>>;
+
+/** What the schema produces, with the platforms' blocks typed `P`: keys keep config.yaml's snake_case names; durations are ms, sizes are bytes. */
+export type ParsedConfigOf<P extends PlatformsConfig> = z.output<typeof sectionsObject> & { readonly platforms: P };
+
+/** What the schema produces, platforms generic. */
+export type ParsedConfig = ParsedConfigOf<PlatformsConfig>;
+
+/** A schema for the whole config.yaml (see buildConfigSchema). */
+export type ConfigSchema<T extends ParsedConfig = ParsedConfig> = z.ZodType<T, unknown>;
 
 /**
- * The effective configuration as loadConfig returns it: ParsedConfig with `tools.workspace`
- * resolved to an absolute path (the profile's workspace/ unless config.yaml says otherwise).
+ * The whole config.yaml, every key optional (an empty file is valid), with the `platforms:` block made of the given
+ * platforms' schemas (src/app/config-schema.ts passes the descriptors' schemas).
  */
-export type GatewayConfig = Omit<ParsedConfig, 'tools'> & {
+export function buildConfigSchema(params: { platforms: Readonly<Record<string, z.ZodType<PlatformBlock, unknown>>> }): ConfigSchema {
+  return z
+    .strictObject({ ...sections, platforms: z.strictObject({ ...params.platforms }).prefault({}) })
+    .prefault({});
+}
+
+/**
+ * The effective configuration as loadConfig returns it: the parsed config with `tools.workspace` resolved to an
+ * absolute path (the profile's workspace/ unless config.yaml says otherwise).
+ */
+export type ResolvedConfig<T extends ParsedConfig> = Omit<T, 'tools'> & {
   /** tools: what the agent's tools may do. */
-  readonly tools: Omit<ParsedConfig['tools'], 'workspace'> & { readonly workspace: string };
+  readonly tools: Omit<T['tools'], 'workspace'> & { readonly workspace: string };
 };
+
+/** The effective configuration, platforms generic (what every layer below the platforms takes). */
+export type GatewayConfig = ResolvedConfig<ParsedConfig>;
 
 /** A logging level name. */
 export type LogLevel = GatewayConfig['logging']['level'];
 
-/** Names of the platforms config.yaml knows about. */
-export type PlatformName = keyof GatewayConfig['platforms'];
+/** A platform's config name (the platforms themselves are listed in adapters/index.ts). */
+export type PlatformName = string;

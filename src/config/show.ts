@@ -1,10 +1,10 @@
 import { stringify } from 'yaml';
 import { Redactor } from '../log/redact.js';
-import { isDurationSchema, isSizeSchema } from './fields.js';
-import { configSchema } from './schema.js';
+import { isDurationSchema, isSizeSchema } from '../util/config-fields.js';
+import type { ConfigSchema } from './schema.js';
 import { objectShape, unwrapSchema } from './schema-walk.js';
 import { looksSecretKey } from './secret-keys.js';
-import { formatDuration, formatSize } from './units.js';
+import { formatDuration, formatSize } from '../util/units.js';
 import { z } from 'zod';
 
 /** What replaces a secret in output. */
@@ -14,9 +14,9 @@ const MASK = '***';
  * The effective config as YAML that parses back to the same config: durations as "30s", sizes as "10m",
  * every secret-looking key's value and every occurrence of a known secret replaced by "***".
  */
-export function renderEffectiveConfig(params: { config: unknown; secrets: readonly string[] }): string {
+export function renderEffectiveConfig(params: { config: unknown; secrets: readonly string[]; schema: ConfigSchema }): string {
   const redactor = new Redactor({ secrets: params.secrets });
-  const tree = present(params.config, configSchema, false, redactor);
+  const tree = present(params.config, params.schema, false, redactor);
   return `# Effective configuration: defaults filled in, secrets shown as ${MASK}.\n${stringify(tree)}`;
 }
 

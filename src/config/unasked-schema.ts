@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { parseCheckInterval } from '../util/schedule/check-interval.js';
 import { parseQuietHours } from '../util/schedule/quiet-hours.js';
-import { bool, duration, markDuration, optionalString } from './fields.js';
+import { bool, duration, markDuration, optionalString } from '../util/config-fields.js';
 
 /** Platforms a heartbeat or check may go to (the home channel of one, set with /sethome); a test keeps it equal to `platforms`. */
 export const TARGET_PLATFORMS = ['telegram', 'slack', 'discord', 'email', 'sms'] as const;

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { ConfigError, describeProblem, type ConfigProblem } from './errors.js';
 import { describeExpected, describeFound, valueAt } from './describe-issue.js';
-import { configSchema, type ParsedConfig } from './schema.js';
+import type { ConfigSchema, ParsedConfig } from './schema.js';
 import { objectShape, schemaAt } from './schema-walk.js';
 import { formatKeyPath, looksSecretPath } from './secret-keys.js';
 import { closestMatch } from './suggest.js';
@@ -20,9 +20,9 @@ export interface ConfigWarning {
 }
 
 /** A validated config plus the warnings found on the way. */
-export interface ValidatedConfig {
+export interface ValidatedConfig<T extends ParsedConfig = ParsedConfig> {
   /** The normalized config (defaults filled in, durations in ms, sizes in bytes). */
-  readonly config: ParsedConfig;
+  readonly config: T;
   /** Unknown keys (ignored), with their key paths. */
   readonly warnings: readonly ConfigWarning[];
 }
@@ -31,7 +31,7 @@ export interface ValidatedConfig {
  * Validates an interpolated config tree. Unknown keys become warnings (and are ignored); anything else
  * wrong is a ConfigError naming file, key path, what was expected and what was found (secrets masked).
  */
-export function validateConfig(params: { tree: unknown; file: string; secrets?: ReadonlySet<string> }): ValidatedConfig {
+export function validateConfig<T extends ParsedConfig>(params: { tree: unknown; file: string; secrets?: ReadonlySet<string>; schema: ConfigSchema<T> }): ValidatedConfig<T> {
   const { file } = params;
   const input: unknown = structuredClone(params.tree ?? {});
   const warnings: ConfigWarning[] = [];
@@ -39,7 +39,7 @@ export function validateConfig(params: { tree: unknown; file: string; secrets?: 
   for (let pass = 0; pass < MAX_PASSES; pass += 1) {
     // jitless: zod would otherwise compile (new Function) a fast parser for each object schema on its first parse,
     // which pays off only over many parses; a config is parsed once per command or gateway start (~35 ms saved).
-    const result = configSchema.safeParse(input, { jitless: true });
+    const result = params.schema.safeParse(input, { jitless: true });
     if (result.success) return { config: result.data, warnings };
     const unknownKeys = result.error.issues.filter((issue) => issue.code === 'unrecognized_keys');
     const others = result.error.issues.filter((issue) => issue.code !== 'unrecognized_keys');
@@ -55,7 +55,7 @@ export function validateConfig(params: { tree: unknown; file: string; secrets?: 
     for (const issue of unknownKeys) {
       const parent = valueAt({ tree: input, path: issue.path });
       for (const key of issue.keys) {
-        warnings.push(unknownKeyWarning({ file, parentPath: issue.path, key }));
+        warnings.push(unknownKeyWarning({ file, parentPath: issue.path, key, schema: params.schema }));
         if (parent !== null && typeof parent === 'object') delete (parent as Record<string, unknown>)[key];
       }
     }
@@ -82,10 +82,10 @@ function toProblem(params: {
 }
 
 /** The warning for an unknown key, suggesting the known key it was probably meant to be. */
-function unknownKeyWarning(params: { file: string; parentPath: readonly PropertyKey[]; key: string }): ConfigWarning {
+function unknownKeyWarning(params: { file: string; parentPath: readonly PropertyKey[]; key: string; schema: ConfigSchema<ParsedConfig> }): ConfigWarning {
   const { file, parentPath, key } = params;
   const keyPath = formatKeyPath({ path: [...parentPath, key] });
-  const parentSchema = schemaAt({ schema: configSchema, path: parentPath });
+  const parentSchema = schemaAt({ schema: params.schema, path: parentPath });
   const known = parentSchema === undefined ? [] : Object.keys(objectShape({ schema: parentSchema }) ?? {});
   const guess = closestMatch({ word: key, candidates: known });
   const suggestion = guess === undefined ? '' : ` (did you mean "${guess}"?)`;

@@ -1,16 +1,10 @@
-import { discordCredentialCheck } from '../../adapters/discord/check.js';
-import { emailCredentialCheck } from '../../adapters/email/check.js';
-import { slackCredentialCheck } from '../../adapters/slack/check.js';
-import { smsCredentialCheck } from '../../adapters/sms/check.js';
-import { telegramCredentialCheck } from '../../adapters/telegram/check.js';
-import type { PlatformName } from '../config/schema.js';
-import type { CredentialCheck } from '../../adapters/kit/credential-check.js';
+import { platforms } from '../../adapters/index.js';
+import type { PlatformName } from '../app/config-schema.js';
+import type { CredentialCheck, PlatformBlock } from '../core/platform-descriptor.js';
 
-/** The credentials check of each platform, by config name (`hermes doctor` runs the enabled ones). */
-export const credentialChecks: Readonly<Record<PlatformName, CredentialCheck>> = {
-  telegram: telegramCredentialCheck,
-  slack: slackCredentialCheck,
-  discord: discordCredentialCheck,
-  email: emailCredentialCheck,
-  sms: smsCredentialCheck,
-};
+/** Each platform's credentials check, from its descriptor, by config name (`hermes doctor` runs the enabled ones). */
+export async function credentialChecks(): Promise<Partial<Record<PlatformName, CredentialCheck<PlatformBlock>>>> {
+  // Each check is handed its own platform's block, validated by the same descriptor's schema.
+  const loaded = await Promise.all(platforms.map(async (platform) => [platform.name, (await platform.credentialCheck()) as CredentialCheck<PlatformBlock>] as const));
+  return Object.fromEntries(loaded);
+}

@@ -1,5 +1,5 @@
 import type { GatewayConfig, PlatformName } from '../config/schema.js';
-import type { CredentialCheck } from '../../adapters/kit/credential-check.js';
+import type { CredentialCheck, PlatformBlock } from '../core/platform-descriptor.js';
 import type { Clock } from '../core/clock.js';
 import { formatSeconds, withTimeout } from '../util/timeout.js';
 import { line, type CheckLine } from '../core/check-line.js';
@@ -8,7 +8,7 @@ import { line, type CheckLine } from '../core/check-line.js';
 export const CREDENTIAL_CHECK_TIMEOUT_MS = 5_000;
 
 /** Runs one check; a check that throws (against its contract) or overruns still gives a line. */
-async function runOne(params: { name: PlatformName; check: CredentialCheck; config: GatewayConfig; clock: Clock; timeoutMs: number }): Promise<CheckLine> {
+async function runOne(params: { name: PlatformName; check: CredentialCheck<PlatformBlock>; config: PlatformBlock; clock: Clock; timeoutMs: number }): Promise<CheckLine> {
   const { name } = params;
   try {
     const result = await withTimeout({
@@ -31,16 +31,16 @@ async function runOne(params: { name: PlatformName; check: CredentialCheck; conf
 export async function credentialLines(params: {
   config: GatewayConfig;
   clock: Clock;
-  checks: Partial<Record<PlatformName, CredentialCheck>>;
+  checks: Partial<Record<PlatformName, CredentialCheck<PlatformBlock>>>;
   timeoutMs?: number;
 }): Promise<CheckLine[]> {
-  const enabled = (Object.keys(params.config.platforms) as PlatformName[]).filter((name) => params.config.platforms[name].enabled);
+  const enabled = Object.entries(params.config.platforms).filter(([, block]) => block.enabled);
   if (enabled.length === 0) return [line.warn('platforms', 'none enabled', 'Set platforms.<name>.enabled: true in config.yaml (or talk to the agent with `hermes chat`).')];
   return Promise.all(
-    enabled.map((name) => {
+    enabled.map(([name, block]) => {
       const check = params.checks[name];
       if (check === undefined) return line.warn(name, 'enabled, but this version of hermes cannot check its credentials yet');
-      return runOne({ name, check, config: params.config, clock: params.clock, timeoutMs: params.timeoutMs ?? CREDENTIAL_CHECK_TIMEOUT_MS });
+      return runOne({ name, check, config: block, clock: params.clock, timeoutMs: params.timeoutMs ?? CREDENTIAL_CHECK_TIMEOUT_MS });
     }),
   );
 }

@@ -1,5 +1,5 @@
 import type { PlatformName } from '../config/schema.js';
-import type { CredentialCheck } from '../../adapters/kit/credential-check.js';
+import type { CredentialCheck, PlatformBlock } from '../core/platform-descriptor.js';
 import type { EnvSnapshot } from '../home/hermes-home.js';
 import type { Profile } from '../home/profile.js';
 import type { Clock } from '../core/clock.js';
@@ -23,8 +23,8 @@ export interface DoctorParams {
   /** The inherited environment (the profile's .env is layered over it, never into process.env). */
   readonly env: EnvSnapshot;
   readonly clock: Clock;
-  /** Credential checks by platform (src/doctor/credential-checks.ts in production). */
-  readonly checks: Partial<Record<PlatformName, CredentialCheck>>;
+  /** Credential checks by platform (the descriptors' in production: src/doctor/credential-checks.ts). */
+  readonly checks: Partial<Record<PlatformName, CredentialCheck<PlatformBlock>>>;
   /** Called with each line as soon as it is known. */
   readonly report: (check: CheckLine) => void;
   /** Node's version (process.versions.node); for tests. */

@@ -6,12 +6,16 @@ import { test } from 'node:test';
 import { pino } from 'pino';
 import { discordFactory } from '../../adapters/discord/factory.js';
 import { slashCommands } from '../../adapters/discord/slash-commands.js';
-import { configSchema, type GatewayConfig } from '../../src/config/schema.js';
+import type { AppConfig } from '../../src/app/config-schema.js';
+import { appConfigSchema } from '../../src/app/config-schema.js';
 import type { AdapterEntry } from '../../src/core/platform.js';
 import { systemClock } from '../../src/core/clock.js';
 import { FakeDiscord } from '../fakes/discord/index.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { discordAdapter, discordToken } from '../helpers/discord.js';
+
+/** The app's config schema (every platform's block), loaded once. */
+const configSchema = await appConfigSchema();
 
 const owner = { id: '200000000000000001', username: 'owner' };
 const member = { id: '200000000000000003', username: 'member' };

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { DiscordAdapter } from '../../adapters/discord/adapter.js';
-import { discordSchema } from '../../src/config/platforms-schema.js';
+import { discordSchema } from '../../adapters/discord/config-schema.js';
 import type { Clock } from '../../src/core/clock.js';
 import type { ContractPlatform } from '../contract/platform.js';
 import { FakeDiscord } from '../fakes/discord/index.js';

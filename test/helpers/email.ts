@@ -3,8 +3,9 @@ import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import type { Logger } from 'pino';
 import { EmailAdapter } from '../../adapters/email/adapter.js';
 import { emailFactory } from '../../adapters/email/factory.js';
-import { emailSchema } from '../../src/config/platforms-schema.js';
-import { configSchema, type GatewayConfig } from '../../src/config/schema.js';
+import { emailSchema } from '../../adapters/email/config-schema.js';
+import type { AppConfig } from '../../src/app/config-schema.js';
+import { appConfigSchema } from '../../src/app/config-schema.js';
 import type { AdapterEntry } from '../../src/core/platform.js';
 import type { Profile } from '../../src/home/index.js';
 import type { Clock } from '../../src/core/clock.js';
@@ -12,11 +13,14 @@ import type { ContractPlatform } from '../contract/platform.js';
 import { SmtpSink, type SunkMail } from '../fakes/smtp/sink.js';
 import type { Dovecot } from './dovecot.js';
 
+/** The app's config schema (every platform's block), loaded once. */
+const configSchema = await appConfigSchema();
+
 /** The bot's own address in tests. */
 export const botAddress = 'bot@example.com';
 
 /** platforms.email for tests: plain IMAP to the test Dovecot, plain SMTP to the sink; overrides in config.yaml shape. */
-export function emailConfig(params: { dovecot: Dovecot; sink: SmtpSink; overrides?: Record<string, unknown> }): GatewayConfig['platforms']['email'] {
+export function emailConfig(params: { dovecot: Dovecot; sink: SmtpSink; overrides?: Record<string, unknown> }): AppConfig['platforms']['email'] {
   return emailSchema.parse({ ...emailConfigInput(params), ...params.overrides });
 }
 

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { pino, type Logger } from 'pino';
 import { stringify } from 'yaml';
-import { loadConfig } from '../../src/config/load.js';
-import type { GatewayConfig } from '../../src/config/schema.js';
+import { loadAppConfig } from '../../src/app/config-schema.js';
+import type { AppConfig } from '../../src/app/config-schema.js';
 import type { AdapterCapabilities } from '../../src/core/adapter.js';
 import { buildGateway } from '../../src/app/bootstrap.js';
 import type { DiskHealth } from '../../src/gateway/ops/disk-health.js';
@@ -29,7 +29,7 @@ export interface Harness {
   readonly adapter: TestAdapter;
   readonly fake: FakeOpenAI;
   readonly profile: Profile;
-  readonly config: GatewayConfig;
+  readonly config: AppConfig;
   readonly clock: Clock;
   readonly logger: Logger;
   /** Opens a second handle on the profile's store (close it after use). */
@@ -97,7 +97,7 @@ export async function startHarness(params: {
   );
   writeFileSync(profile.configPath, stringify(raw));
   if (params.env) writeFileSync(profile.envPath, Object.entries(params.env).map(([key, value]) => `${key}=${value}\n`).join(''), { mode: 0o600 });
-  const { config, secrets } = await loadConfig({ profile, env: {} });
+  const { config, secrets } = await loadAppConfig({ profile, env: {} });
   const redactor = new Redactor({ secrets });
   const logger = params.logger ?? pino({ level: 'silent' });
   const adapter = new TestAdapter({ clock, ...(params.capabilities ? { capabilities: params.capabilities } : {}) });

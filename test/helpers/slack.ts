@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { SlackAdapter } from '../../adapters/slack/adapter.js';
-import { slackSchema } from '../../src/config/platforms-schema.js';
+import { slackSchema } from '../../adapters/slack/config-schema.js';
 import type { Clock } from '../../src/core/clock.js';
 import type { ContractPlatform } from '../contract/platform.js';
 import { FakeSlack } from '../fakes/slack/index.js';

@@ -3,12 +3,15 @@ import path from 'node:path';
 import { pino, type Logger } from 'pino';
 import { SmsAdapter } from '../../adapters/sms/adapter.js';
 import { smsFactory } from '../../adapters/sms/factory.js';
-import { smsSchema } from '../../src/config/platforms-schema.js';
-import { configSchema } from '../../src/config/schema.js';
+import { smsSchema } from '../../adapters/sms/config-schema.js';
+import { appConfigSchema } from '../../src/app/config-schema.js';
 import type { Clock } from '../../src/core/clock.js';
 import type { ContractPlatform, ShownBotMessage } from '../contract/platform.js';
 import { FakeTwilio, TwilioWebhooks, type FakeSentMessage } from '../fakes/twilio/index.js';
 import { startHarness, type Harness } from './harness.js';
+
+/** The app's config schema (every platform's block), loaded once. */
+const configSchema = await appConfigSchema();
 
 /** Credentials and numbers the fake and the adapter share. */
 export const smsSetup = {

@@ -1,6 +1,6 @@
 import type { Update } from 'grammy/types';
-import { telegramSchema } from '../../src/config/platforms-schema.js';
-import type { GatewayConfig } from '../../src/config/schema.js';
+import { telegramSchema } from '../../adapters/telegram/config-schema.js';
+import type { AppConfig } from '../../src/app/config-schema.js';
 import { TelegramAdapter } from '../../adapters/telegram/adapter.js';
 import type { MenuCommand } from '../../adapters/telegram/commands-menu.js';
 import type { Logger } from 'pino';
@@ -12,7 +12,7 @@ import type { ContractPlatform } from '../contract/platform.js';
 export const testToken = '123456:TEST-token-for-the-fake';
 
 /** platforms.telegram for tests, pointed at a fake; overrides in config.yaml shape. */
-export function telegramConfig(params: { apiRoot: string; overrides?: Record<string, unknown> }): GatewayConfig['platforms']['telegram'] {
+export function telegramConfig(params: { apiRoot: string; overrides?: Record<string, unknown> }): AppConfig['platforms']['telegram'] {
   return telegramSchema.parse({ enabled: true, token: testToken, api_root: params.apiRoot, merge_window: '300ms', ...params.overrides });
 }
 

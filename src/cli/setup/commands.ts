@@ -24,8 +24,8 @@ export function addSetupCommands(params: { program: Command; globals: () => Glob
       const { yes, ...model } = opts;
       setExit(await (await import('./run.js')).setup({ options: globals(), io, section: 'model', yes: yes === true, model }));
     });
-  for (const name of Object.keys(platformSpecs) as PlatformName[]) {
-    const spec = platformSpecs[name];
+  for (const spec of platformSpecs) {
+    const name = spec.name;
     const command = setup.command(name).description(`${spec.title}: credentials checked live, then enabled with the owner in allowed_users`);
     for (const field of spec.fields) command.option(`--${field.flag} <value>`, field.label);
     command

@@ -6,7 +6,8 @@ import { interpolateCollecting } from '../../config/interpolate.js';
 import { ConfigError } from '../../config/errors.js';
 import { mergeEnv } from '../../config/profile-env.js';
 import { parseConfigText } from '../../config/yaml-file.js';
-import type { GatewayConfig } from '../../config/schema.js';
+import type { AppConfig, AppParsedConfig } from '../../app/config-schema.js';
+import type { ConfigSchema } from '../../config/schema.js';
 import { validateConfig } from '../../config/validate.js';
 import type { EnvSnapshot } from '../../home/hermes-home.js';
 import type { Profile } from '../../home/profile.js';
@@ -87,14 +88,14 @@ export class SetupFiles {
    * The effective config these edits would give (the .env over `env`, `${VAR}`s filled in, validated): a ConfigError
    * listing every problem when the result would not load, so nothing is written that `config validate` refuses.
    */
-  candidate(params: { env: EnvSnapshot }): GatewayConfig {
+  candidate(params: { env: EnvSnapshot; schema: ConfigSchema<AppParsedConfig> }): AppConfig {
     const { profile } = this;
     const tree = parseConfigText({ text: this.doc.toString(), file: profile.configPath });
     const env = mergeEnv({ inherited: params.env, profileEnv: { values: dotenv.parse(this.envText), existed: true } });
     const interpolated = interpolateCollecting({ tree, env, file: profile.configPath, envFile: profile.envPath });
     const first = interpolated.problems[0];
     if (first !== undefined) throw new ConfigError({ problems: interpolated.problems, hint: `Set the variables in ${profile.envPath}.` });
-    const parsed = validateConfig({ tree: interpolated.tree, file: profile.configPath }).config;
+    const parsed = validateConfig({ tree: interpolated.tree, file: profile.configPath, schema: params.schema }).config;
     return { ...parsed, tools: { ...parsed.tools, workspace: profile.workspaceDir } };
   }
 

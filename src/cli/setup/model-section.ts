@@ -45,7 +45,7 @@ function plain(value: unknown): string | undefined {
 /** The model settings the profile has now (`${VAR}`s filled in; the key falls back to OPENAI_API_KEY), or undefined when it does not load. */
 function currentModel(params: { files: SetupFiles; ctx: SectionContext }): { baseUrl: string; name: string; key: string | undefined } | undefined {
   try {
-    const { model } = params.files.candidate({ env: params.ctx.env });
+    const { model } = params.files.candidate({ env: params.ctx.env, schema: params.ctx.schema });
     const key = model.api_key ?? model.api_keys[0] ?? (params.ctx.env[DEFAULT_KEY_ENV] || params.files.envValue({ name: DEFAULT_KEY_ENV }));
     return { baseUrl: model.base_url, name: model.name, key };
   } catch {
@@ -133,7 +133,7 @@ export async function modelSection(params: { files: SetupFiles; ctx: SectionCont
     files.setEnv({ name: envName, value: newKey });
     files.set({ keyPath: ['model', 'api_key'], value: `\${${envName}}` });
   }
-  const config = files.candidate({ env: ctx.env });
+  const config = files.candidate({ env: ctx.env, schema: ctx.schema });
   ctx.progress({ text: `Testing ${model} at ${baseUrl} with one tiny request...` });
   const tested = await testModel({ baseUrl: config.model.base_url, apiKey: config.model.api_key ?? config.model.api_keys[0], model: config.model.name, now: ctx.now });
   if (!tested.ok) return { ok: false, detail: tested.detail, hint: tested.hint };

@@ -21,7 +21,7 @@ export interface PlatformFlags {
 /** The effective config before this section's edits, or undefined when it does not load. */
 function before(params: { files: SetupFiles; ctx: SectionContext }): GatewayConfig | undefined {
   try {
-    return params.files.candidate({ env: params.ctx.env });
+    return params.files.candidate({ env: params.ctx.env, schema: params.ctx.schema });
   } catch {
     return undefined;
   }
@@ -141,10 +141,10 @@ export async function platformSection(params: { spec: PlatformSpec; files: Setup
     files.addToList({ keyPath: ['platforms', spec.name, 'allowed_users'], item: owner });
     wrote.push(`platforms.${spec.name}.allowed_users (+ ${owner})`);
   }
-  const candidate = files.candidate({ env: ctx.env });
+  const candidate = files.candidate({ env: ctx.env, schema: ctx.schema });
   ctx.progress({ text: `Checking the ${spec.title} credentials...` });
   const check = await spec.check();
-  const result = await withTimeout({ clock: ctx.clock, ms: PLATFORM_CHECK_TIMEOUT_MS, run: (signal) => check({ config: candidate, signal }) });
+  const result = await withTimeout({ clock: ctx.clock, ms: PLATFORM_CHECK_TIMEOUT_MS, run: (signal) => check({ config: candidate.platforms[spec.name], signal }) });
   if (!result.ok) return { ok: false, detail: result.detail, ...(result.hint !== undefined ? { hint: result.hint } : {}) };
   const pairing = owner === undefined ? '; no owner id given: others can ask to pair, `hermes pairing approve` lets them in' : '';
   return { ok: true, detail: `${spec.title}: ${result.detail}${pairing}`, wrote };

@@ -8,7 +8,9 @@ import { clackAsk, type Ask } from './ask.js';
 import { SetupFiles } from './files.js';
 import { modelSection, type ModelFlags } from './model-section.js';
 import { platformSection, type PlatformFlags } from './platform-section.js';
-import { platformSpecs } from './platform-specs.js';
+import { platformSpec, platformSpecs, type PlatformSpec } from './platform-specs.js';
+import { appConfigSchema, type AppParsedConfig } from '../../app/config-schema.js';
+import type { ConfigSchema } from '../../config/schema.js';
 import type { SectionContext, SectionResult } from './section.js';
 import type { PlatformName } from '../../config/schema.js';
 
@@ -27,7 +29,7 @@ export function canAsk(params: { io: CliIO; yes: boolean }): boolean {
 async function runOne(params: { profile: Profile; section: SetupSection; ctx: SectionContext; model: ModelFlags; platform: PlatformFlags }): Promise<Extract<SectionResult, { ok: true }>> {
   const { profile, section, ctx } = params;
   const files = SetupFiles.open({ profile });
-  const result = section === 'model' ? await modelSection({ files, ctx, flags: params.model }) : await platformSection({ spec: platformSpecs[section], files, ctx, flags: params.platform });
+  const result = section === 'model' ? await modelSection({ files, ctx, flags: params.model }) : await platformSection({ spec: specOf({ section }), files, ctx, flags: params.platform });
   const scrub = new Redactor({ secrets: [...ctx.secrets] });
   if (!result.ok) {
     throw new UserFacingError({ message: `${scrub.scrub(result.detail)}; nothing was written`, ...(result.hint !== undefined ? { hint: scrub.scrub(result.hint) } : {}), exitCode: CHECK_FAILED_EXIT });
@@ -47,11 +49,19 @@ function report(params: { io: CliIO; profile: Profile; result: Extract<SectionRe
 }
 
 /** The context a run gives its sections. */
-function context(params: { io: CliIO; ask: Ask | undefined }): SectionContext {
+/** The setup section of a platform the command line named (commander only offers the platforms' names). */
+function specOf(params: { section: string }): PlatformSpec {
+  const spec = platformSpec({ name: params.section });
+  if (spec === undefined) throw new UserFacingError({ message: `no platform is called ${params.section}`, hint: `Run \`hermes setup --help\` for the sections.`, exitCode: 64 });
+  return spec;
+}
+
+function context(params: { io: CliIO; ask: Ask | undefined; schema: ConfigSchema<AppParsedConfig> }): SectionContext {
   const { io, ask } = params;
   return {
     ask,
     env: io.env,
+    schema: params.schema,
     clock: systemClock,
     now: () => systemClock.now(),
     progress: ({ text }) => (ask !== undefined ? ask.info({ text }) : println({ stream: io.stdout, text })),
@@ -76,7 +86,7 @@ export async function setup(params: { options: GlobalOptions; io: CliIO; section
   }
   ensureProfileDirs({ profile });
   const ask = interactive ? await clackAsk({ input: io.stdin, output: io.stdout }) : undefined;
-  const ctx = context({ io, ask });
+  const ctx = context({ io, ask, schema: await appConfigSchema() });
   const model = params.model ?? {};
   const platform = params.platform ?? { values: {} };
   if (params.section !== undefined) {
@@ -96,7 +106,7 @@ async function platformsLoop(params: { io: CliIO; profile: Profile; ask: Ask; ct
   const { io, profile, ask, ctx } = params;
   const done = new Set<PlatformName>();
   for (;;) {
-    const choices = (Object.keys(platformSpecs) as PlatformName[]).map((name) => ({ value: name, label: platformSpecs[name].title, ...(done.has(name) ? { hint: 'set up' } : {}) }));
+    const choices = platformSpecs.map((spec) => ({ value: spec.name, label: spec.title, ...(done.has(spec.name) ? { hint: 'set up' } : {}) }));
     const picked = await ask.select({ message: 'Set up a platform?', choices: [{ value: 'done', label: 'No, done' }, ...choices], initial: 'done' });
     if (picked === 'done') return;
     const section = picked as PlatformName;

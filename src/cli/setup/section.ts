@@ -1,5 +1,7 @@
 import type { EnvSnapshot } from '../../home/hermes-home.js';
 import type { Clock } from '../../core/clock.js';
+import type { AppParsedConfig } from '../../app/config-schema.js';
+import type { ConfigSchema } from '../../config/schema.js';
 import type { Ask } from './ask.js';
 
 /** What every setup section gets. */
@@ -8,6 +10,8 @@ export interface SectionContext {
   readonly ask: Ask | undefined;
   /** The environment the command runs with (the profile's .env is layered over it when checking). */
   readonly env: EnvSnapshot;
+  /** The schema config.yaml is validated with (platforms included). */
+  readonly schema: ConfigSchema<AppParsedConfig>;
   /** For the timeouts of the live checks. */
   readonly clock: Clock;
   /** Milliseconds, for "answered in N ms". */

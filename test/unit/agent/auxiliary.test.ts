@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { auxiliaryClient, auxiliaryRoute, AuxiliaryError } from '../../../src/agent/auxiliary/client.js';
-import { configSchema } from '../../../src/config/schema.js';
+import { appConfigSchema } from '../../../src/app/config-schema.js';
 import { FakeOpenAI } from '../../fakes/openai/server.js';
+
+/** The app's config schema (every platform's block), loaded once. */
+const configSchema = await appConfigSchema();
 
 test('auxiliary route: none without auxiliary.model; base_url and api_key fall back to model', () => {
   const plain = configSchema.parse({});

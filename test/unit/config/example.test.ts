@@ -4,10 +4,13 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describeFound, valueAt } from '../../../src/config/describe-issue.js';
 import { interpolateTree } from '../../../src/config/interpolate.js';
-import { configSchema } from '../../../src/config/schema.js';
+import { appConfigSchema } from '../../../src/app/config-schema.js';
 import { leafPaths } from '../../../src/config/schema-walk.js';
 import { validateConfig } from '../../../src/config/validate.js';
 import { parseConfigText } from '../../../src/config/yaml-file.js';
+
+/** The app's config schema (every platform's block), loaded once. */
+const configSchema = await appConfigSchema();
 
 const examplePath = fileURLToPath(new URL('../../../config.example.yaml', import.meta.url));
 const exampleText = fs.readFileSync(examplePath, 'utf8');
@@ -25,14 +28,14 @@ function placeholderEnv(text: string): Record<string, string> {
 /** Loads YAML text the way loadConfig does. */
 function validate(text: string) {
   const tree = interpolateTree({ tree: parseConfigText({ text, file: examplePath }), env: placeholderEnv(text), file: examplePath, envFile: '.env' });
-  return { tree, ...validateConfig({ tree, file: examplePath }) };
+  return { tree, ...validateConfig({ schema: configSchema,  tree, file: examplePath }) };
 }
 
 describe('config.example.yaml', () => {
   test('is valid, has no unknown keys, and shows exactly the defaults', () => {
     const example = validate(exampleText);
     assert.deepEqual(example.warnings, []);
-    assert.deepEqual(example.config, validateConfig({ tree: {}, file: 'empty' }).config);
+    assert.deepEqual(example.config, validateConfig({ schema: configSchema,  tree: {}, file: 'empty' }).config);
   });
 
   test('documents every key of the schema (optional ones commented out), each valid', () => {

@@ -2,14 +2,14 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { ConfigError } from '../../../src/config/errors.js';
-import { loadConfig } from '../../../src/config/load.js';
+import { loadAppConfig } from '../../../src/app/config-schema.js';
 import { tempProfile } from './temp-profile.js';
 
 /** Loads a config from throwaway files and cleans up. */
 async function load(params: { config?: string; dotenv?: string; env?: Record<string, string> }) {
   const { profile, cleanup } = tempProfile(params);
   try {
-    return { profile, loaded: await loadConfig({ profile, env: params.env ?? {} }) };
+    return { profile, loaded: await loadAppConfig({ profile, env: params.env ?? {} }) };
   } finally {
     cleanup();
   }
@@ -19,7 +19,7 @@ async function load(params: { config?: string; dotenv?: string; env?: Record<str
 async function loadError(params: { config?: string; dotenv?: string; env?: Record<string, string> }): Promise<ConfigError> {
   const { profile, cleanup } = tempProfile(params);
   try {
-    await loadConfig({ profile, env: params.env ?? {} });
+    await loadAppConfig({ profile, env: params.env ?? {} });
   } catch (error: unknown) {
     if (error instanceof ConfigError) return error;
     throw error;
@@ -85,7 +85,7 @@ describe('loadConfig', () => {
     const { profile, cleanup } = tempProfile({});
     try {
       fs.mkdirSync(profile.envPath);
-      await assert.rejects(loadConfig({ profile, env: {} }), (error: unknown) => {
+      await assert.rejects(loadAppConfig({ profile, env: {} }), (error: unknown) => {
         assert.ok(error instanceof ConfigError);
         assert.equal(error.exitCode, 78);
         assert.equal(error.file, profile.envPath);
@@ -102,7 +102,7 @@ describe('loadConfig', () => {
     const { profile, cleanup } = tempProfile({ dotenv: 'A=1\n' });
     try {
       fs.chmodSync(profile.envPath, 0o000);
-      await assert.rejects(loadConfig({ profile, env: {} }), /cannot be read \(EACCES: permission denied\)/);
+      await assert.rejects(loadAppConfig({ profile, env: {} }), /cannot be read \(EACCES: permission denied\)/);
     } finally {
       cleanup();
     }
@@ -131,7 +131,7 @@ describe('loadConfig', () => {
   test('a wrong type names file, key path, expected and found (exit code 78)', async () => {
     const { profile, cleanup } = tempProfile({ config: 'gateway:\n  busy_policy: sometimes\n' });
     try {
-      await assert.rejects(loadConfig({ profile, env: {} }), (error: unknown) => {
+      await assert.rejects(loadAppConfig({ profile, env: {} }), (error: unknown) => {
         assert.ok(error instanceof ConfigError);
         assert.equal(error.exitCode, 78);
         assert.equal(error.file, profile.configPath);
@@ -233,10 +233,10 @@ describe('loadConfig', () => {
 test('model.api_key falls back to OPENAI_API_KEY and is treated as a secret', async () => {
   const t = tempProfile({});
   try {
-    const loaded = await loadConfig({ profile: t.profile, env: { OPENAI_API_KEY: 'sk-from-env-123' } });
+    const loaded = await loadAppConfig({ profile: t.profile, env: { OPENAI_API_KEY: 'sk-from-env-123' } });
     assert.equal(loaded.config.model.api_key, 'sk-from-env-123');
     assert.ok(loaded.secrets.includes('sk-from-env-123'));
-    const none = await loadConfig({ profile: t.profile, env: {} });
+    const none = await loadAppConfig({ profile: t.profile, env: {} });
     assert.equal(none.config.model.api_key, undefined);
   } finally {
     t.cleanup();

@@ -2,11 +2,15 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { test } from 'node:test';
 import { parse } from 'yaml';
-import { loadConfig } from '../../../src/config/load.js';
+import { loadAppConfig } from '../../../src/app/config-schema.js';
 import { renderEffectiveConfig } from '../../../src/config/show.js';
 import { createLogger } from '../../../src/log/logger.js';
 import { Redactor } from '../../../src/log/redact.js';
 import { tempProfile } from './temp-profile.js';
+import { appConfigSchema } from '../../../src/app/config-schema.js';
+
+/** The app's config schema (every platform's block), loaded once. */
+const configSchema = await appConfigSchema();
 
 const config = `
 platforms:
@@ -29,8 +33,8 @@ const dotenv = 'IMAP_HOST=imap.example.org\nEMAIL_PASSWORD=imap-pass-canary\nTG_
 test('config show and log lines mask secret keys only: trusted_auth_server, imap_host (from .env), smtp_host, username are shown', async () => {
   const { profile, cleanup } = tempProfile({ config, dotenv });
   try {
-    const loaded = await loadConfig({ profile, env: {} });
-    const shown = parse(renderEffectiveConfig({ config: loaded.config, secrets: loaded.secrets })) as { platforms: { email: Record<string, unknown>; telegram: Record<string, unknown> }; model: Record<string, unknown> };
+    const loaded = await loadAppConfig({ profile, env: {} });
+    const shown = parse(renderEffectiveConfig({ schema: configSchema,  config: loaded.config, secrets: loaded.secrets })) as { platforms: { email: Record<string, unknown>; telegram: Record<string, unknown> }; model: Record<string, unknown> };
     const email = shown.platforms.email;
     assert.equal(email['trusted_auth_server'], 'mx.example.org');
     assert.equal(email['imap_host'], 'imap.example.org');

@@ -2,14 +2,15 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ConfigError } from '../../../src/config/errors.js';
 import { malformedEnvLines } from '../../../src/config/env-lines.js';
-import { loadConfig, type LoadedConfig } from '../../../src/config/load.js';
+import { type LoadedConfig } from '../../../src/config/load.js';
+import { loadAppConfig } from '../../../src/app/config-schema.js';
 import { tempProfile } from './temp-profile.js';
 
 /** Loads throwaway files: the config, or the ConfigError it fails with. */
 async function load(params: { config?: string; dotenv?: string }): Promise<{ loaded?: LoadedConfig; error?: ConfigError; envPath: string }> {
   const { profile, cleanup } = tempProfile(params);
   try {
-    return { loaded: await loadConfig({ profile, env: {} }), envPath: profile.envPath };
+    return { loaded: await loadAppConfig({ profile, env: {} }), envPath: profile.envPath };
   } catch (error: unknown) {
     if (error instanceof ConfigError) return { error, envPath: profile.envPath };
     throw error;

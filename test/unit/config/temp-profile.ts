@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfig, type LoadedConfig } from '../../../src/config/load.js';
+import { type LoadedConfig } from '../../../src/config/load.js';
+import { loadAppConfig, type AppParsedConfig } from '../../../src/app/config-schema.js';
 import { resolveProfile, type Profile } from '../../../src/home/profile.js';
 
 /** A throwaway profile directory with optional config.yaml and .env contents. */
@@ -14,10 +15,10 @@ export function tempProfile(params: { config?: string; dotenv?: string }): { pro
 }
 
 /** Loads a config from a throwaway profile; returns it with the config.yaml path (the profile is removed after). */
-export async function loadTempConfig(config: string): Promise<{ loaded: LoadedConfig; configPath: string }> {
+export async function loadTempConfig(config: string): Promise<{ loaded: LoadedConfig<AppParsedConfig>; configPath: string }> {
   const { profile, cleanup } = tempProfile({ config });
   try {
-    return { loaded: await loadConfig({ profile, env: {} }), configPath: profile.configPath };
+    return { loaded: await loadAppConfig({ profile, env: {} }), configPath: profile.configPath };
   } finally {
     cleanup();
   }

@@ -4,14 +4,18 @@ import { ConfigError } from '../../../src/config/errors.js';
 import { objectShape } from '../../../src/config/schema-walk.js';
 import { renderEffectiveConfig } from '../../../src/config/show.js';
 import { parseConfigText } from '../../../src/config/yaml-file.js';
-import { platformsSchema } from '../../../src/config/platforms-schema.js';
+import { platforms } from '../../../adapters/index.js';
 import { TARGET_PLATFORMS } from '../../../src/config/unasked-schema.js';
 import { validateConfig } from '../../../src/config/validate.js';
+import { appConfigSchema } from '../../../src/app/config-schema.js';
+
+/** The app's config schema (every platform's block), loaded once. */
+const configSchema = await appConfigSchema();
 
 /** The config `tree` gives, or the ConfigError's messages. */
 function load(tree: unknown): ReturnType<typeof validateConfig>['config'] | string {
   try {
-    return validateConfig({ tree, file: 'config.yaml' }).config;
+    return validateConfig({ schema: configSchema,  tree, file: 'config.yaml' }).config;
   } catch (error) {
     if (error instanceof ConfigError) return error.message;
     throw error;
@@ -61,13 +65,13 @@ describe('heartbeat and checks config', () => {
   });
 
   test('the target platforms are exactly the platforms config.yaml knows', () => {
-    assert.deepEqual([...TARGET_PLATFORMS].sort(), Object.keys(objectShape({ schema: platformsSchema }) ?? {}).sort());
+    assert.deepEqual([...TARGET_PLATFORMS].sort(), platforms.map((platform) => platform.name).sort());
   });
 
   test('hermes config show prints check intervals as durations, and the output parses back to the same config', () => {
     const config = load({ heartbeat: { quiet_hours: '23:00-07:00' }, checks: [{ name: 'disk', command: 'df', interval: 'every 90 minutes', once: true }] });
     assert.ok(typeof config !== 'string');
-    const text = renderEffectiveConfig({ config, secrets: [] });
+    const text = renderEffectiveConfig({ schema: configSchema,  config, secrets: [] });
     assert.match(text, /interval: 90m/);
     assert.deepEqual(load(parseConfigText({ text, file: 'shown.yaml' })), config);
   });

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatDuration, formatSize, parseDuration, parseSize } from '../../../src/config/units.js';
+import { formatDuration, formatSize, parseDuration, parseSize } from '../../../src/util/units.js';
 import { looksSecretKey } from '../../../src/config/secret-keys.js';
 
 describe('units', () => {

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ConfigError } from '../../../src/config/errors.js';
-import { loadConfig } from '../../../src/config/load.js';
+import { loadAppConfig } from '../../../src/app/config-schema.js';
 import { parseConfigText } from '../../../src/config/yaml-file.js';
 import { tempProfile } from './temp-profile.js';
 
@@ -20,7 +20,7 @@ describe('YAML aliases in config.yaml', () => {
   test('a recursive alias is a ConfigError (exit 78) naming the file, not a stack overflow', async () => {
     const { profile, cleanup } = tempProfile({ config: 'a: &a [*a]\n' });
     try {
-      await assert.rejects(loadConfig({ profile, env: {} }), (error: unknown) => {
+      await assert.rejects(loadAppConfig({ profile, env: {} }), (error: unknown) => {
         assert.ok(error instanceof ConfigError, String(error));
         assert.equal(error.exitCode, 78);
         assert.ok(error.message.includes(`${profile.configPath}:1:8`), error.message);

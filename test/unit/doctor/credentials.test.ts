@@ -10,7 +10,7 @@ import { credentialLines } from '../../../src/doctor/platforms.js';
 import { runDoctor } from '../../../src/doctor/run.js';
 import { formatCheckLine } from '../../../src/core/check-line.js';
 import { resolveProfile } from '../../../src/home/profile.js';
-import type { CredentialCheck } from '../../../adapters/kit/credential-check.js';
+import type { CredentialCheck, PlatformBlock } from '../../../src/core/platform-descriptor.js';
 import { systemClock } from '../../../src/core/clock.js';
 import { FakeDiscord } from '../../fakes/discord/index.js';
 import { FakeSlack } from '../../fakes/slack/index.js';
@@ -30,36 +30,36 @@ after(async () => {
 const signal = (): AbortSignal => new AbortController().signal;
 
 test('telegram: getMe names the bot; a wrong token is refused with the 401', async () => {
-  const good = await telegramCredentialCheck({ config: configOf({ platforms: { telegram: { enabled: true, token: '1:good', api_root: telegram.apiRoot } } }), signal: signal() });
+  const good = await telegramCredentialCheck({ config: configOf({ platforms: { telegram: { enabled: true, token: '1:good', api_root: telegram.apiRoot } } }).platforms.telegram, signal: signal() });
   assert.deepEqual(good, { ok: true, detail: 'bot @hermes_test_bot (id 4242)' });
-  const bad = await telegramCredentialCheck({ config: configOf({ platforms: { telegram: { enabled: true, token: '1:bad', api_root: telegram.apiRoot } } }), signal: signal() });
+  const bad = await telegramCredentialCheck({ config: configOf({ platforms: { telegram: { enabled: true, token: '1:bad', api_root: telegram.apiRoot } } }).platforms.telegram, signal: signal() });
   assert.equal(bad.ok, false);
   assert.match(bad.detail, /rejected the bot token \(401/);
 });
 
 test('slack: auth.test with the bot token, apps.connections.open with the app token in socket mode', async () => {
   const block = (bot: string, app: string): unknown => ({ platforms: { slack: { enabled: true, bot_token: bot, app_token: app, api_url: slack.apiUrl } } });
-  const good = await slackCredentialCheck({ config: configOf(block('xoxb-good', 'xapp-good')), signal: signal() });
+  const good = await slackCredentialCheck({ config: configOf(block('xoxb-good', 'xapp-good')).platforms.slack, signal: signal() });
   assert.equal(good.ok, true, good.detail);
   assert.match(good.detail, /bot hermes in Fake Team; the app token opens Socket Mode/);
-  const badBot = await slackCredentialCheck({ config: configOf(block('xoxb-bad', 'xapp-good')), signal: signal() });
+  const badBot = await slackCredentialCheck({ config: configOf(block('xoxb-bad', 'xapp-good')).platforms.slack, signal: signal() });
   assert.deepEqual([badBot.ok, badBot.detail], [false, 'Slack rejected the bot token (invalid_auth)']);
   assert.match(badBot.hint ?? '', /platforms\.slack\.bot_token/);
-  const badApp = await slackCredentialCheck({ config: configOf(block('xoxb-good', 'xapp-bad')), signal: signal() });
+  const badApp = await slackCredentialCheck({ config: configOf(block('xoxb-good', 'xapp-bad')).platforms.slack, signal: signal() });
   assert.deepEqual([badApp.ok, badApp.detail], [false, 'Slack rejected the app-level token (invalid_auth)']);
 });
 
 test('discord: GET /users/@me names the bot; a wrong token is a 401', async () => {
   const block = (token: string): unknown => ({ platforms: { discord: { enabled: true, token, api_url: discord.apiBase } } });
-  const good = await discordCredentialCheck({ config: configOf(block('discord-good')), signal: signal() });
+  const good = await discordCredentialCheck({ config: configOf(block('discord-good')).platforms.discord, signal: signal() });
   assert.equal(good.ok, true, good.detail);
   assert.match(good.detail, /^bot hermes-test \(id \d+\)$/);
-  const bad = await discordCredentialCheck({ config: configOf(block('discord-bad')), signal: signal() });
+  const bad = await discordCredentialCheck({ config: configOf(block('discord-bad')).platforms.discord, signal: signal() });
   assert.deepEqual([bad.ok, bad.detail], [false, 'Discord rejected the bot token (401 Unauthorized)']);
 });
 
 test('credentialLines: enabled platforms only, "!" without a check, ✗ when a check overruns its time (injected clock)', async () => {
-  const hangs: CredentialCheck = () => new Promise(() => undefined); // ignores its signal, against the contract
+  const hangs: CredentialCheck<PlatformBlock> = () => new Promise(() => undefined); // ignores its signal, against the contract
   const clock = new FakeClock();
   const config = configOf({ platforms: { telegram: { enabled: true, token: 't' }, slack: { enabled: false }, discord: { enabled: true, token: 'd' } } });
   const pending = credentialLines({ config, clock, checks: { telegram: hangs, slack: hangs }, timeoutMs: 5_000 });
@@ -79,9 +79,10 @@ test('runDoctor: a check whose text quotes a secret of the profile is printed wi
     mkdirSync(profile.dir, { recursive: true, mode: 0o700 });
     writeFileSync(profile.envPath, `TG_TOKEN=${secret}\n`, { mode: 0o600 });
     writeFileSync(profile.configPath, 'model:\n  base_url: http://127.0.0.1:9/v1\ngateway:\n  http:\n    port: 0\nplatforms:\n  telegram:\n    enabled: true\n    token: ${TG_TOKEN}\n  discord:\n    enabled: true\n    token: ${TG_TOKEN}-discord\n');
-    const leaky: CredentialCheck = async ({ config }) => ({ ok: false, detail: `GET https://api.example/bot${config.platforms.telegram.token ?? ''}/getMe failed`, hint: `check ${config.platforms.telegram.token ?? ''}` });
-    const throws: CredentialCheck = async ({ config }) => {
-      throw new Error(`crashed with ${config.platforms.discord.token ?? ''}`);
+    const tokenOf = (config: PlatformBlock): string => ('token' in config && typeof config.token === 'string' ? config.token : '');
+    const leaky: CredentialCheck<PlatformBlock> = async ({ config }) => ({ ok: false, detail: `GET https://api.example/bot${tokenOf(config)}/getMe failed`, hint: `check ${tokenOf(config)}` });
+    const throws: CredentialCheck<PlatformBlock> = async ({ config }) => {
+      throw new Error(`crashed with ${tokenOf(config)}`);
     };
     const printed: string[] = [];
     const lines = await runDoctor({ profile, env: { HOME: home }, clock: systemClock, checks: { telegram: leaky, discord: throws }, report: (check) => printed.push(formatCheckLine({ check })), modelTimeoutMs: 1_000 });

@@ -1,10 +1,14 @@
-// Support for the doctor unit tests: a GatewayConfig from a config.yaml-shaped tree, and tiny loopback servers.
+// Support for the doctor unit tests: a AppConfig from a config.yaml-shaped tree, and tiny loopback servers.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { configSchema, type GatewayConfig } from '../../../src/config/schema.js';
+import type { AppConfig } from '../../../src/app/config-schema.js';
+import { appConfigSchema } from '../../../src/app/config-schema.js';
+
+/** The app's config schema (every platform's block), loaded once. */
+const configSchema = await appConfigSchema();
 
 /** The effective config for a config.yaml-shaped object (workspace set to the temp dir). */
-export function configOf(tree: unknown): GatewayConfig {
+export function configOf(tree: unknown): AppConfig {
   const parsed = configSchema.parse(tree);
   return { ...parsed, tools: { ...parsed.tools, workspace: '/tmp' } };
 }

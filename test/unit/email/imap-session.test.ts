@@ -3,7 +3,7 @@ import net from 'node:net';
 import { test } from 'node:test';
 import { pino } from 'pino';
 import { runImapSession } from '../../../adapters/email/imap-session.js';
-import { emailSchema } from '../../../src/config/platforms-schema.js';
+import { emailSchema } from '../../../adapters/email/config-schema.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 import { memoryStorage } from './memory-storage.js';
 

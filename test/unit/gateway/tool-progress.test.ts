@@ -4,7 +4,7 @@ import { Redactor } from '../../../src/log/redact.js';
 import { MAX_ARG_CHARS, toolProgressLine } from '../../../src/gateway/turns/tool-progress-lines.js';
 import { ToolProgress, type ToolProgressMode } from '../../../src/gateway/turns/tool-progress.js';
 import { planReload } from '../../../src/app/reload-plan.js';
-import type { GatewayConfig } from '../../../src/config/schema.js';
+import type { AppConfig } from '../../../src/app/config-schema.js';
 import { loadTempConfig } from '../config/temp-profile.js';
 
 const noScrub = (text: string): string => text;
@@ -122,8 +122,8 @@ describe('ToolProgress', () => {
 });
 
 test('a reload applies display.tool_progress to the next turns (no restart)', async () => {
-  const current: GatewayConfig = (await loadTempConfig('display:\n  tool_progress: new\n')).loaded.config;
-  const next: GatewayConfig = { ...current, display: { ...current.display, tool_progress: 'off' } };
+  const current: AppConfig = (await loadTempConfig('display:\n  tool_progress: new\n')).loaded.config;
+  const next: AppConfig = { ...current, display: { ...current.display, tool_progress: 'off' } };
   const plan = planReload({ current, next });
   assert.deepEqual(plan.live, ['display.tool_progress']);
   assert.deepEqual(plan.restartNeeded, []);

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { costOf, priceOf } from '../../../src/gateway/commands/usage.js';
-import { configSchema } from '../../../src/config/schema.js';
+import { appConfigSchema } from '../../../src/app/config-schema.js';
+
+/** The app's config schema (every platform's block), loaded once. */
+const configSchema = await appConfigSchema();
 
 const usage = { calls: 1, unreported: 0, promptTokens: 1_000_000, completionTokens: 500_000, cachedTokens: 400_000 };
 

@@ -3,12 +3,16 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import type { GatewayConfig } from '../../../src/config/schema.js';
+import type { AppConfig } from '../../../src/app/config-schema.js';
 import { validateConfig } from '../../../src/config/validate.js';
 import type { CommandRunner } from '../../../src/jobs/checks.js';
 import { runUnasked } from '../../../src/jobs/unasked.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 import { captureLogger, recordingInject } from './unasked-helpers.js';
+import { appConfigSchema } from '../../../src/app/config-schema.js';
+
+/** The app's config schema (every platform's block), loaded once. */
+const configSchema = await appConfigSchema();
 
 test('runUnasked: the config drives the heartbeat and the checks, with the terminal limits and workspace, until aborted', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'unasked-'));
@@ -16,7 +20,7 @@ test('runUnasked: the config drives the heartbeat and the checks, with the termi
     const workspace = path.join(dir, 'workspace');
     mkdirSync(workspace);
     writeFileSync(path.join(dir, 'HEARTBEAT.md'), '- anything due?\n');
-    const parsed = validateConfig({
+    const parsed = validateConfig({ schema: configSchema, 
       tree: {
         timezone: 'UTC',
         tools: { terminal: { timeout: '7s', max_output_bytes: 1234 } },
@@ -25,7 +29,7 @@ test('runUnasked: the config drives the heartbeat and the checks, with the termi
       },
       file: 'config.yaml',
     }).config;
-    const config: GatewayConfig = { ...parsed, tools: { ...parsed.tools, workspace } };
+    const config: AppConfig = { ...parsed, tools: { ...parsed.tools, workspace } };
     const seen: Array<Parameters<CommandRunner>[0]> = [];
     const run: CommandRunner = async (args) => {
       seen.push(args);

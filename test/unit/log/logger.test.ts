@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import { loadConfig } from '../../../src/config/load.js';
+import { loadAppConfig } from '../../../src/app/config-schema.js';
 import { ensureProfileDirs } from '../../../src/home/ensure-dirs.js';
 import { resolveProfile, type Profile } from '../../../src/home/profile.js';
 import { createLogger } from '../../../src/log/logger.js';
@@ -19,7 +19,7 @@ async function canaryProfile(): Promise<{ profile: Profile; secrets: readonly st
   const profile = resolveProfile({ hermesHome: root, name: 'work' });
   ensureProfileDirs({ profile });
   fs.writeFileSync(profile.envPath, `SOME_VALUE=${CANARY}\n`);
-  const { secrets } = await loadConfig({ profile, env: {} });
+  const { secrets } = await loadAppConfig({ profile, env: {} });
   return { profile, secrets, cleanup: () => fs.rmSync(root, { recursive: true, force: true }) };
 }
 

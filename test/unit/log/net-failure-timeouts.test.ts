@@ -5,7 +5,7 @@ import { Api } from 'grammy';
 import { ImapFlow } from 'imapflow';
 import { pino } from 'pino';
 import { classifyImapError } from '../../../adapters/email/imap-client.js';
-import { emailSchema } from '../../../src/config/platforms-schema.js';
+import { emailSchema } from '../../../adapters/email/config-schema.js';
 import { failureLog } from '../../../src/util/net-failure.js';
 import { blackHole } from '../../helpers/black-hole.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { smsSchema } from '../../../src/config/platforms-schema.js';
+import { smsSchema } from '../../../adapters/sms/config-schema.js';
 import { collectSecrets } from '../../../src/config/secrets.js';
 import { REDACT_PATHS } from '../../../src/log/redact-paths.js';
 

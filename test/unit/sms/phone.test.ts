@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { maskPhone, normalizePhone } from '../../../src/util/phone.js';
-import { smsSchema } from '../../../src/config/platforms-schema.js';
+import { smsSchema } from '../../../adapters/sms/config-schema.js';
 
 describe('normalizePhone', () => {
   test('strips the separators people type and keeps E.164', () => {

@@ -11,9 +11,12 @@ import {
   trimmedMarker,
 } from '../../../../src/agent/compress/index.js';
 import { unansweredToolCalls, type ChatMessage } from '../../../../src/agent/messages.js';
-import { configSchema } from '../../../../src/config/schema.js';
+import { appConfigSchema } from '../../../../src/app/config-schema.js';
 import { FakeOpenAI } from '../../../fakes/openai/server.js';
 import { charTokens, fakeSummariser, generateHistory, total } from './support.js';
+
+/** The app's config schema (every platform's block), loaded once. */
+const configSchema = await appConfigSchema();
 
 const signal = new AbortController().signal;
 

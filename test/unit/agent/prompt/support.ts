@@ -1,9 +1,13 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { configSchema, type GatewayConfig } from '../../../../src/config/schema.js';
+import type { AppConfig } from '../../../../src/app/config-schema.js';
+import { appConfigSchema } from '../../../../src/app/config-schema.js';
 import { ensureProfileDirs, resolveProfile, type Profile } from '../../../../src/home/index.js';
 import type { PromptLogger } from '../../../../src/agent/prompt/types.js';
+
+/** The app's config schema (every platform's block), loaded once. */
+const configSchema = await appConfigSchema();
 
 /** A temp profile with a workspace, a config built from a config.yaml-shaped object, and a recording logger. */
 export interface PromptRig {
@@ -12,7 +16,7 @@ export interface PromptRig {
   readonly workspace: string;
   readonly warnings: string[];
   readonly logger: PromptLogger;
-  config(tree?: Record<string, unknown>): GatewayConfig;
+  config(tree?: Record<string, unknown>): AppConfig;
   close(): void;
 }
 

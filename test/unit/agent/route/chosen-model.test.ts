@@ -10,6 +10,10 @@ import { ToolRegistry } from '../../../../src/tools/registry.js';
 import { FakeOpenAI } from '../../../fakes/openai/server.js';
 import { FakeClock } from '../../../helpers/fake-clock.js';
 import { toolContextFor } from '../support.js';
+import { appConfigSchema } from '../../../../src/app/config-schema.js';
+
+/** The app's config schema (every platform's block), loaded once. */
+const configSchema = await appConfigSchema();
 
 test("a turn's chosen model: a route model starts on its own target (keys, endpoint); another name goes to the primary's endpoint with its keys; the next turn without one is back on the primary", async () => {
   const fake = new FakeOpenAI();
@@ -18,7 +22,7 @@ test("a turn's chosen model: a route model starts on its own target (keys, endpo
   try {
     const clock = new FakeClock();
     const tree = { model: { base_url: fake.baseURL, name: 'primary', api_key: 'sk-primary-key-000001', max_retries: 0, fallbacks: [{ name: 'backup', api_key: 'sk-backup-key-000002' }] } };
-    const { config } = validateConfig({ tree, file: 'test' });
+    const { config } = validateConfig({ schema: configSchema,  tree, file: 'test' });
     assert.ok(config);
     const route = routeFromConfig({ config, clock });
     const agent = new AIAgent({ route, model: 'primary', registry: new ToolRegistry({ tools: [] }), maxIterations: 3, maxRetries: 0, maxParallel: 1, clock, requestTimeoutMs: 60_000 });

@@ -14,6 +14,10 @@ import { ToolRegistry } from '../../../../src/tools/registry.js';
 import { FakeOpenAI, type CapturedRequest } from '../../../fakes/openai/server.js';
 import { FakeClock } from '../../../helpers/fake-clock.js';
 import { sleep, toolContextFor } from '../support.js';
+import { appConfigSchema } from '../../../../src/app/config-schema.js';
+
+/** The app's config schema (every platform's block), loaded once. */
+const configSchema = await appConfigSchema();
 
 const KEY_A = 'sk-test-key-aaaaaaaa1111';
 const KEY_B = 'sk-test-key-bbbbbbbb2222';
@@ -50,7 +54,7 @@ describe('model route: credential pool and fallback chain through the real SDK',
   /** An agent over a route built from a `model:` config section. */
   function agentFor(params: { model: Record<string, unknown>; clock: FakeClock; store?: Store }): { agent: AIAgent; route: ModelRoute } {
     const tree = { timezone: 'UTC', model: { base_url: fake.baseURL, name: 'model-a', ...params.model } };
-    const { config } = validateConfig({ tree, file: 'test' });
+    const { config } = validateConfig({ schema: configSchema,  tree, file: 'test' });
     assert.ok(config, 'the test config is valid');
     const route = routeFromConfig({ config, clock: params.clock, store: params.store });
     const agent = new AIAgent({

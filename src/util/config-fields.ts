@@ -125,3 +125,19 @@ export function httpUrl(): z.ZodString {
 export function optionalHttpUrl(): z.ZodOptional<z.ZodType<string | undefined, unknown>> {
   return z.preprocess((value) => (value === '' || value === null ? undefined : value), httpUrl().optional()).optional();
 }
+
+/**
+ * A platform user id. Unquoted YAML ids arrive as numbers: safe integers are turned back into text;
+ * anything larger (e.g. Discord snowflakes, which lose digits) must be quoted and is rejected.
+ */
+export function userId(): z.ZodType<string, unknown> {
+  return z.preprocess((value) => (Number.isSafeInteger(value) ? String(value) : value), z.string().min(1));
+}
+
+/** Fields every platform block has. A platform is enabled ONLY by `enabled: true`, never by a token alone. */
+export const platformCommon = {
+  /** Turn the platform on. */
+  enabled: bool().default(false),
+  /** Platform user ids allowed to talk to the agent. */
+  allowed_users: z.array(userId()).default([]),
+};

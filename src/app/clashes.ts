@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import type { Logger } from 'pino';
-import { CONFIG_EXIT_CODE } from './errors.js';
-import { loadConfig } from './load.js';
-import type { GatewayConfig, PlatformName } from './schema.js';
+import { CONFIG_EXIT_CODE } from '../config/errors.js';
+import { loadAppConfig, type AppConfig } from './config-schema.js';
+import type { GatewayConfig, PlatformName } from '../config/schema.js';
 import { UserFacingError } from '../core/errors.js';
-import { enabledAccounts } from './account-ids.js';
+import { enabledAccounts } from './accounts.js';
 import type { EnvSnapshot } from '../home/hermes-home.js';
 import { listProfiles } from '../home/list-profiles.js';
 import type { Profile } from '../home/profile.js';
@@ -17,7 +17,7 @@ export type Clash =
 /** What the clash checks take: this profile, its loaded config, and the environment other configs are read with. */
 export interface ClashParams {
   readonly profile: Profile;
-  readonly config: GatewayConfig;
+  readonly config: AppConfig;
   /** The inherited environment; each other profile's own .env is layered over it (never into process.env). */
   readonly env: EnvSnapshot;
   /** Skipped profiles are noted at debug level. */
@@ -31,12 +31,12 @@ function fixedPort(config: GatewayConfig): number | undefined {
 }
 
 /** The other profiles with a config.yaml that loads; broken ones are skipped (a debug line, never their values). */
-async function otherConfigs(params: ClashParams): Promise<{ profile: Profile; config: GatewayConfig }[]> {
-  const others: { profile: Profile; config: GatewayConfig }[] = [];
+async function otherConfigs(params: ClashParams): Promise<{ profile: Profile; config: AppConfig }[]> {
+  const others: { profile: Profile; config: AppConfig }[] = [];
   for (const other of listProfiles({ hermesHome: params.profile.hermesHome })) {
     if (other.name === params.profile.name || other.dir === params.profile.dir || !existsSync(other.configPath)) continue;
     try {
-      others.push({ profile: other, config: (await loadConfig({ profile: other, env: params.env })).config });
+      others.push({ profile: other, config: (await loadAppConfig({ profile: other, env: params.env })).config });
     } catch {
       params.logger?.debug({ other: other.name, file: other.configPath }, 'clash check: skipping a profile whose config does not load');
     }
