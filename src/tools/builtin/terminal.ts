@@ -34,6 +34,10 @@ export const terminalTool = defineTool({
     'everything it started are killed at the timeout.',
   input,
   parallel: 'never',
+  toolsets: ['terminal'],
+  // Serial for the model's rounds, but a script may run commands (under the same hard block and approval).
+  codeCallable: true,
+  progress: { emoji: '⚙', arg: 'command', style: 'colon' },
   handler: async (args, ctx) => {
     const verdict = classifyCommand({ command: args.command });
     if (verdict.kind === 'blocked') {
