@@ -11,6 +11,7 @@ import type { MemoryTarget } from '../../memory/capability.js';
 import type { ToolContext } from '../../tools/tool.js';
 import { BackgroundAbort } from './background-work.js';
 import { compressedFrom } from '../sessions/chain.js';
+import { errorMessage } from '../../util/error-text.js';
 
 /** Model calls a review may make. */
 export const REVIEW_MAX_MODEL_CALLS = 8;
@@ -207,7 +208,7 @@ export async function runReview(params: {
     return savedNothing({ text: result.text }) || result.outcome === 'final' ? { kind: 'nothing', modelCalls } : { kind: 'failed', detail: result.outcome, modelCalls };
   } catch (error) {
     if (signal.aborted) return { kind: 'aborted', saved: savedBy({ messages }), modelCalls: 0 };
-    return { kind: 'failed', detail: error instanceof Error ? error.message : String(error), modelCalls: 0 };
+    return { kind: 'failed', detail: errorMessage(error), modelCalls: 0 };
   }
 }
 

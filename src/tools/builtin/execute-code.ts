@@ -6,6 +6,7 @@ import type { CodeRuntime } from '../code/runtime.js';
 import { helperSignatures } from '../code/signature.js';
 import { defineTool, type ToolDefinition } from '../tool.js';
 import { ToolError } from '../../core/errors.js';
+import { errorMessage } from '../../util/error-text.js';
 
 /** Limits when the context does not carry tools.code_execution (its defaults). */
 const DEFAULT_LIMITS = { timeoutMs: 300_000, maxToolCalls: 50 };
@@ -55,7 +56,7 @@ export function executeCodeTool(params: { runtime: CodeRuntime; tools: readonly 
       try {
         ran = await runScript({ code: args.code, language, interpreter, signatures: all, refused, tools, maxToolCalls: limits.maxToolCalls, timeoutMs: limits.timeoutMs, ctx, sandbox });
       } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
+        const reason = errorMessage(error);
         throw new ToolError(`could not start the script in ${ctx.workspace}: ${reason}`);
       }
       const { result } = ran;

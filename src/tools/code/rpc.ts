@@ -1,5 +1,6 @@
 import type { Duplex } from 'node:stream';
 import type { ToolCallsCapability } from '../capabilities.js';
+import { errorMessage } from '../../util/error-text.js';
 
 /** Longest request line a script may send, in characters (a write_file of a large file fits; a runaway one does not). */
 const MAX_LINE_CHARS = 8 * 1024 * 1024;
@@ -47,7 +48,7 @@ export function serveToolCalls(params: { stream: Duplex; tools: ToolCallsCapabil
       else reply({ id, ok: true, result: result.content });
     } catch (error) {
       // ToolCallsCapability never rejects; should one, the script still gets an answer and the queue goes on.
-      reply({ id, ok: false, error: `${request.tool} failed: ${error instanceof Error ? error.message : String(error)}` });
+      reply({ id, ok: false, error: `${request.tool} failed: ${errorMessage(error)}` });
     }
   };
   stream.setEncoding('utf8');
