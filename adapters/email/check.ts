@@ -3,6 +3,7 @@ import type { CredentialCheck, CredentialCheckResult } from '../../src/core/plat
 import { emailAccount, type EmailAccount, type EmailConfig } from './config.js';
 import { createImapClient, describeImapError, imapErrorFields } from './imap-client.js';
 import { createSmtpTransport } from './smtp.js';
+import { errorMessage } from '../../src/util/error-text.js';
 
 /** Rejects when `signal` aborts (with its reason), so a hanging server cannot hold the check. */
 function abortable<T>(params: { work: Promise<T>; signal: AbortSignal; onAbort: () => void }): Promise<T> {
@@ -85,6 +86,6 @@ export const emailCredentialCheck: CredentialCheck<EmailConfig> = async ({ confi
     if (smtp !== undefined) return smtp;
     return { ok: true, detail: `${account.address}: IMAP ${account.imapHost} (folder ${email.folder}) and SMTP ${account.smtpHost} logins work` };
   } catch (error) {
-    return { ok: false, detail: `the email check failed unexpectedly: ${error instanceof Error ? error.message : String(error)}` };
+    return { ok: false, detail: `the email check failed unexpectedly: ${errorMessage(error)}` };
   }
 };

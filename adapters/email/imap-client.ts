@@ -2,6 +2,7 @@ import { ImapFlow } from 'imapflow';
 import { AdapterFatalError } from '../../src/core/errors.js';
 import { expectedFailureCause } from '../../src/util/net-failure.js';
 import type { EmailAccount, EmailConfig } from './config.js';
+import { errorMessage } from '../../src/util/error-text.js';
 
 /** An IMAP client for the account (not yet connected): implicit TLS unless `imap_tls: false`. */
 export function createImapClient(params: { config: EmailConfig; account: EmailAccount }): ImapFlow {
@@ -38,7 +39,7 @@ export function imapErrorFields(params: { error: unknown }): ImapErrorFields {
 export function describeImapError(params: { error: unknown }): string {
   const { error } = params;
   const fields = imapErrorFields({ error });
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   const detail = fields.responseText !== undefined && !message.includes(fields.responseText) ? ` (${fields.responseText})` : '';
   return `${message}${detail}${fields.code !== undefined && !message.includes(fields.code) ? ` [${fields.code}]` : ''}`;
 }

@@ -7,6 +7,7 @@ import { FolderReader, type FetchedMail } from './folder-reader.js';
 import { classifyImapError, createImapClient, describeImapError } from './imap-client.js';
 import { whenAborted } from '../../src/util/when-aborted.js';
 import { expectedFailureCause } from '../../src/util/net-failure.js';
+import { errorMessage } from '../../src/util/error-text.js';
 
 /**
  * With IDLE the folder is still re-read this often, in case a notification was missed; it also restarts IDLE
@@ -119,7 +120,7 @@ export async function runImapSession(params: ImapSessionParams): Promise<void> {
     throw new Error(`the IMAP server ${account.imapHost}:${config.imap_port} closed the connection`);
   } catch (error) {
     if (signal.aborted) return;
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     if (connected) params.report({ state: 'reconnecting', reason: `IMAP: ${reason}; reconnecting` });
     throw error;
   } finally {

@@ -1,6 +1,7 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import type { EmailAccount, EmailConfig } from './config.js';
+import { errorMessage } from '../../src/util/error-text.js';
 
 /** The SMTP transport of the account: implicit TLS, STARTTLS (required) or plain, per `smtp_tls`. */
 export function createSmtpTransport(params: { config: EmailConfig; account: EmailAccount }): Transporter<SMTPTransport.SentMessageInfo> {
@@ -36,7 +37,7 @@ export function describeSmtpError(params: { error: unknown; config: EmailConfig;
   if (fields.code === 'EAUTH') {
     return new Error(`the SMTP server ${where} refused the login: check platforms.email.smtp_username/smtp_password (or username/password)`, { cause: error });
   }
-  const said = fields.response ?? (error instanceof Error ? error.message : String(error));
+  const said = fields.response ?? errorMessage(error);
   const temporary = fields.responseCode !== undefined && fields.responseCode >= 400 && fields.responseCode < 500;
   return new Error(`SMTP ${where} did not take the mail${temporary ? ' (temporary, will retry)' : ''}: ${said}`, { cause: error });
 }

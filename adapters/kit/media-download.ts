@@ -1,6 +1,7 @@
 import { diskErrorKind, diskReason, errorCode } from '../../src/util/disk-error.js';
 import { downloadCapped, TooLargeError } from '../../src/util/download.js';
 import type { MediaItem, MediaKind } from '../../src/core/adapter.js';
+import { errorMessage } from '../../src/util/error-text.js';
 
 /** Why a file did not reach the cache: over the size limit, or another failure (with the error's message for logs). */
 export interface MediaDownloadFailure {
@@ -43,7 +44,7 @@ export async function downloadMediaItem(params: {
     if (params.signal.aborted) throw error;
     const kind = diskErrorKind({ error });
     if (kind !== undefined) return { tooLarge: false, diskFull: true, reason: `the media cache cannot be written (${diskReason({ kind })}, ${errorCode({ error }) || 'unknown'})` };
-    return { tooLarge: error instanceof TooLargeError, reason: error instanceof Error ? error.message : String(error) };
+    return { tooLarge: error instanceof TooLargeError, reason: errorMessage(error) };
   }
 }
 

@@ -1,5 +1,6 @@
 import { networkCode } from '../../src/util/net-failure.js';
 import { CheckTimeoutError } from '../../src/util/timeout.js';
+import { errorMessage } from '../../src/util/error-text.js';
 
 /** The error code in an error's cause chain (the classifier shared with the log lines: src/util/net-failure.ts). */
 export { networkCode };
@@ -15,7 +16,7 @@ export function describeNetworkError(params: { error: unknown; signal: AbortSign
   if (code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') return `cannot connect to ${what} (connection timed out)`;
   if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return `cannot connect to ${what} (${code}: host unreachable)`;
   if (code?.startsWith('ERR_TLS') === true || code?.startsWith('CERT_') === true) return `cannot connect to ${what} (TLS problem: ${code})`;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : undefined;
   if (cause === 'bad port') return `cannot connect to ${what} (fetch refuses this port as unsafe: use another port)`;
   return `request to ${what} failed (${code ?? (cause === undefined ? message : `${message}: ${cause}`)})`;

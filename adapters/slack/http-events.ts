@@ -6,6 +6,7 @@ import type { RejectionRecorder } from '../../src/core/rejection.js';
 import type { Clock } from '../../src/core/clock.js';
 import { checkCallback, type SlackEventCallback } from './event-schema.js';
 import { checkPayload, type SlackPress } from './presses.js';
+import { errorMessage } from '../../src/util/error-text.js';
 
 /** How far a request timestamp may be from now, either way (Slack's own rule is five minutes). */
 export const SLACK_TIMESTAMP_TOLERANCE_SECONDS = 5 * 60;
@@ -51,7 +52,7 @@ export function registerSlackEvents(params: {
           nowMilliseconds: now,
         });
       } catch (error) {
-        const detail = error instanceof Error ? error.message : String(error);
+        const detail = errorMessage(error);
         rejections.reject({ source: request.ip, reason: 'bad_signature', logger, fields: { detail }, message: 'Slack event with a bad signature rejected' });
         return reply.code(401).send({ error: 'invalid signature' });
       }

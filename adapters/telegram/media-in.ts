@@ -5,6 +5,7 @@ import type { MediaItem } from '../../src/core/adapter.js';
 import { downloadMediaItem, isMediaItem, type MediaDownloadFailure } from '../kit/media-download.js';
 import type { FileRef } from './inbound.js';
 import { grammySignal } from './signal.js';
+import { errorMessage } from '../../src/util/error-text.js';
 
 /** Files of one message saved into the profile cache, and notes about the ones that were not. */
 export interface DownloadedFiles {
@@ -53,7 +54,7 @@ export async function downloadFiles(params: {
       });
     } catch (error) {
       if (params.signal.aborted) throw error;
-      got = { tooLarge: false, reason: error instanceof Error ? error.message : String(error) }; // getFile failed
+      got = { tooLarge: false, reason: errorMessage(error) }; // getFile failed
     }
     if (isMediaItem(got)) {
       media.push(got);

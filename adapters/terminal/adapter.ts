@@ -13,6 +13,7 @@ import { whenAborted } from '../../src/util/when-aborted.js';
 import { mediaLine } from './media-line.js';
 import { terminalSafe } from './safe-text.js';
 import { terminalCapabilities, typedMessage } from './typed-message.js';
+import { errorMessage } from '../../src/util/error-text.js';
 
 /** Shown where the user types. */
 const prompt = '› ';
@@ -81,7 +82,7 @@ export class TerminalAdapter implements PlatformAdapter {
       const sent = params
         .emit(typedMessage({ runId: this.runId, n: this.nextIn++, user: this.user, text: line, now: this.clock.now() }))
         .catch((error: unknown) => {
-          this.write(`\n[not sent: ${error instanceof Error ? error.message : String(error)}]\n`);
+          this.write(`\n[not sent: ${errorMessage(error)}]\n`);
         });
       pending.push(sent);
       return sent;

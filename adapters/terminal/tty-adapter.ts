@@ -17,6 +17,7 @@ import { finishedLength, renderMarkdown } from './markdown.js';
 import { mediaLine } from './media-line.js';
 import { terminalSafe } from './safe-text.js';
 import { TtyScreen, type ScreenOutput } from './screen.js';
+import { errorMessage } from '../../src/util/error-text.js';
 
 /** Shown where the user types. */
 const prompt = '› ';
@@ -100,7 +101,7 @@ export class TtyTerminalAdapter implements PlatformAdapter {
     const pending: Promise<void>[] = [];
     this.emit = (text: string): string => {
       const event = typedMessage({ runId: this.runId, n: this.nextIn++, user: this.user, text, now: this.clock.now() });
-      pending.push(params.emit(event).catch((error: unknown) => this.screen.commit({ text: `[not sent: ${error instanceof Error ? error.message : String(error)}]` })));
+      pending.push(params.emit(event).catch((error: unknown) => this.screen.commit({ text: `[not sent: ${errorMessage(error)}]` })));
       return event.messageId;
     };
     const ended = new Promise<void>((resolve) => {

@@ -8,9 +8,6 @@ import { ModelRoute, type RouteTurn } from './route/route.js';
 import { toolCallsFor } from './tool-calls.js';
 import type { AgentOptions, AgentResult, AgentRunParams } from './types.js';
 
-/** The tool whose rounds do not count against the iteration budget. */
-export const REFUNDED_TOOL = 'execute_code';
-
 /** Result for a tool call left unanswered by an earlier turn that ended abnormally. */
 const STALE_CALL_RESULT = 'Interrupted: this tool call did not run because the previous turn ended before it could.';
 
@@ -91,7 +88,8 @@ export class AIAgent {
       }
       if ('overflow' in step) return step.overflow;
       if ('done' in step) return step.done;
-      if (step.ranTools.length === 1 && step.ranTools[0]?.name === REFUNDED_TOOL) budget.refund();
+      const only = step.ranTools.length === 1 ? step.ranTools[0] : undefined;
+      if (only !== undefined && this.options.registry.get(only.name)?.freeRound === true) budget.refund();
       if (params.signal.aborted) return this.interrupted({ turn });
     }
   }
@@ -190,9 +188,9 @@ export class AIAgent {
       maxParallel: this.options.maxParallel,
     });
     this.options.logger?.debug({ calls: params.calls.map((c) => c.name), batches: batches.length }, 'running tools');
-    // execute_code's scripts call the same tools, with the same context, scrubbed the same way. Only an agent that offers
-    // execute_code, at depth 0, gets them: a delegate_task child never has inner tool calls in its context.
-    const codeAllowed = registry.get(REFUNDED_TOOL) !== undefined && (turn.toolContext.depth ?? 0) === 0;
+    // execute_code's scripts (a tool with `callsTools`) call the same tools, with the same context, scrubbed the same way.
+    // Only an agent that offers such a tool, at depth 0, gets them: a delegate_task child never has inner tool calls in its context.
+    const codeAllowed = registry.list().some((tool) => tool.callsTools === true) && (turn.toolContext.depth ?? 0) === 0;
     const toolCalls = codeAllowed ? toolCallsFor({ registry, ctx: turn.toolContext, scrub: this.options.scrub }) : undefined;
     await runBatches({
       batches,

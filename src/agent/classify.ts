@@ -2,6 +2,7 @@ import OpenAI from 'openai';
 import { displayBaseURL, redactSecrets, type ClassifiedError, type FailureFlags, type FailureReason } from './errors.js';
 import { maskKey, NO_KEY } from './route/keys.js';
 import { expectedFailureCause } from '../util/net-failure.js';
+import { errorMessage } from '../util/error-text.js';
 
 /** Facts about the failed call that make messages precise. */
 export interface ClassifyParams {
@@ -99,7 +100,7 @@ export function classifyError(params: ClassifyParams): ClassifiedError {
       userMessage: `The connection to the model server at ${where} broke off (${quote(error.message)}).`,
     });
   }
-  const text = error instanceof Error ? error.message : String(error);
+  const text = errorMessage(error);
   return failure({ reason: 'unknown', userMessage: `Unexpected error while talking to the model: ${quote(text)}` });
 }
 

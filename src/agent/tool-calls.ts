@@ -4,9 +4,9 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolContext } from '../tools/tool.js';
 
 /**
- * The agent's own tools for `execute_code`'s scripts: the registry's parallel-safe and path-scoped tools plus
- * `terminal` (never delegate_task, clarify, send_message, memory, execute_code). A call is parsed and validated like a
- * model's (registry.execute), runs with the round's tool context (so the terminal's hard block and approval gate
+ * The agent's own tools for `execute_code`'s scripts: the registry's tools a script may call (ToolDefinition.codeCallable:
+ * the parallel-safe and path-scoped tools plus `terminal`; never delegate_task, clarify, send_message, memory,
+ * execute_code). A call is parsed and validated like a model's (registry.execute), runs with the round's tool context (so the terminal's hard block and approval gate
  * apply) and its result is scrubbed like any tool result.
  */
 export function toolCallsFor(params: { registry: ToolRegistry; ctx: Omit<ToolContext, 'signal'>; scrub?: ((text: string) => string) | undefined }): ToolCallsCapability {

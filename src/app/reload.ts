@@ -18,7 +18,7 @@ import { buildAdapterEntry, type PlatformLoaders } from './platforms.js';
 import { appliedConfig, planReload } from './reload-plan.js';
 import type { GatewayRunner } from '../gateway/runtime/runner.js';
 import type { AdapterEntry } from '../core/platform.js';
-import { errorText } from '../gateway/runtime/supervisor.js';
+import { errorMessage } from '../util/error-text.js';
 import type { UnaskedLoops } from '../gateway/inject/unasked-loops.js';
 
 /** What a reload did (also written to gateway.json for `hermes gateway reload`). */
@@ -189,7 +189,7 @@ export class GatewayReloader {
         entries.push(entry);
       } catch (error) {
         failed.push(name);
-        logger.error({ platform: name, err: error }, `config reload: platforms.${name} could not be applied (${errorText({ error })}); the running ${name} adapter keeps its old config`);
+        logger.error({ platform: name, err: error }, `config reload: platforms.${name} could not be applied (${errorMessage(error)}); the running ${name} adapter keeps its old config`);
       }
     }
     return { entries, failed };
@@ -212,7 +212,7 @@ export class GatewayReloader {
   /** An unusable config: logged like `config validate` shows it, nothing changes. */
   private rejected(params: { error: unknown }): ReloadOutcome {
     const { error } = params;
-    const message = errorText({ error });
+    const message = errorMessage(error);
     const details = error instanceof ConfigError
       ? { file: error.file, keyPath: error.keyPath, problems: error.problems.map((p) => p.message), hint: error.hint }
       : error instanceof UserFacingError ? { hint: error.hint } : { err: error };

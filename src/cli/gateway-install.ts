@@ -7,6 +7,7 @@ import { serviceStopTimeoutMs } from './gateway-drain.js';
 import { println, type CliIO } from './output.js';
 import { enabledInstances, realSystemd, serviceTarget, systemctl, systemctlLine, systemdUnavailable, type ServiceTarget, type SystemdDeps } from './systemctl.js';
 import { renderUnit } from './systemd-unit.js';
+import { errorMessage } from '../util/error-text.js';
 
 /** What every service command takes: the CLI context, user or system manager, and how to reach systemd. */
 export interface ServiceCommandParams {
@@ -72,7 +73,7 @@ export async function gatewayInstall(params: ServiceCommandParams & { print: boo
     writeFileSync(target.unitPath, unit);
   } catch (error) {
     throw new UserFacingError({
-      message: `cannot write ${target.unitPath}: ${error instanceof Error ? error.message : String(error)}`,
+      message: `cannot write ${target.unitPath}: ${errorMessage(error)}`,
       hint: params.system ? `System units need root: sudo env HERMES_HOME=${profile.hermesHome} hermes -p ${profile.name} gateway install --system` : 'Check the permissions of that folder.',
       cause: error,
     });

@@ -1,5 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import { UserFacingError } from '../core/errors.js';
+import { errorMessage } from '../util/error-text.js';
 
 /** Where CLI commands write; tests pass their own. */
 export interface CliIO {
@@ -28,7 +29,7 @@ export function describeFailure(params: { error: unknown; debug: boolean; scrub:
     if (error.hint) lines.push(`hint: ${scrub(error.hint)}`);
     return { text: lines.join('\n'), exitCode: error.exitCode };
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   const lines = [`error: unexpected failure: ${scrub(message)}`];
   if (params.debug && error instanceof Error && error.stack) lines.push(scrub(error.stack));
   else lines.push('hint: rerun with HERMES_DEBUG=1 to print the stack (include it if you report this).');

@@ -2,6 +2,7 @@ import { existsSync, lstatSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { EnvSnapshot } from '../home/hermes-home.js';
 import { enabledInstances, serviceTarget, systemctl, systemctlLine, systemdUnavailable, type ServiceTarget, type SystemdDeps } from './systemctl.js';
+import { errorMessage } from '../util/error-text.js';
 
 /** The managers (user, then system) in which this profile's instance is enabled (`systemctl enable` made its link). */
 export function installedServices(params: { profileName: string; env: EnvSnapshot; deps: SystemdDeps }): ServiceTarget[] {
@@ -56,7 +57,7 @@ export function removeServices(params: { profileName: string; env: EnvSnapshot; 
       for (const wants of enabledLinks({ target })) rmSync(wants, { force: true });
       if (enabledInstances({ target }).length === 0) rmSync(target.unitPath, { force: true });
     } catch (error) {
-      notes.push(`cannot remove its unit files (${error instanceof Error ? error.message : String(error)}); remove them with \`sudo hermes -p ${params.profileName} gateway uninstall --system\` before deleting`);
+      notes.push(`cannot remove its unit files (${errorMessage(error)}); remove them with \`sudo hermes -p ${params.profileName} gateway uninstall --system\` before deleting`);
     }
     if (problem === null) systemctl({ target, deps: params.deps, args: ['daemon-reload'] });
     return notes.length === 0 ? `removed the systemd service ${target.instance}` : `removing the systemd service ${target.instance}: ${notes.join('; ')}`;

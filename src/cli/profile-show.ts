@@ -11,6 +11,7 @@ import { println, type CliIO } from './output.js';
 import { existingProfile, hermesHomeOf, profileDescription } from './profile-names.js';
 import { describeServices } from './profile-service.js';
 import { realSystemd, type SystemdDeps } from './systemctl.js';
+import { errorMessage } from '../util/error-text.js';
 
 /** "running (pid 12, up 4m 10s)" or "stopped". */
 function gatewayLine(params: { profile: Profile; clock: Clock }): string {
@@ -43,7 +44,7 @@ export async function profileShow(params: { io: CliIO; name: string; clock?: Clo
   try {
     configPart = configLines({ profile, config: (await loadAppConfig({ profile, env: io.env })).config });
   } catch (error) {
-    configPart = [['config', `broken: ${error instanceof Error ? error.message : String(error)} (see \`hermes -p ${profile.name} config validate\`)`]];
+    configPart = [['config', `broken: ${errorMessage(error)} (see \`hermes -p ${profile.name} config validate\`)`]];
   }
   const description = profileDescription({ profile });
   const rows: [string, string][] = [

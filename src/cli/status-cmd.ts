@@ -12,6 +12,7 @@ import { buildId } from '../util/build-id.js';
 import { println, type CliIO } from './output.js';
 import { nextJobLine } from './status-jobs.js';
 import { assertProfileExists } from './unknown-profile.js';
+import { errorMessage } from '../util/error-text.js';
 
 /** The running gateway's /healthz, or why it could not be read. */
 async function health(params: { host: string; port: number }): Promise<HealthReport | string> {
@@ -19,7 +20,7 @@ async function health(params: { host: string; port: number }): Promise<HealthRep
     const response = await fetch(`http://${params.host.includes(':') ? `[${params.host}]` : params.host}:${params.port}/healthz`, { signal: AbortSignal.timeout(2000) });
     return (await response.json()) as HealthReport;
   } catch (error) {
-    return `health check failed: ${error instanceof Error ? error.message : String(error)}`;
+    return `health check failed: ${errorMessage(error)}`;
   }
 }
 
@@ -42,7 +43,7 @@ async function configProblem(params: { profile: Profile; env: EnvSnapshot }): Pr
     return '';
   } catch (error) {
     const run = `hermes${params.profile.name === DEFAULT_PROFILE_NAME ? '' : ` -p ${params.profile.name}`} config validate`;
-    return `; its config is invalid, so it cannot start: ${error instanceof Error ? error.message : String(error)} (details: \`${run}\`)`;
+    return `; its config is invalid, so it cannot start: ${errorMessage(error)} (details: \`${run}\`)`;
   }
 }
 

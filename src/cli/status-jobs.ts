@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { notedNextJobs, noteNextJobs, storeStamp } from './next-jobs-note.js';
 import type { Profile } from '../home/profile.js';
+import { errorMessage } from '../util/error-text.js';
 
 /**
  * `hermes status`'s "  next job: 1a2b3c4d "Bank" at 2026-12-02 09:00 (Europe/Berlin)" line; undefined without active
@@ -25,6 +26,6 @@ export async function nextJobLine(params: { profile: Profile }): Promise<string 
     const more = active > 1 ? ` (${active} active jobs)` : '';
     return `  next job: ${next.id} "${next.name}" at ${whenText({ atMs: next.nextRunAt, timeZone: next.timeZone })}${more}`;
   } catch (error) {
-    return `  next job: unknown (the store could not be read: ${error instanceof Error ? error.message : String(error)})`;
+    return `  next job: unknown (the store could not be read: ${errorMessage(error)})`;
   }
 }

@@ -3,6 +3,7 @@ import { LineCounter, parseDocument, type Document } from 'yaml';
 import { configError } from './errors.js';
 import { describeFound } from './describe-issue.js';
 import { checkAliases } from './yaml-aliases.js';
+import { errorCodeText } from '../util/error-text.js';
 
 /** How many alias expansions a config file may use (guards against exponential "billion laughs" files). */
 const MAX_ALIAS_COUNT = 100;
@@ -22,7 +23,7 @@ export async function readConfigFile(params: { configPath: string }): Promise<Ra
   try {
     text = await readFile(configPath, 'utf8');
   } catch (error: unknown) {
-    const code = error instanceof Error && 'code' in error ? String(error.code) : 'unknown error';
+    const code = errorCodeText(error);
     if (code === 'ENOENT') return { tree: {}, existed: false };
     throw configError({
       file: configPath,

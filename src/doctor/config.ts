@@ -5,6 +5,7 @@ import { UserFacingError } from '../core/errors.js';
 import type { EnvSnapshot } from '../home/hermes-home.js';
 import type { Profile } from '../home/profile.js';
 import { line, type CheckLine } from '../core/check-line.js';
+import { errorMessage } from '../util/error-text.js';
 
 /** What the config check found: its lines, and the config when it is usable by the checks that need one. */
 export interface ConfigCheckResult {
@@ -29,5 +30,5 @@ export async function configCheck(params: { profile: Profile; env: EnvSnapshot }
 /** A ✗ config line from a thrown error (its message and hint when it is meant for the user). */
 function failure(error: unknown): CheckLine {
   if (error instanceof UserFacingError) return line.fail('config', error.message, error.hint);
-  return line.fail('config', `cannot be loaded: ${error instanceof Error ? error.message : String(error)}`, 'Run `hermes config validate` for details.');
+  return line.fail('config', `cannot be loaded: ${errorMessage(error)}`, 'Run `hermes config validate` for details.');
 }

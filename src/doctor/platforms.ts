@@ -3,6 +3,7 @@ import type { CredentialCheck, PlatformBlock } from '../core/platform-descriptor
 import type { Clock } from '../core/clock.js';
 import { formatSeconds, withTimeout } from '../util/timeout.js';
 import { line, type CheckLine } from '../core/check-line.js';
+import { errorMessage } from '../util/error-text.js';
 
 /** How long one platform's API gets to answer. */
 export const CREDENTIAL_CHECK_TIMEOUT_MS = 5_000;
@@ -22,7 +23,7 @@ async function runOne(params: { name: PlatformName; check: CredentialCheck<Platf
     });
     return result.ok ? line.ok(name, result.detail) : line.fail(name, result.detail, result.hint);
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = errorMessage(error);
     return line.fail(name, `credentials check failed: ${detail}`, `The ${name} API did not answer within ${formatSeconds(params.timeoutMs)}, or the check broke; try again, and see \`hermes logs\`.`);
   }
 }

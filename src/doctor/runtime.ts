@@ -1,4 +1,5 @@
 import { line, type CheckLine } from '../core/check-line.js';
+import { errorMessage } from '../util/error-text.js';
 
 /** The oldest Node major hermes supports. */
 const MIN_NODE_MAJOR = 20;
@@ -27,11 +28,11 @@ export async function sqliteCheck(): Promise<CheckLine> {
     try {
       db.exec("create virtual table doctor_fts using fts5(body); insert into doctor_fts(body) values ('hello')");
     } catch (error) {
-      return line.fail(name, `SQLite ${version} has no FTS5 (${error instanceof Error ? error.message : String(error)}); message search needs it`, rebuild);
+      return line.fail(name, `SQLite ${version} has no FTS5 (${errorMessage(error)}); message search needs it`, rebuild);
     }
     return line.ok(name, `better-sqlite3 loads, SQLite ${version} with FTS5`);
   } catch (error) {
-    return line.fail(name, `better-sqlite3 cannot open a database (${error instanceof Error ? error.message : String(error)})`, rebuild);
+    return line.fail(name, `better-sqlite3 cannot open a database (${errorMessage(error)})`, rebuild);
   } finally {
     db?.close();
   }

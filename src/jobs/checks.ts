@@ -7,6 +7,7 @@ import type { Clock } from '../core/clock.js';
 import type { FiredChecks } from './checks-fired.js';
 import type { InjectTurn } from './inject-request.js';
 import { runOnGrid } from './interval-loop.js';
+import { errorMessage } from '../util/error-text.js';
 
 /** Runs a command the way the terminal tool does (runCommand; tests pass a slow or scripted one). */
 export type CommandRunner = (params: Parameters<typeof runCommand>[0]) => Promise<CommandResult>;
@@ -61,7 +62,7 @@ export async function runCheckCommand(params: {
       signal: params.signal,
     });
   } catch (error) {
-    return { kind: 'failing', reason: `could not start: ${error instanceof Error ? error.message : String(error)}` };
+    return { kind: 'failing', reason: `could not start: ${errorMessage(error)}` };
   }
   const reason = failure(result, params.limits.timeoutMs);
   if (reason !== undefined) return { kind: 'failing', reason };
@@ -127,11 +128,11 @@ export async function runCheck(params: CheckRunDeps & { check: CheckConfig; plat
           fired.markFired({ name: check.name, command: check.command, atMs: clock.now() });
           logger.info('check: once, fired: retired');
         } catch (error) {
-          logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'check: once, fired: retired until restart (could not record it)');
+          logger.warn({ err: errorMessage(error) }, 'check: once, fired: retired until restart (could not record it)');
         }
         stop.abort();
       },
-      onError: ({ error }) => logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'check: the turn could not be injected'),
+      onError: ({ error }) => logger.warn({ err: errorMessage(error) }, 'check: the turn could not be injected'),
       onSkipped: ({ count }) => logger.debug({ count }, 'check: still running when the next run fell due, skipped'),
     });
   } finally {

@@ -9,6 +9,7 @@ import { heartbeatPrompt } from './heartbeat-prompt.js';
 import type { InjectTurn } from './inject-request.js';
 import { runOnGrid } from './interval-loop.js';
 import { isQuietAt, parseQuietHours, type QuietHours } from '../util/schedule/quiet-hours.js';
+import { errorMessage } from '../util/error-text.js';
 
 /** The profile's heartbeat checklist file. */
 export function heartbeatFile(params: { profileDir: string }): string {
@@ -104,7 +105,7 @@ export async function runHeartbeat(params: {
     tick: async ({ scheduledFor }) => {
       await heartbeatTick({ file: params.file, platform, quiet, timeZone: params.timeZone, scheduledFor, inject: params.inject, signal: params.signal, logger, ...(params.maxChars !== undefined ? { maxChars: params.maxChars } : {}) });
     },
-    onError: ({ error }) => logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'heartbeat: the turn could not be injected'),
+    onError: ({ error }) => logger.warn({ err: errorMessage(error) }, 'heartbeat: the turn could not be injected'),
     onSkipped: ({ count }) => logger.info({ count }, 'heartbeat: still running when the next fell due, skipped'),
   });
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { diskErrorKind, diskReason, errorCode, type DiskReporter } from '../util/disk-error.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { LogBacklog } from './log-backlog.js';
+import { errorMessage } from '../util/error-text.js';
 
 /** The file calls the stream makes (a test seam: a test can make writes fail like a full disk). */
 export interface LogFileOps {
@@ -214,6 +215,6 @@ function currentSize(params: { file: string }): number {
 
 /** Default rotation error report. */
 function reportToStderr(error: unknown): void {
-  const reason = error instanceof Error ? error.message : String(error);
+  const reason = errorMessage(error);
   process.stderr.write(`hermes: log rotation failed (${reason}); still writing to the current log file\n`);
 }

@@ -2,6 +2,7 @@ import { queryTerms } from '../store/search-terms.js';
 import type { Store } from '../store/types.js';
 import type { SessionSearchCapability } from './capability.js';
 import { defuse, fenced, formatPassages, RECALL_MAX_CHARS } from './format.js';
+import { errorMessage } from '../util/error-text.js';
 
 
 /** Answers one request with a small model's text (the auxiliary model's client fits); throws when it cannot. */
@@ -75,7 +76,7 @@ export function sessionRecall(params: {
         return fenced({ query: shown, body, maxChars });
       } catch (error) {
         if (!signal.aborted) {
-          const detail = params.scrub(error instanceof Error ? error.message : String(error)).slice(0, 300);
+          const detail = params.scrub(errorMessage(error)).slice(0, 300);
           params.logger.warn({ err: detail }, 'session_search: the auxiliary model failed; returning the raw passages');
         }
         return fenced({ query: shown, body: passages, maxChars });

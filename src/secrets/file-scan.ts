@@ -1,6 +1,7 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { SecretMatcher } from './matcher.js';
+import { errorCodeText } from '../util/error-text.js';
 
 /** What scanning a file for secrets found. */
 export type FileScan =
@@ -31,7 +32,7 @@ export async function scanFile(params: { path: string; matcher: SecretMatcher; m
     // Non-blocking, so a FIFO the agent made cannot stall delivery; it is refused as not a file below.
     handle = await open(params.path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
-    return { kind: 'unreadable', code: codeOf(error) };
+    return { kind: 'unreadable', code: errorCodeText(error) };
   }
   try {
     const info = await handle.stat();
@@ -56,13 +57,8 @@ export async function scanFile(params: { path: string; matcher: SecretMatcher; m
     }
   } catch (error) {
     if (params.signal?.aborted === true) throw error;
-    return { kind: 'unreadable', code: codeOf(error) };
+    return { kind: 'unreadable', code: errorCodeText(error) };
   } finally {
     await handle.close();
   }
-}
-
-/** The errno code of a failed file operation. */
-function codeOf(error: unknown): string {
-  return error instanceof Error && 'code' in error ? String(error.code) : 'unknown error';
 }

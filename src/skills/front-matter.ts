@@ -1,6 +1,7 @@
 import { VFile } from 'vfile';
 import { matter } from 'vfile-matter';
 import type { SkillMeta } from './types.js';
+import { errorMessage } from '../util/error-text.js';
 
 /** A SKILL.md split into its front matter and body, or why it could not be. */
 export type ParsedSkillFile = { readonly ok: true; readonly meta: SkillMeta; readonly body: string } | { readonly ok: false; readonly reason: string };
@@ -39,7 +40,7 @@ export function parseSkillFile(params: { text: string }): ParsedSkillFile {
     // failsafe: every scalar stays a string (`version: 1.0` is "1.0", not the number 1).
     matter(file, { strip: true, yaml: { schema: 'failsafe' } });
   } catch (error) {
-    const first = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+    const first = errorMessage(error).split('\n')[0] ?? '';
     return { ok: false, reason: `front matter is not valid YAML: ${first}` };
   }
   const data: unknown = file.data.matter;

@@ -1,6 +1,7 @@
 import { copyFileSync, createReadStream, lstatSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { Unpack, type ReadEntry } from 'tar';
+import { errorMessage } from '../util/error-text.js';
 
 /** Limits on what one skill install may hold (checked while copying or extracting, before anything is written past them). */
 export interface InstallLimits {
@@ -136,7 +137,7 @@ export async function extractArchive(params: { file: string; into: string; limit
     await done;
   } catch (error) {
     if (refusal !== undefined) return { ok: false, reason: refusal };
-    const message = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+    const message = errorMessage(error).split('\n')[0] ?? '';
     return { ok: false, reason: `the archive could not be read: ${message}` };
   }
   return refusal === undefined ? { ok: true } : { ok: false, reason: refusal };

@@ -3,6 +3,7 @@ import nodePath from 'node:path';
 import { UserFacingError } from '../core/errors.js';
 import { diskErrorKind, diskReason, errorCode } from '../util/disk-error.js';
 import type { StoreLogger } from './store-logger.js';
+import { errorMessage } from '../util/error-text.js';
 
 /** How long a statement waits for another connection's lock before failing. */
 export const BUSY_TIMEOUT_MS = 5000;
@@ -19,7 +20,7 @@ export function openDatabase(params: { path: string; logger: StoreLogger }): Dat
     db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
   } catch (error) {
     throw new UserFacingError({
-      message: `Cannot open the hermes store at ${path}: ${error instanceof Error ? error.message : String(error)}`,
+      message: `Cannot open the hermes store at ${path}: ${errorMessage(error)}`,
       hint: 'Check that its directory exists and is writable by this user, then start hermes again.',
       cause: error,
     });

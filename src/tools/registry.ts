@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
 import { type ToolContext, type ToolDefinition } from './tool.js';
 import { ToolError } from '../core/errors.js';
+import { errorMessage } from '../util/error-text.js';
 
 /** One tool call as the model sent it. */
 export interface ToolCallRequest {
@@ -84,7 +85,7 @@ export class ToolRegistry {
       return {
         ok: false,
         error:
-          `Error: the arguments for ${call.name} are not valid JSON (${errorText(error)}). ` +
+          `Error: the arguments for ${call.name} are not valid JSON (${errorMessage(error)}). ` +
           "Send one JSON object matching the tool's schema.",
       };
     }
@@ -109,7 +110,7 @@ export class ToolRegistry {
         const content = `Interrupted: ${call.name} was stopped because the user interrupted the turn.`;
         return { content, isError: true };
       }
-      const text = error instanceof ToolError ? error.message : `${call.name} failed: ${errorText(error)}`;
+      const text = error instanceof ToolError ? error.message : `${call.name} failed: ${errorMessage(error)}`;
       return { content: this.cap(`Error: ${text}`), isError: true };
     }
   }
@@ -127,8 +128,4 @@ export function summarizeIssues(params: { issues: readonly z.core.$ZodIssue[] })
     .slice(0, 10)
     .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(arguments)'}: ${issue.message}`)
     .join('; ');
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -81,7 +81,30 @@ export type ParallelPolicy<Args> =
       paths(args: Args): PathAccess[];
     };
 
-/** A tool the model can call: a name, a zod input schema, a concurrency policy and a handler. */
+/** Hermes Agent's toolset names, in its order: what a delegate_task task's `toolsets` may name. */
+export const TOOLSET_NAMES = ['file', 'terminal', 'search', 'session_search', 'web', 'skills', 'cronjob'] as const;
+
+/** One of Hermes Agent's toolsets (a group of tools a delegate_task child may be given). */
+export type ToolsetName = (typeof TOOLSET_NAMES)[number];
+
+/** A switch of builtinTools: the profile has memory on, has skills, runs the scheduler. */
+export type BuiltinSwitch = 'memory' | 'skills' | 'cron';
+
+/** How a tool's calls look in the chat's tool-activity lines (the data only: the gateway draws the line). */
+export interface ToolProgressLook {
+  /** Shown before the name, e.g. "⚙". */
+  readonly emoji: string;
+  /** The argument shown after the name (a string, number or boolean of the call's arguments); absent: the name alone. Never one that holds a body the chat should not see. */
+  readonly arg?: string;
+  /** How the argument is set off: `colon` "⚙ terminal: ls -la"; `space` (the default) "📖 read_file notes.md"; `quoted` '🔎 search_files "TODO"'. */
+  readonly style?: 'colon' | 'space' | 'quoted';
+}
+
+/**
+ * A tool the model can call: a name, a zod input schema, a concurrency policy and a handler, plus its policy (the
+ * optional fields below; each one's default is what a tool without it gets). The lists elsewhere (delegate_task's
+ * toolsets and blocked tools, what execute_code may call, the review's tools, the progress lines) are derived from them.
+ */
 export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   /** Name the model calls it by (a-z, 0-9, _ and -). */
   name: string;
@@ -93,6 +116,28 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   parallel: ParallelPolicy<z.infer<S>>;
   /** Runs the tool; the returned text goes back to the model. Throw ToolError for a readable failure. */
   handler(args: z.infer<S>, ctx: ToolContext): Promise<string>;
+  /**
+   * The Hermes Agent toolsets it belongs to: a delegate_task task naming one of them gives its child this tool.
+   * Default: none (a child gets it only when its task names no toolsets).
+   */
+  toolsets?: readonly ToolsetName[];
+  /** True: a delegate_task child never gets it, whatever its toolsets (it needs the owner, the chat or the parent's own state). Default: a child may get it. */
+  childBlocked?: true;
+  /**
+   * Whether an execute_code script may call it. Default: when `parallel` is 'safe' or path-scoped. `false` also says
+   * it is only for the model to call directly: a script calling it is told so, and the JavaScript helper still exports it.
+   */
+  codeCallable?: boolean;
+  /** True: it calls the agent's other tools, so the agent fills `ctx.toolCalls` for it (depth 0 only). Default: not filled. */
+  callsTools?: true;
+  /** True: a model round whose only call is this tool does not count against the iteration budget. Default: every round counts. */
+  freeRound?: true;
+  /** True: the background review's agent gets it (skills and memory upkeep). Default: the review does not. */
+  review?: true;
+  /** How its calls look in the tool-activity lines. Default: 🔧 and the name alone. */
+  progress?: ToolProgressLook;
+  /** builtinTools offers it only when this switch is on (built-in tools only). Default: always offered. */
+  offeredWith?: BuiltinSwitch;
 }
 
 

@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Logger } from 'pino';
+import { errorMessage } from './error-text.js';
 
 /**
  * The one classifier of expected network failures (a refused connection, an unknown host, a timeout, TLS, a
@@ -154,7 +155,7 @@ export interface FailureLog {
 export function failureLog(params: { error: unknown; msg: string; logger: Logger }): FailureLog {
   const { error, msg } = params;
   const cause = expectedFailureCause({ error });
-  const own = error instanceof Error ? error.message : String(error);
+  const own = errorMessage(error);
   if (cause === undefined) return { fields: { err: error }, msg, text: own };
   const debug = params.logger.isLevelEnabled('debug');
   // A raw network error ("connect ECONNREFUSED 127.0.0.1:9") says no more than its cause; a message that names the cause

@@ -73,11 +73,11 @@ test('a script calling delegate_task (or memory, clarify, send_message, or an un
     ].join('\n');
     const result = await runTurn(h, { code });
     const lines = result.split('\n');
-    assert.match(lines[0] ?? '', /^refused: delegate_task cannot be called from execute_code \(delegate_task, clarify, send_message, memory and execute_code are only for you to call directly/);
+    assert.match(lines[0] ?? '', /^refused: delegate_task cannot be called from execute_code \(send_message, delegate_task, clarify, memory and execute_code are only for you to call directly/);
     assert.match(lines[0] ?? '', /Callable here: read_file, write_file, patch, search_files, terminal, session_search/);
     assert.match(lines[1] ?? '', /^refused: memory cannot be called from execute_code/);
-    assert.match(lines[2] ?? '', /^refused: clarify cannot be called from execute_code \(delegate_task, clarify, send_message/);
-    assert.match(lines[3] ?? '', /^refused: send_message cannot be called from execute_code \(delegate_task, clarify, send_message/);
+    assert.match(lines[2] ?? '', /^refused: clarify cannot be called from execute_code \(send_message, delegate_task, clarify/);
+    assert.match(lines[3] ?? '', /^refused: send_message cannot be called from execute_code \(send_message, delegate_task, clarify/);
     assert.match(lines[4] ?? '', /^refused: no_such_tool is not a tool that execute_code can call/);
     assert.deepEqual(lines.slice(5, 7), ['read: 1\talpha', 'read: 1\talpha']);
     assert.match(lines[7] ?? '', /^limit: this script already made 2 tool calls, the most one execute_code run may make \(tools\.code_execution\.max_tool_calls\)/);

@@ -5,6 +5,7 @@ import { summaryRequest } from './prompt.js';
 import { fallbackNote, isSummaryMessage, summaryMessage, summaryText } from './summary-message.js';
 import { trimToTokens } from './trim.js';
 import type { CompressParams, CompressResult } from './types.js';
+import { errorMessage } from '../../util/error-text.js';
 
 /** Default share of the threshold kept verbatim at the end. */
 export const defaultTailRatio = 0.2;
@@ -91,9 +92,9 @@ export async function compressHistory(params: CompressParams): Promise<CompressR
     text = (await summarise({ system: request.system, user: request.user, signal, maxTokens: cap })).trim();
     if (text === '') error = 'the summary was empty';
   } catch (err) {
-    if (signal.aborted) return stepOne('aborted', err instanceof Error ? err.message : String(err));
+    if (signal.aborted) return stepOne('aborted', errorMessage(err));
     text = '';
-    error = err instanceof Error ? err.message : String(err);
+    error = errorMessage(err);
   }
   if (error !== undefined) text = previous === undefined ? fallbackNote : `${previous}\n\n${laterRemovedNote}`;
   const trimmed = trimToTokens({ text, maxTokens: cap, measure: (t) => countTokens(summaryMessage({ text: t })) });

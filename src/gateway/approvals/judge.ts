@@ -1,5 +1,6 @@
 import type { AuxiliaryComplete } from '../../agent/auxiliary/client.js';
 import type { ApprovalMatch } from '../../tools/capabilities.js';
+import { errorMessage } from '../../util/error-text.js';
 
 /** What the auxiliary model said about a command: run it, refuse it (with its reason), or ask the owner. */
 export type JudgeVerdict = { readonly kind: 'approve' } | { readonly kind: 'deny'; readonly reason: string } | { readonly kind: 'escalate'; readonly why: string };
@@ -56,7 +57,7 @@ export async function judgeCommand(params: { complete: AuxiliaryComplete; comman
   try {
     answer = await params.complete({ system: SYSTEM, user, signal: params.signal, maxTokens: 100 });
   } catch (error) {
-    return { kind: 'escalate', why: `the auxiliary model failed (${error instanceof Error ? error.message : String(error)})` };
+    return { kind: 'escalate', why: `the auxiliary model failed (${errorMessage(error)})` };
   }
   const [first = '', ...rest] = answer.trim().split('\n');
   const word = /^[*\s"'`]*([A-Za-z]+)/.exec(first)?.[1]?.toUpperCase();

@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import type { MediaRef } from './media.js';
+import { errorCodeText } from '../../util/error-text.js';
 
 /** Which MEDIA files can be sent, and a note for the reply about each one that cannot. */
 export interface CheckedAttachments {
@@ -37,7 +38,7 @@ async function fileProblem(params: { path: string }): Promise<string | undefined
     const info = await stat(params.path);
     return info.isFile() ? undefined : 'not a regular file';
   } catch (error) {
-    const code = error instanceof Error && 'code' in error ? String(error.code) : 'unknown error';
+    const code = errorCodeText(error);
     if (code === 'ENOENT' || code === 'ENOTDIR') return 'file not found';
     if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
     return `cannot read it (${code})`;

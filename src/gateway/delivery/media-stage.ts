@@ -5,6 +5,7 @@ import path from 'node:path';
 import { MAX_SCAN_BYTES } from '../../secrets/file-scan.js';
 import type { SecretGuard } from '../../secrets/guard.js';
 import { diskErrorKind, diskReason } from '../../util/disk-error.js';
+import { errorCodeText } from '../../util/error-text.js';
 
 /** A file copied aside to be sent, or why it cannot be. */
 export type StagedMedia =
@@ -79,7 +80,7 @@ async function copyOut(params: { from: FileHandle; to: string }): Promise<void> 
 /** What the user is told when a file could not be read or copied aside. */
 function problemOf(params: { error: unknown; dir?: string }): string {
   const { error } = params;
-  const code = error instanceof Error && 'code' in error ? String(error.code) : 'unknown error';
+  const code = errorCodeText(error);
   const disk = params.dir === undefined ? undefined : diskErrorKind({ error, path: params.dir });
   if (disk !== undefined) return `it could not be prepared for sending: ${diskReason({ kind: disk })} (${code}); free some space and ask again`;
   if (code === 'ENOENT' || code === 'ENOTDIR') return 'file not found';

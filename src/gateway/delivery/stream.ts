@@ -8,6 +8,7 @@ import type { ChatPacer } from './pacer.js';
 import { SentMessages, type DeliveryJournal, type ExistingMessage, type SendIntent } from './sent-messages.js';
 import { previewText, progressLineMarkup } from './preview.js';
 import { MIN_SPLIT_LIMIT, reopenPrefix, splitMessage, takeChunk } from './split.js';
+import { errorMessage } from '../../util/error-text.js';
 
 /** What a StreamDelivery is built from. */
 export interface StreamDeliveryParams {
@@ -366,7 +367,7 @@ export class StreamDelivery {
           ...(signal ? { signal } : {}),
         });
       } catch (error) {
-        errors.push(`Could not send the file ${named}: ${describe(error)}`);
+        errors.push(`Could not send the file ${named}: ${errorMessage(error)}`);
       }
     }
     if (this.aborted) errors.push('Delivery was stopped before the reply was complete; a restart finishes it.');
@@ -404,16 +405,11 @@ export class StreamDelivery {
         return true;
       } catch (error) {
         if (attempt >= FINAL_ATTEMPTS || this.aborted) {
-          params.errors.push(`Could not deliver part ${seq + 1} of the reply: ${describe(error)}`);
+          params.errors.push(`Could not deliver part ${seq + 1} of the reply: ${errorMessage(error)}`);
           return false;
         }
         logger?.warn({ err: error, seq, attempt }, 'final update failed; trying again');
       }
     }
   }
-}
-
-/** A one-line description of a thrown value. */
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

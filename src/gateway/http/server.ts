@@ -6,6 +6,7 @@ import type { GatewayMetrics } from '../ops/metrics.js';
 import type { Clock } from '../../core/clock.js';
 import { RejectionLog } from './rejection-log.js';
 import { applyCommonHandlers, WebhookMounts } from './webhook-mounts.js';
+import { errorCodeText, errorMessage } from '../../util/error-text.js';
 
 /** How long a client may take to send a request; slower ones get 408 and are disconnected. */
 export interface HttpTimeouts {
@@ -151,7 +152,7 @@ function withIdleCutoff(params: { server: Server; ms: number }): Server {
  */
 export function listenFailure(params: { error: unknown; host: string; port: number }): UserFacingError {
   const { error, host, port } = params;
-  const code = error instanceof Error && 'code' in error ? String(error.code) : 'unknown error';
+  const code = errorCodeText(error);
   const address = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
   const cannot = `the HTTP server cannot listen on ${address}`;
   switch (code) {
@@ -177,7 +178,7 @@ export function listenFailure(params: { error: unknown; host: string; port: numb
       });
     default:
       return new UserFacingError({
-        message: `${cannot}: ${error instanceof Error ? error.message : String(error)} (gateway.http.host / gateway.http.port)`,
+        message: `${cannot}: ${errorMessage(error)} (gateway.http.host / gateway.http.port)`,
         hint: 'Check gateway.http.host and gateway.http.port in config.yaml (port 0 picks any free one), or set gateway.http.enabled: false.',
         cause: error,
       });

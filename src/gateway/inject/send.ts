@@ -8,6 +8,7 @@ import { StreamDelivery } from '../delivery/stream.js';
 import type { MediaPolicy } from '../delivery/media-policy.js';
 import type { MediaStager } from '../delivery/media-stage.js';
 import { turnJournal, turnLeftovers } from '../turns/journal.js';
+import { errorMessage } from '../../util/error-text.js';
 
 
 
@@ -91,6 +92,6 @@ export async function sendText(params: {
     if (!value.textComplete || value.errors.length > 0) return { ok: false, error: params.scrub(value.errors.join('; ') || 'not every part reached the platform') };
     return { ok: true, messageIds: value.messageIds, sends };
   } catch (error) {
-    return { ok: false, error: params.scrub(error instanceof Error ? error.message : String(error)) };
+    return { ok: false, error: params.scrub(errorMessage(error)) };
   }
 }

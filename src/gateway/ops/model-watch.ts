@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { CheckLine } from '../../core/check-line.js';
 import type { HealthReport } from '../http/server.js';
 import type { Clock } from '../../core/clock.js';
+import { errorMessage } from '../../util/error-text.js';
 
 /** What the gateway last found out about its model endpoint (shown by /healthz and `hermes status`). */
 export interface ModelStatus {
@@ -57,7 +58,7 @@ export class ModelWatch {
     try {
       checked = await this.params.probe()({ signal: params.signal });
     } catch (error) {
-      checked = { status: 'fail', name: 'model endpoint', detail: error instanceof Error ? error.message : String(error) };
+      checked = { status: 'fail', name: 'model endpoint', detail: errorMessage(error) };
     }
     if (params.signal.aborted) return this.current;
     this.current = {

@@ -8,11 +8,11 @@ import type { GatewayConfig } from '../../config/schema.js';
 import { memorySettingsFrom, memoryTargets, targetInfo } from '../../memory/settings.js';
 import { ToolRegistry } from '../../tools/registry.js';
 import type { Clock } from '../../core/clock.js';
-import { REVIEW_MAX_MODEL_CALLS, REVIEW_TOOL_NAMES, reviewTimeoutMs, type ReviewOptions } from './review.js';
+import { REVIEW_MAX_MODEL_CALLS, reviewTimeoutMs, type ReviewOptions } from './review.js';
 
 /**
- * The background review for a config: the review tools the main registry has (picked by name, so tools registered
- * later count too), and a child agent on auxiliary.model (its own key pool, persisted in the store) when one is
+ * The background review for a config: the review tools the main registry has (those whose definitions say `review`,
+ * looked up again by name for each review), and a child agent on auxiliary.model (its own key pool, persisted in the store) when one is
  * configured, else on the main agent's route.
  */
 export function reviewOptionsFrom(params: {
@@ -25,7 +25,7 @@ export function reviewOptionsFrom(params: {
 }): ReviewOptions {
   const { config, clock, registry } = params;
   const logger = params.logger.child({ component: 'review' });
-  const toolNames = REVIEW_TOOL_NAMES.filter((name) => registry.get(name) !== undefined);
+  const toolNames = registry.list().filter((tool) => tool.review === true).map((tool) => tool.name);
   const aux = auxiliaryRoute({ config });
   const auxRoute =
     aux === undefined

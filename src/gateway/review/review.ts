@@ -11,9 +11,7 @@ import type { MemoryTarget } from '../../memory/capability.js';
 import type { ToolContext } from '../../tools/tool.js';
 import { BackgroundAbort } from './background-work.js';
 import { compressedFrom } from '../sessions/chain.js';
-
-/** The tools a review may use, picked by name from the main registry (those that exist). */
-export const REVIEW_TOOL_NAMES: readonly string[] = ['skills_list', 'skill_view', 'skill_manage', 'memory'];
+import { errorMessage } from '../../util/error-text.js';
 
 /** Model calls a review may make. */
 export const REVIEW_MAX_MODEL_CALLS = 8;
@@ -27,7 +25,7 @@ export interface ReviewOptions {
   readonly schedule: ReviewSchedule;
   /** skills.review_notice: one line in the chat after a review saved something. */
   readonly notice: boolean;
-  /** The review tools the main registry has. */
+  /** The review tools the main registry has (those with `review`); the review saves through skill_manage and memory. */
   readonly toolNames: readonly string[];
   /**
    * The quiet child agent: its own registry of the review tools, 8 model calls, on auxiliary.model or else `main`'s
@@ -210,7 +208,7 @@ export async function runReview(params: {
     return savedNothing({ text: result.text }) || result.outcome === 'final' ? { kind: 'nothing', modelCalls } : { kind: 'failed', detail: result.outcome, modelCalls };
   } catch (error) {
     if (signal.aborted) return { kind: 'aborted', saved: savedBy({ messages }), modelCalls: 0 };
-    return { kind: 'failed', detail: error instanceof Error ? error.message : String(error), modelCalls: 0 };
+    return { kind: 'failed', detail: errorMessage(error), modelCalls: 0 };
   }
 }
 

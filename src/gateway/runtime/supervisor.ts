@@ -123,10 +123,3 @@ export class AdapterSupervisor {
     this.current = { ...this.current, ...change, since: stateChanged ? this.clock.now() : this.current.since };
   }
 }
-
-/** A one-line description of any thrown value. */
-export function errorText(params: { error: unknown }): string {
-  const { error } = params;
-  if (error instanceof Error) return error.message;
-  return String(error);
-}

@@ -1,32 +1,6 @@
-/** How a tool's calls are shown: its emoji, the argument worth showing, and how it is set off from the name. */
-interface ToolLook {
-  readonly emoji: string;
-  /** The argument shown after the name (none: the name alone). */
-  readonly arg?: string;
-  /** `colon`: "⚙ terminal: ls -la"; `space`: "📖 read_file notes.md"; `quoted`: '🔎 search_files "TODO"'. */
-  readonly style?: 'colon' | 'space' | 'quoted';
-}
+import type { ToolProgressLook } from '../../tools/tool.js';
 
-/** One row per known tool; any other tool gets the generic look (🔧 and its name). */
-const TOOL_LOOKS: Readonly<Record<string, ToolLook>> = {
-  terminal: { emoji: '⚙', arg: 'command', style: 'colon' },
-  read_file: { emoji: '📖', arg: 'path' },
-  write_file: { emoji: '✍', arg: 'path' },
-  patch: { emoji: '✍', arg: 'path' },
-  search_files: { emoji: '🔎', arg: 'pattern', style: 'quoted' },
-  memory: { emoji: '🧠', arg: 'action', style: 'colon' },
-  session_search: { emoji: '🔍', arg: 'query', style: 'quoted' },
-  skill_view: { emoji: '📚', arg: 'name' },
-  skills_list: { emoji: '📚' },
-  skill_manage: { emoji: '📚', arg: 'name' },
-  cronjob: { emoji: '⏰', arg: 'action' },
-  delegate_task: { emoji: '🤝', arg: 'goal', style: 'colon' },
-  execute_code: { emoji: '🐍' },
-  clarify: { emoji: '❓' },
-  // The target only: a message's body is never shown in the progress line.
-  send_message: { emoji: '✉', arg: 'target', style: 'colon' },
-};
-
+/** The emoji of a tool whose definition has no `progress`. */
 const GENERIC_EMOJI = '🔧';
 
 /** Longest argument shown, in characters (longer ones end in "…"). */
@@ -59,12 +33,12 @@ function argumentOf(params: { json: string; name: string }): string | undefined 
 }
 
 /**
- * The compact line the user sees for one tool call, e.g. "⚙ terminal: ls -la" (`emoji: false`: "terminal: ls -la"). The argument is scrubbed of
+ * The compact line the user sees for one tool call, e.g. "⚙ terminal: ls -la" (`emoji: false`: "terminal: ls -la"), drawn
+ * with the tool's `look` (its definition's `progress`; absent: the generic 🔧 and the name alone). The argument is scrubbed of
  * secrets whole (before it is cut, so a cut never hides a secret from the scrubber) and shortened to one line.
  */
-export function toolProgressLine(params: { name: string; arguments: string; scrub: (text: string) => string; emoji?: boolean }): string {
-  const { scrub } = params;
-  const look = TOOL_LOOKS[params.name];
+export function toolProgressLine(params: { name: string; arguments: string; look?: ToolProgressLook | undefined; scrub: (text: string) => string; emoji?: boolean }): string {
+  const { scrub, look } = params;
   const name = shorten({ text: scrub(params.name), max: MAX_NAME_CHARS });
   const head = params.emoji === false ? name : `${look?.emoji ?? GENERIC_EMOJI} ${name}`;
   const raw = look?.arg === undefined ? undefined : argumentOf({ json: params.arguments, name: look.arg });

@@ -1,4 +1,5 @@
 import type { ChatMessage } from '../../agent/messages.js';
+import type { ToolProgressLook } from '../../tools/tool.js';
 import { toolProgressLine } from './tool-progress-lines.js';
 
 /** How much tool activity the user sees (config `display.tool_progress`). */
@@ -29,13 +30,16 @@ export class ToolProgress {
   private readonly mode: ToolProgressMode;
   private readonly scrub: (text: string) => string;
   private readonly sink: ProgressSink;
+  private readonly looks: (name: string) => ToolProgressLook | undefined;
   private readonly maxLines: number;
   private shown: Shown[] = [];
 
-  constructor(params: { mode: ToolProgressMode; scrub: (text: string) => string; sink: ProgressSink; maxLines?: number }) {
+  /** `looks`: how a tool's calls look (its definition's `progress`), by the name the model called. */
+  constructor(params: { mode: ToolProgressMode; scrub: (text: string) => string; sink: ProgressSink; looks: (name: string) => ToolProgressLook | undefined; maxLines?: number }) {
     this.mode = params.mode;
     this.scrub = params.scrub;
     this.sink = params.sink;
+    this.looks = params.looks;
     this.maxLines = Math.max(1, params.maxLines ?? MAX_PROGRESS_LINES);
   }
 
@@ -49,13 +53,13 @@ export class ToolProgress {
   /** Records one tool call and tells the sink what to show. */
   call(params: { name: string; arguments: string }): void {
     if (this.mode === 'off') return;
-    this.show({ tool: params.name, line: () => toolProgressLine({ ...params, scrub: this.scrub }) });
+    this.show({ tool: params.name, line: () => toolProgressLine({ ...params, look: this.looks(params.name), scrub: this.scrub }) });
   }
 
   /** Records one tool call of a delegate_task child (`child` e.g. "child 2/3"): "↳ child 2/3: read_file notes.md". */
   childCall(params: { child: string; name: string; arguments: string }): void {
     if (this.mode === 'off') return;
-    const line = (): string => `↳ ${params.child}: ${toolProgressLine({ name: params.name, arguments: params.arguments, scrub: this.scrub, emoji: false })}`;
+    const line = (): string => `↳ ${params.child}: ${toolProgressLine({ name: params.name, arguments: params.arguments, look: this.looks(params.name), scrub: this.scrub, emoji: false })}`;
     this.show({ tool: `${params.child}\u0000${params.name}`, line });
   }
 

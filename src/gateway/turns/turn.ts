@@ -159,7 +159,7 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
   // A system-started turn streams nothing (its answer is sent once complete), so it shows no tool activity either.
   // The chat's own /verbose choice wins over the configured default.
   const progressMode = store.chatToolProgress({ key: row.sessionKey }) ?? deps.toolProgress ?? 'new';
-  const progress = new ToolProgress({ mode: system === undefined ? progressMode : 'off', scrub: deps.scrub, sink: delivery });
+  const progress = new ToolProgress({ mode: system === undefined ? progressMode : 'off', scrub: deps.scrub, sink: delivery, looks: (name) => deps.agent.registry.get(name)?.progress });
   // What tools know of the turn: the chat it answers, who started it, the capabilities built for it.
   const turnTools = turnToolsFor({ deps, row, progress, sessionId: () => session.id });
   if (giveUp) {

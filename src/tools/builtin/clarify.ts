@@ -24,6 +24,9 @@ export const clarifyTool = defineTool({
     'choice and say what you assumed.',
   input,
   parallel: 'never',
+  childBlocked: true,
+  codeCallable: false,
+  progress: { emoji: '❓' },
   handler: async (args, ctx) => {
     if (ctx.clarify === undefined) {
       throw new ToolError('clarify is not available here: nobody can be asked in this turn (a scheduled job, heartbeat or check, or a sub-agent). Decide yourself and say what you assumed.');

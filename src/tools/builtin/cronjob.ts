@@ -37,6 +37,9 @@ export const cronjobTool = defineTool({
     'list before update/pause/resume/run/remove when you do not know the id; run makes a job due now.',
   input,
   parallel: 'never',
+  offeredWith: 'cron',
+  toolsets: ['cronjob'],
+  progress: { emoji: '⏰', arg: 'action' },
   handler: async (args, ctx) => {
     if (ctx.cron === undefined) throw new ToolError('scheduled jobs are not available in this gateway (the scheduler does not run); nothing was scheduled.');
     // A run of a job (or a heartbeat, a check) that schedules or changes jobs multiplies itself unseen: as in Hermes

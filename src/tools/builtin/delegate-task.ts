@@ -36,6 +36,9 @@ export const delegateTaskTool = defineTool({
     'send messages, use memory or execute_code.',
   input,
   parallel: 'safe',
+  childBlocked: true,
+  codeCallable: false,
+  progress: { emoji: '🤝', arg: 'goal', style: 'colon' },
   handler: async (args, ctx) => {
     if (ctx.delegate === undefined) throw new ToolError('delegate_task is not available here.');
     const tasks = tasksOf({ args });

@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { codeCallableTools } from '../code/callable.js';
+import { codeCallableTools, directOnlyNames } from '../code/callable.js';
 import { executeCodeDescription } from '../code/describe.js';
 import { runScript, type ScriptResult } from '../code/run-script.js';
 import type { CodeRuntime } from '../code/runtime.js';
 import { helperSignatures } from '../code/signature.js';
 import { defineTool, type ToolDefinition } from '../tool.js';
 import { ToolError } from '../../core/errors.js';
+import { errorMessage } from '../../util/error-text.js';
 
 /** Limits when the context does not carry tools.code_execution (its defaults). */
 const DEFAULT_LIMITS = { timeoutMs: 300_000, maxToolCalls: 50 };
@@ -19,15 +20,25 @@ const input = z.object({
  * `execute_code` (Hermes Agent's shape): runs a model-written script whose generated `hermes_tools` module calls the
  * agent's tools over a channel private to the run. `tools` are the registry's tools at registration, for the helper
  * functions the description lists (what a script may really call is `ctx.toolCalls.names`, filled by the agent).
+ * `refused`: the tools a script is told only the model may call (default: those of `tools` with `codeCallable: false`;
+ * execute_code itself is added).
  */
-export function executeCodeTool(params: { runtime: CodeRuntime; tools: readonly ToolDefinition[] }): ToolDefinition<typeof input> {
+export function executeCodeTool(params: { runtime: CodeRuntime; tools: readonly ToolDefinition[]; refused?: readonly string[] }): ToolDefinition<typeof input> {
   const { runtime } = params;
   const listed = helperSignatures({ tools: codeCallableTools({ tools: params.tools }) });
+  const name = 'execute_code';
+  const refused = [...new Set([...(params.refused ?? directOnlyNames({ tools: params.tools })), name])];
   return defineTool({
-    name: 'execute_code',
+    name,
     description: executeCodeDescription({ runtime, signatures: listed }),
     input,
     parallel: 'never',
+    childBlocked: true,
+    codeCallable: false,
+    callsTools: true,
+    // A script's calls replace many model rounds: its round is refunded (Hermes Agent's rule).
+    freeRound: true,
+    progress: { emoji: '🐍' },
     handler: async (args, ctx) => {
       const tools = ctx.toolCalls;
       if (tools === undefined) throw new ToolError('execute_code is not available here (no tools to call from a script)');
@@ -43,9 +54,9 @@ export function executeCodeTool(params: { runtime: CodeRuntime; tools: readonly 
       const all = [...signatures, ...tools.names.filter((n) => !known.has(n)).map((name) => ({ name, required: [], optional: [], open: true }))];
       let ran: ScriptResult;
       try {
-        ran = await runScript({ code: args.code, language, interpreter, signatures: all, tools, maxToolCalls: limits.maxToolCalls, timeoutMs: limits.timeoutMs, ctx, sandbox });
+        ran = await runScript({ code: args.code, language, interpreter, signatures: all, refused, tools, maxToolCalls: limits.maxToolCalls, timeoutMs: limits.timeoutMs, ctx, sandbox });
       } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
+        const reason = errorMessage(error);
         throw new ToolError(`could not start the script in ${ctx.workspace}: ${reason}`);
       }
       const { result } = ran;

@@ -1,5 +1,6 @@
+import { directOnlyNames } from '../code/callable.js';
 import { codeRuntime } from '../code/runtime.js';
-import type { ToolDefinition } from '../tool.js';
+import type { BuiltinSwitch, ToolDefinition } from '../tool.js';
 import { clarifyTool } from './clarify.js';
 import { cronjobTool } from './cronjob.js';
 import { executeCodeTool } from './execute-code.js';
@@ -17,26 +18,35 @@ import { terminalTool } from './terminal.js';
 import { writeFileTool } from './write-file.js';
 
 /**
- * The tools every agent gets: read_file, write_file, patch, search_files, terminal, session_search, send_message,
- * delegate_task and clarify (they work where the gateway fills `toolContext.messaging` / `.delegate` / `.clarify`); `memory` when it
- * is on; skills_list, skill_view and skill_manage when the profile's skills are (the gateway fills `toolContext.skills`);
- * `cronjob` when the scheduler runs (the gateway fills `toolContext.cron`); `execute_code` last, its description listing
- * the tools before it that a script may call (Python when python3 exists, probed once per process, else JavaScript).
+ * Every built-in tool but execute_code (made per call of builtinTools, it lists the others), in the order the model is
+ * offered them. A tool's policy is on its definition (see ToolDefinition); adding a tool is its file and one line here.
  */
-export function builtinTools(params: { memory?: boolean; skills?: boolean; cron?: boolean } = {}): ToolDefinition[] {
-  const tools: ToolDefinition[] = [
-    readFileTool,
-    writeFileTool,
-    patchTool,
-    searchFilesTool,
-    terminalTool,
-    sessionSearchTool,
-    sendMessageTool,
-    delegateTaskTool,
-    clarifyTool,
-    ...(params.memory === true ? [memoryTool] : []),
-    ...(params.skills === true ? [skillsListTool, skillViewTool, skillManageTool] : []),
-    ...(params.cron === true ? [cronjobTool] : []),
-  ];
-  return [...tools, executeCodeTool({ runtime: codeRuntime(), tools })];
+export const BUILTIN_TOOLS: readonly ToolDefinition[] = [
+  readFileTool,
+  writeFileTool,
+  patchTool,
+  searchFilesTool,
+  terminalTool,
+  sessionSearchTool,
+  sendMessageTool,
+  delegateTaskTool,
+  clarifyTool,
+  memoryTool,
+  skillsListTool,
+  skillViewTool,
+  skillManageTool,
+  cronjobTool,
+];
+
+/**
+ * The tools every agent gets: BUILTIN_TOOLS, those with `offeredWith` only when that switch is on (`memory` when it is
+ * on; skills_list, skill_view and skill_manage when the profile's skills are, the gateway filling `toolContext.skills`;
+ * `cronjob` when the scheduler runs, the gateway filling `toolContext.cron`); send_message, delegate_task and clarify work
+ * where the gateway fills `toolContext.messaging` / `.delegate` / `.clarify`. `execute_code` comes last, its description
+ * listing the tools before it that a script may call (Python when python3 exists, probed once per process, else JavaScript).
+ */
+export function builtinTools(params: Partial<Record<BuiltinSwitch, boolean>> = {}): ToolDefinition[] {
+  const tools = BUILTIN_TOOLS.filter((tool) => tool.offeredWith === undefined || params[tool.offeredWith] === true);
+  // A script is told memory is for direct calls only even where memory is off (as delegate_task and the others).
+  return [...tools, executeCodeTool({ runtime: codeRuntime(), tools, refused: directOnlyNames({ tools: BUILTIN_TOOLS }) })];
 }

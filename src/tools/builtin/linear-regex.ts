@@ -2,6 +2,7 @@ import v8 from 'node:v8';
 import { ToolError } from '../../core/errors.js';
 import { canonicalize } from './case-fold.js';
 import { rewritePattern } from './search-pattern.js';
+import { errorMessage } from '../../util/error-text.js';
 
 // Lets `new RegExp(source, 'l')` use V8's linear-time engine (no catastrophic backtracking).
 // It only adds the 'l' flag; regular expressions without it are unaffected.
@@ -31,7 +32,7 @@ export function compileLinearPattern(params: { pattern: string; ignoreCase: bool
     // Compiling (never running) with the ordinary engine reports syntax errors in the usual words.
     new RegExp(pattern, ignoreCase ? 'i' : '');
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     throw new ToolError(`pattern is not a valid regular expression: ${reason}`);
   }
   if (!LINEAR_ENGINE) {

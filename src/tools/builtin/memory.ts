@@ -27,6 +27,11 @@ export const memoryTool = defineTool({
     'A saved write shows in the system prompt from the next session on, not in this one.',
   input,
   parallel: 'never',
+  offeredWith: 'memory',
+  childBlocked: true,
+  codeCallable: false,
+  review: true,
+  progress: { emoji: '🧠', arg: 'action', style: 'colon' },
   handler: async (args, ctx) => {
     if (ctx.memory === undefined) throw new ToolError('memory is off for this agent (memory.memory_enabled and memory.user_profile_enabled are false); nothing was saved.');
     return ctx.memory.write({

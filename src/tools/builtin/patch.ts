@@ -19,6 +19,8 @@ export const patchTool = defineTool({
     '(including whitespace and indentation) and occur exactly once; include surrounding lines to make it unique.',
   input,
   parallel: { paths: (args) => [{ path: args.path, write: true }] },
+  toolsets: ['file'],
+  progress: { emoji: '✍', arg: 'path' },
   handler: async (args, ctx) => {
     const abs = resolveInWorkspace({ workspace: ctx.workspace, path: args.path, confine: ctx.confineToWorkspace });
     let text: string;

@@ -29,6 +29,8 @@ export const readFileTool = defineTool({
     'read a window with offset and limit; the result says when more lines follow.',
   input,
   parallel: { paths: (args) => [{ path: args.path, write: false }] },
+  toolsets: ['file'],
+  progress: { emoji: '📖', arg: 'path' },
   handler: async (args, ctx) => {
     const abs = resolveInWorkspace({ workspace: ctx.workspace, path: args.path, confine: ctx.confineToWorkspace });
     const stat = await statOrExplain({ abs, shown: args.path });

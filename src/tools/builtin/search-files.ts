@@ -37,6 +37,8 @@ export const searchFilesTool = defineTool({
     'workspace. Narrow with glob (e.g. "**/*.ts") and path. Skips node_modules, .git, binary and very large files.',
   input,
   parallel: { paths: (args) => [{ path: args.path ?? '.', write: false }] },
+  toolsets: ['file', 'search'],
+  progress: { emoji: '🔎', arg: 'pattern', style: 'quoted' },
   handler: async (args, ctx) => {
     const shownRoot = args.path ?? '.';
     const root = resolveInWorkspace({ workspace: ctx.workspace, path: shownRoot, confine: ctx.confineToWorkspace });

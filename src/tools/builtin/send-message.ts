@@ -36,6 +36,10 @@ export const sendMessageTool = defineTool({
     'answer already goes to this chat: do not use send_message for it.',
   input,
   parallel: 'never',
+  childBlocked: true,
+  codeCallable: false,
+  // The target only: a message's body is never shown in the progress line.
+  progress: { emoji: '✉', arg: 'target', style: 'colon' },
   handler: async (args, ctx) => {
     if (ctx.messaging === undefined || (ctx.depth ?? 0) > 0) throw new ToolError('send_message is not available here; nothing was sent. Put what should be said in your answer instead.');
     if (args.action === 'list') return listText({ targets: await ctx.messaging.list({ signal: ctx.signal }), origin: ctx.origin });

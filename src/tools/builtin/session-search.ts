@@ -20,6 +20,8 @@ export const sessionSearchTool = defineTool({
     'background (a condensed answer when an auxiliary model is configured). To keep a fact for good, use memory.',
   input,
   parallel: 'safe',
+  toolsets: ['search', 'session_search'],
+  progress: { emoji: '🔍', arg: 'query', style: 'quoted' },
   handler: async (args, ctx) => {
     if (ctx.sessionSearch === undefined) throw new ToolError('session_search is not available here: this agent has no stored conversations to search.');
     return ctx.sessionSearch.search({

@@ -23,6 +23,10 @@ export const skillManageTool = defineTool({
     'long material goes to references/ (write_file). Writes are checked (name, front matter, size, security scan). New skills show in the index from the next session.',
   input,
   parallel: 'never',
+  offeredWith: 'skills',
+  toolsets: ['skills'],
+  review: true,
+  progress: { emoji: '📚', arg: 'name' },
   handler: async (args, ctx) => {
     if (ctx.skills === undefined) throw new ToolError('skills are not available to this agent (no skills folder); nothing was saved.');
     return ctx.skills.manage({

@@ -15,6 +15,10 @@ export const skillViewTool = defineTool({
     "With file_path, read one of its files instead.",
   input,
   parallel: 'safe',
+  offeredWith: 'skills',
+  toolsets: ['skills'],
+  review: true,
+  progress: { emoji: '📚', arg: 'name' },
   handler: async (args, ctx) => {
     if (ctx.skills === undefined) throw new ToolError('skills are not available to this agent (no skills folder).');
     return ctx.skills.view({ name: args.name, ...(args.file_path !== undefined ? { filePath: args.file_path } : {}), signal: ctx.signal });

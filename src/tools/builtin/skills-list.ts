@@ -13,6 +13,10 @@ export const skillsListTool = defineTool({
     'List all your skills (saved procedures: name, category, description), when the index in the prompt is not enough.',
   input,
   parallel: 'safe',
+  offeredWith: 'skills',
+  toolsets: ['skills'],
+  review: true,
+  progress: { emoji: '📚' },
   handler: async (args, ctx) => {
     if (ctx.skills === undefined) throw new ToolError('skills are not available to this agent (no skills folder).');
     return ctx.skills.list({ ...(args.category !== undefined ? { category: args.category } : {}), signal: ctx.signal });

@@ -4,6 +4,7 @@ import { defineTool } from '../tool.js';
 import { ToolError } from '../../core/errors.js';
 import { refusalUnlessApproved } from './terminal-approval.js';
 import { runCommand, type CommandResult } from './run-command.js';
+import { errorMessage } from '../../util/error-text.js';
 
 /** PATH used when the gateway itself has none. */
 const FALLBACK_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
@@ -34,6 +35,10 @@ export const terminalTool = defineTool({
     'everything it started are killed at the timeout.',
   input,
   parallel: 'never',
+  toolsets: ['terminal'],
+  // Serial for the model's rounds, but a script may run commands (under the same hard block and approval).
+  codeCallable: true,
+  progress: { emoji: '⚙', arg: 'command', style: 'colon' },
   handler: async (args, ctx) => {
     const verdict = classifyCommand({ command: args.command });
     if (verdict.kind === 'blocked') {
@@ -63,7 +68,7 @@ export const terminalTool = defineTool({
         ...(sandbox ? { sandbox } : {}),
       });
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = errorMessage(error);
       throw new ToolError(`could not start the command in ${ctx.workspace}: ${reason}`);
     }
     const output = result.output.length > 0 ? `${result.output.replace(/\n$/, '')}\n` : '(no output)\n';

@@ -18,6 +18,8 @@ export const writeFileTool = defineTool({
     'To change part of an existing file, prefer patch.',
   input,
   parallel: { paths: (args) => [{ path: args.path, write: true }] },
+  toolsets: ['file'],
+  progress: { emoji: '✍', arg: 'path' },
   handler: async (args, ctx) => {
     const abs = resolveInWorkspace({ workspace: ctx.workspace, path: args.path, confine: ctx.confineToWorkspace });
     try {

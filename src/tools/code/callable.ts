@@ -1,15 +1,19 @@
 import type { ToolDefinition } from '../tool.js';
 
-/** Tools an execute_code script may never call, whatever their concurrency policy (they need the model or the chat). */
-export const NOT_CALLABLE_FROM_CODE: ReadonlySet<string> = new Set(['delegate_task', 'clarify', 'send_message', 'memory', 'execute_code']);
+/** Whether an execute_code script may call `tool`: its `codeCallable`, else true for parallel-safe and path-scoped tools. */
+export function isCodeCallable(tool: ToolDefinition): boolean {
+  return tool.codeCallable ?? tool.parallel !== 'never';
+}
 
 /**
- * The tools an execute_code script may call: the parallel-safe and path-scoped (file) tools plus `terminal`, never
- * delegate_task, clarify, send_message, memory or execute_code itself.
+ * The tools an execute_code script may call (see ToolDefinition.codeCallable): the parallel-safe and path-scoped
+ * (file) tools plus those that say `codeCallable: true` (terminal), never those that say false.
  */
 export function codeCallableTools(params: { tools: readonly ToolDefinition[] }): ToolDefinition[] {
-  return params.tools.filter((tool) => {
-    if (NOT_CALLABLE_FROM_CODE.has(tool.name)) return false;
-    return tool.name === 'terminal' || tool.parallel === 'safe' || typeof tool.parallel === 'object';
-  });
+  return params.tools.filter(isCodeCallable);
+}
+
+/** The names of the tools only the model may call directly (`codeCallable: false`): a script calling one is told so. */
+export function directOnlyNames(params: { tools: readonly ToolDefinition[] }): string[] {
+  return params.tools.filter((tool) => tool.codeCallable === false).map((tool) => tool.name);
 }

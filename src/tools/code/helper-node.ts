@@ -1,4 +1,3 @@
-import { NOT_CALLABLE_FROM_CODE } from './callable.js';
 import type { HelperSignature } from './signature.js';
 
 /** The fixed part of the hermes_tools ES module: the channel on fd 3 (line-delimited JSON with ids). */
@@ -68,10 +67,10 @@ function jsIdentifier(name: string): boolean {
 
 /**
  * The source of the hermes_tools ES module for one run: an async function per callable tool taking an object of its
- * arguments, plus the refused ones (delegate_task, memory, …), so a script importing them gets the gateway's reason.
+ * arguments, plus the `refused` ones (delegate_task, memory, …), so a script importing them gets the gateway's reason.
  */
-export function nodeHelperSource(params: { signatures: readonly HelperSignature[] }): string {
-  const names = [...new Set([...params.signatures.map((s) => s.name), ...NOT_CALLABLE_FROM_CODE])].filter(jsIdentifier);
+export function nodeHelperSource(params: { signatures: readonly HelperSignature[]; refused: readonly string[] }): string {
+  const names = [...new Set([...params.signatures.map((s) => s.name), ...params.refused])].filter(jsIdentifier);
   const exports = names.map((name) => `export const ${name} = (args = {}) => callTool(${JSON.stringify(name)}, args);\n`).join('');
   return `${PRELUDE}\n${exports}`;
 }

@@ -1,6 +1,6 @@
 import type { Duplex } from 'node:stream';
 import type { ToolCallsCapability } from '../capabilities.js';
-import { NOT_CALLABLE_FROM_CODE } from './callable.js';
+import { errorMessage } from '../../util/error-text.js';
 
 /** Longest request line a script may send, in characters (a write_file of a large file fits; a runaway one does not). */
 const MAX_LINE_CHARS = 8 * 1024 * 1024;
@@ -22,9 +22,10 @@ export interface RpcCounter {
  * Serves one execute_code run's tool calls on its private channel: each line `{id, tool, args}` gets one line
  * `{id, ok: true, result}` or `{id, ok: false, error}` back, in order, one call at a time. Only `tools.names` run (each
  * through `tools.call`, so validated, approval-gated and scrubbed like the model's), at most `maxCalls` of them; the
- * rest get an error the script sees. `signal` ends the run: calls in flight are aborted and nothing more runs.
+ * rest get an error the script sees (`refused`, the tools only the model may call, are named as such). `signal` ends
+ * the run: calls in flight are aborted and nothing more runs.
  */
-export function serveToolCalls(params: { stream: Duplex; tools: ToolCallsCapability; maxCalls: number; signal: AbortSignal }): RpcCounter {
+export function serveToolCalls(params: { stream: Duplex; tools: ToolCallsCapability; maxCalls: number; signal: AbortSignal; refused?: readonly string[] }): RpcCounter {
   const { stream, tools, signal } = params;
   const counter: RpcCounter = { calls: 0 };
   let pending = '';
@@ -38,7 +39,7 @@ export function serveToolCalls(params: { stream: Duplex; tools: ToolCallsCapabil
     const request = parseRequest(raw);
     if (typeof request === 'string') return reply({ id: null, ok: false, error: request });
     const { id } = request;
-    const refusal = refusalFor({ name: request.tool, names: tools.names, calls: counter.calls, maxCalls: params.maxCalls });
+    const refusal = refusalFor({ name: request.tool, names: tools.names, refused: params.refused ?? [], calls: counter.calls, maxCalls: params.maxCalls });
     if (refusal !== undefined) return reply({ id, ok: false, error: refusal });
     counter.calls += 1;
     try {
@@ -47,7 +48,7 @@ export function serveToolCalls(params: { stream: Duplex; tools: ToolCallsCapabil
       else reply({ id, ok: true, result: result.content });
     } catch (error) {
       // ToolCallsCapability never rejects; should one, the script still gets an answer and the queue goes on.
-      reply({ id, ok: false, error: `${request.tool} failed: ${error instanceof Error ? error.message : String(error)}` });
+      reply({ id, ok: false, error: `${request.tool} failed: ${errorMessage(error)}` });
     }
   };
   stream.setEncoding('utf8');
@@ -88,14 +89,19 @@ function parseRequest(raw: string): RpcRequest | string {
 }
 
 /** Why a call may not run, or undefined when it may. */
-function refusalFor(params: { name: string; names: readonly string[]; calls: number; maxCalls: number }): string | undefined {
-  const { name, names } = params;
-  if (NOT_CALLABLE_FROM_CODE.has(name)) {
-    return `${name} cannot be called from execute_code (delegate_task, clarify, send_message, memory and execute_code are only for you to call directly, outside the script). Callable here: ${names.join(', ')}.`;
+function refusalFor(params: { name: string; names: readonly string[]; refused: readonly string[]; calls: number; maxCalls: number }): string | undefined {
+  const { name, names, refused } = params;
+  if (refused.includes(name)) {
+    return `${name} cannot be called from execute_code (${listed(refused)} are only for you to call directly, outside the script). Callable here: ${names.join(', ')}.`;
   }
   if (!names.includes(name)) return `${name} is not a tool that execute_code can call. Callable here: ${names.join(', ')}.`;
   if (params.calls >= params.maxCalls) {
     return `this script already made ${params.maxCalls} tool calls, the most one execute_code run may make (tools.code_execution.max_tool_calls); no more run.`;
   }
   return undefined;
+}
+
+/** "a, b and c" ("a" alone, "a and b"). */
+function listed(names: readonly string[]): string {
+  return names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1) ?? ''}`;
 }

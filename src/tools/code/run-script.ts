@@ -24,7 +24,7 @@ function shellQuote(text: string): string {
 }
 
 /** Writes the script and its helper module into `dir`; resolves to the shell command that runs it. */
-async function prepare(params: { dir: string; code: string; language: CodeLanguage; interpreter: string; signatures: readonly HelperSignature[] }): Promise<string> {
+async function prepare(params: { dir: string; code: string; language: CodeLanguage; interpreter: string; signatures: readonly HelperSignature[]; refused: readonly string[] }): Promise<string> {
   const { dir, language } = params;
   if (language === 'python') {
     await writeFile(path.join(dir, 'hermes_tools.py'), pythonHelperSource({ signatures: params.signatures }), { mode: 0o600 });
@@ -35,7 +35,7 @@ async function prepare(params: { dir: string; code: string; language: CodeLangua
   const pkg = path.join(dir, 'node_modules', 'hermes_tools');
   await mkdir(pkg, { recursive: true, mode: 0o700 });
   await writeFile(path.join(pkg, 'package.json'), NODE_HELPER_PACKAGE, { mode: 0o600 });
-  await writeFile(path.join(pkg, 'index.js'), nodeHelperSource({ signatures: params.signatures }), { mode: 0o600 });
+  await writeFile(path.join(pkg, 'index.js'), nodeHelperSource({ signatures: params.signatures, refused: params.refused }), { mode: 0o600 });
   await writeFile(path.join(dir, 'script.mjs'), params.code, { mode: 0o600 });
   return `exec ${shellQuote(params.interpreter)} ${shellQuote(path.join(dir, 'script.mjs'))}`;
 }
@@ -52,6 +52,8 @@ export async function runScript(params: {
   language: CodeLanguage;
   interpreter: string;
   signatures: readonly HelperSignature[];
+  /** The tools only the model may call directly: a script calling one is told so. */
+  refused: readonly string[];
   tools: ToolCallsCapability;
   maxToolCalls: number;
   timeoutMs: number;
@@ -68,7 +70,7 @@ export async function runScript(params: {
   else ctx.signal.addEventListener('abort', () => run.abort(), { once: true, signal });
   let counter = { calls: 0 };
   try {
-    const command = await prepare({ dir, code: params.code, language: params.language, interpreter: params.interpreter, signatures: params.signatures });
+    const command = await prepare({ dir, code: params.code, language: params.language, interpreter: params.interpreter, signatures: params.signatures, refused: params.refused });
     const env = { ...commandEnv({ workspace: ctx.workspace, path: process.env['PATH'] }), PYTHONUNBUFFERED: '1', PYTHONDONTWRITEBYTECODE: '1' };
     const result = await runCommand({
       command,
@@ -82,7 +84,7 @@ export async function runScript(params: {
       endGroup: true,
       ...(params.sandbox ? { sandbox: params.sandbox, readOnly: [dir] } : {}),
       channel: (stream) => {
-        counter = serveToolCalls({ stream, tools: params.tools, maxCalls: params.maxToolCalls, signal });
+        counter = serveToolCalls({ stream, tools: params.tools, maxCalls: params.maxToolCalls, signal, refused: params.refused });
       },
     });
     return { result, toolCalls: counter.calls };

@@ -94,12 +94,13 @@ describe('AIAgent tools', () => {
     assert.deepEqual(historyProblems({ messages }), []);
   });
 
-  test('a round whose only tool call is execute_code does not use up the budget', async () => {
+  test('a round whose only tool call is a freeRound tool (execute_code) does not use up the budget', async () => {
     const executeCode = defineTool({
       name: 'execute_code',
       description: 'runs code',
       input: z.object({ code: z.string() }),
       parallel: 'safe',
+      freeRound: true,
       handler: async () => 'ran',
     });
     const other = defineTool({ name: 'other', description: 'x', input: z.object({}), parallel: 'safe', handler: async () => 'ok' });
@@ -127,6 +128,7 @@ describe('AIAgent tools', () => {
       description: 'runs code',
       input: z.object({ code: z.string() }),
       parallel: 'safe',
+      freeRound: true,
       handler: async () => 'ran',
     });
     rig = await startRig({ tools: [executeCode], maxIterations: 3 });

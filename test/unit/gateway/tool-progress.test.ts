@@ -6,10 +6,14 @@ import { ToolProgress, type ToolProgressMode } from '../../../src/gateway/turns/
 import { planReload } from '../../../src/app/reload-plan.js';
 import type { AppConfig } from '../../../src/app/config-schema.js';
 import { loadTempConfig } from '../config/temp-profile.js';
+import { BUILTIN_TOOLS } from '../../../src/tools/builtin/index.js';
+import type { ToolProgressLook } from '../../../src/tools/tool.js';
 
 const noScrub = (text: string): string => text;
+/** The built-in tools' looks (their definitions' `progress`), as a turn's registry gives them. */
+const looks = (name: string): ToolProgressLook | undefined => BUILTIN_TOOLS.find((tool) => tool.name === name)?.progress;
 const line = (name: string, args: Record<string, unknown> | string): string =>
-  toolProgressLine({ name, arguments: typeof args === 'string' ? args : JSON.stringify(args), scrub: noScrub });
+  toolProgressLine({ name, arguments: typeof args === 'string' ? args : JSON.stringify(args), look: looks(name), scrub: noScrub });
 
 describe('toolProgressLine', () => {
   test('each known tool gets its emoji and argument', () => {
@@ -50,10 +54,10 @@ describe('toolProgressLine', () => {
     const secret = 'tok-7Yq2Lm9Pz4Kd8Wx1Rv6';
     const redactor = new Redactor({ secrets: [secret] });
     const scrub = (text: string): string => redactor.scrub(text);
-    const whole = toolProgressLine({ name: 'terminal', arguments: JSON.stringify({ command: `curl -H "Authorization: ${secret}" x` }), scrub });
+    const whole = toolProgressLine({ name: 'terminal', arguments: JSON.stringify({ command: `curl -H "Authorization: ${secret}" x` }), look: looks('terminal'), scrub });
     assert.ok(!whole.includes(secret) && !whole.includes(secret.slice(0, 10)), whole);
     // The secret straddles the 60-character cut: its visible start must not survive either.
-    const straddle = toolProgressLine({ name: 'terminal', arguments: JSON.stringify({ command: `${'a'.repeat(50)} ${secret}` }), scrub });
+    const straddle = toolProgressLine({ name: 'terminal', arguments: JSON.stringify({ command: `${'a'.repeat(50)} ${secret}` }), look: looks('terminal'), scrub });
     assert.ok(!straddle.includes(secret.slice(0, 8)), straddle);
   });
 });
@@ -61,7 +65,7 @@ describe('toolProgressLine', () => {
 /** A tracker whose sink records every update. */
 function tracker(mode: ToolProgressMode, maxLines?: number): { progress: ToolProgress; updates: { lines: readonly string[]; added?: string }[] } {
   const updates: { lines: readonly string[]; added?: string }[] = [];
-  const progress = new ToolProgress({ mode, scrub: noScrub, sink: { progress: (u) => updates.push(u) }, ...(maxLines === undefined ? {} : { maxLines }) });
+  const progress = new ToolProgress({ mode, scrub: noScrub, sink: { progress: (u) => updates.push(u) }, looks, ...(maxLines === undefined ? {} : { maxLines }) });
   return { progress, updates };
 }
 
@@ -133,7 +137,7 @@ describe('ToolProgress.childCall', () => {
   test("a delegate_task child's calls show as ↳ lines under its number; `new` counts a child's repeats; `off` shows none", () => {
     const shownFor = (mode: ToolProgressMode): string[] => {
       let lines: readonly string[] = [];
-      const progress = new ToolProgress({ mode, scrub: (text) => text.replace('s3cret', '[REDACTED]'), sink: { progress: (p) => (lines = p.lines) } });
+      const progress = new ToolProgress({ mode, scrub: (text) => text.replace('s3cret', '[REDACTED]'), sink: { progress: (p) => (lines = p.lines) }, looks });
       progress.call({ name: 'delegate_task', arguments: JSON.stringify({ goal: 'look around' }) });
       progress.childCall({ child: 'child 1/2', name: 'read_file', arguments: JSON.stringify({ path: 'notes.md' }) });
       progress.childCall({ child: 'child 1/2', name: 'read_file', arguments: JSON.stringify({ path: 'more.md' }) });
