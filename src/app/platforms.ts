@@ -30,6 +30,7 @@ export const platformFactories: Partial<Record<PlatformName, PlatformLoader>> = 
   discord: async () => (await import('../../adapters/discord/factory.js')).discordFactory,
   email: async () => (await import('../../adapters/email/factory.js')).emailFactory,
   sms: async () => (await import('../../adapters/sms/factory.js')).smsFactory,
+  api: async () => (await import('../../adapters/api/factory.js')).apiFactory,
 };
 
 /** The factory of one platform, loaded; undefined when this build has no adapter for it. */

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+// Temporary upward import: the api platform keeps its schema in its own folder (to be turned around with the platform descriptors).
+import { apiSchema } from '../../adapters/api/config.js';
 import { normalizePhone } from '../util/phone.js';
 import { bool, duration, httpUrl, httpUrlProblem, int, optionalHttpUrl, optionalString, size } from './fields.js';
 
@@ -226,5 +228,6 @@ export const platformsSchema = z
     discord: discordSchema,
     email: emailSchema,
     sms: smsSchema,
+    api: apiSchema,
   })
   .prefault({});

@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
-import type { PlatformName } from '../../config/schema.js';
 import type { GlobalOptions } from '../context.js';
 import type { CliIO } from '../output.js';
-import { platformSpecs } from './platform-specs.js';
+import { platformSpecs, type SetupPlatformName } from './platform-specs.js';
 
 /** Adds `hermes setup [model|telegram|slack|discord|email|sms]`; each section's module loads when it runs. */
 export function addSetupCommands(params: { program: Command; globals: () => GlobalOptions; io: CliIO; setExit: (code: number) => void }): void {
@@ -24,7 +23,7 @@ export function addSetupCommands(params: { program: Command; globals: () => Glob
       const { yes, ...model } = opts;
       setExit(await (await import('./run.js')).setup({ options: globals(), io, section: 'model', yes: yes === true, model }));
     });
-  for (const name of Object.keys(platformSpecs) as PlatformName[]) {
+  for (const name of Object.keys(platformSpecs) as SetupPlatformName[]) {
     const spec = platformSpecs[name];
     const command = setup.command(name).description(`${spec.title}: credentials checked live, then enabled with the owner in allowed_users`);
     for (const field of spec.fields) command.option(`--${field.flag} <value>`, field.label);

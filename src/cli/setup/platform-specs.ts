@@ -57,8 +57,11 @@ const notEmpty = (what: string) => (value: string): string | undefined => (value
 const port = (value: string): string | undefined => (/^\d{1,5}$/.test(value) && Number(value) >= 1 && Number(value) <= 65535 ? undefined : 'a port number, 1-65535');
 const url = (value: string): string | undefined => (/^https?:\/\/[^/?#\s]+/i.test(value) ? undefined : 'an http(s) URL');
 
+/** The platforms `hermes setup` has a section for: the API (platforms.api) has none yet (its keys are a list). */
+export type SetupPlatformName = Exclude<PlatformName, 'api'>;
+
 /** The five platform sections (no adapter module is imported here: `hermes status` loads this file too). */
-export const platformSpecs: Readonly<Record<PlatformName, PlatformSpec>> = {
+export const platformSpecs: Readonly<Record<SetupPlatformName, PlatformSpec>> = {
   telegram: {
     name: 'telegram',
     title: 'Telegram',

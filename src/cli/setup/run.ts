@@ -8,12 +8,11 @@ import { clackAsk, type Ask } from './ask.js';
 import { SetupFiles } from './files.js';
 import { modelSection, type ModelFlags } from './model-section.js';
 import { platformSection, type PlatformFlags } from './platform-section.js';
-import { platformSpecs } from './platform-specs.js';
+import { platformSpecs, type SetupPlatformName } from './platform-specs.js';
 import type { SectionContext, SectionResult } from './section.js';
-import type { PlatformName } from '../../config/schema.js';
 
 /** The sections `hermes setup <section>` runs. */
-export type SetupSection = 'model' | PlatformName;
+export type SetupSection = 'model' | SetupPlatformName;
 
 /** Exit code when a live check refuses what was entered (nothing is written): the configuration would not work. */
 const CHECK_FAILED_EXIT = 78;
@@ -94,12 +93,12 @@ export async function setup(params: { options: GlobalOptions; io: CliIO; section
 /** Offers each platform until the owner is done; a refused credential is shown and the next choice offered. */
 async function platformsLoop(params: { io: CliIO; profile: Profile; ask: Ask; ctx: SectionContext }): Promise<void> {
   const { io, profile, ask, ctx } = params;
-  const done = new Set<PlatformName>();
+  const done = new Set<SetupPlatformName>();
   for (;;) {
-    const choices = (Object.keys(platformSpecs) as PlatformName[]).map((name) => ({ value: name, label: platformSpecs[name].title, ...(done.has(name) ? { hint: 'set up' } : {}) }));
+    const choices = (Object.keys(platformSpecs) as SetupPlatformName[]).map((name) => ({ value: name, label: platformSpecs[name].title, ...(done.has(name) ? { hint: 'set up' } : {}) }));
     const picked = await ask.select({ message: 'Set up a platform?', choices: [{ value: 'done', label: 'No, done' }, ...choices], initial: 'done' });
     if (picked === 'done') return;
-    const section = picked as PlatformName;
+    const section = picked as SetupPlatformName;
     try {
       report({ io, profile, ask, result: await runOne({ profile, section, ctx, model: {}, platform: { values: {} } }) });
       done.add(section);
