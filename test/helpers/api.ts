@@ -135,13 +135,16 @@ export interface ApiGateway {
 }
 
 /** Starts the gateway with `platforms.api` (keys: owner, stranger; plus `overrides`) and captured logs. */
-export async function startApiGateway(params: { overrides?: Record<string, unknown>; config?: Record<string, unknown> } = {}): Promise<ApiGateway> {
+export async function startApiGateway(
+  params: { overrides?: Record<string, unknown>; config?: Record<string, unknown>; harness?: Pick<Parameters<typeof startHarness>[0] & object, 'disk' | 'configureStore'> } = {},
+): Promise<ApiGateway> {
   const logs: Record<string, unknown>[] = [];
   const logger: Logger = pino({ level: 'debug' }, { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) });
   const parsed = configSchema.parse({ platforms: { api: { enabled: true, keys: [apiKeys.owner, apiKeys.stranger], ...params.overrides } }, gateway: { http: { enabled: true, port: 0 } } });
   const h = await startHarness({
     withHttp: true,
     logger,
+    ...params.harness,
     ...(params.config ? { config: params.config } : {}),
     adapters: ({ profile, clock }) => [apiFactory({ config: { ...parsed, tools: { ...parsed.tools, workspace: profile.workspaceDir } }, profile, clock, logger })],
   });
