@@ -27,8 +27,10 @@ export function sessionNameProblem(params: { value: string }): string | undefine
   const { value } = params;
   if (value.trim() === '') return 'must not be empty';
   if (value.length > MAX_SESSION_NAME) return `must be at most ${MAX_SESSION_NAME} characters`;
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(value)) return 'must not contain control characters';
+  for (const char of value) {
+    const code = char.charCodeAt(0);
+    if (code < 0x20 || code === 0x7f) return 'must not contain control characters';
+  }
   return undefined;
 }
 
