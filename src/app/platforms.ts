@@ -36,7 +36,9 @@ export async function buildAdapterEntry<K extends PlatformName>(params: AdapterB
   const factory = await load();
   const { profile, clock, logger } = params;
   const skillCommands = (): SkillCommand[] => skillCommandsFor({ dir: profile.skillsDir, platform: params.name });
-  return factory({ config: params.config.platforms[params.name], cacheDir: profile.cacheDir, skillCommands, clock, logger });
+  const { http } = params.config.gateway;
+  const gateway = { profileName: profile.name, cursor: params.config.stream.cursor, http: { enabled: http.enabled, host: http.host, port: http.port } };
+  return factory({ config: params.config.platforms[params.name], cacheDir: profile.cacheDir, skillCommands, gateway, clock, logger });
 }
 
 /** The skills of `dir` that apply to `platform`, as commands (read from disk at each call). */

@@ -4,7 +4,7 @@ import { parseConfigText } from '../config/yaml-file.js';
 import type { Profile } from '../home/profile.js';
 
 /** The platforms block names config.yaml knows, in the order `profile list` shows them. */
-const platformNames = ['telegram', 'slack', 'discord', 'email', 'sms'] as const;
+const platformNames = ['telegram', 'slack', 'discord', 'email', 'sms', 'api'] as const;
 
 /**
  * For `profile list`: the platforms config.yaml turns on (`enabled: true` as written; an `enabled` that is a

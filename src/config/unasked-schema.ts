@@ -4,7 +4,7 @@ import { parseQuietHours } from '../util/schedule/quiet-hours.js';
 import { bool, duration, markDuration, optionalString } from '../util/config-fields.js';
 
 /** Platforms a heartbeat or check may go to (the home channel of one, set with /sethome); a test keeps it equal to `platforms`. */
-export const TARGET_PLATFORMS = ['telegram', 'slack', 'discord', 'email', 'sms'] as const;
+export const TARGET_PLATFORMS = ['telegram', 'slack', 'discord', 'email', 'sms', 'api'] as const;
 const targetPlatform = z.enum(TARGET_PLATFORMS);
 
 /** `heartbeat.quiet_hours`: "23:00-07:00" in `timezone`; unset means never quiet. */

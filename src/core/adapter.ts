@@ -183,6 +183,14 @@ export interface AdapterStorage {
   set(params: { name: string; value: string }): void;
 }
 
+/**
+ * What became of a message `emit` handed over (the gateway's accept result): `queued` for a turn (its end is told
+ * through `turnEnded`), `command` (answered at once by a message replying to it), `unauthorized` (the sender may not
+ * talk: dropped, perhaps offered pairing), `duplicate` (a redelivery of one already taken), `deferred` (journaled while
+ * the gateway drains: answered after its next start), `answer` (it answered a question waiting in the chat, no reply of its own).
+ */
+export type EmitOutcome = 'queued' | 'duplicate' | 'unauthorized' | 'command' | 'deferred' | 'answer';
+
 /** What `start` gets from the runner. */
 export interface AdapterStartParams {
   /** Aborted when the adapter must stop; `start` then resolves. */
@@ -192,6 +200,11 @@ export interface AdapterStartParams {
    * only then may the adapter acknowledge it to its platform.
    */
   readonly emit: (event: MessageEvent) => Promise<void>;
+  /**
+   * `emit` that also tells what became of the message (given by the gateway's runner; absent where a caller of `start`
+   * does not tell): for platforms whose answer is the response to the request that carried the message (the HTTP API).
+   */
+  readonly emitWithOutcome?: (event: MessageEvent) => Promise<EmitOutcome>;
   /** Tells the supervisor about connection changes. */
   readonly report: (report: AdapterReport) => void;
   /** This adapter's persistent key/value space. */
@@ -234,6 +247,14 @@ export interface PlatformAdapter {
   typing?(params: { chat: ChatRef }): Promise<void>;
   /** Clears a typing/thinking indicator that does not expire by itself (called when the turn ends, also on error). */
   typingDone?(params: { chat: ChatRef }): Promise<void>;
+  /**
+   * Called when a turn that answered messages of this adapter has ended, after its reply was delivered as far as it
+   * will be (the final edit is done): also after an error, a /stop or an interrupt, and for a turn that sent nothing.
+   * `messageIds` are the inbound messages it answered: its own, the parts merged into it and the messages steered into
+   * it. Not called for a turn a shutdown left open (the next start replays it). Platforms that answer per request (the
+   * HTTP API) close the request here. Must not throw.
+   */
+  turnEnded?(params: { chat: ChatRef; messageIds: readonly string[]; outcome: 'delivered' | 'silent' | 'error' | 'stopped' | 'undelivered' }): void;
   /** Adds a reaction to a message. */
   react?(params: { chat: ChatRef; messageId: string; emoji: string }): Promise<void>;
   /** Removes a reaction the bot added. */

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { PlatformFactory } from './platform.js';
+import type { HttpFacts, PlatformFactory } from './platform.js';
 
 /**
  * One messaging platform as the rest of hermes sees it: everything that differs between platforms, in one object per
@@ -17,8 +17,8 @@ export interface PlatformDescriptor<N extends string = string, C extends Platfor
   readonly load: () => Promise<PlatformFactory<C>>;
   /** The live credentials check `hermes doctor` and `hermes setup` run. */
   readonly credentialCheck: () => Promise<CredentialCheck<C>>;
-  /** What `hermes setup <name>` asks (and its flags). */
-  readonly setup: PlatformSetup;
+  /** What `hermes setup <name>` asks (and its flags); absent: the platform has no setup section. */
+  readonly setup?: PlatformSetup;
   /**
    * The accounts an enabled block logs in as (a bot token, a mailbox on a host): two profiles using one are refused
    * at start (clash detection). Each is named by its config keys and identified by their values.
@@ -57,7 +57,7 @@ export interface CredentialCheckResult {
  * Checks one enabled platform's credentials with a single cheap API call (Telegram getMe, Slack auth.test,
  * IMAP login, ...). Must honour `signal` (doctor aborts it after a short timeout) and never throw.
  */
-export type CredentialCheck<C> = (params: { config: C; signal: AbortSignal }) => Promise<CredentialCheckResult>;
+export type CredentialCheck<C> = (params: { config: C; signal: AbortSignal; http?: HttpFacts }) => Promise<CredentialCheckResult>;
 
 /** One setting a platform's setup section asks for (or takes from its flag). */
 export interface PlatformField {

@@ -54,8 +54,26 @@ export interface PlatformFactoryParams<C> {
   readonly cacheDir: string;
   /** The profile's skills usable on this platform, read from disk when called (menus that list skills as commands). */
   readonly skillCommands: () => readonly SkillCommand[];
+  /** What the gateway around the adapter is (its profile, stream cursor, HTTP server). */
+  readonly gateway: GatewayFacts;
   readonly clock: Clock;
   readonly logger: Logger;
+}
+
+/** The facts about the gateway an adapter may need: whose it is and where its HTTP server listens. */
+export interface GatewayFacts {
+  readonly profileName: string;
+  /** The cursor shown at the end of a reply being streamed (stream.cursor). */
+  readonly cursor: string;
+  readonly http: HttpFacts;
+}
+
+/** The gateway's HTTP server as configured (gateway.http). */
+export interface HttpFacts {
+  readonly enabled: boolean;
+  readonly host: string;
+  /** 0: any free port. */
+  readonly port: number;
 }
 
 /** Builds the adapter entry of one enabled platform. */

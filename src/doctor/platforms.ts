@@ -1,5 +1,6 @@
 import type { GatewayConfig, PlatformName } from '../config/schema.js';
 import type { CredentialCheck, PlatformBlock } from '../core/platform-descriptor.js';
+import type { HttpFacts } from '../core/platform.js';
 import type { Clock } from '../core/clock.js';
 import { formatSeconds, withTimeout } from '../util/timeout.js';
 import { line, type CheckLine } from '../core/check-line.js';
@@ -9,7 +10,7 @@ import { errorMessage } from '../util/error-text.js';
 export const CREDENTIAL_CHECK_TIMEOUT_MS = 5_000;
 
 /** Runs one check; a check that throws (against its contract) or overruns still gives a line. */
-async function runOne(params: { name: PlatformName; check: CredentialCheck<PlatformBlock>; config: PlatformBlock; clock: Clock; timeoutMs: number }): Promise<CheckLine> {
+async function runOne(params: { name: PlatformName; check: CredentialCheck<PlatformBlock>; config: PlatformBlock; http: HttpFacts; clock: Clock; timeoutMs: number }): Promise<CheckLine> {
   const { name } = params;
   try {
     const result = await withTimeout({
@@ -17,7 +18,7 @@ async function runOne(params: { name: PlatformName; check: CredentialCheck<Platf
       ms: params.timeoutMs,
       run: (signal) =>
         Promise.race([
-          params.check({ config: params.config, signal }),
+          params.check({ config: params.config, signal, http: params.http }),
           new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true })),
         ]),
     });
@@ -41,7 +42,7 @@ export async function credentialLines(params: {
     enabled.map(([name, block]) => {
       const check = params.checks[name];
       if (check === undefined) return line.warn(name, 'enabled, but this version of hermes cannot check its credentials yet');
-      return runOne({ name, check, config: block, clock: params.clock, timeoutMs: params.timeoutMs ?? CREDENTIAL_CHECK_TIMEOUT_MS });
+      return runOne({ name, check, config: block, http: params.config.gateway.http, clock: params.clock, timeoutMs: params.timeoutMs ?? CREDENTIAL_CHECK_TIMEOUT_MS });
     }),
   );
 }

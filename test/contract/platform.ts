@@ -45,6 +45,13 @@ export interface ContractPlatform {
   buttonsOf?(params: { chatId: string; messageId: string }): readonly string[];
   /** The user presses the button with this choice id under a bot message, as the platform delivers it. */
   press?(params: { user: ContractUser; chatId: string; messageId: string; choiceId: string }): Promise<void>;
+  /**
+   * The platform answers each message with one reply however long (the HTTP API: one completion per request): the
+   * long-answer test then checks that it arrives whole, in one message, instead of split at the limit.
+   */
+  readonly wholeReplies?: boolean;
+  /** The platform carries no files either way (the HTTP API takes and gives text only): the file test is skipped. */
+  readonly noFiles?: boolean;
   /** Length of shown text in the units the platform's limit counts. */
   visibleLength(params: { text: string }): number;
   /** Stops the platform's fake. */

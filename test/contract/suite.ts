@@ -73,7 +73,8 @@ export function adapterContract(params: { name: string; setup: () => Promise<Con
           if (adapter.capabilities.edit) {
             await adapter.edit({ chat, messageId: sent.messageId, text: 'second version' });
             await adapter.edit({ chat, messageId: sent.messageId, text: 'second version' });
-            assert.equal(platform.botMessages({ chatId: platform.owner.chatId }).at(-1)?.text, 'second version');
+            // A client that fetches what it is sent (the HTTP API's outbox) sees the edit moments later.
+            await until({ check: () => platform.botMessages({ chatId: platform.owner.chatId }).at(-1)?.text === 'second version', what: 'the edited message', timeoutMs: 5000 });
           } else {
             // Edit declared unsupported: calling it anyway is a clear error, and what was sent stays as it was.
             await assert.rejects(adapter.edit({ chat, messageId: sent.messageId, text: 'second version' }), /edit/i);
@@ -102,6 +103,17 @@ export function adapterContract(params: { name: string; setup: () => Promise<Con
       await withGateway({
         setup,
         run: async ({ platform, h }) => {
+          if (platform.wholeReplies === true) {
+            // One reply per message however long: a long answer arrives whole and exact, in one message.
+            const long: string[] = [];
+            for (let i = 0; long.join('\n\n').length < 12_000; i++) long.push(`Paragraph ${i}: ${'lorem ipsum dolor '.repeat(8).trim()}.`);
+            h.fake.enqueue({ text: long.join('\n\n') });
+            await platform.userSays({ user: platform.owner, text: 'write a lot' });
+            await until({ check: () => platform.botMessages({ chatId: platform.owner.chatId }).some((m) => m.text === long.join('\n\n')), what: 'the whole answer' });
+            await h.runner.waitIdle();
+            assert.equal(platform.botMessages({ chatId: platform.owner.chatId }).length, 1);
+            return;
+          }
           const entry = platform.entry({ profile: h.profile, clock: h.clock, logger: h.logger });
           const limit = entry.adapter.capabilities.maxMessageLength;
           const paragraphs: string[] = [];
@@ -123,6 +135,7 @@ export function adapterContract(params: { name: string; setup: () => Promise<Con
       await withGateway({
         setup,
         run: async ({ platform, h }) => {
+          if (platform.noFiles === true) return;
           const bytes = Buffer.from('%PDF-1.4 contract test file\n');
           const outFile = platform.outboundFile ?? { name: 'report.txt', bytes: Buffer.from('the report') };
           const reportPath = path.join(h.profile.workspaceDir, outFile.name);

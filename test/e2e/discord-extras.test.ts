@@ -13,6 +13,7 @@ import { systemClock } from '../../src/core/clock.js';
 import { FakeDiscord } from '../fakes/discord/index.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { discordAdapter, discordToken } from '../helpers/discord.js';
+import { gatewayFacts } from '../helpers/gateway-facts.js';
 
 /** The app's config schema (every platform's block), loaded once. */
 const configSchema = await appConfigSchema();
@@ -40,7 +41,7 @@ async function start(params: { discord?: Record<string, unknown>; withTempo?: bo
       const parsed = configSchema.parse({
         platforms: { discord: { enabled: true, token: discordToken, api_url: fake.apiBase, allowed_users: [owner.id], unauthorized: 'ignore', merge_window: '200ms', ...params.discord } },
       });
-      return [discordFactory({ config: parsed.platforms.discord, cacheDir: profile.cacheDir, skillCommands: () => [], clock, logger })];
+      return [discordFactory({ config: parsed.platforms.discord, cacheDir: profile.cacheDir, skillCommands: () => [], gateway: gatewayFacts({ profile, config: parsed }), clock, logger })];
     },
   });
   await fake.waitFor({ predicate: () => fake.sessions > 0, what: 'the gateway session' });

@@ -12,6 +12,7 @@ import type { Clock } from '../../src/core/clock.js';
 import type { ContractPlatform } from '../contract/platform.js';
 import { SmtpSink, type SunkMail } from '../fakes/smtp/sink.js';
 import type { Dovecot } from './dovecot.js';
+import { gatewayFacts } from './gateway-facts.js';
 
 /** The app's config schema (every platform's block), loaded once. */
 const configSchema = await appConfigSchema();
@@ -58,7 +59,7 @@ export function emailAdapter(params: { dovecot: Dovecot; sink: SmtpSink; cacheDi
  */
 export function emailEntry(params: { dovecot: Dovecot; sink: SmtpSink; profile: Profile; clock: Clock; logger: Logger; overrides?: Record<string, unknown> }): AdapterEntry {
   const parsed = configSchema.parse({ platforms: { email: { ...emailConfigInput({ dovecot: params.dovecot, sink: params.sink }), ...params.overrides } } });
-  return emailFactory({ config: parsed.platforms.email, cacheDir: params.profile.cacheDir, skillCommands: () => [], clock: params.clock, logger: params.logger });
+  return emailFactory({ config: parsed.platforms.email, cacheDir: params.profile.cacheDir, skillCommands: () => [], gateway: gatewayFacts({ profile: params.profile, config: parsed }), clock: params.clock, logger: params.logger });
 }
 
 /** What a test mail is made of. */

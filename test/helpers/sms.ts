@@ -9,6 +9,7 @@ import type { Clock } from '../../src/core/clock.js';
 import type { ContractPlatform, ShownBotMessage } from '../contract/platform.js';
 import { FakeTwilio, TwilioWebhooks, type FakeSentMessage } from '../fakes/twilio/index.js';
 import { startHarness, type Harness } from './harness.js';
+import { gatewayFacts } from './gateway-facts.js';
 
 /** The app's config schema (every platform's block), loaded once. */
 const configSchema = await appConfigSchema();
@@ -137,7 +138,7 @@ export async function startSmsGateway(params: { overrides?: Record<string, unkno
     logger,
     ...(params.config ? { config: params.config } : {}),
     adapters: ({ profile, clock }) => [
-      smsFactory({ config: parsed.platforms.sms, cacheDir: profile.cacheDir, skillCommands: () => [], clock: params.adapterClock ?? clock, logger }),
+      smsFactory({ config: parsed.platforms.sms, cacheDir: profile.cacheDir, skillCommands: () => [], gateway: gatewayFacts({ profile, config: parsed }), clock: params.adapterClock ?? clock, logger }),
     ],
   });
   const address = h.runner.httpAddress;

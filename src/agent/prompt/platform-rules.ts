@@ -1,5 +1,5 @@
 /** The platforms with their own formatting rules (the adapters' names). */
-export const promptPlatforms = ['terminal', 'telegram', 'slack', 'discord', 'email', 'sms'] as const;
+export const promptPlatforms = ['terminal', 'telegram', 'slack', 'discord', 'email', 'sms', 'api'] as const;
 
 /** A platform the prompt has rules for. */
 export type PromptPlatform = (typeof promptPlatforms)[number];
@@ -25,6 +25,9 @@ const rules: Readonly<Record<PromptPlatform, string>> = {
   email:
     'Write like an email: plain paragraphs and simple lists, no Markdown tables, no headings beyond a short title line, little emphasis. ' +
     'The text is also sent as is to mail clients that show plain text, so it must read well without rendering.',
+  api:
+    'Replies go to an OpenAI-compatible client (a chat web UI, an app or a script) as they are: write ordinary Markdown (most clients render it), ' +
+    'kept clean enough to read where it is shown raw. Files cannot be sent here: MEDIA lines are not delivered.',
   sms:
     'Plain text only, no Markdown at all (no asterisks, #, backticks, tables or [links](...); write URLs out). Keep replies short: an SMS is about 160 characters and a reply is cut into messages of 1600.',
 };

@@ -144,7 +144,7 @@ export async function platformSection(params: { spec: PlatformSpec; files: Setup
   const candidate = files.candidate({ env: ctx.env, schema: ctx.schema });
   ctx.progress({ text: `Checking the ${spec.title} credentials...` });
   const check = await spec.check();
-  const result = await withTimeout({ clock: ctx.clock, ms: PLATFORM_CHECK_TIMEOUT_MS, run: (signal) => check({ config: candidate.platforms[spec.name], signal }) });
+  const result = await withTimeout({ clock: ctx.clock, ms: PLATFORM_CHECK_TIMEOUT_MS, run: (signal) => check({ config: candidate.platforms[spec.name], signal, http: candidate.gateway.http }) });
   if (!result.ok) return { ok: false, detail: result.detail, ...(result.hint !== undefined ? { hint: result.hint } : {}) };
   const pairing = owner === undefined ? '; no owner id given: others can ask to pair, `hermes pairing approve` lets them in' : '';
   return { ok: true, detail: `${spec.title}: ${result.detail}${pairing}`, wrote };

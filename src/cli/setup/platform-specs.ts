@@ -15,13 +15,19 @@ export interface PlatformSpec extends PlatformSetup {
 }
 
 /** The setup section of every platform, in adapters/index.ts order (descriptors load no SDK: `hermes status` loads this file too). */
-export const platformSpecs: readonly PlatformSpec[] = platforms.map((platform) => ({
-  name: platform.name,
-  title: platform.title,
-  ...platform.setup,
-  // The section hands the check the block it just wrote and validated with the same descriptor's schema.
-  check: platform.credentialCheck as () => Promise<CredentialCheck<PlatformBlock>>,
-}));
+export const platformSpecs: readonly PlatformSpec[] = platforms.flatMap((platform) =>
+  platform.setup === undefined
+    ? []
+    : [
+        {
+          name: platform.name,
+          title: platform.title,
+          ...platform.setup,
+          // The section hands the check the block it just wrote and validated with the same descriptor's schema.
+          check: platform.credentialCheck as () => Promise<CredentialCheck<PlatformBlock>>,
+        },
+      ],
+);
 
 /** The setup section of one platform; undefined for a name no platform has. */
 export function platformSpec(params: { name: string }): PlatformSpec | undefined {

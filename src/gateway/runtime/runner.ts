@@ -8,7 +8,7 @@ import type { Store, InboxRow } from '../../store/types.js';
 import type { Clock } from '../../core/clock.js';
 import { diskReason } from '../../util/disk-error.js';
 import { messageCommand, skillCatalogOf, type MessageCommand } from '../commands/skill-command.js';
-import { messageEventSchema, type MessageEvent } from '../../core/adapter.js';
+import { messageEventSchema, type EmitOutcome, type MessageEvent } from '../../core/adapter.js';
 import { answerControl } from './control-lane.js';
 import { DiskHealth, type DiskChange } from '../ops/disk-health.js';
 import { probeStore } from '../ops/disk-probes.js';
@@ -64,7 +64,7 @@ const maxBackgroundWork = 2;
 const maxTurnAttempts = 3;
 
 /** What became of an accepted message; 'deferred' = journaled while draining, answered after the next start; 'answer' = it answered a clarify question. */
-export type AcceptResult = 'queued' | 'duplicate' | 'unauthorized' | 'command' | 'deferred' | 'answer';
+export type AcceptResult = EmitOutcome;
 
 /**
  * One profile's gateway: supervises adapters, journals and routes messages into per-session mailboxes,

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Store } from '../../store/types.js';
 import type { Clock } from '../../core/clock.js';
-import type { ChoiceAnswer, ChoiceEvent, MessageEvent, Sender } from '../../core/adapter.js';
+import type { ChoiceAnswer, ChoiceEvent, EmitOutcome, MessageEvent, Sender } from '../../core/adapter.js';
 import type { AdapterEntry } from '../../core/platform.js';
 import { AdapterSupervisor, type SupervisorBackoff } from './supervisor.js';
 
@@ -15,7 +15,8 @@ export function superviseEntry(params: {
   clock: Clock;
   logger: Logger;
   backoff: Partial<SupervisorBackoff> | undefined;
-  accept: (params: { event: MessageEvent; via: string }) => Promise<unknown>;
+  /** Takes a message; resolves with what became of it (handed back to the adapter from `emit`). */
+  accept: (params: { event: MessageEvent; via: string }) => Promise<EmitOutcome>;
   mayTalk: (params: { platform: string; sender: Sender; entry: AdapterEntry }) => boolean;
   /** Where its button presses go (the runner's ChoiceRouter). */
   choose: (event: ChoiceEvent) => Promise<ChoiceAnswer>;
@@ -24,9 +25,7 @@ export function superviseEntry(params: {
   const name = entry.adapter.name;
   return new AdapterSupervisor({
     adapter: entry.adapter,
-    emit: async (event) => {
-      await params.accept({ event, via: name });
-    },
+    emit: (event) => params.accept({ event, via: name }),
     mayTalk: ({ sender }) => params.mayTalk({ platform: name, sender, entry }),
     choose: params.choose,
     storage: {

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../../core/clock.js';
 import { backoffDelay } from '../../util/backoff.js';
-import type { AdapterReport, AdapterStartParams, AdapterStorage, MessageEvent, PlatformAdapter } from '../../core/adapter.js';
+import type { AdapterReport, AdapterStartParams, AdapterStorage, EmitOutcome, MessageEvent, PlatformAdapter } from '../../core/adapter.js';
 import { AdapterFatalError } from '../../core/errors.js';
 import { failureLog } from '../../util/net-failure.js';
 
@@ -34,7 +34,7 @@ const defaultBackoff: SupervisorBackoff = { baseMs: 1000, maxMs: 60_000, stableA
 export class AdapterSupervisor {
   private current: AdapterStatus;
   private readonly adapter: PlatformAdapter;
-  private readonly emit: (event: MessageEvent) => Promise<void>;
+  private readonly emit: (event: MessageEvent) => Promise<EmitOutcome | void>;
   private readonly storage: AdapterStorage;
   private readonly mayTalk: AdapterStartParams['mayTalk'];
   private readonly choose: AdapterStartParams['choose'];
@@ -44,7 +44,8 @@ export class AdapterSupervisor {
 
   constructor(params: {
     adapter: PlatformAdapter;
-    emit: (event: MessageEvent) => Promise<void>;
+    /** Takes a message; resolves once it is journaled, with what became of it (the runner's accept result; void: queued). */
+    emit: (event: MessageEvent) => Promise<EmitOutcome | void>;
     storage: AdapterStorage;
     mayTalk: AdapterStartParams['mayTalk'];
     choose: AdapterStartParams['choose'];
@@ -77,7 +78,7 @@ export class AdapterSupervisor {
       this.set({ state: attempt === 0 ? 'connecting' : 'reconnecting' });
       let failure: unknown = null;
       try {
-        await this.adapter.start({ signal, emit: this.emit, report: (r) => this.onReport(r), storage: this.storage, mayTalk: this.mayTalk, choose: this.choose });
+        await this.adapter.start({ signal, emit: async (event) => void (await this.emit(event)), emitWithOutcome: (event) => this.emitWithOutcome(event), report: (r) => this.onReport(r), storage: this.storage, mayTalk: this.mayTalk, choose: this.choose });
         if (signal.aborted) break;
         failure = new Error(`${this.adapter.name} adapter stopped without being asked to`);
       } catch (error) {
@@ -106,6 +107,12 @@ export class AdapterSupervisor {
       }
     }
     this.set({ state: 'stopped' });
+  }
+
+  /** Emits, telling what became of the message ('queued' when the emit function does not say). */
+  private async emitWithOutcome(event: MessageEvent): Promise<EmitOutcome> {
+    const outcome = await this.emit(event);
+    return typeof outcome === 'string' ? outcome : 'queued';
   }
 
   private onReport(report: AdapterReport): void {

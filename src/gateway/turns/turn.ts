@@ -122,6 +122,16 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
   // A system-started turn (runner.inject) answers no platform message: no reply-to, no reactions, sent only once complete.
   const system = event.system;
   const logger = deps.logger.child({ inboxId: row.id, platform: event.platform, chatId: event.chat.id });
+  // The inbound messages this turn answers (its own, merged parts, steered-in messages): told to the adapter when it ends.
+  const answered = [event.messageId, ...merged.map((m) => m.event.messageId)];
+  const finished = (end: TurnFinish): void => {
+    deps.onFinished?.(end);
+    try {
+      adapter.turnEnded?.({ chat: event.chat, messageIds: answered, outcome: end.outcome });
+    } catch (error) {
+      logger.warn({ err: error }, 'the adapter failed on the end of a turn');
+    }
+  };
   const giveUp = row.attempts >= deps.maxAttempts;
   if (!giveUp) store.setInboxState({ inboxId: row.id, state: 'processing' });
 
@@ -166,7 +176,7 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
     logger.error({ attempts: row.attempts }, 'giving up on a message that was cut short too many times');
     await delivery.finish({ note: giveUpNote({ attempts: row.attempts }) });
     store.completeTurn({ inboxId: row.id, merged: mergedIds });
-    deps.onFinished?.({ outcome: 'error', sessionId: session.id, text: '', error: `cut short ${row.attempts} times` });
+    finished({ outcome: 'error', sessionId: session.id, text: '', error: `cut short ${row.attempts} times` });
     return;
   }
   // A /retry answers the last user message again: its exchange is set aside (hidden) before the history is read.
@@ -174,7 +184,7 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
   if (retry?.kind === 'nothing') {
     await delivery.finish({ note: 'Nothing to retry: this conversation has no message of yours to answer again.' });
     store.completeTurn({ inboxId: row.id, merged: mergedIds });
-    deps.onFinished?.({ outcome: 'error', sessionId: session.id, text: '', error: 'nothing to retry' });
+    finished({ outcome: 'error', sessionId: session.id, text: '', error: 'nothing to retry' });
     return;
   }
   // Built once per session and stored with it, so every model call of the session sends the same system prompt.
@@ -264,6 +274,7 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
       steering: () => {
         const rows = params.steering?.take() ?? [];
         mergedIds.push(...rows.map((r) => r.id));
+        answered.push(...rows.map((r) => r.event.messageId));
         if (rows.length > 0) logger.info({ steered: rows.map((r) => r.id) }, 'steered messages added to the running turn');
         return rows.map((r) => userTextFor({ event: r.event, expandSkill: deps.expandSkill })).filter((t) => t !== '');
       },
@@ -337,7 +348,7 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
       await delivery.halt();
       store.completeTurn({ inboxId: row.id, merged: mergedIds });
       const outcome = failed ? 'error' : abortKind !== undefined ? 'stopped' : 'silent';
-      deps.onFinished?.({ outcome, sessionId: session.id, text, ...(note === undefined ? {} : { error: note }) });
+      finished({ outcome, sessionId: session.id, text, ...(note === undefined ? {} : { error: note }) });
       return;
     }
     delivery.push(text);
@@ -359,7 +370,7 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
   }
   if (!delivered.textComplete) {
     logger.error({ errors: delivered.errors }, 'the reply could not be delivered; the message stays journaled and is answered on the next start');
-    deps.onFinished?.({ outcome: 'undelivered', sessionId: session.id, text, error: delivered.errors.join('; ') || 'not delivered' });
+    finished({ outcome: 'undelivered', sessionId: session.id, text, error: delivered.errors.join('; ') || 'not delivered' });
     return;
   }
   if (delivered.errors.length > 0) logger.warn({ errors: delivered.errors }, 'reply delivered with errors');
@@ -367,5 +378,5 @@ export async function runTurn(params: { row: InboxRow; merged?: readonly InboxRo
   store.completeTurn({ inboxId: row.id, merged: mergedIds });
   if (abortKind === undefined && !failed) deps.onDelivered?.({ sessionId: session.id, modelCalls: storedCalls });
   const partly = delivered.errors.length > 0 ? { deliveryErrors: delivered.errors } : {};
-  deps.onFinished?.({ outcome: failed ? 'error' : abortKind !== undefined ? 'stopped' : 'delivered', sessionId: session.id, text, ...(note === undefined ? {} : { error: note }), ...partly });
+  finished({ outcome: failed ? 'error' : abortKind !== undefined ? 'stopped' : 'delivered', sessionId: session.id, text, ...(note === undefined ? {} : { error: note }), ...partly });
 }

@@ -1,0 +1,239 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import type { RejectionRecorder, RejectionReason } from '../../src/core/rejection.js';
+import type { MessageEvent } from '../../src/core/adapter.js';
+import type { Sender } from '../../src/core/adapter.js';
+import type { OutboxMessage } from './outbox.js';
+import type { ApiKeys } from './auth.js';
+import type { PendingReply, ReplyEnd } from './reply.js';
+import { readChatRequest, sessionNameProblem } from './request.js';
+import { chunkBody, completionBody, errorBody, modelBody, sseData, type ApiErrorBody, type CompletionIds } from './wire.js';
+
+/** While a stream waits for text, a comment line this often keeps proxies and clients from timing it out. */
+const KEEP_ALIVE_MS = 15_000;
+
+/** The header that names a session (wins over the `user` field). */
+export const SESSION_HEADER = 'x-hermes-session';
+
+/** The header a client may send so that a retried request is the same message (answered once). */
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+
+/** Longest Idempotency-Key taken. */
+const MAX_IDEMPOTENCY_KEY = 200;
+
+/** What a request's message became: its answer to follow, or the error to answer at once. */
+export type TakeResult = { readonly kind: 'reply'; readonly reply: PendingReply } | { readonly kind: 'refused'; readonly end: Extract<ReplyEnd, { kind: 'failed' }> };
+
+/** What the routes ask of the adapter (ApiAdapter implements it). */
+export interface ApiRouteHost {
+  readonly name: string;
+  /** The model id clients address (GET /v1/models lists it). */
+  readonly modelId: string;
+  /** When the model "was created" for GET /v1/models (the adapter's start). */
+  readonly modelCreated: number;
+  /** The sender a key stands for, by its position in `keys`. */
+  senderOf(params: { index: number }): Sender;
+  /** The messages waiting for a chat in the outbox, taken. */
+  collect(params: { chatId: string }): OutboxMessage[];
+  /** The journal message id of a request (stable for one Idempotency-Key). */
+  messageIdFor(params: { senderId: string; idempotencyKey: string | undefined }): string;
+  now(): number;
+  /** Hands one request's message to the gateway; resolves once it is journaled (or refused). */
+  take(params: { event: MessageEvent; idempotent: boolean }): Promise<TakeResult>;
+}
+
+/** What the routes need besides the adapter. */
+interface RouteParams {
+  readonly app: FastifyInstance;
+  readonly rejections: RejectionRecorder;
+  readonly logger: Logger;
+  readonly adapter: ApiRouteHost;
+  readonly keys: ApiKeys;
+  readonly bodyLimitBytes: number;
+  readonly maxInputChars: number;
+  /** The routes' scope is closing (shutdown, or a reload that replaced the adapter). */
+  readonly onClose: () => void;
+}
+
+/** One header's value as a string (undefined when absent; the first of repeated ones). */
+function header(params: { request: FastifyRequest; name: string }): string | undefined {
+  const value = params.request.headers[params.name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * Registers the API's routes in their own scope: every route wants `Authorization: Bearer <key>` (401 otherwise), every
+ * refusal has an OpenAI-style body `{error: {message, type, code, param}}` and one (rate-limited) log line, and no
+ * request is answered 500: a body that is too large is 413, one that is not JSON or not a chat completion request is
+ * 400 naming the field.
+ */
+export function registerApiRoutes(params: RouteParams): void {
+  const { rejections, logger, adapter } = params;
+  const refuse = async (p: { request: FastifyRequest; reply: FastifyReply; status: number; body: ApiErrorBody; reason: RejectionReason; log: string }): Promise<FastifyReply> => {
+    rejections.reject({ source: p.request.ip, reason: p.reason, logger, message: p.log, fields: { path: p.request.url.split('?')[0], status: p.status, param: p.body.error.param, detail: p.body.error.message } });
+    return p.reply.code(p.status).send(p.body);
+  };
+  /** The sender index of the request's key, or undefined after answering 401. */
+  const authorized = async (request: FastifyRequest, reply: FastifyReply): Promise<number | undefined> => {
+    const checked = params.keys.check({ header: header({ request, name: 'authorization' }) });
+    if (checked.kind === 'ok') return checked.index;
+    const missing = checked.kind === 'missing';
+    void reply.header('www-authenticate', 'Bearer');
+    await refuse({
+      request,
+      reply,
+      status: 401,
+      reason: 'bad_token',
+      log: missing ? 'API request without an API key rejected' : 'API request with a wrong API key rejected',
+      body: errorBody({
+        message: missing ? 'No API key given: send it as "Authorization: Bearer <key>" (a key from platforms.api.keys).' : 'Incorrect API key provided.',
+        type: 'invalid_request_error',
+        code: missing ? 'missing_api_key' : 'invalid_api_key',
+      }),
+    });
+    return undefined;
+  };
+  /** The session a request names (header, else `user`), or a problem naming the field. */
+  const sessionOf = (p: { request: FastifyRequest; user: string | undefined }): { name: string | undefined } | { param: string; message: string } => {
+    const named = header({ request: p.request, name: SESSION_HEADER });
+    if (named === undefined) return { name: p.user };
+    const problem = sessionNameProblem({ value: named });
+    return problem === undefined ? { name: named } : { param: 'X-Hermes-Session', message: `the X-Hermes-Session header ${problem}` };
+  };
+  const chatIdOf = (p: { senderId: string; session: string | undefined }): string => (p.session === undefined ? p.senderId : `${p.senderId}/${p.session}`);
+
+  void params.app.register(async (scope) => {
+    // The body is read here (so bad JSON is a 400 of ours, with the field-naming body, not fastify's).
+    scope.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: params.bodyLimitBytes }, (_request, body, done) => done(null, body));
+    scope.addHook('onClose', async () => params.onClose());
+    scope.setErrorHandler(async (error: FastifyError, request, reply) => {
+      const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+      if (status >= 500) {
+        logger.error({ err: error, path: request.url.split('?')[0] }, 'API request failed');
+        return reply.code(503).send(errorBody({ message: 'the request could not be handled; try again', type: 'server_error', code: 'internal' }));
+      }
+      const oversized = status === 413;
+      return refuse({
+        request,
+        reply,
+        status,
+        reason: oversized ? 'oversized' : 'malformed',
+        log: oversized ? 'API request body too large rejected' : 'API request rejected',
+        body: errorBody({
+          message: oversized ? `the request body is larger than ${params.bodyLimitBytes} bytes (platforms.api.body_limit_bytes)` : error.message,
+          type: 'invalid_request_error',
+          code: oversized ? 'request_too_large' : (error.code ?? 'invalid_request'),
+        }),
+      });
+    });
+
+    scope.get('/v1/models', async (request, reply) => {
+      if ((await authorized(request, reply)) === undefined) return reply;
+      return reply.code(200).send({ object: 'list', data: [modelBody({ model: adapter.modelId, created: adapter.modelCreated })] });
+    });
+
+    scope.get<{ Params: { model: string } }>('/v1/models/:model', async (request, reply) => {
+      if ((await authorized(request, reply)) === undefined) return reply;
+      if (request.params.model !== adapter.modelId) {
+        return reply.code(404).send(errorBody({ message: `The model '${request.params.model.slice(0, 100)}' does not exist; this gateway serves '${adapter.modelId}'.`, type: 'invalid_request_error', code: 'model_not_found', param: 'model' }));
+      }
+      return reply.code(200).send(modelBody({ model: adapter.modelId, created: adapter.modelCreated }));
+    });
+
+    scope.get<{ Querystring: { user?: string } }>('/v1/hermes/outbox', async (request, reply) => {
+      const index = await authorized(request, reply);
+      if (index === undefined) return reply;
+      const user = typeof request.query.user === 'string' ? request.query.user : undefined;
+      const session = sessionOf({ request, user });
+      if ('param' in session) return refuse({ request, reply, status: 400, reason: 'malformed', log: 'API request rejected', body: errorBody({ message: session.message, type: 'invalid_request_error', code: 'invalid_value', param: session.param }) });
+      const chatId = chatIdOf({ senderId: adapter.senderOf({ index }).id, session: session.name });
+      const messages = adapter.collect({ chatId });
+      return reply.code(200).send({ object: 'list', data: messages.map((m) => ({ id: m.id, object: 'hermes.message', created: m.created, role: 'assistant', content: m.text })) });
+    });
+
+    scope.post('/v1/chat/completions', { bodyLimit: params.bodyLimitBytes }, async (request, reply) => {
+      const index = await authorized(request, reply);
+      if (index === undefined) return reply;
+      const bad = (param: string | null, message: string): Promise<FastifyReply> =>
+        refuse({ request, reply, status: 400, reason: 'malformed', log: 'API chat completion request rejected', body: errorBody({ message, type: 'invalid_request_error', code: 'invalid_value', param }) });
+      let body: unknown;
+      try {
+        body = JSON.parse(typeof request.body === 'string' ? request.body : '');
+      } catch {
+        return bad(null, 'the request body is not valid JSON');
+      }
+      const read = readChatRequest({ body, maxInputChars: params.maxInputChars });
+      if ('param' in read) return bad(read.param, read.message);
+      const session = sessionOf({ request, user: read.user });
+      if ('param' in session) return bad(session.param, session.message);
+      const idempotencyKey = header({ request, name: IDEMPOTENCY_HEADER });
+      if (idempotencyKey !== undefined && (idempotencyKey === '' || idempotencyKey.length > MAX_IDEMPOTENCY_KEY)) return bad('Idempotency-Key', `the Idempotency-Key header must be 1-${MAX_IDEMPOTENCY_KEY} characters`);
+      const sender = adapter.senderOf({ index });
+      const event: MessageEvent = {
+        platform: adapter.name,
+        messageId: adapter.messageIdFor({ senderId: sender.id, idempotencyKey }),
+        chat: { id: chatIdOf({ senderId: sender.id, session: session.name }), kind: 'dm' },
+        sender,
+        text: read.text,
+        media: [],
+        mentioned: true,
+        receivedAt: adapter.now(),
+      };
+      const taken = await adapter.take({ event, idempotent: idempotencyKey !== undefined });
+      if (taken.kind === 'refused') return answerFailed({ reply, end: taken.end });
+      const ids: CompletionIds = { id: `chatcmpl-${event.messageId}`, created: taken.reply.created, model: adapter.modelId };
+      if (!read.stream) {
+        const end = await taken.reply.done;
+        if (end.kind === 'failed') return answerFailed({ reply, end });
+        return reply.code(200).send(completionBody({ ids, content: end.text }));
+      }
+      await streamAnswer({ request, reply, pending: taken.reply, ids, logger });
+      return reply;
+    });
+  });
+}
+
+/** Answers a request with the error its answer ended in. */
+function answerFailed(params: { reply: FastifyReply; end: Extract<ReplyEnd, { kind: 'failed' }> }): FastifyReply {
+  const { reply, end } = params;
+  if (end.retryAfterSeconds !== undefined) void reply.header('retry-after', String(end.retryAfterSeconds));
+  return reply.code(end.status).send(end.body);
+}
+
+/**
+ * Streams an answer as server-sent events: the role, then each delta as it comes, then the finish reason and
+ * `[DONE]` (an error ending it is an `error` event, which OpenAI clients raise). A client that goes away stops only the
+ * writing: the turn goes on and is stored.
+ */
+async function streamAnswer(params: { request: FastifyRequest; reply: FastifyReply; pending: PendingReply; ids: CompletionIds; logger: Logger }): Promise<void> {
+  const { reply, pending, ids, logger } = params;
+  reply.hijack();
+  const res = reply.raw;
+  let closed = false;
+  const write = (text: string): void => {
+    if (closed || res.writableEnded || res.destroyed) return;
+    res.write(text);
+  };
+  res.on('error', (error) => logger.debug({ err: error }, 'an API stream could not be written'));
+  res.on('close', () => {
+    if (!res.writableEnded) {
+      closed = true;
+      pending.detach();
+      if (!pending.isEnded) logger.info({ messageId: pending.messageId }, 'API client went away mid-stream; the turn goes on and is stored');
+    }
+  });
+  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+  write(sseData({ data: chunkBody({ ids, delta: { role: 'assistant', content: '' }, finishReason: null }) }));
+  const keepAlive = setInterval(() => write(': keep-alive\n\n'), KEEP_ALIVE_MS);
+  keepAlive.unref();
+  pending.attach({ listener: (delta) => write(sseData({ data: chunkBody({ ids, delta: { content: delta }, finishReason: null }) })) });
+  const end = await pending.done;
+  clearInterval(keepAlive);
+  if (end.kind === 'done') {
+    write(sseData({ data: chunkBody({ ids, delta: {}, finishReason: 'stop' }) }));
+    write(sseData({ data: '[DONE]' }));
+  } else {
+    write(sseData({ data: end.body }));
+  }
+  if (!closed && !res.writableEnded) res.end();
+}
