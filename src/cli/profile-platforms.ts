@@ -1,10 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { platforms } from '../../adapters/index.js';
 import { bool } from '../util/config-fields.js';
 import { parseConfigText } from '../config/yaml-file.js';
 import type { Profile } from '../home/profile.js';
 
-/** The platforms block names config.yaml knows, in the order `profile list` shows them. */
-const platformNames = ['telegram', 'slack', 'discord', 'email', 'sms', 'api'] as const;
+/** The platforms block names config.yaml knows, in the order `profile list` shows them (adapters/index.ts's). */
+const platformNames: readonly string[] = platforms.map((platform) => platform.name);
 
 /**
  * For `profile list`: the platforms config.yaml turns on (`enabled: true` as written; an `enabled` that is a
