@@ -226,7 +226,7 @@ export class DiscordAdapter implements PlatformAdapter {
     if (!client) throw new Error('the Discord adapter is not connected');
     const channel = await client.channels.fetch(params.chat.id);
     if (!channel || !channel.isSendable() || !('messages' in channel)) throw new Error(`Discord channel ${params.chat.id} cannot receive messages`);
-    return channel as SendableChannels & { messages: Message['channel']['messages'] };
+    return channel;
   }
 
   /** The channel rules from config. */

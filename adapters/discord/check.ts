@@ -1,4 +1,5 @@
 import { describeNetworkError, hostOf } from '../kit/net-error.js';
+import { scalarText } from '../../src/util/error-text.js';
 import type { CredentialCheck } from '../../src/core/platform-descriptor.js';
 import type { DiscordConfig } from './config-schema.js';
 
@@ -16,7 +17,7 @@ export const discordCredentialCheck: CredentialCheck<DiscordConfig> = async ({ c
     }
     if (!response.ok) return { ok: false, detail: `GET /users/@me answered HTTP ${response.status}`, hint: 'Try again later; see https://discordstatus.com.' };
     const me = (await response.json()) as { username?: unknown; id?: unknown };
-    return { ok: true, detail: `bot ${String(me.username ?? '?')} (id ${String(me.id ?? '?')})` };
+    return { ok: true, detail: `bot ${scalarText({ value: me.username, fallback: '?' })} (id ${scalarText({ value: me.id, fallback: '?' })})` };
   } catch (error) {
     return { ok: false, detail: describeNetworkError({ error, signal, what: hostOf(apiUrl) }), hint: `Check the network, or platforms.discord.api_url (${apiUrl}).` };
   }

@@ -66,7 +66,7 @@ async function checkSmtp(params: { config: EmailConfig; account: EmailAccount; s
     await abortable({ work: transport.verify(), signal, onAbort: () => transport.close() });
     return undefined;
   } catch (error) {
-    const code = typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : undefined;
+    const code = typeof error === 'object' && error !== null && 'code' in error ? String((error).code) : undefined;
     if (code === 'EAUTH') return { ok: false, detail: `the SMTP server ${where} refused the login`, hint: 'Check platforms.email.smtp_username/smtp_password (or username/password).' };
     return { ok: false, detail: describeNetworkError({ error, signal, what: `SMTP ${where}` }), hint: `Check platforms.email.smtp_host, smtp_port and smtp_tls (${config.smtp_tls}).` };
   } finally {

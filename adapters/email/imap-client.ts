@@ -32,7 +32,7 @@ interface ImapErrorFields {
 
 /** The fields of an error thrown by imapflow (all optional). */
 export function imapErrorFields(params: { error: unknown }): ImapErrorFields {
-  return typeof params.error === 'object' && params.error !== null ? (params.error as ImapErrorFields) : {};
+  return typeof params.error === 'object' && params.error !== null ? (params.error) : {};
 }
 
 /** A one-line description of an IMAP failure, without secrets (imapflow errors never carry the password). */

@@ -32,7 +32,7 @@ interface SmtpErrorFields {
 /** A failed SMTP send as a clear Error: what the server said and what to do (the password never appears). */
 export function describeSmtpError(params: { error: unknown; config: EmailConfig; host: string }): Error {
   const { error, config } = params;
-  const fields: SmtpErrorFields = typeof error === 'object' && error !== null ? (error as SmtpErrorFields) : {};
+  const fields: SmtpErrorFields = typeof error === 'object' && error !== null ? (error) : {};
   const where = `${params.host}:${config.smtp_port}`;
   if (fields.code === 'EAUTH') {
     return new Error(`the SMTP server ${where} refused the login: check platforms.email.smtp_username/smtp_password (or username/password)`, { cause: error });

@@ -21,6 +21,13 @@ import { checkPayload, handleSlackPress, type SlackPress } from './presses.js';
 import { whenAborted } from '../../src/util/when-aborted.js';
 import { answerWithin } from './answer-within.js';
 
+/** What the Socket Mode client hands its `slack_event` listeners. */
+interface SocketDelivery {
+  readonly ack: () => Promise<void>;
+  readonly type: string;
+  readonly body: unknown;
+}
+
 /** How long auth.test gets at each start: a Slack API that never answers is then a logged, retried failure. */
 export const IDENTIFY_TIMEOUT_MS = 30_000;
 
@@ -249,28 +256,11 @@ export class SlackAdapter implements PlatformAdapter {
     });
     socket.on('connected', () => report({ state: 'connected' }));
     socket.on('reconnecting', () => report({ state: 'reconnecting', reason: 'Slack Socket Mode connection lost or silent; reconnecting' }));
-    socket.on('slack_event', async (delivery: { ack: () => Promise<void>; type: string; body: unknown }) => {
-      if (delivery.type === 'interactive') {
-        // Acknowledged at once (Slack wants it within 3 s), then handled: a press is never journaled.
-        await delivery.ack().catch(() => undefined);
-        const checked = checkPayload({ body: delivery.body });
-        if (checked.kind === 'press') await params.press(checked.press);
-        else if (checked.kind === 'malformed') this.logger.warn({ issue: checked.issue }, 'Slack interaction of an unexpected shape skipped');
-        return;
-      }
-      const checked = delivery.type === 'events_api' ? checkCallback({ body: delivery.body }) : undefined;
-      if (checked?.kind !== 'event') {
-        if (checked?.kind === 'malformed') this.logger.warn({ issue: checked.issue }, 'Slack event of an unexpected shape skipped');
-        await delivery.ack().catch(() => undefined);
-        return;
-      }
-      try {
-        await params.handle(checked.callback);
-        await delivery.ack();
-      } catch (error) {
-        // Disk full: the gateway logged it (rate-limited); no line per event here.
-        if (!(error instanceof JournalRefusedError)) this.logger.error({ err: error }, 'Slack event not taken; left unacknowledged so Slack delivers it again');
-      }
+    socket.on('slack_event', (delivery: SocketDelivery) => {
+      // An emitter does not wait for its listener: whatever the handling throws is logged here, never unhandled.
+      this.socketEvent({ delivery, handle: params.handle, press: params.press }).catch((error: unknown) => {
+        this.logger.error({ err: error }, 'Slack Socket Mode event handling failed');
+      });
     });
     const starting = socket.start();
     try {
@@ -282,6 +272,32 @@ export class SlackAdapter implements PlatformAdapter {
       // both bounded, as a half-open socket may never answer.
       await this.bounded({ work: starting.then(() => undefined, () => undefined), ms: 5000 });
       await this.bounded({ work: socket.disconnect().catch(() => undefined), ms: 2000 });
+    }
+  }
+
+  /** One Socket Mode delivery: a button press (acknowledged first), or an event acknowledged once journaled. */
+  private async socketEvent(params: { delivery: SocketDelivery; handle: (callback: SlackEventCallback) => Promise<void>; press: (press: SlackPress) => Promise<void> }): Promise<void> {
+    const { delivery } = params;
+    if (delivery.type === 'interactive') {
+      // Acknowledged at once (Slack wants it within 3 s), then handled: a press is never journaled.
+      await delivery.ack().catch(() => undefined);
+      const checked = checkPayload({ body: delivery.body });
+      if (checked.kind === 'press') await params.press(checked.press);
+      else if (checked.kind === 'malformed') this.logger.warn({ issue: checked.issue }, 'Slack interaction of an unexpected shape skipped');
+      return;
+    }
+    const checked = delivery.type === 'events_api' ? checkCallback({ body: delivery.body }) : undefined;
+    if (checked?.kind !== 'event') {
+      if (checked?.kind === 'malformed') this.logger.warn({ issue: checked.issue }, 'Slack event of an unexpected shape skipped');
+      await delivery.ack().catch(() => undefined);
+      return;
+    }
+    try {
+      await params.handle(checked.callback);
+      await delivery.ack();
+    } catch (error) {
+      // Disk full: the gateway logged it (rate-limited); no line per event here.
+      if (!(error instanceof JournalRefusedError)) this.logger.error({ err: error }, 'Slack event not taken; left unacknowledged so Slack delivers it again');
     }
   }
 

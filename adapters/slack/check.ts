@@ -1,4 +1,5 @@
 import { describeNetworkError, hostOf } from '../kit/net-error.js';
+import { scalarText } from '../../src/util/error-text.js';
 import type { CredentialCheck, CredentialCheckResult } from '../../src/core/platform-descriptor.js';
 import type { SlackConfig } from './config-schema.js';
 
@@ -19,7 +20,7 @@ async function call(params: { apiUrl: string; method: string; token: string; sig
 /** What a failed answer means. */
 function refused(params: { what: string; key: string; answer: Record<string, unknown> | number }): CredentialCheckResult {
   const { answer, key } = params;
-  const reason = typeof answer === 'number' ? `HTTP ${answer}` : String(answer['error'] ?? 'unknown error');
+  const reason = typeof answer === 'number' ? `HTTP ${answer}` : scalarText({ value: answer['error'], fallback: 'unknown error' });
   const auth = ['invalid_auth', 'not_authed', 'account_inactive', 'token_revoked', 'token_expired', 'not_allowed_token_type'].includes(reason);
   return {
     ok: false,
@@ -38,7 +39,7 @@ export const slackCredentialCheck: CredentialCheck<SlackConfig> = async ({ confi
   try {
     const auth = await call({ apiUrl: slack.api_url, method: 'auth.test', token: slack.bot_token, signal });
     if (typeof auth === 'number' || auth['ok'] !== true) return refused({ what: 'bot token', key: 'bot_token', answer: auth });
-    const who = `bot ${String(auth['user'] ?? auth['user_id'] ?? '?')} in ${String(auth['team'] ?? auth['team_id'] ?? '?')}`;
+    const who = `bot ${scalarText({ value: auth['user'] ?? auth['user_id'], fallback: '?' })} in ${scalarText({ value: auth['team'] ?? auth['team_id'], fallback: '?' })}`;
     if (slack.mode !== 'socket' || slack.app_token === undefined) return { ok: true, detail: who };
     const socket = await call({ apiUrl: slack.api_url, method: 'apps.connections.open', token: slack.app_token, signal });
     if (typeof socket === 'number' || socket['ok'] !== true) return refused({ what: 'app-level token', key: 'app_token', answer: socket });

@@ -31,7 +31,7 @@ export async function findSentSlack(params: { client: WebClient; send: Interrupt
     const page = threadTs !== undefined
       ? await client.conversations.replies({ channel: send.chat.id, ts: threadTs, oldest, limit: LIMIT, include_all_metadata: true })
       : await client.conversations.history({ channel: send.chat.id, oldest, limit: LIMIT, include_all_metadata: true });
-    messages = (page.messages ?? []) as typeof messages;
+    messages = (page.messages ?? []);
   } catch (error) {
     const code = typeof error === 'object' && error !== null && 'data' in error ? (error.data as { error?: string }).error : undefined;
     if (code !== undefined && cannotRead.has(code)) {

@@ -94,6 +94,7 @@ export class LineEditor {
       default:
         break;
     }
+    // eslint-disable-next-line no-control-regex -- a key sequence with a control character is not text to insert
     if (str === undefined || str === '' || /[\u0000-\u001f\u007f]/.test(str)) return { kind: 'none' };
     return this.insert(str);
   }

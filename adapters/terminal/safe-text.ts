@@ -1,4 +1,5 @@
 /** C0 control characters but line feed and tab, DEL, and the C1 controls: what starts or ends a terminal escape sequence. */
+// eslint-disable-next-line no-control-regex -- control characters are what this removes
 const controls = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 /**

@@ -3,6 +3,7 @@ import { stripVTControlCharacters } from 'node:util';
 /** Code points a terminal draws two columns wide (East Asian wide and fullwidth forms, emoji). */
 const wide = /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{1f300}-\u{1f64f}\u{1f900}-\u{1f9ff}\u{20000}-\u{3fffd}]/u;
 /** Code points that take no column (combining marks, zero-width joiners, variation selectors). */
+// eslint-disable-next-line no-misleading-character-class -- each code point in the class is matched alone, one at a time
 const zero = /[\p{M}\u200b-\u200f\ufe00-\ufe0f]/u;
 
 /** How many columns a line takes on a terminal (escape codes take none). */

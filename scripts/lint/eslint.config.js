@@ -25,6 +25,9 @@ export default tseslint.config(
       // Methods that implement a Promise-returning contract are async without awaiting, so that a throw inside them
       // is a rejection the caller handles, never a synchronous throw out of a call it expected to await.
       '@typescript-eslint/require-await': 'off',
+      // An abort's reason (typed any) and a caught rejection (unknown) are passed on unchanged: callers test the reason's
+      // class (TurnAbort, CheckTimeoutError). A literal or an object that is not an Error is still refused.
+      '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingAny: true, allowThrowingUnknown: true }],
       // 'l' is V8's linear-time regular expression engine (--enable-experimental-regexp-engine), used on untrusted text.
       'no-invalid-regexp': ['error', { allowConstructorFlags: ['l'] }],
       'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }],

@@ -258,6 +258,7 @@ function readable(params: { text: string }): string {
     const status = /^\d{3}\b/.exec(text)?.[0];
     text = `${status ? `${status} ` : ''}an HTML page${title ? ` titled "${title}"` : ''} instead of an API answer`;
   }
+  // eslint-disable-next-line no-control-regex -- control characters in an error body become spaces
   return text.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s{2,}/g, ' ').trim();
 }
 

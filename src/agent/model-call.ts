@@ -117,7 +117,7 @@ async function streamWithUsage(params: AttemptParams & { usageSupport: StreamUsa
     return await streamAttempt({ ...attempt, includeUsage: true });
   } catch (error) {
     if (params.signal.aborted || !isStreamOptionsRefusal({ error })) throw error;
-    const line = { baseURL: client.baseURL, status: error instanceof OpenAI.APIError ? error.status : undefined };
+    const line = { baseURL: client.baseURL, status: error instanceof OpenAI.APIError ? (error.status as number | undefined) : undefined };
     const message = 'the model endpoint refuses stream_options; asking again without it (token usage will not be reported)';
     if (logger?.info) logger.info(line, message);
     else logger?.debug(line, message);

@@ -1,7 +1,6 @@
 import { ModelList } from '../gateway/commands/model-list.js';
 import { sharedTokenMeter } from '../agent/tokens/meter.js';
 import { ModelContext } from '../agent/tokens/model-context.js';
-import OpenAI from 'openai';
 import type { Logger } from 'pino';
 import { AIAgent } from '../agent/agent.js';
 import { promptSource } from '../agent/prompt/source.js';
@@ -73,7 +72,8 @@ export function buildGateway(params: {
   for (const tool of [...builtinTools({ memory, skills: true, cron: params.cron !== undefined }), ...(params.extraTools ?? [])]) registry.register(tool);
   const agent = buildAgent({ profile, config, registry, clock, logger, scrub: params.scrub, store });
   warnIfUnconfined({ resolution: terminalSandboxFor({ profile, config }), logger });
-  let runner: GatewayRunner | undefined;
+  // /healthz asks the runner, built after the server: until then it answers that the gateway is not built yet.
+  const built: { runner?: GatewayRunner } = {};
   const metrics = params.withHttp && config.gateway.http.enabled && config.gateway.http.metrics ? new GatewayMetrics() : undefined;
   const http = params.withHttp && config.gateway.http.enabled
     ? createHttpServer({
@@ -84,14 +84,15 @@ export function buildGateway(params: {
         clock,
         ...(metrics === undefined ? {} : { metrics }),
         health: () => {
-          if (!runner) throw new Error('gateway not built yet');
-          return runner.health();
+          if (!built.runner) throw new Error('gateway not built yet');
+          return built.runner.health();
         },
       })
     : undefined;
-  // Each adapter's webhook routes go into its platform's own scope (replaceable on reload); listen waits for them.
-  if (http) for (const entry of params.adapters) mountWebhooks({ http, entry });
-  runner = new GatewayRunner({
+  // Each adapter's webhook routes go into its platform's own scope (replaceable on reload); listen waits for them and
+  // reports a failed mount (WebhookMounts.settled), so the promise itself is not awaited here.
+  if (http) for (const entry of params.adapters) void mountWebhooks({ http, entry });
+  const runner = new GatewayRunner({
     store,
     agent,
     adapters: params.adapters,
@@ -101,6 +102,7 @@ export function buildGateway(params: {
     ...(http ? { http } : {}),
     options: runnerOptionsFrom({ profile, config, clock, logger, scrub: params.scrub, secrets: params.secrets, supervisorBackoff: params.supervisorBackoff, store, toolNames: registry.list().map((tool) => tool.name), registry, ...(params.cron ? { cronPoke: params.cron.poke } : {}) }),
   });
+  built.runner = runner;
   return { runner, http, registry, store };
 }
 

@@ -104,7 +104,7 @@ export function appliedConfig(params: { current: AppConfig; next: AppConfig; kee
 }
 
 function asRecord(config: AppConfig): Record<string, unknown> {
-  return config as unknown as Record<string, unknown>;
+  return config;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

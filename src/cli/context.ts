@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import os from 'node:os';
-import type { Logger } from 'pino';
 import { loadAppConfig } from '../app/config-schema.js';
 import type { AppConfig } from '../app/config-schema.js';
 import { UserFacingError } from '../core/errors.js';

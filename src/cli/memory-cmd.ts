@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { TEMP_PREFIX } from '../util/atomic-write.js';
 import { contentProblem } from '../memory/checks.js';
@@ -11,7 +11,6 @@ import type { MemoryTarget } from '../memory/capability.js';
 import { ToolError } from '../core/errors.js';
 import { systemClock } from '../core/clock.js';
 import { loadExistingProfile, type GlobalOptions, type LoadedProfile } from './context.js';
-import { UserFacingError } from '../core/errors.js';
 import { println, type CliIO } from './output.js';
 
 /** The profile's memory files with its config's limits and its secrets. */

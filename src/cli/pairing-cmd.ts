@@ -41,6 +41,7 @@ function platformName(text: string): string {
 
 /** Makes text from a stranger safe to print on a terminal (no escape sequences or line breaks). */
 function printable(text: string): string {
+  // eslint-disable-next-line no-control-regex -- a stranger's control characters are replaced before printing
   return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
 }
 

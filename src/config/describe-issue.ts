@@ -26,7 +26,8 @@ export function describeFound(params: { value: unknown; secret: boolean; secrets
     const shown = value.length > MAX_SHOWN ? `${value.slice(0, MAX_SHOWN)}…` : value;
     return JSON.stringify(shown);
   }
-  return String(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint' || value === undefined) return String(value);
+  return 'a value';
 }
 
 /** Says what a zod issue expected, in words a user understands. */

@@ -23,7 +23,7 @@ export function unwrapSchema(params: { schema: AnySchema }): AnySchema {
 /** The key → schema map of an object schema (through wrappers), or undefined for anything else. */
 export function objectShape(params: { schema: AnySchema }): Readonly<Record<string, AnySchema>> | undefined {
   const inner = unwrapSchema(params);
-  return inner instanceof z.ZodObject ? (inner.shape as Record<string, AnySchema>) : undefined;
+  return inner instanceof z.ZodObject ? (inner.shape) : undefined;
 }
 
 /** The schema found at `path` below `schema` (object keys only), or undefined when there is none. */

@@ -201,13 +201,14 @@ const sections = {
   logging: loggingSchema,
 };
 
-const sectionsObject = z.strictObject(sections);
+/** The core sections' object schema, as a type only (the schema itself is built with the platforms' blocks). */
+type SectionsObject = z.ZodObject<typeof sections, z.core.$strict>;
 
 /** The `platforms:` block as the layers below the platforms see it: each block by its config name. */
 export type PlatformsConfig = Readonly<Record<string, PlatformBlock>>;
 
 /** What the schema produces, with the platforms' blocks typed `P`: keys keep config.yaml's snake_case names; durations are ms, sizes are bytes. */
-export type ParsedConfigOf<P extends PlatformsConfig> = z.output<typeof sectionsObject> & { readonly platforms: P };
+export type ParsedConfigOf<P extends PlatformsConfig> = z.output<SectionsObject> & { readonly platforms: P };
 
 /** What the schema produces, platforms generic. */
 export type ParsedConfig = ParsedConfigOf<PlatformsConfig>;

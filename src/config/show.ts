@@ -44,5 +44,5 @@ function present(node: unknown, schema: z.core.$ZodType | undefined, secret: boo
 function arrayElement(params: { schema: z.core.$ZodType | undefined }): z.core.$ZodType | undefined {
   if (params.schema === undefined) return undefined;
   const inner = unwrapSchema({ schema: params.schema });
-  return inner instanceof z.ZodArray ? (inner.element as z.core.$ZodType) : undefined;
+  return inner instanceof z.ZodArray ? inner.element : undefined;
 }

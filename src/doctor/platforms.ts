@@ -41,7 +41,7 @@ export async function credentialLines(params: {
   return Promise.all(
     enabled.map(([name, block]) => {
       const check = params.checks[name];
-      if (check === undefined) return line.warn(name, 'enabled, but this version of hermes cannot check its credentials yet');
+      if (check === undefined) return Promise.resolve(line.warn(name, 'enabled, but this version of hermes cannot check its credentials yet'));
       return runOne({ name, check, config: block, http: params.config.gateway.http, clock: params.clock, timeoutMs: params.timeoutMs ?? CREDENTIAL_CHECK_TIMEOUT_MS });
     }),
   );

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { ChatKind } from '../core/adapter.js';
-import type { HomeChannel, KnownChat } from './job-types.js';
+import type { HomeChannel } from './job-types.js';
 import type { Clock } from '../core/clock.js';
 import type { Store } from './types.js';
 

@@ -1,5 +1,6 @@
 /** Invisible characters dropped before matching: zero-width, bidi controls, fillers, variation selectors, tags. */
 const INVISIBLE =
+  // eslint-disable-next-line no-misleading-character-class -- each code point in the class is one invisible character to drop, never a combined one
   /[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0]|\uDB40[\uDC00-\uDDEF]/g;
 
 /** Chinese characters and kana: no spaces between words, so spaces between them are dropped in the flat view. */

@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import type { PlatformName } from '../../config/schema.js';
 import type { GlobalOptions } from '../context.js';
 import type { CliIO } from '../output.js';
 import { platformSpecs } from './platform-specs.js';

@@ -43,7 +43,7 @@ export async function testModel(params: { baseUrl: string; apiKey: string | unde
     if (error instanceof OpenAI.APIConnectionTimeoutError) {
       return { ok: false, detail: `${host} did not answer within ${TEST_TIMEOUT_MS / 1000}s`, hint: 'Is the server overloaded, or still loading the model? Try again in a minute.' };
     }
-    if (error instanceof OpenAI.APIError && error.status !== undefined) return refusal({ status: error.status, message: error.message, host, model });
+    if (error instanceof OpenAI.APIError && error.status !== undefined) return refusal({ status: error.status as number, message: error.message, host, model });
     return { ok: false, detail: describeNetworkError({ error: unwrap(error), signal, what: host }), hint: `Start the model server, or check the base URL (${baseUrl}).` };
   }
 }

@@ -58,7 +58,7 @@ export class SetupFiles {
   addToList(params: { keyPath: readonly string[]; item: string }): void {
     const node: unknown = this.doc.getIn(params.keyPath, true);
     if (isSeq(node)) {
-      const items = node.toJSON() as unknown[];
+      const items = node.toJSON();
       if (!items.some((existing) => String(existing) === params.item)) node.add(this.doc.createNode(params.item));
       return;
     }

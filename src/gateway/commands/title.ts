@@ -8,6 +8,7 @@ export function titleReply(params: { args: string; store: Store; sessionKey: str
   const { store } = params;
   const session = store.activeSession({ key: params.sessionKey });
   // Control characters and line breaks become spaces; runs of spaces one.
+  // eslint-disable-next-line no-control-regex -- control characters in a title become spaces
   const text = params.args.replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069]+/g, ' ').replace(/\s+/g, ' ').trim();
   if (text === '') {
     if (session?.title) return `Title: ${session.title}`;

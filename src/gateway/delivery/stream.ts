@@ -228,11 +228,11 @@ export class StreamDelivery {
     if (first === undefined) return false;
     const { body } = this.view({ upTo: first.at });
     const called = body !== '' && body.length <= this.streamLimit && (await this.messages.put({ seq: this.committed.length, text: body + this.params.cursor, state: 'open' }));
-    const show = this.params.adapter.showToolProgress;
+    const { adapter } = this.params;
     while (this.unprinted[0] !== undefined && this.unprinted[0].at <= first.at) {
       const { line } = this.unprinted.shift() ?? first;
       try {
-        show?.call(this.params.adapter, { chat: this.params.chat, line });
+        adapter.showToolProgress?.({ chat: this.params.chat, line });
       } catch (error) {
         this.params.logger?.warn({ err: error }, 'could not show a tool activity line');
       }

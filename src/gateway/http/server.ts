@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type HTTPMethods } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { UserFacingError } from '../../core/errors.js';
 import type { GatewayMetrics } from '../ops/metrics.js';
@@ -83,8 +83,10 @@ export function createHttpServer(params: {
   const rejections = new RejectionLog({ logger: params.logger.child({ component: 'http' }), clock: params.clock });
   const webhooks = new WebhookMounts({ logger: params.logger, bodyLimitBytes: params.bodyLimitBytes, rejections });
   const timeouts = params.timeouts ?? DEFAULT_HTTP_TIMEOUTS;
+  // Typed as fastify's logger, so the instance is a plain FastifyInstance (pino's own type carries extra fields).
+  const httpLogger: FastifyBaseLogger = params.logger.child({ component: 'http' });
   const app: FastifyInstance = Fastify({
-    loggerInstance: params.logger.child({ component: 'http' }) as FastifyBaseLogger,
+    loggerInstance: httpLogger,
     bodyLimit: params.bodyLimitBytes,
     logController: new LogController({ disableRequestLogging: true }),
     forceCloseConnections: true,
@@ -94,7 +96,7 @@ export function createHttpServer(params: {
       withIdleCutoff({
         server: createServer({ headersTimeout: timeouts.headersMs, requestTimeout: timeouts.requestMs, connectionsCheckingInterval: timeouts.checkIntervalMs }, (req, res) => {
           const url = (req.url ?? '/').split('?')[0] ?? '/';
-          const own = app.findRoute({ method: (req.method ?? 'GET') as HTTPMethods, url });
+          const own = app.findRoute({ method: req.method ?? 'GET', url });
           if (!own && webhooks.dispatch({ req, res })) return;
           handler(req, res);
         }),

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type HTTPMethods } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { RejectionLog } from './rejection-log.js';
 import type { RejectionReason } from '../../core/rejection.js';
@@ -69,8 +69,10 @@ export class WebhookMounts {
    * Resolves to false when the adapter added no routes (nothing is mounted then).
    */
   mount(params: { name: string; register: RouteRegistrar }): Promise<boolean> {
+    // Typed as fastify's logger, so the scope is a plain FastifyInstance (pino's own type carries extra fields).
+    const scopeLogger: FastifyBaseLogger = this.settings.logger.child({ component: 'http', platform: params.name });
     const scope = Fastify({
-      loggerInstance: this.settings.logger.child({ component: 'http', platform: params.name }) as FastifyBaseLogger,
+      loggerInstance: scopeLogger,
       bodyLimit: this.settings.bodyLimitBytes,
       logController: new LogController({ disableRequestLogging: true }),
     });
@@ -117,7 +119,7 @@ export class WebhookMounts {
   /** Hands the request to the platform scope with a matching route; false when none has one. */
   dispatch(params: { req: IncomingMessage; res: ServerResponse }): boolean {
     const { req, res } = params;
-    const method = (req.method ?? 'GET') as HTTPMethods;
+    const method = req.method ?? 'GET';
     const url = (req.url ?? '/').split('?')[0] ?? '/';
     for (const scope of this.scopes.values()) {
       if (!scope.findRoute({ method, url })) continue;

@@ -1,6 +1,6 @@
 import type { Store, InboxRow } from '../../store/types.js';
 import type { Clock } from '../../core/clock.js';
-import type { ChatRef, SystemOrigin } from '../../core/adapter.js';
+import type { SystemOrigin } from '../../core/adapter.js';
 import { isSilentAnswer, lastAnswer, systemEvent } from '../../jobs/system-turn.js';
 import type { TurnWatch } from './watch.js';
 import type { InjectedTurnEnd, InjectParams, InjectResult } from '../../jobs/ports.js';

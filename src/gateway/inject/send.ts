@@ -8,6 +8,7 @@ import { StreamDelivery } from '../delivery/stream.js';
 import type { MediaPolicy } from '../delivery/media-policy.js';
 import type { MediaStager } from '../delivery/media-stage.js';
 import { turnJournal, turnLeftovers } from '../turns/journal.js';
+import { forwardedProperty } from '../../util/forward-property.js';
 import { errorMessage } from '../../util/error-text.js';
 
 
@@ -22,8 +23,7 @@ function countingSends(params: { adapter: PlatformAdapter; count: () => void }):
   return new Proxy(adapter, {
     get: (target, prop) => {
       if (prop === 'send') return send;
-      const value: unknown = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? value.bind(target) : value;
+      return forwardedProperty({ target, prop });
     },
   });
 }

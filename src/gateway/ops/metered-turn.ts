@@ -5,7 +5,8 @@ import type { EditRequest, OutboundMessage, PlatformAdapter } from '../../core/a
 import type { GatewayMetrics } from './metrics.js';
 
 export type { GatewayMetrics } from './metrics.js';
-import type { TurnDeps } from '../turns/turn.js';
+import { forwardedProperty } from '../../util/forward-property.js';
+import type { TurnDeps } from '../turns/deps.js';
 
 /**
  * A turn's deps that feed `metrics`: its adapter notes the first and last send (the slot's adapter counts them); its
@@ -27,8 +28,7 @@ export function meteredTurn(params: { deps: TurnDeps; metrics: GatewayMetrics | 
     get(target, prop) {
       if (prop === 'send') return (message: OutboundMessage) => timed('send', () => target.send(message));
       if (prop === 'edit') return (request: EditRequest) => timed('edit', () => target.edit(request));
-      const value: unknown = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? value.bind(target) : value;
+      return forwardedProperty({ target, prop });
     },
   }) satisfies PlatformAdapter;
   const agent = new Proxy(deps.agent, {
@@ -48,8 +48,7 @@ export function meteredTurn(params: { deps: TurnDeps; metrics: GatewayMetrics | 
             },
           });
       }
-      const value: unknown = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? value.bind(target) : value;
+      return forwardedProperty({ target, prop });
     },
   }) satisfies AIAgent;
   const onFinished: TurnDeps['onFinished'] = (end) => {

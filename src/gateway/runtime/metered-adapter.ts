@@ -1,5 +1,6 @@
 import type { PlatformAdapter } from '../../core/adapter.js';
 import { RateLimitError } from '../../core/errors.js';
+import { forwardedProperty } from '../../util/forward-property.js';
 import type { GatewayMetrics } from '../ops/metrics.js';
 
 /** The adapter calls whose 429 the gateway waits out: the pacer retries sends, edits and finds; typing holds the chat. */
@@ -28,10 +29,8 @@ export function meteredAdapter(params: { adapter: PlatformAdapter; metrics: Gate
     };
   return new Proxy(adapter, {
     get(target, prop) {
-      const value: unknown = Reflect.get(target, prop, target);
-      if (typeof value !== 'function') return value;
-      const bound = (value as (...args: unknown[]) => unknown).bind(target);
-      return WAITED.has(prop) ? counted(prop, bound as (...args: unknown[]) => Promise<unknown>) : bound;
+      const value = forwardedProperty({ target, prop });
+      return typeof value === 'function' && WAITED.has(prop) ? counted(prop, value as (...args: unknown[]) => Promise<unknown>) : value;
     },
   });
 }

@@ -18,99 +18,118 @@ import type { ClarifyDesk } from '../clarify/desk.js';
 import type { GatewayMetrics } from '../ops/metrics.js';
 import { meteredComplete, modelMeter } from '../ops/model-meter.js';
 
-/** A turn's deps on an adapter slot, from the runner's current settings (read when the turn starts). */
-export function turnDepsFor(params: {
-  store: Store;
-  agent: AIAgent;
-  clock: Clock;
-  logger: Logger;
-  slot: AdapterSlot;
-  options: RunnerOptions;
-  maxAttempts: number;
-  compression: { compression?: CompressionDeps };
-  onDelivered?: TurnDeps['onDelivered'];
-  onFinished?: TurnDeps['onFinished'];
+/** What a turn's deps are built from: the runner's parts and current settings, and the slot the turn answers on. */
+export interface TurnDepsSource {
+  readonly store: Store;
+  readonly agent: AIAgent;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly slot: AdapterSlot;
+  readonly options: RunnerOptions;
+  readonly maxAttempts: number;
+  readonly compression: { compression?: CompressionDeps };
+  readonly onDelivered?: TurnDeps['onDelivered'];
+  readonly onFinished?: TurnDeps['onFinished'];
   /** Where approval questions wait (the runner's); with `options.approval` the turn's tools get an approval capability. */
-  approvals?: ApprovalDesk;
+  readonly approvals?: ApprovalDesk;
   /** Every platform's adapter (the runner's): with them the turn's tools get `send_message` to the profile's other chats. */
-  slots?: AdapterSlots;
+  readonly slots?: AdapterSlots;
   /** Where clarify questions wait (the runner's); with `options.clarifyTimeoutMs` the turn's tools get a clarify capability. */
-  clarifications?: ClarifyDesk;
+  readonly clarifications?: ClarifyDesk;
   /** Counts the model calls of the turn's judge and children (gateway.http.metrics). */
-  metrics?: GatewayMetrics | undefined;
-}): TurnDeps {
+  readonly metrics?: GatewayMetrics | undefined;
+}
+
+/** The turn's dangerous-command approval, when the runner has a desk and approval settings (the judge metered). */
+function approvalFactory(params: TurnDepsSource): TurnDeps['approval'] {
   const { slot, options, metrics } = params;
   const desk = params.approvals;
   const configured = options.approval;
-  const judge = configured?.judge;
-  const settings = configured === undefined || judge === undefined ? configured : { ...configured, judge: meteredComplete({ complete: judge, metrics, purpose: 'judge' }) };
-  const approval: TurnDeps['approval'] =
-    desk === undefined || settings === undefined
-      ? undefined
-      : ({ event, sessionKey }) =>
-          approvalCapability({
-            desk,
-            settings,
-            store: params.store,
-            event,
-            sessionKey,
-            adapter: slot.entry.adapter,
-            pacer: slot.pacer,
-            hasOwner: hasApprovalOwner({ entry: slot.entry }),
-            scrub: options.scrub,
-            logger: params.logger.child({ component: 'approval' }),
-          });
-  const slots = params.slots;
-  const messaging: TurnDeps['messaging'] =
-    slots === undefined
-      ? undefined
-      : ({ row }) =>
-          messagingCapability({
-            store: params.store,
-            clock: params.clock,
-            profile: options.profileName,
-            row,
-            platforms: () => slots.names(),
-            // The normal delivery path, as a job's further target gets it: split, paced, scrubbed, MEDIA through the media policy.
-            send: (p) => sendText({ ...p, slots, scrub: options.scrub, mediaPolicy: options.mediaPolicy, stageMedia: options.stageMedia, store: params.store, clock: params.clock, logger: params.logger.child({ component: 'send_message' }) }),
-            logger: params.logger.child({ component: 'send_message' }),
-          });
+  if (desk === undefined || configured === undefined) return undefined;
+  const judge = configured.judge;
+  const settings = judge === undefined ? configured : { ...configured, judge: meteredComplete({ complete: judge, metrics, purpose: 'judge' }) };
+  return ({ event, sessionKey }) =>
+    approvalCapability({
+      desk,
+      settings,
+      store: params.store,
+      event,
+      sessionKey,
+      adapter: slot.entry.adapter,
+      pacer: slot.pacer,
+      hasOwner: hasApprovalOwner({ entry: slot.entry }),
+      scrub: options.scrub,
+      logger: params.logger.child({ component: 'approval' }),
+    });
+}
+
+/** The turn's `send_message`, when the runner handed its slots. */
+function messagingFactory(params: TurnDepsSource): TurnDeps['messaging'] {
+  const { options, slots } = params;
+  if (slots === undefined) return undefined;
+  const logger = params.logger.child({ component: 'send_message' });
+  return ({ row }) =>
+    messagingCapability({
+      store: params.store,
+      clock: params.clock,
+      profile: options.profileName,
+      row,
+      platforms: () => slots.names(),
+      // The normal delivery path, as a job's further target gets it: split, paced, scrubbed, MEDIA through the media policy.
+      send: (p) => sendText({ ...p, slots, scrub: options.scrub, mediaPolicy: options.mediaPolicy, stageMedia: options.stageMedia, store: params.store, clock: params.clock, logger }),
+      logger,
+    });
+}
+
+/** The turn's delegate_task children, when delegation is configured (their model calls metered as `delegate`). */
+function delegateFactory(params: TurnDepsSource): TurnDeps['delegate'] {
+  const { options, metrics } = params;
   const delegation = options.delegation;
-  const delegate: TurnDeps['delegate'] =
-    delegation === undefined
-      ? undefined
-      : (p) =>
-          delegateCapability({
-            agent: params.agent,
-            store: params.store,
-            settings: delegation,
-            toolContext: p.toolContext,
-            parentSessionId: p.sessionId,
-            parentKey: p.sessionKey,
-            inboxId: p.inboxId,
-            progress: p.progress,
-            scrub: options.scrub,
-            logger: params.logger,
-            depth: p.toolContext.depth ?? 0,
-            onModelCall: modelMeter({ metrics, purpose: 'delegate' }),
-          });
-  const clarifyDesk = params.clarifications;
-  const clarifyTimeoutMs = options.clarifyTimeoutMs;
-  const clarify: TurnDeps['clarify'] =
-    clarifyDesk === undefined || clarifyTimeoutMs === undefined
-      ? undefined
-      : ({ event, sessionKey }) =>
-          clarifyCapability({
-            desk: clarifyDesk,
-            event,
-            sessionKey,
-            adapter: slot.entry.adapter,
-            pacer: slot.pacer,
-            timeoutMs: clarifyTimeoutMs,
-            hasOwner: hasApprovalOwner({ entry: slot.entry }),
-            scrub: options.scrub,
-            logger: params.logger.child({ component: 'clarify' }),
-          });
+  if (delegation === undefined) return undefined;
+  return (p) =>
+    delegateCapability({
+      agent: params.agent,
+      store: params.store,
+      settings: delegation,
+      toolContext: p.toolContext,
+      parentSessionId: p.sessionId,
+      parentKey: p.sessionKey,
+      inboxId: p.inboxId,
+      progress: p.progress,
+      scrub: options.scrub,
+      logger: params.logger,
+      depth: p.toolContext.depth ?? 0,
+      onModelCall: modelMeter({ metrics, purpose: 'delegate' }),
+    });
+}
+
+/** The turn's clarify, when the runner has a desk and a clarify timeout. */
+function clarifyFactory(params: TurnDepsSource): TurnDeps['clarify'] {
+  const { slot, options } = params;
+  const desk = params.clarifications;
+  const timeoutMs = options.clarifyTimeoutMs;
+  if (desk === undefined || timeoutMs === undefined) return undefined;
+  return ({ event, sessionKey }) =>
+    clarifyCapability({
+      desk,
+      event,
+      sessionKey,
+      adapter: slot.entry.adapter,
+      pacer: slot.pacer,
+      timeoutMs,
+      hasOwner: hasApprovalOwner({ entry: slot.entry }),
+      scrub: options.scrub,
+      logger: params.logger.child({ component: 'clarify' }),
+    });
+}
+
+/** A turn's deps on an adapter slot, from the runner's current settings (read when the turn starts). */
+export function turnDepsFor(params: TurnDepsSource): TurnDeps {
+  const { slot, options } = params;
+  const approval = approvalFactory(params);
+  const messaging = messagingFactory(params);
+  const delegate = delegateFactory(params);
+  const clarify = clarifyFactory(params);
   return {
     store: params.store,
     agent: params.agent,

@@ -49,6 +49,7 @@ export interface PairingAsker {
 
 /** Text from a stranger made fit for one line of a notice: no control characters or line breaks, at most 64 characters. */
 function oneLine(text: string): string {
+  // eslint-disable-next-line no-control-regex -- a stranger's control characters become spaces
   const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim();
   return flat.length > 64 ? `${flat.slice(0, 63)}…` : flat;
 }
