@@ -18,10 +18,11 @@ export interface ApprovalRule {
 
 /** Methods of the Store for approval rules. */
 export interface ApprovalStore {
+  // Function-typed properties rather than methods: they use no `this`, so the store passes them on unbound.
   /** Every rule, oldest first. */
-  approvalRules(): ApprovalRule[];
+  approvalRules: () => ApprovalRule[];
   /** Adds a rule (or refreshes its description and example when it exists); returns it. */
-  addApprovalRule(params: { patternId: string; description: string; example: string }): ApprovalRule;
+  addApprovalRule: (params: { patternId: string; description: string; example: string }) => ApprovalRule;
   /** Removes a rule; false when there was none. */
-  removeApprovalRule(params: { patternId: string }): boolean;
+  removeApprovalRule: (params: { patternId: string }) => boolean;
 }

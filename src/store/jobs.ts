@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import { chatRefSchema } from '../core/adapter.js';
-import type { DeliveryTarget, JobRow, JobState, RunOutcome } from './job-types.js';
+import type { DeliveryTarget, JobChanges, JobRow, JobState, NewJob, RunOutcome } from './job-types.js';
 import { scheduleFromJson } from '../util/schedule/schedule.js';
 import type { Clock } from '../core/clock.js';
 import type { StoreLogger } from './store-logger.js';
@@ -74,27 +74,108 @@ function newJobId(): string {
 /** The job part of the Store (runs are in job-runs.ts). */
 export type JobQueries = Pick<Store, 'createJob' | 'updateJob' | 'setJobState' | 'job' | 'listJobs' | 'removeJob' | 'dueJobs'>;
 
-/** Prepares the job statements once and returns the methods that use them. */
-export function createJobQueries(params: { db: Database.Database; clock: Clock; logger: StoreLogger }): JobQueries {
-  const { db, clock, logger } = params;
-  const one = db.prepare<[string], JobRecord>('SELECT * FROM jobs WHERE id = ?');
-  const all = db.prepare<[], JobRecord>('SELECT * FROM jobs ORDER BY created_at, id');
-  const due = db.prepare<[number], JobRecord>(
-    "SELECT * FROM jobs WHERE state = 'active' AND next_run_at IS NOT NULL AND next_run_at <= ? ORDER BY next_run_at, id",
-  );
-  const insert = db.prepare<JobRecord>(
-    `INSERT INTO jobs (id, name, prompt, script, schedule_text, schedule_kind, schedule_json, time_zone, targets_json, state,
-       created_at, updated_at, next_run_at, last_run_at, last_outcome)
-     VALUES (@id, @name, @prompt, @script, @schedule_text, @schedule_kind, @schedule_json, @time_zone, @targets_json, @state,
-       @created_at, @updated_at, @next_run_at, @last_run_at, @last_outcome)`,
-  );
-  const update = db.prepare<JobRecord>(
-    `UPDATE jobs SET name = @name, prompt = @prompt, script = @script, schedule_text = @schedule_text,
-       schedule_kind = @schedule_kind, schedule_json = @schedule_json, time_zone = @time_zone, targets_json = @targets_json,
-       state = @state, updated_at = @updated_at, next_run_at = @next_run_at WHERE id = @id`,
-  );
-  const remove = db.prepare<[string]>('DELETE FROM jobs WHERE id = ?');
-  const read = (record: JobRecord | undefined): JobRow | undefined => (record ? toJob(record, logger) : undefined);
+/** The job statements, prepared once. */
+interface JobStatements {
+  one: Database.Statement<[string], JobRecord>;
+  all: Database.Statement<[], JobRecord>;
+  due: Database.Statement<[number], JobRecord>;
+  insert: Database.Statement<JobRecord>;
+  update: Database.Statement<JobRecord>;
+  remove: Database.Statement<[string]>;
+}
+
+/** A stored job (or nothing) as the contract's JobRow; undefined for nothing and for a damaged row. */
+type JobReader = (record: JobRecord | undefined) => JobRow | undefined;
+
+/** Prepares the statements of the jobs table. */
+function prepareJobStatements(params: { db: Database.Database }): JobStatements {
+  const { db } = params;
+  return {
+    one: db.prepare<[string], JobRecord>('SELECT * FROM jobs WHERE id = ?'),
+    all: db.prepare<[], JobRecord>('SELECT * FROM jobs ORDER BY created_at, id'),
+    due: db.prepare<[number], JobRecord>(
+      "SELECT * FROM jobs WHERE state = 'active' AND next_run_at IS NOT NULL AND next_run_at <= ? ORDER BY next_run_at, id",
+    ),
+    insert: db.prepare<JobRecord>(
+      `INSERT INTO jobs (id, name, prompt, script, schedule_text, schedule_kind, schedule_json, time_zone, targets_json, state,
+         created_at, updated_at, next_run_at, last_run_at, last_outcome)
+       VALUES (@id, @name, @prompt, @script, @schedule_text, @schedule_kind, @schedule_json, @time_zone, @targets_json, @state,
+         @created_at, @updated_at, @next_run_at, @last_run_at, @last_outcome)`,
+    ),
+    update: db.prepare<JobRecord>(
+      `UPDATE jobs SET name = @name, prompt = @prompt, script = @script, schedule_text = @schedule_text,
+         schedule_kind = @schedule_kind, schedule_json = @schedule_json, time_zone = @time_zone, targets_json = @targets_json,
+         state = @state, updated_at = @updated_at, next_run_at = @next_run_at WHERE id = @id`,
+    ),
+    remove: db.prepare<[string]>('DELETE FROM jobs WHERE id = ?'),
+  };
+}
+
+/** The row a new job is stored as, under a fresh id, created and updated at `now`, never run. */
+function newJobRecord(params: { job: NewJob; now: number }): JobRecord {
+  const { job, now } = params;
+  return {
+    id: newJobId(),
+    name: job.name,
+    prompt: job.prompt,
+    script: job.script ?? null,
+    schedule_text: job.scheduleText,
+    schedule_kind: job.schedule.kind,
+    schedule_json: JSON.stringify(job.schedule),
+    time_zone: job.timeZone,
+    targets_json: JSON.stringify(job.targets),
+    state: job.state ?? 'active',
+    created_at: now,
+    updated_at: now,
+    next_run_at: job.nextRunAt,
+    last_run_at: null,
+    last_outcome: null,
+  };
+}
+
+/** Inserts `record`; an id collision (1 in 4 billion per pair) retries with a new id (changing `record.id`) instead of failing. */
+function insertWithFreshId(params: { insert: JobStatements['insert']; record: JobRecord }): void {
+  const { insert, record } = params;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      insert.run(record);
+      return;
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (attempt >= 3 || code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') throw error;
+      record.id = newJobId();
+    }
+  }
+}
+
+/** `record` with the given `changes` applied, updated at `now`. */
+function applyJobChanges(params: { record: JobRecord; changes: JobChanges; now: number }): JobRecord {
+  const { record, changes, now } = params;
+  return {
+    ...record,
+    ...(changes.name !== undefined ? { name: changes.name } : {}),
+    ...(changes.prompt !== undefined ? { prompt: changes.prompt } : {}),
+    ...(changes.script !== undefined ? { script: changes.script } : {}),
+    ...(changes.scheduleText !== undefined ? { schedule_text: changes.scheduleText } : {}),
+    ...(changes.schedule !== undefined
+      ? { schedule_kind: changes.schedule.kind, schedule_json: JSON.stringify(changes.schedule) }
+      : {}),
+    ...(changes.timeZone !== undefined ? { time_zone: changes.timeZone } : {}),
+    ...(changes.targets !== undefined ? { targets_json: JSON.stringify(changes.targets) } : {}),
+    ...(changes.nextRunAt !== undefined ? { next_run_at: changes.nextRunAt } : {}),
+    updated_at: now,
+  };
+}
+
+/** The methods that write jobs: create, change, change state, remove. */
+function createJobWrites(params: {
+  db: Database.Database;
+  statements: JobStatements;
+  clock: Clock;
+  read: JobReader;
+}): Pick<JobQueries, 'createJob' | 'updateJob' | 'setJobState' | 'removeJob'> {
+  const { db, statements, clock, read } = params;
+  const { one, insert, update, remove } = statements;
   /** Reads a job, applies `change` and writes it back, in one transaction; undefined when there is no such job. */
   const changeTx = db.transaction((jobId: string, change: (record: JobRecord) => JobRecord): JobRow | undefined => {
     const record = one.get(jobId);
@@ -102,57 +183,15 @@ export function createJobQueries(params: { db: Database.Database; clock: Clock; 
     update.run(change(record));
     return read(one.get(jobId));
   });
-
   return {
     createJob: (job) => {
-      const now = clock.now();
-      const record: JobRecord = {
-        id: newJobId(),
-        name: job.name,
-        prompt: job.prompt,
-        script: job.script ?? null,
-        schedule_text: job.scheduleText,
-        schedule_kind: job.schedule.kind,
-        schedule_json: JSON.stringify(job.schedule),
-        time_zone: job.timeZone,
-        targets_json: JSON.stringify(job.targets),
-        state: job.state ?? 'active',
-        created_at: now,
-        updated_at: now,
-        next_run_at: job.nextRunAt,
-        last_run_at: null,
-        last_outcome: null,
-      };
-      // An id collision (1 in 4 billion per pair) retries with a new id instead of failing the create.
-      for (let attempt = 0; ; attempt++) {
-        try {
-          insert.run(record);
-          break;
-        } catch (error) {
-          const code = (error as { code?: unknown }).code;
-          if (attempt >= 3 || code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') throw error;
-          record.id = newJobId();
-        }
-      }
+      const record = newJobRecord({ job, now: clock.now() });
+      insertWithFreshId({ insert, record });
       const stored = read(one.get(record.id));
       if (!stored) throw new Error(`store: job ${record.id} vanished after insert`);
       return stored;
     },
-    updateJob: ({ jobId, changes }) =>
-      changeTx.immediate(jobId, (record): JobRecord => ({
-        ...record,
-        ...(changes.name !== undefined ? { name: changes.name } : {}),
-        ...(changes.prompt !== undefined ? { prompt: changes.prompt } : {}),
-        ...(changes.script !== undefined ? { script: changes.script } : {}),
-        ...(changes.scheduleText !== undefined ? { schedule_text: changes.scheduleText } : {}),
-        ...(changes.schedule !== undefined
-          ? { schedule_kind: changes.schedule.kind, schedule_json: JSON.stringify(changes.schedule) }
-          : {}),
-        ...(changes.timeZone !== undefined ? { time_zone: changes.timeZone } : {}),
-        ...(changes.targets !== undefined ? { targets_json: JSON.stringify(changes.targets) } : {}),
-        ...(changes.nextRunAt !== undefined ? { next_run_at: changes.nextRunAt } : {}),
-        updated_at: clock.now(),
-      })),
+    updateJob: ({ jobId, changes }) => changeTx.immediate(jobId, (record) => applyJobChanges({ record, changes, now: clock.now() })),
     setJobState: ({ jobId, state, nextRunAt }) =>
       changeTx.immediate(jobId, (record) => ({
         ...record,
@@ -160,13 +199,29 @@ export function createJobQueries(params: { db: Database.Database; clock: Clock; 
         ...(nextRunAt !== undefined ? { next_run_at: nextRunAt } : {}),
         updated_at: clock.now(),
       })),
+    removeJob: ({ jobId }) => remove.run(jobId).changes > 0,
+  };
+}
+
+/** The methods that read jobs: one, a list, the due ones. */
+function createJobReads(params: { statements: JobStatements; read: JobReader }): Pick<JobQueries, 'job' | 'listJobs' | 'dueJobs'> {
+  const { statements, read } = params;
+  const { one, all, due } = statements;
+  return {
     job: ({ jobId }) => read(one.get(jobId)),
     listJobs: ({ states }) =>
       all
         .all()
         .filter((r) => states === undefined || states.includes(r.state))
         .flatMap((r) => read(r) ?? []),
-    removeJob: ({ jobId }) => remove.run(jobId).changes > 0,
     dueJobs: ({ now }) => due.all(now).flatMap((r) => read(r) ?? []),
   };
+}
+
+/** Prepares the job statements once and returns the methods that use them. */
+export function createJobQueries(params: { db: Database.Database; clock: Clock; logger: StoreLogger }): JobQueries {
+  const { db, clock, logger } = params;
+  const statements = prepareJobStatements({ db });
+  const read: JobReader = (record) => (record ? toJob(record, logger) : undefined);
+  return { ...createJobWrites({ db, statements, clock, read }), ...createJobReads({ statements, read }) };
 }

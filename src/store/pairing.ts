@@ -59,9 +59,16 @@ export type PairingQueries = Pick<
   | 'prunePairingRequests'
 >;
 
-/** Prepares the pairing statements once and returns the methods that use them. */
-export function createPairingQueries(params: { db: Database.Database; clock: Clock }): PairingQueries {
-  const { db, clock } = params;
+/** The statement that drops a sender's pending requests (platform, sender id): a new request or an approval replaces them. */
+type DropRequestsOf = Database.Statement<[string, string]>;
+
+/** The methods over pending pairing requests: create, list, find, take, prune. */
+function createRequestQueries(params: {
+  db: Database.Database;
+  clock: Clock;
+  deleteForSender: DropRequestsOf;
+}): Omit<PairingQueries, 'approveSender' | 'isApprovedSender' | 'approvedSenders' | 'revokeSender'> {
+  const { db, clock, deleteForSender } = params;
   const oldestFirst = 'ORDER BY created_at, platform, code';
   const byCode = db.prepare<[string, string], PairingRequestRecord>(
     'SELECT * FROM pairing_requests WHERE platform = ? AND code = ?',
@@ -78,25 +85,7 @@ export function createPairingQueries(params: { db: Database.Database; clock: Clo
      VALUES (@platform, @code, @sender_id, @sender_name, @chat_id, @created_at, @expires_at)`,
   );
   const deleteByCode = db.prepare<[string, string]>('DELETE FROM pairing_requests WHERE platform = ? AND code = ?');
-  const deleteForSender = db.prepare<[string, string]>('DELETE FROM pairing_requests WHERE platform = ? AND sender_id = ?');
   const deleteExpired = db.prepare<[number]>('DELETE FROM pairing_requests WHERE expires_at <= ?');
-
-  const upsertApproval = db.prepare<ApprovedSenderRecord, ApprovedSenderRecord>(
-    `INSERT INTO approved_senders (platform, sender_id, sender_name, approved_at)
-     VALUES (@platform, @sender_id, @sender_name, @approved_at)
-     ON CONFLICT (platform, sender_id) DO UPDATE SET
-       sender_name = coalesce(excluded.sender_name, approved_senders.sender_name),
-       approved_at = excluded.approved_at
-     RETURNING *`,
-  );
-  const approvalOf = db.prepare<[string, string], number>(
-    'SELECT 1 FROM approved_senders WHERE platform = ? AND sender_id = ?',
-  ).pluck();
-  const approvals = db.prepare<[], ApprovedSenderRecord>('SELECT * FROM approved_senders ORDER BY platform, approved_at, sender_id');
-  const approvalsOn = db.prepare<[string], ApprovedSenderRecord>(
-    'SELECT * FROM approved_senders WHERE platform = ? ORDER BY approved_at, sender_id',
-  );
-  const deleteApproval = db.prepare<[string, string]>('DELETE FROM approved_senders WHERE platform = ? AND sender_id = ?');
 
   const create = db.transaction((record: PairingRequestRecord): PairingRequest | undefined => {
     if (byCode.get(record.platform, record.code) !== undefined) return undefined;
@@ -109,12 +98,6 @@ export function createPairingQueries(params: { db: Database.Database; clock: Clo
     if (record === undefined || record.expires_at <= now) return undefined;
     deleteByCode.run(platform, code);
     return toPairingRequest(record);
-  });
-  const approve = db.transaction((record: ApprovedSenderRecord): ApprovedSender => {
-    deleteForSender.run(record.platform, record.sender_id);
-    const stored = upsertApproval.get(record);
-    if (stored === undefined) throw new Error('INSERT ... RETURNING gave no row for an approved sender');
-    return toApprovedSender(stored);
   });
 
   return {
@@ -139,11 +122,56 @@ export function createPairingQueries(params: { db: Database.Database; clock: Clo
       return record === undefined ? undefined : toPairingRequest(record);
     },
     takePairingRequest: ({ platform, code, now }) => take.immediate(platform, code, now),
+    prunePairingRequests: ({ now }) => deleteExpired.run(now).changes,
+  };
+}
+
+/** The methods over approved senders: approve (dropping the sender's requests), check, list, revoke. */
+function createApprovalQueries(params: {
+  db: Database.Database;
+  clock: Clock;
+  deleteForSender: DropRequestsOf;
+}): Pick<PairingQueries, 'approveSender' | 'isApprovedSender' | 'approvedSenders' | 'revokeSender'> {
+  const { db, clock, deleteForSender } = params;
+  const upsertApproval = db.prepare<ApprovedSenderRecord, ApprovedSenderRecord>(
+    `INSERT INTO approved_senders (platform, sender_id, sender_name, approved_at)
+     VALUES (@platform, @sender_id, @sender_name, @approved_at)
+     ON CONFLICT (platform, sender_id) DO UPDATE SET
+       sender_name = coalesce(excluded.sender_name, approved_senders.sender_name),
+       approved_at = excluded.approved_at
+     RETURNING *`,
+  );
+  const approvalOf = db.prepare<[string, string], number>(
+    'SELECT 1 FROM approved_senders WHERE platform = ? AND sender_id = ?',
+  ).pluck();
+  const approvals = db.prepare<[], ApprovedSenderRecord>('SELECT * FROM approved_senders ORDER BY platform, approved_at, sender_id');
+  const approvalsOn = db.prepare<[string], ApprovedSenderRecord>(
+    'SELECT * FROM approved_senders WHERE platform = ? ORDER BY approved_at, sender_id',
+  );
+  const deleteApproval = db.prepare<[string, string]>('DELETE FROM approved_senders WHERE platform = ? AND sender_id = ?');
+
+  const approve = db.transaction((record: ApprovedSenderRecord): ApprovedSender => {
+    deleteForSender.run(record.platform, record.sender_id);
+    const stored = upsertApproval.get(record);
+    if (stored === undefined) throw new Error('INSERT ... RETURNING gave no row for an approved sender');
+    return toApprovedSender(stored);
+  });
+
+  return {
     approveSender: ({ platform, senderId, senderName = null }) =>
       approve.immediate({ platform, sender_id: senderId, sender_name: senderName, approved_at: clock.now() }),
     isApprovedSender: ({ platform, senderId }) => approvalOf.get(platform, senderId) !== undefined,
     approvedSenders: ({ platform }) => (platform === undefined ? approvals.all() : approvalsOn.all(platform)).map(toApprovedSender),
     revokeSender: ({ platform, senderId }) => deleteApproval.run(platform, senderId).changes > 0,
-    prunePairingRequests: ({ now }) => deleteExpired.run(now).changes,
+  };
+}
+
+/** Prepares the pairing statements once and returns the methods that use them. */
+export function createPairingQueries(params: { db: Database.Database; clock: Clock }): PairingQueries {
+  const { db, clock } = params;
+  const deleteForSender: DropRequestsOf = db.prepare<[string, string]>('DELETE FROM pairing_requests WHERE platform = ? AND sender_id = ?');
+  return {
+    ...createRequestQueries({ db, clock, deleteForSender }),
+    ...createApprovalQueries({ db, clock, deleteForSender }),
   };
 }

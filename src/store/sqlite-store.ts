@@ -3,29 +3,10 @@ import type Database from 'better-sqlite3';
 import type { Clock } from '../core/clock.js';
 import { diskErrorKind, errorCode, type DiskReporter } from '../util/disk-error.js';
 import { diskOpenFailure, openDatabase } from './connection.js';
-import { createCursorQueries } from './cursors.js';
 import { StoreClosedError, StoreDiskError } from './errors.js';
-import { createHomeChannelQueries } from './home-channels.js';
-import { createApprovalRuleQueries } from './approval-rules.js';
-import { createInboxQueries } from './inbox.js';
-import { createJobRunQueries } from './job-runs.js';
-import { createJobQueries } from './jobs.js';
-import { createMessageQueries } from './messages.js';
-import { createModelCallQueries } from './model-calls.js';
-import { createCredentialQueries } from './credentials.js';
 import { migrate } from './migrate.js';
 import { migrations } from './migrations.js';
-import { createOutboxQueries } from './outbox.js';
-import { createPairingQueries } from './pairing.js';
-import { createScrubQueries } from './scrub-rows.js';
-import { createCandidateFinder } from './search-candidates.js';
-import { createSearchQueries } from './search.js';
-import { createSendIntentQueries } from './send-intents.js';
-import { createSessionSwitchQueries } from './session-switch.js';
-import { createSessionSearchQueries } from './session-search.js';
-import { createSessionPromptQueries } from './session-prompts.js';
-import { createSessionQueries } from './sessions.js';
-import { createChatStateQueries } from './chat-state.js';
+import { liveMethods, prepareStoreParts, type Live } from './store-parts.js';
 import { silentStoreLogger, type StoreLogger } from './store-logger.js';
 import type { Store } from './types.js';
 
@@ -52,6 +33,47 @@ function closeDatabase(db: Database.Database, logger: StoreLogger): void {
   db.close();
 }
 
+/** Opens (creating if needed) the database at `path` and applies pending migrations; closes it again when they fail. */
+function openMigrated(params: { path: string; clock: Clock; logger: StoreLogger }): Database.Database {
+  const { path: dbPath, clock, logger } = params;
+  const db = openDatabase({ path: dbPath, logger });
+  try {
+    migrate({ db, migrations, clock, location: dbPath, logger });
+  } catch (error) {
+    db.close();
+    throw diskOpenFailure({ error, path: dbPath }) ?? error;
+  }
+  return db;
+}
+
+/**
+ * The wrapper of every store method: a call after close() fails with a clear error instead of a driver TypeError,
+ * and a driver error the disk caused becomes a StoreDiskError (reported to `disk`); any other error goes out as it is.
+ */
+function createLive(params: { path: string; disk: DiskReporter | undefined; isClosed: () => boolean }): Live {
+  const { path: dbPath, disk, isClosed } = params;
+  const folder = dbPath === ':memory:' ? undefined : path.dirname(dbPath);
+
+  /** A driver error the disk caused, as a StoreDiskError (reported); any other error as it is. */
+  const classified = (error: unknown, operation: string): unknown => {
+    const kind = diskErrorKind({ error, ...(folder !== undefined ? { path: folder } : {}) });
+    if (kind === undefined) return error;
+    const failure = new StoreDiskError({ kind, code: errorCode({ error }) || 'unknown', operation, location: dbPath, cause: error });
+    disk?.failed({ part: 'store', kind, detail: `the store cannot write (${failure.code} during ${operation})` });
+    return failure;
+  };
+
+  return <A extends unknown[], R>(operation: string, fn: (...args: A) => R) =>
+    (...args: A): R => {
+      if (isClosed()) throw new StoreClosedError({ location: dbPath });
+      try {
+        return fn(...args);
+      } catch (error) {
+        throw classified(error, operation);
+      }
+    };
+}
+
 /**
  * Opens (creating if needed) the SQLite store at `path`, applies pending migrations and prepares
  * every statement once. Throws UserFacingError when the file cannot be opened or was written by a
@@ -61,137 +83,13 @@ function closeDatabase(db: Database.Database, logger: StoreLogger): void {
 export function openStore(params: OpenStoreParams): Store {
   const { path: dbPath, clock } = params;
   const logger = params.logger ?? silentStoreLogger;
-  const db = openDatabase({ path: dbPath, logger });
+  const db = openMigrated({ path: dbPath, clock, logger });
   let closed = false;
-  try {
-    migrate({ db, migrations, clock, location: dbPath, logger });
-  } catch (error) {
-    db.close();
-    throw diskOpenFailure({ error, path: dbPath }) ?? error;
-  }
-  const inbox = createInboxQueries({ db, clock, logger });
-  const outbox = createOutboxQueries({ db, clock });
-  const intents = createSendIntentQueries({ db, clock });
-  const sessions = createSessionQueries({ db, clock });
-  const prompts = createSessionPromptQueries({ db });
-  const usage = createModelCallQueries({ db, clock });
-  const credentials = createCredentialQueries({ db, clock });
-  const messages = createMessageQueries({ db, clock });
-  const chains = createSessionSwitchQueries({ db, sessions, messages, prompts });
-  const find = createCandidateFinder({ db });
-  const search = createSearchQueries({ db, find });
-  const sessionSearch = createSessionSearchQueries({ db, find });
-  const scrubbing = createScrubQueries({ db });
-  const cursors = createCursorQueries({ db, clock });
-  const pairing = createPairingQueries({ db, clock });
-  const jobs = createJobQueries({ db, clock, logger });
-  const runs = createJobRunQueries({ db, clock });
-  const homes = createHomeChannelQueries({ db, clock });
-  const approvals = createApprovalRuleQueries({ db, clock });
-  const chatState = createChatStateQueries({ db, clock });
+  const parts = prepareStoreParts({ db, clock, logger });
   params.configure?.(db);
-  const folder = dbPath === ':memory:' ? undefined : path.dirname(dbPath);
-
-  /** A driver error the disk caused, as a StoreDiskError (reported); any other error as it is. */
-  const classified = (error: unknown, operation: string): unknown => {
-    const kind = diskErrorKind({ error, ...(folder !== undefined ? { path: folder } : {}) });
-    if (kind === undefined) return error;
-    const failure = new StoreDiskError({ kind, code: errorCode({ error }) || 'unknown', operation, location: dbPath, cause: error });
-    params.disk?.failed({ part: 'store', kind, detail: `the store cannot write (${failure.code} during ${operation})` });
-    return failure;
-  };
-
-  /** Wraps a method so a call after close() fails with a clear error instead of a driver TypeError, and a refused write becomes a StoreDiskError. */
-  const live =
-    <A extends unknown[], R>(operation: string, fn: (...args: A) => R) =>
-    (...args: A): R => {
-      if (closed) throw new StoreClosedError({ location: dbPath });
-      try {
-        return fn(...args);
-      } catch (error) {
-        throw classified(error, operation);
-      }
-    };
-
+  const live = createLive({ path: dbPath, disk: params.disk, isClosed: () => closed });
   return {
-    recordInbound: live('recordInbound', inbox.recordInbound),
-    setInboxState: live('setInboxState', inbox.setInboxState),
-    pendingInbound: live('pendingInbound', inbox.pendingInbound),
-    getInbound: live('getInbound', inbox.getInbound),
-    pruneInbound: live('pruneInbound', inbox.pruneInbound),
-    recordOutbound: live('recordOutbound', outbox.recordOutbound),
-    outboundFor: live('outboundFor', outbox.outboundFor),
-    completeTurn: live('completeTurn', outbox.completeTurn),
-    recordSendIntent: live('recordSendIntent', intents.recordSendIntent),
-    sendIntentsFor: live('sendIntentsFor', intents.sendIntentsFor),
-    outboundIdsInChat: live('outboundIdsInChat', intents.outboundIdsInChat),
-    activeSession: live('activeSession', sessions.activeSession),
-    createSession: live('createSession', sessions.createSession),
-    endSession: live('endSession', sessions.endSession),
-    setSessionTitle: live('setSessionTitle', sessions.setSessionTitle),
-    listSessions: live('listSessions', sessions.listSessions),
-    getSession: live('getSession', sessions.getSession),
-    sessionPrompt: live('sessionPrompt', prompts.sessionPrompt),
-    setSessionPrompt: live('setSessionPrompt', prompts.setSessionPrompt),
-    continueSession: live('continueSession', chains.continueSession),
-    sessionModel: live('sessionModel', chatState.sessionModel),
-    setSessionModel: live('setSessionModel', chatState.setSessionModel),
-    chatToolProgress: live('chatToolProgress', chatState.chatToolProgress),
-    setChatToolProgress: live('setChatToolProgress', chatState.setChatToolProgress),
-    reopenSession: live('reopenSession', chatState.reopenSession),
-    sessionUsageByModel: live('sessionUsageByModel', chatState.sessionUsageByModel),
-    recordModelCall: live('recordModelCall', usage.recordModelCall),
-    sessionUsage: live('sessionUsage', usage.sessionUsage),
-    lastPromptTokens: live('lastPromptTokens', usage.lastPromptTokens),
-    credentialStates: live('credentialStates', credentials.credentialStates),
-    recordCredentialUse: live('recordCredentialUse', credentials.recordCredentialUse),
-    setCredentialCooldown: live('setCredentialCooldown', credentials.setCredentialCooldown),
-    appendMessage: live('appendMessage', messages.appendMessage),
-    history: live('history', messages.history),
-    historyStart: live('historyStart', messages.historyStart),
-    deleteTurnMessages: live('deleteTurnMessages', messages.deleteTurnMessages),
-    countUserTurns: live('countUserTurns', messages.countUserTurns),
-    hideMessages: live('hideMessages', messages.hideMessages),
-    hiddenMessages: live('hiddenMessages', messages.hiddenMessages),
-    search: live('search', search.search),
-    searchSessions: live('searchSessions', sessionSearch.searchSessions),
-    scrubStoredBatch: live('scrubStoredBatch', scrubbing.scrubStoredBatch),
-    compactAfterScrub: live('compactAfterScrub', scrubbing.compactAfterScrub),
-    getCursor: live('getCursor', cursors.getCursor),
-    setCursor: live('setCursor', cursors.setCursor),
-    createPairingRequest: live('createPairingRequest', pairing.createPairingRequest),
-    pairingRequests: live('pairingRequests', pairing.pairingRequests),
-    pairingRequestForSender: live('pairingRequestForSender', pairing.pairingRequestForSender),
-    findPairingRequest: live('findPairingRequest', pairing.findPairingRequest),
-    takePairingRequest: live('takePairingRequest', pairing.takePairingRequest),
-    approveSender: live('approveSender', pairing.approveSender),
-    isApprovedSender: live('isApprovedSender', pairing.isApprovedSender),
-    approvedSenders: live('approvedSenders', pairing.approvedSenders),
-    revokeSender: live('revokeSender', pairing.revokeSender),
-    prunePairingRequests: live('prunePairingRequests', pairing.prunePairingRequests),
-    createJob: live('createJob', jobs.createJob),
-    updateJob: live('updateJob', jobs.updateJob),
-    setJobState: live('setJobState', jobs.setJobState),
-    job: live('job', jobs.job),
-    listJobs: live('listJobs', jobs.listJobs),
-    removeJob: live('removeJob', jobs.removeJob),
-    dueJobs: live('dueJobs', jobs.dueJobs),
-    claimRun: live('claimRun', runs.claimRun),
-    setRunSession: live('setRunSession', runs.setRunSession),
-    finishRun: live('finishRun', runs.finishRun),
-    dueRetries: live('dueRetries', runs.dueRetries),
-    claimRetry: live('claimRetry', runs.claimRetry),
-    openRuns: live('openRuns', runs.openRuns),
-    recordDelivery: live('recordDelivery', runs.recordDelivery),
-    runsOf: live('runsOf', runs.runsOf),
-    recordSkipped: live('recordSkipped', runs.recordSkipped),
-    setHomeChannel: live('setHomeChannel', homes.setHomeChannel),
-    homeChannel: live('homeChannel', homes.homeChannel),
-    homeChannels: live('homeChannels', homes.homeChannels),
-    knownChats: live('knownChats', homes.knownChats),
-    approvalRules: live('approvalRules', approvals.approvalRules),
-    addApprovalRule: live('addApprovalRule', approvals.addApprovalRule),
-    removeApprovalRule: live('removeApprovalRule', approvals.removeApprovalRule),
+    ...liveMethods({ live, parts }),
     close: () => {
       if (closed) return;
       closed = true;
