@@ -6,7 +6,7 @@ import type { Sender } from '../../src/core/adapter.js';
 import type { OutboxMessage } from './outbox.js';
 import type { ApiKeys } from './auth.js';
 import type { PendingReply, ReplyEnd } from './reply.js';
-import { readChatRequest, sessionNameProblem } from './request.js';
+import { readChatRequest, sessionNameProblem, type ChatRequest, type RequestProblem } from './request.js';
 import { chunkBody, completionBody, errorBody, modelBody, sseData, type ApiErrorBody, type CompletionIds } from './wire.js';
 
 /** While a stream waits for text, a comment line this often keeps proxies and clients from timing it out. */
@@ -68,129 +68,188 @@ function header(params: { request: FastifyRequest; name: string }): string | und
  * 400 naming the field.
  */
 export function registerApiRoutes(params: RouteParams): void {
-  const { rejections, logger, adapter } = params;
-  const refuse = async (p: { request: FastifyRequest; reply: FastifyReply; status: number; body: ApiErrorBody; reason: RejectionReason; log: string }): Promise<FastifyReply> => {
-    rejections.reject({ source: p.request.ip, reason: p.reason, logger, message: p.log, fields: { path: p.request.url.split('?')[0], status: p.status, param: p.body.error.param, detail: p.body.error.message } });
-    return p.reply.code(p.status).send(p.body);
-  };
-  /** The sender index of the request's key, or undefined after answering 401. */
-  const authorized = async (request: FastifyRequest, reply: FastifyReply): Promise<number | undefined> => {
-    const checked = params.keys.check({ header: header({ request, name: 'authorization' }) });
-    if (checked.kind === 'ok') return checked.index;
-    const missing = checked.kind === 'missing';
-    void reply.header('www-authenticate', 'Bearer');
-    await refuse({
-      request,
-      reply,
-      status: 401,
-      reason: 'bad_token',
-      log: missing ? 'API request without an API key rejected' : 'API request with a wrong API key rejected',
-      body: errorBody({
-        message: missing ? 'No API key given: send it as "Authorization: Bearer <key>" (a key from platforms.api.keys).' : 'Incorrect API key provided.',
-        type: 'invalid_request_error',
-        code: missing ? 'missing_api_key' : 'invalid_api_key',
-      }),
-    });
-    return undefined;
-  };
-  /** The session a request names (header, else `user`), or a problem naming the field. */
-  const sessionOf = (p: { request: FastifyRequest; user: string | undefined }): { name: string | undefined } | { param: string; message: string } => {
-    const named = header({ request: p.request, name: SESSION_HEADER });
-    if (named === undefined) return { name: p.user };
-    const problem = sessionNameProblem({ value: named });
-    return problem === undefined ? { name: named } : { param: 'X-Hermes-Session', message: `the X-Hermes-Session header ${problem}` };
-  };
-  const chatIdOf = (p: { senderId: string; session: string | undefined }): string => (p.session === undefined ? p.senderId : `${p.senderId}/${p.session}`);
-
   void params.app.register(async (scope) => {
     // The body is read here (so bad JSON is a 400 of ours, with the field-naming body, not fastify's).
     scope.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: params.bodyLimitBytes }, (_request, body, done) => done(null, body));
     scope.addHook('onClose', async () => params.onClose());
-    scope.setErrorHandler(async (error: FastifyError, request, reply) => {
-      const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
-      if (status >= 500) {
-        logger.error({ err: error, path: request.url.split('?')[0] }, 'API request failed');
-        return reply.code(503).send(errorBody({ message: 'the request could not be handled; try again', type: 'server_error', code: 'internal' }));
-      }
-      const oversized = status === 413;
-      return refuse({
-        request,
-        reply,
-        status,
-        reason: oversized ? 'oversized' : 'malformed',
-        log: oversized ? 'API request body too large rejected' : 'API request rejected',
-        body: errorBody({
-          message: oversized ? `the request body is larger than ${params.bodyLimitBytes} bytes (platforms.api.body_limit_bytes)` : error.message,
-          type: 'invalid_request_error',
-          code: oversized ? 'request_too_large' : (error.code ?? 'invalid_request'),
-        }),
-      });
-    });
-
-    scope.get('/v1/models', async (request, reply) => {
-      if ((await authorized(request, reply)) === undefined) return reply;
-      return reply.code(200).send({ object: 'list', data: [modelBody({ model: adapter.modelId, created: adapter.modelCreated })] });
-    });
-
-    scope.get<{ Params: { model: string } }>('/v1/models/:model', async (request, reply) => {
-      if ((await authorized(request, reply)) === undefined) return reply;
-      if (request.params.model !== adapter.modelId) {
-        return reply.code(404).send(errorBody({ message: `The model '${request.params.model.slice(0, 100)}' does not exist; this gateway serves '${adapter.modelId}'.`, type: 'invalid_request_error', code: 'model_not_found', param: 'model' }));
-      }
-      return reply.code(200).send(modelBody({ model: adapter.modelId, created: adapter.modelCreated }));
-    });
-
-    scope.get<{ Querystring: { user?: string } }>('/v1/hermes/outbox', async (request, reply) => {
-      const index = await authorized(request, reply);
-      if (index === undefined) return reply;
-      const user = typeof request.query.user === 'string' ? request.query.user : undefined;
-      const session = sessionOf({ request, user });
-      if ('param' in session) return refuse({ request, reply, status: 400, reason: 'malformed', log: 'API request rejected', body: errorBody({ message: session.message, type: 'invalid_request_error', code: 'invalid_value', param: session.param }) });
-      const chatId = chatIdOf({ senderId: adapter.senderOf({ index }).id, session: session.name });
-      const messages = adapter.collect({ chatId });
-      return reply.code(200).send({ object: 'list', data: messages.map((m) => ({ id: m.id, object: 'hermes.message', created: m.created, role: 'assistant', content: m.text })) });
-    });
-
-    scope.post('/v1/chat/completions', { bodyLimit: params.bodyLimitBytes }, async (request, reply) => {
-      const index = await authorized(request, reply);
-      if (index === undefined) return reply;
-      const bad = (param: string | null, message: string): Promise<FastifyReply> =>
-        refuse({ request, reply, status: 400, reason: 'malformed', log: 'API chat completion request rejected', body: errorBody({ message, type: 'invalid_request_error', code: 'invalid_value', param }) });
-      let body: unknown;
-      try {
-        body = JSON.parse(typeof request.body === 'string' ? request.body : '');
-      } catch {
-        return bad(null, 'the request body is not valid JSON');
-      }
-      const read = readChatRequest({ body, maxInputChars: params.maxInputChars });
-      if ('param' in read) return bad(read.param, read.message);
-      const session = sessionOf({ request, user: read.user });
-      if ('param' in session) return bad(session.param, session.message);
-      const idempotencyKey = header({ request, name: IDEMPOTENCY_HEADER });
-      if (idempotencyKey !== undefined && (idempotencyKey === '' || idempotencyKey.length > MAX_IDEMPOTENCY_KEY)) return bad('Idempotency-Key', `the Idempotency-Key header must be 1-${MAX_IDEMPOTENCY_KEY} characters`);
-      const sender = adapter.senderOf({ index });
-      const event: MessageEvent = {
-        platform: adapter.name,
-        messageId: adapter.messageIdFor({ senderId: sender.id, idempotencyKey }),
-        chat: { id: chatIdOf({ senderId: sender.id, session: session.name }), kind: 'dm' },
-        sender,
-        text: read.text,
-        media: [],
-        mentioned: true,
-        receivedAt: adapter.now(),
-      };
-      const taken = await adapter.take({ event, idempotent: idempotencyKey !== undefined });
-      if (taken.kind === 'refused') return answerFailed({ reply, end: taken.end });
-      const ids: CompletionIds = { id: `chatcmpl-${event.messageId}`, created: taken.reply.created, model: adapter.modelId };
-      if (!read.stream) {
-        const end = await taken.reply.done;
-        if (end.kind === 'failed') return answerFailed({ reply, end });
-        return reply.code(200).send(completionBody({ ids, content: end.text }));
-      }
-      await streamAnswer({ request, reply, pending: taken.reply, ids, logger });
-      return reply;
-    });
+    scope.setErrorHandler((error: FastifyError, request, reply) => answerError({ route: params, error, request, reply }));
+    addModelRoutes({ scope, route: params });
+    addOutboxRoute({ scope, route: params });
+    scope.post('/v1/chat/completions', { bodyLimit: params.bodyLimitBytes }, (request, reply) => chatCompletion({ route: params, request, reply }));
   });
+}
+
+/** One refusal: its status, its OpenAI-style body and the log line (with the reason the rejection recorder counts). */
+interface Refusal {
+  readonly request: FastifyRequest;
+  readonly reply: FastifyReply;
+  readonly status: number;
+  readonly body: ApiErrorBody;
+  readonly reason: RejectionReason;
+  readonly log: string;
+}
+
+/** Answers a refused request: one (rate-limited) log line through the rejection recorder, then the error body. */
+async function refuse(params: Refusal & { route: RouteParams }): Promise<FastifyReply> {
+  const { route, request } = params;
+  route.rejections.reject({ source: request.ip, reason: params.reason, logger: route.logger, message: params.log, fields: { path: request.url.split('?')[0], status: params.status, param: params.body.error.param, detail: params.body.error.message } });
+  return params.reply.code(params.status).send(params.body);
+}
+
+/** The sender index of the request's key, or undefined after answering 401. */
+async function authorized(params: { route: RouteParams; request: FastifyRequest; reply: FastifyReply }): Promise<number | undefined> {
+  const { route, request, reply } = params;
+  const checked = route.keys.check({ header: header({ request, name: 'authorization' }) });
+  if (checked.kind === 'ok') return checked.index;
+  const missing = checked.kind === 'missing';
+  void reply.header('www-authenticate', 'Bearer');
+  await refuse({
+    route,
+    request,
+    reply,
+    status: 401,
+    reason: 'bad_token',
+    log: missing ? 'API request without an API key rejected' : 'API request with a wrong API key rejected',
+    body: errorBody({
+      message: missing ? 'No API key given: send it as "Authorization: Bearer <key>" (a key from platforms.api.keys).' : 'Incorrect API key provided.',
+      type: 'invalid_request_error',
+      code: missing ? 'missing_api_key' : 'invalid_api_key',
+    }),
+  });
+  return undefined;
+}
+
+/** The session a request names (header, else `user`), or a problem naming the field. */
+function sessionOf(params: { request: FastifyRequest; user: string | undefined }): { name: string | undefined } | { param: string; message: string } {
+  const named = header({ request: params.request, name: SESSION_HEADER });
+  if (named === undefined) return { name: params.user };
+  const problem = sessionNameProblem({ value: named });
+  return problem === undefined ? { name: named } : { param: 'X-Hermes-Session', message: `the X-Hermes-Session header ${problem}` };
+}
+
+/** The chat a sender's session is: the sender's own id, or `<sender>/<session>` for a named session. */
+function chatIdOf(params: { senderId: string; session: string | undefined }): string {
+  return params.session === undefined ? params.senderId : `${params.senderId}/${params.session}`;
+}
+
+/** The scope's error handler: a 4xx fastify raised (413, a bad body) is refused with our body; anything else is logged and answered 503. */
+async function answerError(params: { route: RouteParams; error: FastifyError; request: FastifyRequest; reply: FastifyReply }): Promise<FastifyReply> {
+  const { route, error, request, reply } = params;
+  const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+  if (status >= 500) {
+    route.logger.error({ err: error, path: request.url.split('?')[0] }, 'API request failed');
+    return reply.code(503).send(errorBody({ message: 'the request could not be handled; try again', type: 'server_error', code: 'internal' }));
+  }
+  const oversized = status === 413;
+  return refuse({
+    route,
+    request,
+    reply,
+    status,
+    reason: oversized ? 'oversized' : 'malformed',
+    log: oversized ? 'API request body too large rejected' : 'API request rejected',
+    body: errorBody({
+      message: oversized ? `the request body is larger than ${route.bodyLimitBytes} bytes (platforms.api.body_limit_bytes)` : error.message,
+      type: 'invalid_request_error',
+      code: oversized ? 'request_too_large' : (error.code ?? 'invalid_request'),
+    }),
+  });
+}
+
+/** Adds GET /v1/models and GET /v1/models/:model (the one model this gateway serves). */
+function addModelRoutes(params: { scope: FastifyInstance; route: RouteParams }): void {
+  const { scope, route } = params;
+  const { adapter } = route;
+  scope.get('/v1/models', async (request, reply) => {
+    if ((await authorized({ route, request, reply })) === undefined) return reply;
+    return reply.code(200).send({ object: 'list', data: [modelBody({ model: adapter.modelId, created: adapter.modelCreated })] });
+  });
+
+  scope.get<{ Params: { model: string } }>('/v1/models/:model', async (request, reply) => {
+    if ((await authorized({ route, request, reply })) === undefined) return reply;
+    if (request.params.model !== adapter.modelId) {
+      return reply.code(404).send(errorBody({ message: `The model '${request.params.model.slice(0, 100)}' does not exist; this gateway serves '${adapter.modelId}'.`, type: 'invalid_request_error', code: 'model_not_found', param: 'model' }));
+    }
+    return reply.code(200).send(modelBody({ model: adapter.modelId, created: adapter.modelCreated }));
+  });
+}
+
+/** Adds GET /v1/hermes/outbox: the messages waiting for the caller's chat (what the agent sent on its own), taken. */
+function addOutboxRoute(params: { scope: FastifyInstance; route: RouteParams }): void {
+  const { scope, route } = params;
+  const { adapter } = route;
+  scope.get<{ Querystring: { user?: string } }>('/v1/hermes/outbox', async (request, reply) => {
+    const index = await authorized({ route, request, reply });
+    if (index === undefined) return reply;
+    const user = typeof request.query.user === 'string' ? request.query.user : undefined;
+    const session = sessionOf({ request, user });
+    if ('param' in session) return refuse({ route, request, reply, status: 400, reason: 'malformed', log: 'API request rejected', body: errorBody({ message: session.message, type: 'invalid_request_error', code: 'invalid_value', param: session.param }) });
+    const chatId = chatIdOf({ senderId: adapter.senderOf({ index }).id, session: session.name });
+    const messages = adapter.collect({ chatId });
+    return reply.code(200).send({ object: 'list', data: messages.map((m) => ({ id: m.id, object: 'hermes.message', created: m.created, role: 'assistant', content: m.text })) });
+  });
+}
+
+/** A chat completion request as read: its body, the session it names and its Idempotency-Key. */
+interface CompletionRequest {
+  readonly read: ChatRequest;
+  readonly session: string | undefined;
+  readonly idempotencyKey: string | undefined;
+}
+
+/** Reads a chat completion request's body and headers, or the problem (naming the field) to answer 400 with. */
+function readCompletionRequest(params: { route: RouteParams; request: FastifyRequest }): CompletionRequest | RequestProblem {
+  const { request } = params;
+  let body: unknown;
+  try {
+    body = JSON.parse(typeof request.body === 'string' ? request.body : '');
+  } catch {
+    return { param: null, message: 'the request body is not valid JSON' };
+  }
+  const read = readChatRequest({ body, maxInputChars: params.route.maxInputChars });
+  if ('param' in read) return { param: read.param, message: read.message };
+  const session = sessionOf({ request, user: read.user });
+  if ('param' in session) return { param: session.param, message: session.message };
+  const idempotencyKey = header({ request, name: IDEMPOTENCY_HEADER });
+  if (idempotencyKey !== undefined && (idempotencyKey === '' || idempotencyKey.length > MAX_IDEMPOTENCY_KEY)) return { param: 'Idempotency-Key', message: `the Idempotency-Key header must be 1-${MAX_IDEMPOTENCY_KEY} characters` };
+  return { read, session: session.name, idempotencyKey };
+}
+
+/**
+ * POST /v1/chat/completions: the request's last message goes to the gateway as a message of the key's sender in the
+ * named session; the answer is one completion body, or server-sent events with `stream: true`.
+ */
+async function chatCompletion(params: { route: RouteParams; request: FastifyRequest; reply: FastifyReply }): Promise<FastifyReply> {
+  const { route, request, reply } = params;
+  const { adapter } = route;
+  const index = await authorized({ route, request, reply });
+  if (index === undefined) return reply;
+  const asked = readCompletionRequest({ route, request });
+  if ('param' in asked) {
+    return refuse({ route, request, reply, status: 400, reason: 'malformed', log: 'API chat completion request rejected', body: errorBody({ message: asked.message, type: 'invalid_request_error', code: 'invalid_value', param: asked.param }) });
+  }
+  const { read, idempotencyKey } = asked;
+  const sender = adapter.senderOf({ index });
+  const event: MessageEvent = {
+    platform: adapter.name,
+    messageId: adapter.messageIdFor({ senderId: sender.id, idempotencyKey }),
+    chat: { id: chatIdOf({ senderId: sender.id, session: asked.session }), kind: 'dm' },
+    sender,
+    text: read.text,
+    media: [],
+    mentioned: true,
+    receivedAt: adapter.now(),
+  };
+  const taken = await adapter.take({ event, idempotent: idempotencyKey !== undefined });
+  if (taken.kind === 'refused') return answerFailed({ reply, end: taken.end });
+  const ids: CompletionIds = { id: `chatcmpl-${event.messageId}`, created: taken.reply.created, model: adapter.modelId };
+  if (!read.stream) {
+    const end = await taken.reply.done;
+    if (end.kind === 'failed') return answerFailed({ reply, end });
+    return reply.code(200).send(completionBody({ ids, content: end.text }));
+  }
+  await streamAnswer({ request, reply, pending: taken.reply, ids, logger: route.logger });
+  return reply;
 }
 
 /** Answers a request with the error its answer ended in. */

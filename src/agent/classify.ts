@@ -130,6 +130,29 @@ const OVERFLOW = /context[_ ](length|window)|too many tokens|maximum context|pro
 /** Provider wording for a refused prompt or reply. */
 const FILTERED = /content[_ ]filter|content management policy|safety system|flagged/i;
 
+/** What the messages about one HTTP error from the provider are made of. */
+interface ApiErrorFacts {
+  /** The HTTP status (or the one the body of an error event in a stream names). */
+  readonly status: number;
+  /** `HTTP <status>`, or `in the stream` for an error event inside a 200 stream. */
+  readonly http: string;
+  /** The provider's message, readable and with the key scrubbed ('' when there is none). */
+  readonly detail: string;
+  /** `: <detail>`, or '' when there is no detail. */
+  readonly said: string;
+  /** The requested model, quoted, or "the configured model". */
+  readonly model: string;
+  /** The error's string `code` ('' when there is none). */
+  readonly code: string;
+  /** ` <masked key>`, or '' when the key is absent, NO_KEY or too short to mask. */
+  readonly key: string;
+  /** Where the model server is (the display form of the base URL). */
+  readonly where: string;
+  /** The wait the response's Retry-After headers ask for. */
+  readonly retryAfter: () => number | undefined;
+}
+
+/** Sorts an error the provider answered (an HTTP status, or an error event in a stream) by its status, code and message. */
 function classifyApiError(params: ClassifyParams & {
   error: InstanceType<typeof OpenAI.APIError>;
   where: string;
@@ -149,6 +172,13 @@ function classifyApiError(params: ClassifyParams & {
     return failure({ reason: 'server_error', userMessage: `The model provider reported an error mid-response${said}.` });
   }
   const key = params.apiKey !== undefined && params.apiKey !== NO_KEY && params.apiKey.length >= 8 ? ` ${maskKey({ key: params.apiKey })}` : '';
+  const facts: ApiErrorFacts = { status, http, detail, said, model, code, key, where, retryAfter };
+  return accountFailure({ facts }) ?? statusFailure({ facts }) ?? requestFailure({ facts });
+}
+
+/** An account that is out of credit, or a key that is refused (401, 403); undefined for any other error. */
+function accountFailure(params: { facts: ApiErrorFacts }): ClassifiedError | undefined {
+  const { status, http, detail, said, model, code, key, where } = params.facts;
   if (status === 402 || ([400, 403, 429].includes(status) && (code === 'insufficient_quota' || OUT_OF_CREDIT.test(detail)))) {
     return failure({
       reason: 'out_of_credit',
@@ -166,6 +196,12 @@ function classifyApiError(params: ClassifyParams & {
         `Check model.api_key / model.api_keys in config.yaml or OPENAI_API_KEY in the profile's .env${access}.`,
     });
   }
+  return undefined;
+}
+
+/** The errors the status alone tells: too large, no such model, rate limited, overloaded, a temporary problem. */
+function statusFailure(params: { facts: ApiErrorFacts }): ClassifiedError | undefined {
+  const { status, detail, said, model, where, retryAfter } = params.facts;
   if (status === 413) {
     return failure({
       reason: 'context_overflow',
@@ -201,6 +237,12 @@ function classifyApiError(params: ClassifyParams & {
       userMessage: `The model provider had a temporary problem (HTTP ${status})${said}. Try again in a moment.`,
     });
   }
+  return undefined;
+}
+
+/** A request the provider refused for what it holds: too long for the context window, filtered, or otherwise bad. */
+function requestFailure(params: { facts: ApiErrorFacts }): ClassifiedError {
+  const { status, detail, said, model, code } = params.facts;
   if (code === 'context_length_exceeded' || OVERFLOW.test(detail)) {
     return failure({
       reason: 'context_overflow',

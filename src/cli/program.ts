@@ -8,6 +8,14 @@ import { addSetupCommands } from './setup/commands.js';
 import type { CliIO } from './output.js';
 import { positiveOption } from './numeric-option.js';
 
+/** What each group of commands is registered with: the program, its global options, the IO and where exit codes go. */
+interface CommandGroupParams {
+  readonly program: Command;
+  readonly globals: () => GlobalOptions;
+  readonly io: CliIO;
+  readonly setExit: (code: number) => void;
+}
+
 /**
  * Builds the `hermes` command tree; each action resolves to an exit code stored in `exit`. Each command's module
  * (and the SDKs behind it) is imported when that command runs, so `hermes status` does not load discord.js: this
@@ -26,16 +34,46 @@ export function buildProgram(params: { io: CliIO; setExit: (code: number) => voi
     .exitOverride()
     .showHelpAfterError('(run `hermes help` for the commands)');
   const globals = (): GlobalOptions => program.opts<GlobalOptions>();
-  const run = (action: () => Promise<number> | number) => async (): Promise<void> => setExit(await action());
+  const group: CommandGroupParams = { program, globals, io, setExit };
 
+  // The order here is the order `hermes help` lists the commands in.
   const gateway = program.command('gateway').description('run the messaging gateway');
   addGatewayCommands({ gateway, globals, io, setExit });
+  addConfigCommands(group);
+  addSessionsCommands(group);
+  addPromptCommands(group);
+  addMemoryCommands(group);
+  addSkillsCommands(group);
+  addPairingCommands(group);
+  addProfileCommands(group);
+  addHostCommands(group);
 
-  const config = program.command('config').description('check and print the profile configuration');
-  config.command('validate').description('check config.yaml and .env; precise errors with file and key').action(run(async () => (await import('./config-cmd.js')).configValidate({ options: globals(), io })));
-  config.command('show').description('print the effective config (defaults filled in, secrets as ***)').action(run(async () => (await import('./config-cmd.js')).configShow({ options: globals(), io })));
+  addCronCommands({ program, globals, io, setExit });
+  addApprovalsCommands({ program, globals, io, setExit });
 
-  const sessions = program.command('sessions').description('look at stored conversations');
+  addSetupCommands({ program, globals, io, setExit });
+
+  addChatCommand(group);
+  return program;
+}
+
+/** A commander action that stores the exit code `action` resolves to. */
+function exitWith(params: { setExit: (code: number) => void; action: () => Promise<number> | number }): () => Promise<void> {
+  return async (): Promise<void> => params.setExit(await params.action());
+}
+
+/** Adds `hermes config validate|show`. */
+function addConfigCommands(params: CommandGroupParams): void {
+  const { globals, io, setExit } = params;
+  const config = params.program.command('config').description('check and print the profile configuration');
+  config.command('validate').description('check config.yaml and .env; precise errors with file and key').action(exitWith({ setExit, action: async () => (await import('./config-cmd.js')).configValidate({ options: globals(), io }) }));
+  config.command('show').description('print the effective config (defaults filled in, secrets as ***)').action(exitWith({ setExit, action: async () => (await import('./config-cmd.js')).configShow({ options: globals(), io }) }));
+}
+
+/** Adds `hermes sessions list|search`. */
+function addSessionsCommands(params: CommandGroupParams): void {
+  const { globals, io, setExit } = params;
+  const sessions = params.program.command('sessions').description('look at stored conversations');
   sessions
     .command('list')
     .description('recent sessions, newest first')
@@ -49,8 +87,12 @@ export function buildProgram(params: { io: CliIO; setExit: (code: number) => voi
     .action(async (query: string[], opts: { limit: string }) =>
       setExit(await (await import('./sessions-cmd.js')).sessionsSearch({ options: globals(), io, query: query.join(' '), limit: positive(opts.limit) })),
     );
+}
 
-  const prompt = program.command('prompt').description("see what the model is told (the system prompt, layer by layer)");
+/** Adds `hermes prompt show`. */
+function addPromptCommands(params: CommandGroupParams): void {
+  const { globals, io, setExit } = params;
+  const prompt = params.program.command('prompt').description("see what the model is told (the system prompt, layer by layer)");
   prompt
     .command('show')
     .description("a session's stored system prompt, or what a new session gets now; each layer's size first")
@@ -59,7 +101,12 @@ export function buildProgram(params: { io: CliIO; setExit: (code: number) => voi
     .action(async (opts: { session?: string; platform: string }) =>
       setExit(await (await import('./prompt-cmd.js')).promptShow({ options: globals(), io, platform: opts.platform, ...(opts.session !== undefined ? { session: opts.session } : {}) })),
     );
-  const memory = program.command('memory').description("the agent's memory: memories/MEMORY.md (its notes) and USER.md (about you)");
+}
+
+/** Adds `hermes memory show|edit`. */
+function addMemoryCommands(params: CommandGroupParams): void {
+  const { globals, io, setExit } = params;
+  const memory = params.program.command('memory').description("the agent's memory: memories/MEMORY.md (its notes) and USER.md (about you)");
   memory
     .command('show')
     .description('print the entries, numbered, with how full each file is')
@@ -70,9 +117,13 @@ export function buildProgram(params: { io: CliIO; setExit: (code: number) => voi
     .description('open a memory file in $VISUAL/$EDITOR; the result is checked (format, limit, threat scan) before it is saved')
     .addOption(new Option('--target <target>', 'memory (MEMORY.md, the default) or user (USER.md)').choices(['memory', 'user']))
     .action(async (opts: { target?: string }) => setExit(await (await import('./memory-cmd.js')).memoryEdit({ options: globals(), io, ...memoryTarget(opts.target) })));
+}
 
-  const skills = program.command('skills').description("the agent's skills: skills/[category/]<name>/SKILL.md procedures");
-  skills.command('list').description('every skill (name, category, version, description), then the broken ones and why').action(run(async () => (await import('./skills-cmd.js')).skillsList({ options: globals(), io })));
+/** Adds `hermes skills list|show|delete|install`. */
+function addSkillsCommands(params: CommandGroupParams): void {
+  const { globals, io, setExit } = params;
+  const skills = params.program.command('skills').description("the agent's skills: skills/[category/]<name>/SKILL.md procedures");
+  skills.command('list').description('every skill (name, category, version, description), then the broken ones and why').action(exitWith({ setExit, action: async () => (await import('./skills-cmd.js')).skillsList({ options: globals(), io }) }));
   skills
     .command('show')
     .description("a skill's front matter, its files and its body")
@@ -93,8 +144,12 @@ export function buildProgram(params: { io: CliIO; setExit: (code: number) => voi
     .action(async (source: string, opts: { category?: string; force?: boolean }) =>
       setExit(await (await import('./skills-install.js')).skillsInstall({ options: globals(), io, source, force: opts.force === true, ...(opts.category !== undefined ? { category: opts.category } : {}) })),
     );
+}
 
-  const pairing = program.command('pairing').description('let in people who message the bot (pairing codes)');
+/** Adds `hermes pairing list|approve|revoke`. */
+function addPairingCommands(params: CommandGroupParams): void {
+  const { globals, io, setExit } = params;
+  const pairing = params.program.command('pairing').description('let in people who message the bot (pairing codes)');
   pairing
     .command('list')
     .description('pending pairing requests and approved senders, per platform')
@@ -112,8 +167,12 @@ export function buildProgram(params: { io: CliIO; setExit: (code: number) => voi
     .argument('<platform>', 'platform of the sender (e.g. telegram)')
     .argument('<sender_id>', 'the sender id `hermes pairing list` shows')
     .action(async (platform: string, senderId: string) => setExit((await import('./pairing-cmd.js')).pairingRevoke({ options: globals(), io, platform, senderId })));
+}
 
-  const profile = program.command('profile').description('create and choose profiles (work, personal, ...)');
+/** Adds `hermes profile create|list|use|show|rename|delete`. */
+function addProfileCommands(params: CommandGroupParams): void {
+  const { globals, io, setExit } = params;
+  const profile = params.program.command('profile').description('create and choose profiles (work, personal, ...)');
   profile
     .command('create')
     .description("make a new profile from the templates with the default profile's model, or clone one (never its tokens, allowlists or history)")
@@ -144,11 +203,15 @@ export function buildProgram(params: { io: CliIO; setExit: (code: number) => voi
     .argument('<name>')
     .option('--yes', 'do not ask')
     .action(async (name: string, opts: { yes?: boolean }) => setExit(await (await import('./profile-delete.js')).profileDelete({ io, name, yes: opts.yes === true })));
+}
 
+/** Adds `hermes status`, `hermes logs` and `hermes doctor`: how the profiles and this host are doing. */
+function addHostCommands(params: CommandGroupParams): void {
+  const { program, globals, io, setExit } = params;
   program
     .command('status')
     .description('every profile: gateway running?, platforms connected?, last error')
-    .action(run(async () => (await import('./status-cmd.js')).status({ io, ...(globals().profile !== undefined ? { profile: globals().profile } : {}) })));
+    .action(exitWith({ setExit, action: async () => (await import('./status-cmd.js')).status({ io, ...(globals().profile !== undefined ? { profile: globals().profile } : {}) }) }));
 
   program
     .command('logs')
@@ -159,14 +222,13 @@ export function buildProgram(params: { io: CliIO; setExit: (code: number) => voi
     .action(async (opts: { follow?: boolean; lines: string; json?: boolean }) =>
       setExit(await (await import('./logs-cmd.js')).logs({ options: globals(), io, lines: positive(opts.lines, 100, 100_000), follow: opts.follow === true, json: opts.json === true })),
     );
-  program.command('doctor').description('check this host and profile: node, sqlite, files, config, model, platforms, port').action(run(async () => (await import('./doctor-cmd.js')).doctor({ options: globals(), io })));
+  program.command('doctor').description('check this host and profile: node, sqlite, files, config, model, platforms, port').action(exitWith({ setExit, action: async () => (await import('./doctor-cmd.js')).doctor({ options: globals(), io }) }));
+}
 
-  addCronCommands({ program, globals, io, setExit });
-  addApprovalsCommands({ program, globals, io, setExit });
-
-  addSetupCommands({ program, globals, io, setExit });
-
-  program
+/** Adds `hermes chat`. */
+function addChatCommand(params: CommandGroupParams): void {
+  const { globals, io, setExit } = params;
+  params.program
     .command('chat')
     .description('talk to your agent in the terminal (no platform needed)')
     .addOption(new Option('--new', 'start a fresh conversation (as /new does)').conflicts('resume'))
@@ -174,7 +236,6 @@ export function buildProgram(params: { io: CliIO; setExit: (code: number) => voi
     .action(async (opts: { new?: boolean; resume?: string | boolean }) =>
       setExit(await (await import('./chat.js')).chat({ options: globals(), io, session: chatChoice(opts) })),
     );
-  return program;
 }
 
 /** Which conversation `hermes chat` starts in, from --new and --resume [id] (commander refuses both at once). */

@@ -180,104 +180,165 @@ function findExecCommands(params: { words: readonly string[] }): string[][] {
 
 /** Splits a script into words (quotes and escapes removed, substitutions flattened) and operators. */
 function lex(params: { text: string; depth: number; collector: Collector }): Token[] {
-  const { text, depth, collector } = params;
-  const tokens: Token[] = [];
-  let word = '';
-  let inWord = false;
-  // Positions in `word` of unquoted `{`, `,` and `}` (brace expansion: `rm -{r,f} /` is `rm -r -f /`), and how many
-  // `${` parameter expansions are open (their braces are not brace syntax).
-  let braceMarks: number[] = [];
-  let parameterDepth = 0;
-  const endWord = (): void => {
-    if (inWord && braceMarks.length > 0) {
-      const expanded = expandBraces({ word, marks: braceMarks });
-      if (expanded === undefined) collector.complete = false;
-      for (const w of expanded ?? [word]) tokens.push({ text: w, op: false });
-    } else if (inWord) tokens.push({ text: word, op: false });
-    word = '';
-    inWord = false;
-    braceMarks = [];
-    parameterDepth = 0;
+  return new ScriptLexer(params).lex();
+}
+
+/**
+ * The lexer of one script: walks the text, building the word being read and the tokens so far. Its private steps take
+ * positional arguments, as the closures they replace did: they run once per character run, and an object per call
+ * made a 64 KiB command markedly slower.
+ */
+class ScriptLexer {
+  private readonly text: string;
+  private readonly depth: number;
+  private readonly collector: Collector;
+  private readonly tokens: Token[] = [];
+  /** The word being read, quotes and escapes removed. */
+  private word = '';
+  /** A word has started (`''` is an empty word, not none). */
+  private inWord = false;
+  /**
+   * Positions in `word` of unquoted `{`, `,` and `}` (brace expansion: `rm -{r,f} /` is `rm -r -f /`), and how many
+   * `${` parameter expansions are open (their braces are not brace syntax).
+   */
+  private braceMarks: number[] = [];
+  private parameterDepth = 0;
+  /** readDoubleQuoted's callbacks, made once per script. */
+  private readonly appendText = (text: string): void => {
+    this.word += text;
   };
-  const appendPlain = (run: string): void => {
-    if (/[{},]/.test(run)) {
-      for (let k = 0; k < run.length; k++) {
-        const ch = run[k];
-        const previous = k > 0 ? run[k - 1] : word[word.length - 1];
-        if (ch === '{' && previous === '$') parameterDepth++;
-        else if (ch === '}' && parameterDepth > 0) parameterDepth--;
-        else if (parameterDepth === 0 && (ch === '{' || ch === '}' || ch === ',')) braceMarks.push(word.length + k);
-      }
-    }
-    word += run;
-  };
-  const substitute = (inner: string, opener: string): void => {
-    const innerTokens = addScript({ text: inner, depth: depth + 1, collector });
-    // Flattened: the inside's words and operators separated by one space (as written when nested too deeply).
-    word += `${opener}${innerTokens === undefined ? inner : innerTokens.map((t) => t.text).join(' ')})`;
-    inWord = true;
-  };
-  let i = 0;
-  while (i < text.length) {
+  private readonly substituteText = (inner: string, opener: string): void => this.substitute(inner, opener);
+
+  constructor(params: { text: string; depth: number; collector: Collector }) {
+    this.text = params.text;
+    this.depth = params.depth;
+    this.collector = params.collector;
+  }
+
+  /** The script's tokens. */
+  lex(): Token[] {
+    let i = 0;
+    while (i < this.text.length) i = this.step(i);
+    this.endWord();
+    return this.tokens;
+  }
+
+  /**
+   * Reads what starts at `i`: an escape, a blank, a newline, a comment or a quoted string here, anything else in
+   * `unquoted`. Returns the index after what it read.
+   */
+  private step(i: number): number {
+    const { text } = this;
     const c = text[i] ?? '';
     const next = text[i + 1];
     if (c === '\\') {
-      if (next !== undefined && next !== '\n') {
-        word += next;
-        inWord = true;
-      }
-      i += 2;
-    } else if (c === ' ' || c === '\t' || c === '\r') {
-      endWord();
-      i++;
-    } else if (c === '\n') {
-      endWord();
-      tokens.push({ text: ';', op: true });
-      i++;
-    } else if (c === '#' && !inWord) {
+      if (next !== undefined && next !== '\n') this.appendQuoted(next);
+      return i + 2;
+    }
+    if (c === ' ' || c === '\t' || c === '\r') {
+      this.endWord();
+      return i + 1;
+    }
+    if (c === '\n') {
+      this.endWord();
+      this.tokens.push({ text: ';', op: true });
+      return i + 1;
+    }
+    if (c === '#' && !this.inWord) {
       const newline = text.indexOf('\n', i);
-      i = newline < 0 ? text.length : newline;
-    } else if (c === "'") {
+      return newline < 0 ? text.length : newline;
+    }
+    if (c === "'") {
       const close = text.indexOf("'", i + 1);
       const stop = close < 0 ? text.length : close;
-      word += text.slice(i + 1, stop);
-      inWord = true;
-      i = stop + 1;
-    } else if (c === '$' && next === "'") {
-      const stop = quoteEnd({ text, from: i + 2, quote: "'" });
-      word += dropEscapes(text.slice(i + 2, stop));
-      inWord = true;
-      i = stop + 1;
-    } else if (c === '"') {
-      inWord = true;
-      i = readDoubleQuoted({ text, from: i + 1, append: (s) => (word += s), substitute });
-    } else if (c === '`') {
-      const close = quoteEnd({ text, from: i + 1, quote: '`' });
-      substitute(text.slice(i + 1, close), '$(');
-      i = close + 1;
-    } else if (c === '$' && ifsLength({ text, from: i }) > 0) {
-      // Unquoted $IFS / ${IFS} / ${IFS:…} splits words: `rm${IFS}-rf${IFS}/` runs `rm -rf /`.
-      endWord();
-      i += ifsLength({ text, from: i });
-    } else if ((c === '$' || c === '<' || c === '>') && next === '(') {
-      const close = closingParen({ text, from: i + 2 });
-      substitute(text.slice(i + 2, close), `${c}(`);
-      i = close + 1;
-    } else if (OP_CHARS.has(c)) {
-      endWord();
-      const op = LONG_OPS_BY_FIRST.get(c)?.find((o) => text.startsWith(o, i)) ?? c;
-      tokens.push({ text: op, op: true });
-      i += op.length;
-    } else {
-      // A run of ordinary characters is appended at once (a `#` inside a word is ordinary).
-      const stop = runEnd({ text, from: i + 1, special: WORD_SPECIAL });
-      appendPlain(text.slice(i, stop));
-      inWord = true;
-      i = stop;
+      this.appendQuoted(text.slice(i + 1, stop));
+      return stop + 1;
     }
+    if (c === '$' && next === "'") {
+      const stop = quoteEnd({ text, from: i + 2, quote: "'" });
+      this.appendQuoted(dropEscapes(text.slice(i + 2, stop)));
+      return stop + 1;
+    }
+    if (c === '"') {
+      this.inWord = true;
+      return readDoubleQuoted({ text, from: i + 1, append: this.appendText, substitute: this.substituteText });
+    }
+    if (c === '`') {
+      const close = quoteEnd({ text, from: i + 1, quote: '`' });
+      this.substitute(text.slice(i + 1, close), '$(');
+      return close + 1;
+    }
+    return this.unquoted(i);
   }
-  endWord();
-  return tokens;
+
+  /** Reads an unquoted `$IFS`, substitution or operator at `i`, else a run of ordinary characters; returns the index after it. */
+  private unquoted(i: number): number {
+    const { text } = this;
+    const c = text[i] ?? '';
+    const ifs = c === '$' ? ifsLength({ text, from: i }) : 0;
+    if (ifs > 0) {
+      // Unquoted $IFS / ${IFS} / ${IFS:…} splits words: `rm${IFS}-rf${IFS}/` runs `rm -rf /`.
+      this.endWord();
+      return i + ifs;
+    }
+    if ((c === '$' || c === '<' || c === '>') && text[i + 1] === '(') {
+      const close = closingParen({ text, from: i + 2 });
+      this.substitute(text.slice(i + 2, close), `${c}(`);
+      return close + 1;
+    }
+    if (OP_CHARS.has(c)) {
+      this.endWord();
+      const op = LONG_OPS_BY_FIRST.get(c)?.find((o) => text.startsWith(o, i)) ?? c;
+      this.tokens.push({ text: op, op: true });
+      return i + op.length;
+    }
+    // A run of ordinary characters is appended at once (a `#` inside a word is ordinary).
+    const stop = runEnd({ text, from: i + 1, special: WORD_SPECIAL });
+    this.appendPlain(text.slice(i, stop));
+    this.inWord = true;
+    return stop;
+  }
+
+  /** Ends the word being read (if any): it becomes a token, or the words its braces expand to. */
+  private endWord(): void {
+    if (this.inWord && this.braceMarks.length > 0) {
+      const expanded = expandBraces({ word: this.word, marks: this.braceMarks });
+      if (expanded === undefined) this.collector.complete = false;
+      for (const w of expanded ?? [this.word]) this.tokens.push({ text: w, op: false });
+    } else if (this.inWord) this.tokens.push({ text: this.word, op: false });
+    this.word = '';
+    this.inWord = false;
+    this.braceMarks = [];
+    this.parameterDepth = 0;
+  }
+
+  /** Appends quoted or escaped text (its braces are not brace syntax); the word has started even when the text is empty. */
+  private appendQuoted(text: string): void {
+    this.word += text;
+    this.inWord = true;
+  }
+
+  /** Appends a run of unquoted ordinary characters, marking its brace syntax. */
+  private appendPlain(run: string): void {
+    if (/[{},]/.test(run)) {
+      for (let k = 0; k < run.length; k++) {
+        const ch = run[k];
+        const previous = k > 0 ? run[k - 1] : this.word[this.word.length - 1];
+        if (ch === '{' && previous === '$') this.parameterDepth++;
+        else if (ch === '}' && this.parameterDepth > 0) this.parameterDepth--;
+        else if (this.parameterDepth === 0 && (ch === '{' || ch === '}' || ch === ',')) this.braceMarks.push(this.word.length + k);
+      }
+    }
+    this.word += run;
+  }
+
+  /** Adds the segments of a substitution's inside and appends it, flattened, after `opener` (`$(`, `<(`, `>(`). */
+  private substitute(inner: string, opener: string): void {
+    const innerTokens = addScript({ text: inner, depth: this.depth + 1, collector: this.collector });
+    // Flattened: the inside's words and operators separated by one space (as written when nested too deeply).
+    this.word += `${opener}${innerTokens === undefined ? inner : innerTokens.map((t) => t.text).join(' ')})`;
+    this.inWord = true;
+  }
 }
 
 /** Length of an unquoted `$IFS`, `${IFS}` or `${IFS…}` expansion starting at `from`, or 0 when there is none. */
