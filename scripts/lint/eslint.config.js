@@ -11,7 +11,8 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
-    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: root } },
+    // One program from tsconfig.json (src/ and adapters/): measured faster here than the project service (33 s against 46 s).
+    languageOptions: { parserOptions: { project: ['tsconfig.json'], tsconfigRootDir: root } },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',

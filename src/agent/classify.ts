@@ -80,7 +80,8 @@ export function classifyError(params: ClassifyParams): ClassifiedError {
         'Check model.base_url and that the server is running.',
     });
   }
-  if (error instanceof OpenAI.APIError) return classifyApiError({ ...params, error, where, quote });
+  // instanceof leaves the SDK's type parameters as any; the error is the SDK's default APIError.
+  if (error instanceof OpenAI.APIError) return classifyApiError({ ...params, error: error as InstanceType<typeof OpenAI.APIError>, where, quote });
   const errno = networkCode({ error });
   if (errno !== undefined) {
     const timedOut = TIMEOUT_CODES.has(errno);

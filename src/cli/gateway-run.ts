@@ -22,7 +22,6 @@ import { UnaskedLoops } from '../gateway/inject/unasked-loops.js';
  * not in config.
  */
 export async function gatewayRun(params: { options: GlobalOptions; io: CliIO; extraAdapters?: readonly AdapterEntry[] }): Promise<number> {
-  const { io } = params;
   const hup = hangups();
   try {
     return await runGateway({ ...params, hup });

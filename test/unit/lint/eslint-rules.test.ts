@@ -36,8 +36,9 @@ describe('eslint rules (scripts/lint/eslint.config.js)', () => {
     // Loaded by URL: the config is plain JavaScript, with no declarations for the type checker.
     const configUrl = new URL('../../../scripts/lint/eslint.config.js', import.meta.url).href;
     const config = (await import(configUrl)) as { default: Linter.Config[] };
-    // The project's config as it is; the tree's own folder is the base, so its files are linted with the tree's tsconfig.
-    const eslint = new ESLint({ cwd: root, overrideConfigFile: true, baseConfig: config.default });
+    // The project's config with the tree's own folder as the base and its own tsconfig as the program.
+    const ownProgram: Linter.Config = { languageOptions: { parserOptions: { project: ['tsconfig.json'], tsconfigRootDir: root } } };
+    const eslint = new ESLint({ cwd: root, overrideConfigFile: true, baseConfig: [...config.default, ownProgram] });
     const results = await eslint.lintFiles(['src']);
     found = new Map(results.map((r) => [path.relative(root, r.filePath), r.messages.map((m) => m.ruleId ?? `fatal: ${m.message}`)]));
   });
