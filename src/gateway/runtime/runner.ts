@@ -7,14 +7,12 @@ import { storeDiskErrorOf } from '../../store/errors.js';
 import type { Store, InboxRow } from '../../store/types.js';
 import type { Clock } from '../../core/clock.js';
 import { diskReason } from '../../util/disk-error.js';
-import { messageCommand, skillCatalogOf, type MessageCommand } from '../commands/skill-command.js';
-import { messageEventSchema, type EmitOutcome, type MessageEvent } from '../../core/adapter.js';
 import { answerControl } from './control-lane.js';
+import type { MessageCommand } from '../commands/skill-command.js';
+import type { MessageEvent } from '../../core/adapter.js';
+import { acceptEvent, type AcceptResult, type RunnerPhase } from '../intake/accept.js';
+import { GatewayLoops } from '../ops/loops.js';
 import { DiskHealth, type DiskChange } from '../ops/disk-health.js';
-import { probeStore } from '../ops/disk-probes.js';
-import { scrubStoredHistory } from '../sessions/history-scrub.js';
-import { runMaintenance } from '../ops/maintenance.js';
-import { ModelWatch } from '../ops/model-watch.js';
 import { gatewayHealth } from './health.js';
 import { AdapterSlots, type AdapterChange, type AdapterSlot } from './slots.js';
 import { GatewayReplies } from '../delivery/replies.js';
@@ -43,19 +41,9 @@ import { sessionContextUsage, type ContextUsage } from '../sessions/context-stat
 import { replayPending } from './replay.js';
 import { sessionContextLength } from '../sessions/context-length.js';
 import { OwnerQuestions } from '../owner/questions.js';
-import { turnModeOf } from '../commands/lanes.js';
-import { retryRefusal } from '../commands/retry.js';
 import type { SteeringSource } from '../intake/mailbox.js';
-import type { GatewayCommandName } from '../../core/commands.js';
 
 export type { RunnerOptions } from './types.js';
-
-/** Commands that stop the session's background review, as a message does (the others, such as /status, leave it alone). */
-const REVIEW_STOPPERS: readonly GatewayCommandName[] = ['new', 'resume', 'stop'];
-
-function leavesReview(params: { name: GatewayCommandName }): boolean {
-  return REVIEW_STOPPERS.includes(params.name);
-}
 
 /** Most pieces of system-started background work (reviews) running at once across sessions. */
 const maxBackgroundWork = 2;
@@ -63,8 +51,7 @@ const maxBackgroundWork = 2;
 /** A message whose turn was cut short (crash, restart) this many times is answered with an apology instead. */
 const maxTurnAttempts = 3;
 
-/** What became of an accepted message; 'deferred' = journaled while draining, answered after the next start; 'answer' = it answered a clarify question. */
-export type AcceptResult = EmitOutcome;
+export type { AcceptResult } from '../intake/accept.js';
 
 /**
  * One profile's gateway: supervises adapters, journals and routes messages into per-session mailboxes,
@@ -77,17 +64,10 @@ export class GatewayRunner {
   private readonly background: BackgroundWork;
   /** Command replies and pairing codes; drained before the store closes. */
   private readonly replies: GatewayReplies;
-  private readonly maintenanceController = new AbortController();
-  /** The maintenance loop: awaited on stop, before the store closes. */
-  private maintenanceRun: Promise<void> = Promise.resolve();
-  /** Scrubs of stored history, one after another (start, then each reconfigure); awaited on stop. */
-  private historyScrubRun: Promise<void> = Promise.resolve();
-  /** Keeps the model endpoint's status fresh for /healthz (when the options carry a probe). */
-  private modelWatch: ModelWatch | undefined;
-  private modelWatchRun: Promise<void> = Promise.resolve();
+  /** Maintenance, disk probes, the model watch, context length, history scrubs: awaited on stop, before the store closes. */
+  private readonly loops: GatewayLoops;
   /** What the log file, store and state file say about the disk; probed while any of them fails. */
   private readonly disk: DiskHealth;
-  private diskRun: Promise<void> = Promise.resolve();
   private readonly stopDiskWatch: () => void;
   /** Turns the store cut short (disk full): finished once it writes again. */
   private readonly stalled: StalledTurns;
@@ -100,7 +80,7 @@ export class GatewayRunner {
   /** The profile's scheduled jobs (when `options.jobs` is set); poke it after a job was created or changed. */
   readonly scheduler: Scheduler;
   private schedulerRun: Promise<void> = Promise.resolve();
-  private phase: 'new' | 'running' | 'draining' | 'stopped' = 'new';
+  private phase: RunnerPhase = 'new';
   private startedAt = 0;
   /** Where the HTTP server listens, once started. */
   httpAddress: { host: string; port: number } | null = null;
@@ -140,6 +120,7 @@ export class GatewayRunner {
     this.http = params.http;
     this.disk = params.disk ?? new DiskHealth({ clock: this.clock });
     this.stopDiskWatch = this.disk.onChange((change) => this.onDiskChange(change));
+    this.loops = new GatewayLoops({ store: this.store, clock: this.clock, logger: this.logger, disk: this.disk, options: () => this.options });
     this.stalled = new StalledTurns({ store: this.store, logger: this.logger });
     this.slots = new AdapterSlots({
       clock: this.clock,
@@ -173,7 +154,7 @@ export class GatewayRunner {
       replies: this.replies,
       profileName: () => this.options.profileName,
       allowOf: (platform) => this.slots.get({ name: platform })?.entry.allow,
-      signal: this.maintenanceController.signal,
+      signal: this.loops.signal,
     });
     this.scheduler = new Scheduler({
       store: this.store,
@@ -199,25 +180,9 @@ export class GatewayRunner {
     }
     this.phase = 'running';
     this.slots.startAll();
-    this.maintenanceRun = runMaintenance({
-      store: this.store,
-      clock: this.clock,
-      logger: this.logger,
-      signal: this.maintenanceController.signal,
-      ...(this.options.cacheDir !== undefined ? { cacheDir: this.options.cacheDir } : {}),
-    });
-    this.disk.setProbe({ part: 'store', probe: () => probeStore({ store: this.store, clock: this.clock }) });
-    this.diskRun = this.disk.run({ signal: this.maintenanceController.signal });
-    const probe = this.options.modelProbe;
-    if (probe) {
-      const watch = new ModelWatch({ probe: () => this.options.modelProbe ?? probe, label: () => this.options.modelLabel, clock: this.clock, logger: this.logger });
-      this.modelWatch = watch;
-      this.modelWatchRun = watch.run({ signal: this.maintenanceController.signal });
-    }
-    this.resolveContextLength();
+    this.loops.start();
     this.replay();
-    if (this.options.jobs !== undefined) this.schedulerRun = this.scheduler.run({ signal: this.maintenanceController.signal });
-    this.scrubHistory();
+    if (this.options.jobs !== undefined) this.schedulerRun = this.scheduler.run({ signal: this.loops.signal });
     this.logger.info({ adapters: this.slots.names() }, 'gateway started');
   }
 
@@ -250,15 +215,7 @@ export class GatewayRunner {
   reconfigure(params: { agent: AIAgent; options: RunnerOptions }): void {
     this.agent = params.agent;
     this.options = params.options;
-    if (this.phase === 'running') {
-      this.scrubHistory();
-      this.resolveContextLength();
-    }
-  }
-
-  /** Asks the endpoint for the model's context length in the background (never blocks a turn; never rejects). */
-  private resolveContextLength(): void {
-    void this.options.modelContext?.resolve({ signal: this.maintenanceController.signal });
+    if (this.phase === 'running') this.loops.reconfigured();
   }
 
   /** What /status reads for the session's context use, when the context length is known. */
@@ -267,18 +224,6 @@ export class GatewayRunner {
     if (modelContext === undefined) return undefined;
     const { agent, store } = this;
     return ({ sessionId }) => sessionContextUsage({ store, sessionId, agent, length: sessionContextLength({ store, sessionId, modelContext }) });
-  }
-
-  /** Queues a scrub of stored history with the secrets now known (a no-op when they are the ones last applied). */
-  private scrubHistory(): void {
-    const secretList = this.options.secretList;
-    if (secretList === undefined) return;
-    const scrub = this.options.scrub;
-    const signal = this.maintenanceController.signal;
-    this.historyScrubRun = this.historyScrubRun.then(async () => {
-      if (signal.aborted) return;
-      await scrubStoredHistory({ store: this.store, secrets: secretList(), scrub, logger: this.logger, signal });
-    });
   }
 
   /** Status of every adapter. */
@@ -290,7 +235,7 @@ export class GatewayRunner {
   health(): HealthReport {
     const { phase, startedAt } = this;
     const common = { phase, startedAt, now: this.clock.now(), profileName: this.options.profileName, scrub: this.options.scrub };
-    return gatewayHealth({ ...common, adapters: this.adapterStatuses(), model: this.modelWatch?.status(), disk: this.disk.status() });
+    return gatewayHealth({ ...common, adapters: this.adapterStatuses(), model: this.loops.modelStatus(), disk: this.disk.status() });
   }
 
   /**
@@ -299,54 +244,15 @@ export class GatewayRunner {
    * disk refuses the journal write: the adapter must not acknowledge, so the platform delivers it again.
    */
   async accept(params: { event: MessageEvent; via: string }): Promise<AcceptResult> {
-    const parsed = messageEventSchema.safeParse(params.event);
-    if (!parsed.success) {
-      this.logger.error({ via: params.via, issues: parsed.error.issues.slice(0, 5) }, 'adapter produced an invalid message event');
-      throw new Error(`invalid message event from ${params.via}: ${parsed.error.issues[0]?.message ?? 'unknown problem'}`);
-    }
-    // Only runner.inject starts system turns: an adapter's event never carries that mark.
-    const { system: _spoofed, ...event } = parsed.data;
-    const slot = this.slots.get({ name: event.platform });
-    if (!slot) throw new Error(`no adapter named ${event.platform} is running`);
-    // Skills are read only for senders who may talk (a stranger's `/word` costs no disk reads; it is not answered).
-    const skillsDir = this.gate.mayTalk({ platform: event.platform, sender: event.sender, allow: slot.entry.allow }) ? this.options.skillsDir : undefined;
-    const command = messageCommand({ text: event.text, platform: event.platform, catalog: () => skillCatalogOf({ dir: skillsDir }) });
-    // A skill's command is a message: journaled, queued and paced like any (its turn loads the skill's body).
-    // /queue, /steer (with text) and /retry become turns too; how each enters the mailbox is its mode.
-    const mode = turnModeOf({ command });
-    let message = mode !== undefined;
-    // While draining the store is still open: a message is journaled and answered after the restart (platforms
-    // such as Discord or Twilio never deliver it again). A command is refused: it means "now" or not at all.
-    const draining = this.phase === 'draining';
-    if (this.phase !== 'running' && !(draining && message)) {
-      throw new Error('the gateway is shutting down; deliver this message again later');
-    }
-
-    const journaled = this.journal({ event, entry: slot.entry });
-    if (journaled === 'unauthorized') return 'unauthorized';
-    const { inserted, row, sessionKey } = journaled;
-    if (!inserted) {
-      this.logger.info({ platform: event.platform, messageId: event.messageId }, 'redelivered message ignored');
-      return 'duplicate';
-    }
-    // A message that starts a turn (or /new, /resume, /stop) drops the session's background review: the user comes first,
-    // and a review of the conversation being left has no place after /new or /resume.
-    if (mode !== undefined || command.kind !== 'command' || leavesReview({ name: command.name })) this.background.abort({ key: sessionKey, reason: 'new_message' });
-    if (draining) {
-      this.logger.info({ platform: event.platform, messageId: event.messageId }, 'message received while draining: journaled, answered after the next start');
-      return 'deferred';
-    }
-    // A /retry while the session is busy, or with nothing to retry, is answered at once instead.
-    if (command.kind === 'command' && command.name === 'retry' && retryRefusal({ store: this.store, sessionKey, mailbox: this.mailboxes.get({ key: sessionKey }) }) !== undefined) message = false;
-    if (!message) {
-      await this.control({ row, command });
-      return 'command';
-    }
-    // The owner's next message while a clarify question waits in the chat is its answer, not a new turn.
-    if (this.questions.answers({ row, command, store: this.store })) return 'answer';
-    if (command.kind === 'skill') this.logger.info({ skill: command.name, inboxId: row.id }, 'skill command: queued as a turn');
-    this.mailboxes.for({ key: sessionKey, entry: slot.entry }).enqueue({ row, ...(mode === 'queue' || mode === 'steer' ? { mode } : {}) });
-    return 'queued';
+    const { store, logger, slots, gate, mailboxes, questions, background } = this;
+    const deps = {
+      store, logger, slots, gate, mailboxes, questions, background,
+      phase: () => this.phase,
+      skillsDir: () => this.options.skillsDir,
+      journal: (p: { event: MessageEvent; entry: AdapterEntry }) => this.journal(p),
+      control: (p: { row: InboxRow; command: MessageCommand }) => this.control(p),
+    };
+    return acceptEvent({ deps, ...params });
   }
 
   /**
@@ -385,7 +291,7 @@ export class GatewayRunner {
     if (this.phase === 'stopped' || this.phase === 'draining') return;
     this.phase = 'draining';
     this.logger.info({ busySessions: this.mailboxes.busy().length }, 'gateway draining');
-    this.maintenanceController.abort();
+    this.loops.abort();
     // Waiting questions end unanswered; approvals' questions are edited (buttons removed) while the adapters can still edit.
     await this.questions.cancelAll({ why: 'the gateway is stopping', close: true });
     const backgroundStopped = this.background.stop();
@@ -398,7 +304,7 @@ export class GatewayRunner {
       await this.mailboxes.settle({ timeoutMs: 5000 });
     }
     this.injected.closeAll();
-    await Promise.allSettled([this.schedulerRun, adaptersStopped, backgroundStopped, this.maintenanceRun, this.historyScrubRun, this.modelWatchRun, this.diskRun, this.replies.drain()]);
+    await Promise.allSettled([this.schedulerRun, adaptersStopped, backgroundStopped, this.loops.settled(), this.replies.drain()]);
     this.stopDiskWatch();
     this.refusals.close();
     if (this.http) await this.http.close();
@@ -409,7 +315,7 @@ export class GatewayRunner {
 
   private async control(params: { row: InboxRow; command: MessageCommand }): Promise<void> {
     const { store, agent, options, clock, logger, mailboxes, slots, questions, replies, startedAt } = this;
-    const deps = { store, agent, options, clock, logger, mailboxes, slots, questions, replies, startedAt, signal: this.maintenanceController.signal };
+    const deps = { store, agent, options, clock, logger, mailboxes, slots, questions, replies, startedAt, signal: this.loops.signal };
     await answerControl({ deps: { ...deps, compression: this.compressionDeps().compression, contextUsage: this.contextUsage(), adapters: () => this.adapterStatuses() }, ...params });
   }
 
