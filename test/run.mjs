@@ -1,72 +1,76 @@
 #!/usr/bin/env node
-// Collects every *.test.ts under test/ and runs them with node's own test runner through tsx.
-// Node 20 does not expand globs for --test, so the file list is built here. Three files at once: most tests wait on
-// timers (edit pacing, merge windows, restarts), so at two the two CPUs were about half idle (13 min for ~1,700 tests).
-import { readdirSync, statSync } from 'node:fs';
+// Runs every *.test.ts under test/ with node's own test runner, three files at once.
+//
+// The TypeScript is compiled once, up front, instead of in every test process: esbuild transforms src/, adapters/
+// and test/ file by file (what tsx does per process, so the code is the same) into a copy of the checkout in the
+// temp folder, where the .ts sources sit beside their .js and every other top-level entry is a link back to the
+// checkout. Each test process then loads plain JavaScript: measured on test/unit/gateway (29 files), 10.9 s of wall
+// time and 10.8 s of CPU against 19.4 s and 26.2 s through tsx. Children that tests start with `--import tsx` on a
+// .ts file still work there (the .ts files are copied too).
+//
+// Node 20 does not expand globs for --test, so the file list is built here; it also sorts the list itself.
+// Arguments filter the files by substring (`node test/run.mjs e2e/telegram unit/store`).
+import { cpSync, mkdirSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import os from 'node:os';
 import { join, relative } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const filter = process.argv.slice(2);
+/** The compiled folders; everything else at the top level is linked. */
+const compiled = ['src', 'adapters', 'test'];
 
-/** Recursively lists test files below a folder, sorted for a stable order. */
-function collect(dir) {
+/** Recursively lists the files below a folder whose names end with `suffix`, sorted for a stable order. */
+function collect(dir, suffix) {
   const out = [];
   for (const name of readdirSync(dir).sort()) {
     const full = join(dir, name);
-    if (statSync(full).isDirectory()) out.push(...collect(full));
-    else if (name.endsWith('.test.ts')) out.push(relative(root, full));
+    if (statSync(full).isDirectory()) out.push(...collect(full, suffix));
+    else if (name.endsWith(suffix)) out.push(full);
   }
   return out;
 }
 
-/**
- * Files measured slowest (whole-suite run, Dec 2026), slowest first: they start first, so the last lane does not end on
- * one of them while the other two sit idle. Every other file follows in path order; a name no longer present is skipped.
- */
-const slowFirst = [
-  'test/e2e/install.test.ts',
-  'test/e2e/jobs-crash-delivery.test.ts',
-  'test/unit/cli/strictness-cli.test.ts',
-  'test/e2e/orphan-preview.test.ts',
-  'test/e2e/send-message-crash.test.ts',
-  'test/e2e/telegram.test.ts',
-  'test/e2e/keys-fallbacks.test.ts',
-  'test/e2e/jobs-crash.test.ts',
-  'test/unit/tools/approval/linear-matcher.test.ts',
-  'test/unit/memory/crash.test.ts',
-  'test/e2e/jobs.test.ts',
-  'test/e2e/webhook-fuzz-sms.test.ts',
-  'test/e2e/approvals-slack.test.ts',
-  'test/e2e/approvals-telegram.test.ts',
-  'test/e2e/webhook-fuzz-slack.test.ts',
-  'test/e2e/disk-full-tmpfs.test.ts',
-  'test/unit/secrets/property.test.ts',
-  'test/e2e/approvals-discord.test.ts',
-  'test/e2e/clarify-crash.test.ts',
-  'test/e2e/webhook-fuzz-telegram.test.ts',
-  'test/e2e/disk-full-log.test.ts',
-  'test/e2e/status.test.ts',
-  'test/unit/cli/skills-pipe.test.ts',
-];
-
-/** Known-slow files first (in slowFirst's order), then the rest in path order. */
-function slowestFirst(list) {
-  const rank = (f) => {
-    const i = slowFirst.indexOf(f.split('\\').join('/'));
-    return i === -1 ? slowFirst.length : i;
-  };
-  return list.map((f, i) => ({ f, i })).sort((a, b) => rank(a.f) - rank(b.f) || a.i - b.i).map((x) => x.f);
+/** Lays out the compiled copy of the checkout (one folder per checkout, made anew each run) and returns its path. */
+async function compile() {
+  const out = join(os.tmpdir(), `hermes-test-${createHash('sha1').update(root).digest('hex').slice(0, 10)}`);
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  for (const name of readdirSync(root)) {
+    if (name === '.git') continue;
+    if (compiled.includes(name)) cpSync(join(root, name), join(out, name), { recursive: true });
+    else symlinkSync(join(root, name), join(out, name));
+  }
+  const entryPoints = compiled.flatMap((dir) => collect(join(root, dir), '.ts'));
+  await build({
+    entryPoints,
+    outdir: out,
+    outbase: root,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    tsconfig: join(root, 'tsconfig.json'),
+    // Linked maps: free unless a run asks for them (NODE_OPTIONS=--enable-source-maps shows .ts lines in stacks).
+    sourcemap: 'linked',
+    logLevel: 'warning',
+  });
+  return out;
 }
 
-const files = slowestFirst(collect(join(root, 'test')).filter((f) => filter.length === 0 || filter.some((x) => f.includes(x))));
+const started = Date.now();
+const out = await compile();
+const files = collect(join(out, 'test'), '.test.js')
+  .map((f) => relative(out, f))
+  .filter((f) => filter.length === 0 || filter.some((x) => f.replace(/\.js$/, '.ts').includes(x)));
 if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=3', ...files], {
-  cwd: root,
-  stdio: 'inherit',
-});
+console.log(`# compiled src, adapters and test into ${out} in ${Date.now() - started} ms`);
+// Three files at once: most tests wait on timers (edit pacing, merge windows, restarts), so at two the two CPUs sat
+// about half idle.
+const result = spawnSync(process.execPath, ['--test', '--test-concurrency=3', ...files], { cwd: out, stdio: 'inherit' });
 process.exit(result.status ?? 1);
