@@ -4,6 +4,7 @@ import { email } from './email/descriptor.js';
 import { slack } from './slack/descriptor.js';
 import { sms } from './sms/descriptor.js';
 import { telegram } from './telegram/descriptor.js';
+import { terminalFormatting } from './terminal/typed-message.js';
 
 /**
  * Every platform this build ships, in the order config, setup and doctor list them: the only place that names them.
@@ -13,3 +14,9 @@ export const platforms = [telegram, slack, discord, email, sms, api] as const;
 
 /** A platform's config name. */
 export type PlatformName = (typeof platforms)[number]['name'];
+
+/** How replies are written on each platform, for the system prompt: every descriptor's, and the terminal chat's. */
+export const formattingRules: Readonly<Record<string, string>> = {
+  terminal: terminalFormatting,
+  ...Object.fromEntries(platforms.map((platform) => [platform.name, platform.formatting])),
+};

@@ -17,6 +17,7 @@ import { openStore } from '../src/store/sqlite-store.js';
 import { systemClock } from '../src/core/clock.js';
 import { isMain } from '../src/util/is-main.js';
 import { benchHistory, cachedCounter, compressGoalMs } from './compress.js';
+import { formattingRules } from '../adapters/index.js';
 import { percentile } from './stats.js';
 
 /** Figures of the wired bench. */
@@ -42,7 +43,7 @@ export async function runWiredCompressBench(params: { runs: number }): Promise<W
     profileCreate({ io: { stdout: sink, stderr: sink, stdin: new PassThrough(), env, isTTY: false }, name: 'compress-bench' });
     const profile = resolveProfile({ hermesHome: home, name: 'compress-bench' });
     const { config } = await loadAppConfig({ profile, env });
-    const built = promptSource({ profile, config, clock: systemClock, scrub: (t) => t, logger, toolNames: ['memory', 'session_search', 'read_file', 'terminal'] });
+    const built = promptSource({ profile, config, clock: systemClock, scrub: (t) => t, logger, toolNames: ['memory', 'session_search', 'read_file', 'terminal'], formatting: formattingRules });
     const promptMs: number[] = [];
     const prompts = {
       build: (p: { platform: string; startedAt: number }) => {

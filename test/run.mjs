@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 // Runs every *.test.ts under test/ with node's own test runner, three files at once.
 //
-// The TypeScript is compiled once, up front, instead of in every test process: esbuild transforms src/, adapters/
-// and test/ file by file (what tsx does per process, so the code is the same) into a copy of the checkout in the
-// temp folder, where the .ts sources sit beside their .js and every other top-level entry is a link back to the
-// checkout. Each test process then loads plain JavaScript: measured on test/unit/gateway (29 files), 10.9 s of wall
-// time and 10.8 s of CPU against 19.4 s and 26.2 s through tsx. Children that tests start with `--import tsx` on a
-// .ts file still work there (the .ts files are copied too).
+// The TypeScript is compiled once, up front, instead of in every test process: esbuild transforms src/, adapters/,
+// test/ and bench/ (some tests run a benchmark's code) file by file, as tsx does in each process, so the code is the
+// same. The output is a copy of the checkout in the temp folder, where the .ts sources sit beside their .js and every
+// other top-level entry is a link back to the checkout. Each test process then loads plain JavaScript: measured on
+// test/unit/gateway (29 files), 10.9 s of wall time and 10.8 s of CPU against 19.4 s and 26.2 s through tsx.
+// Children that tests start with `--import tsx` on a .ts file still work there (the .ts files are copied too).
 //
 // Node 20 does not expand globs for --test, so the file list is built here; it also sorts the list itself.
 // Arguments filter the files by substring (`node test/run.mjs e2e/telegram unit/store`).
@@ -21,7 +21,7 @@ import { build } from 'esbuild';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const filter = process.argv.slice(2);
 /** The compiled folders; everything else at the top level is linked. */
-const compiled = ['src', 'adapters', 'test'];
+const compiled = ['src', 'adapters', 'test', 'bench'];
 
 /** Recursively lists the files below a folder whose names end with `suffix`, sorted for a stable order. */
 function collect(dir, suffix) {
@@ -69,7 +69,7 @@ if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
-console.log(`# compiled src, adapters and test into ${out} in ${Date.now() - started} ms`);
+console.log(`# compiled src, adapters, test and bench into ${out} in ${Date.now() - started} ms`);
 // Three files at once: most tests wait on timers (edit pacing, merge windows, restarts), so at two the two CPUs sat
 // about half idle.
 const result = spawnSync(process.execPath, ['--test', '--test-concurrency=3', ...files], { cwd: out, stdio: 'inherit' });

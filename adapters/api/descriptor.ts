@@ -5,6 +5,10 @@ import type { ApiConfig } from './config-schema.js';
 export const api: PlatformDescriptor<'api', ApiConfig> = {
   name: 'api',
   title: 'HTTP API',
+  // The text goes to the client as it is.
+  formatting:
+    'Replies go to an OpenAI-compatible client (a chat web UI, an app or a script) as they are: write ordinary Markdown (most clients render it), ' +
+    'kept clean enough to read where it is shown raw. Files cannot be sent here: MEDIA lines are not delivered.',
   schema: async () => (await import('./config-schema.js')).apiSchema,
   load: async () => (await import('./factory.js')).apiFactory,
   credentialCheck: async () => (await import('./check.js')).apiCredentialCheck,

@@ -6,6 +6,9 @@ import type { DiscordConfig } from './config-schema.js';
 export const discord: PlatformDescriptor<'discord', DiscordConfig> = {
   name: 'discord',
   title: 'Discord',
+  // Discord renders its own Markdown; a message holds 2000 characters.
+  formatting:
+    'Write Discord Markdown: **bold**, *italic*, `code`, code blocks, lists, > quotes and [links](https://example.com). No tables (Discord does not render them). A message holds at most 2000 characters; longer replies are split.',
   schema: async () => (await import('./config-schema.js')).discordSchema,
   load: async () => (await import('./factory.js')).discordFactory,
   credentialCheck: async () => (await import('./check.js')).discordCredentialCheck,

@@ -6,6 +6,10 @@ import type { EmailConfig } from './config-schema.js';
 export const email: PlatformDescriptor<'email', EmailConfig> = {
   name: 'email',
   title: 'Email',
+  // The text is the plain part and its Markdown rendered the HTML part.
+  formatting:
+    'Write like an email: plain paragraphs and simple lists, no Markdown tables, no headings beyond a short title line, little emphasis. ' +
+    'The text is also sent as is to mail clients that show plain text, so it must read well without rendering.',
   schema: async () => (await import('./config-schema.js')).emailSchema,
   load: async () => (await import('./factory.js')).emailFactory,
   credentialCheck: async () => (await import('./check.js')).emailCredentialCheck,

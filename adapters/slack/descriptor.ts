@@ -6,6 +6,10 @@ import type { SlackConfig } from './config-schema.js';
 export const slack: PlatformDescriptor<'slack', SlackConfig> = {
   name: 'slack',
   title: 'Slack',
+  // Markdown is converted to mrkdwn, so the model writes ordinary Markdown (mrkdwn written by hand would be mangled).
+  formatting:
+    'Write ordinary Markdown: it is converted to Slack mrkdwn, so **bold**, *italic*, `code`, code blocks, [links](https://example.com) and lists show formatted. ' +
+    'Do not write mrkdwn yourself (*bold* would turn italic, <url|text> breaks). No tables (Slack shows them as raw text).',
   schema: async () => (await import('./config-schema.js')).slackSchema,
   load: async () => (await import('./factory.js')).slackFactory,
   credentialCheck: async () => (await import('./check.js')).slackCredentialCheck,

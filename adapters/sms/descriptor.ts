@@ -6,6 +6,9 @@ import type { SmsConfig } from './config-schema.js';
 export const sms: PlatformDescriptor<'sms', SmsConfig> = {
   name: 'sms',
   title: 'SMS (Twilio)',
+  // Markdown is stripped to plain text.
+  formatting:
+    'Plain text only, no Markdown at all (no asterisks, #, backticks, tables or [links](...); write URLs out). Keep replies short: an SMS is about 160 characters and a reply is cut into messages of 1600.',
   schema: async () => (await import('./config-schema.js')).smsSchema,
   load: async () => (await import('./factory.js')).smsFactory,
   credentialCheck: async () => (await import('./check.js')).smsCredentialCheck,

@@ -6,6 +6,10 @@ import type { TelegramConfig } from './config-schema.js';
 export const telegram: PlatformDescriptor<'telegram', TelegramConfig> = {
   name: 'telegram',
   title: 'Telegram',
+  // Markdown is rendered as Telegram HTML (raw HTML is escaped, tables become a monospace block of their source).
+  formatting:
+    'Write Markdown: **bold**, *italic*, `code`, code blocks, [links](https://example.com), > quotes and lists are shown formatted. ' +
+    'No tables (they show as raw source) and no HTML tags (they show as text).',
   schema: async () => (await import('./config-schema.js')).telegramSchema,
   load: async () => (await import('./factory.js')).telegramFactory,
   credentialCheck: async () => (await import('./check.js')).telegramCredentialCheck,

@@ -13,6 +13,10 @@ export const terminalCapabilities: Omit<AdapterCapabilities, 'typing'> = {
   markup: 'markdown',
 };
 
+/** How to write replies in the terminal chat (the prompt's runtime layer): the text is printed as it is. */
+export const terminalFormatting =
+  'Replies are printed as they are in a terminal: Markdown is not rendered, so keep it light (short lists and code blocks are fine, no tables).';
+
 /** The gateway message for text the local user typed: the `n`th of this run (`runId`), in the one local DM. */
 export function typedMessage(params: { runId: string; n: number; user: string; text: string; now: number }): MessageEvent {
   const { user } = params;

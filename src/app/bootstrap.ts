@@ -36,6 +36,7 @@ import { modelLabel } from '../gateway/ops/model-check.js';
 import { GatewayRunner, type RunnerOptions } from '../gateway/runtime/runner.js';
 import { type AdapterEntry } from '../core/platform.js';
 import { reviewOptionsFrom } from '../gateway/review/options.js';
+import { formattingRules } from '../../adapters/index.js';
 import { terminalSandboxFor, warnIfUnconfined } from '../tools/sandbox/terminal-sandbox.js';
 
 /** Most characters of earlier conversation sent per model call when a runner has no compression (never, from a config). */
@@ -203,7 +204,7 @@ export function runnerOptionsFrom(params: {
       }),
       ...(params.store && params.cronPoke ? { cron: cronCapability({ store: params.store, timeZone: config.timezone ?? hostTimeZone(), clock, poke: params.cronPoke, scrub: params.scrub }) } : {}),
     },
-    prompts: promptSource({ profile, config, clock, scrub: params.scrub, logger: params.logger.child({ component: 'prompt' }), toolNames }),
+    prompts: promptSource({ profile, config, clock, scrub: params.scrub, logger: params.logger.child({ component: 'prompt' }), toolNames, formatting: formattingRules }),
     ...(memory ? { memoryReport: () => memoryReport({ read: (target) => memory.read(target) }) } : {}),
     ...(params.supervisorBackoff ? { supervisorBackoff: params.supervisorBackoff } : {}),
     modelProbe: ({ signal }) => modelEndpointCheck({ config, profile, clock, signal }),

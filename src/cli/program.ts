@@ -7,6 +7,7 @@ import { addGatewayCommands } from './gateway-commands.js';
 import { addSetupCommands } from './setup/commands.js';
 import type { CliIO } from './output.js';
 import { positiveOption } from './numeric-option.js';
+import { formattingRules } from '../../adapters/index.js';
 
 /** What each group of commands is registered with: the program, its global options, the IO and where exit codes go. */
 interface CommandGroupParams {
@@ -97,7 +98,7 @@ function addPromptCommands(params: CommandGroupParams): void {
     .command('show')
     .description("a session's stored system prompt, or what a new session gets now; each layer's size first")
     .option('--session <id>', 'a session (full id or the short id `hermes sessions list` shows)')
-    .option('--platform <name>', 'for a new session: terminal, telegram, slack, discord, email or sms', 'terminal')
+    .option('--platform <name>', `for a new session: ${Object.keys(formattingRules).join(', ')}`, 'terminal')
     .action(async (opts: { session?: string; platform: string }) =>
       setExit(await (await import('./prompt-cmd.js')).promptShow({ options: globals(), io, platform: opts.platform, ...(opts.session !== undefined ? { session: opts.session } : {}) })),
     );

@@ -1,5 +1,5 @@
 import { buildSessionPrompt } from '../agent/prompt/builder.js';
-import { isPromptPlatform, promptPlatforms } from '../agent/prompt/platform-rules.js';
+import { formattingRules } from '../../adapters/index.js';
 import type { PromptLogger } from '../agent/prompt/types.js';
 import { UserFacingError } from '../core/errors.js';
 import { shortSessionId } from '../store/session-id.js';
@@ -47,13 +47,13 @@ export async function promptShow(params: { options: GlobalOptions; io: CliIO; se
     heading = `session ${shortSessionId({ id: found.session.id })} (${found.session.key}), started ${new Date(found.session.startedAt).toISOString()}`;
   } else {
     const platform = params.platform ?? 'terminal';
-    if (!isPromptPlatform(platform)) {
-      throw new UserFacingError({ message: `unknown platform "${platform}"`, hint: `Use one of: ${promptPlatforms.join(', ')}.`, exitCode: 64 });
+    if (!Object.hasOwn(formattingRules, platform)) {
+      throw new UserFacingError({ message: `unknown platform "${platform}"`, hint: `Use one of: ${Object.keys(formattingRules).join(', ')}.`, exitCode: 64 });
     }
     const logger: PromptLogger = { warn: (_obj, msg) => println({ stream: io.stderr, text: `warning: ${scrub(msg ?? 'prompt warning')}` }) };
     // The tools a gateway of this config offers (the built-in ones; a host program's own are not known here).
     const toolNames = builtinTools({ memory: anyMemoryEnabled({ settings: memorySettingsFrom({ config }) }), skills: true }).map((tool) => tool.name);
-    prompt = buildSessionPrompt({ profile, config, platform, startedAt: systemClock.now(), scrub, logger, toolNames });
+    prompt = buildSessionPrompt({ profile, config, platform, startedAt: systemClock.now(), scrub, logger, toolNames, formatting: formattingRules });
     heading = `a new ${platform} session of profile ${profile.name} now`;
   }
   println({ stream: io.stdout, text: `system prompt of ${heading}` });

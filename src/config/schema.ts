@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { bool, duration, httpUrl, int, num, optionalString, size } from '../util/config-fields.js';
 import type { PlatformBlock } from '../core/platform-descriptor.js';
 import { timeZone } from '../util/schedule/time-zone.js';
-import { checksSchema, heartbeatSchema } from './unasked-schema.js';
+import { checksSchemaFor, heartbeatSchemaFor } from './unasked-schema.js';
 
 /** model.fallbacks[]: another model tried for the rest of a turn when the primary fails. */
 const fallbackModelSchema = z.strictObject({
@@ -196,8 +196,9 @@ const sections = {
   display: displaySchema,
   tools: toolsSchema,
   cron: cronSchema,
-  heartbeat: heartbeatSchema,
-  checks: checksSchema,
+  // Any platform name here; buildConfigSchema checks targets against the platforms it is given.
+  heartbeat: heartbeatSchemaFor({ platforms: [] }),
+  checks: checksSchemaFor({ platforms: [] }),
   logging: loggingSchema,
 };
 
@@ -221,8 +222,15 @@ export type ConfigSchema<T extends ParsedConfig = ParsedConfig> = z.ZodType<T, u
  * platforms' schemas (src/app/config-schema.ts passes the descriptors' schemas).
  */
 export function buildConfigSchema(params: { platforms: Readonly<Record<string, z.ZodType<PlatformBlock, unknown>>> }): ConfigSchema {
+  // A heartbeat or check goes to one of these platforms (the home channel of one).
+  const targets = { platforms: Object.keys(params.platforms) };
   return z
-    .strictObject({ ...sections, platforms: z.strictObject({ ...params.platforms }).prefault({}) })
+    .strictObject({
+      ...sections,
+      heartbeat: heartbeatSchemaFor(targets),
+      checks: checksSchemaFor(targets),
+      platforms: z.strictObject({ ...params.platforms }).prefault({}),
+    })
     .prefault({});
 }
 

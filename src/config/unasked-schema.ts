@@ -3,9 +3,14 @@ import { parseCheckInterval } from '../util/schedule/check-interval.js';
 import { parseQuietHours } from '../util/schedule/quiet-hours.js';
 import { bool, duration, markDuration, optionalString } from '../util/config-fields.js';
 
-/** Platforms a heartbeat or check may go to (the home channel of one, set with /sethome); a test keeps it equal to `platforms`. */
-export const TARGET_PLATFORMS = ['telegram', 'slack', 'discord', 'email', 'sms', 'api'] as const;
-const targetPlatform = z.enum(TARGET_PLATFORMS);
+/**
+ * The platform a heartbeat or check goes to (the home channel of one, set with /sethome): one of `platforms`, the
+ * platforms config.yaml knows (buildConfigSchema passes the descriptors' names); any name when none are given.
+ */
+function targetPlatform(params: { platforms: readonly string[] }): z.ZodType<string, unknown> {
+  const [first, ...rest] = params.platforms;
+  return first === undefined ? z.string().min(1) : z.enum([first, ...rest]);
+}
 
 /** `heartbeat.quiet_hours`: "23:00-07:00" in `timezone`; unset means never quiet. */
 const quietHours = z.preprocess(
@@ -20,11 +25,12 @@ const quietHours = z.preprocess(
 );
 
 /** heartbeat: a periodic turn over the profile's HEARTBEAT.md checklist, silent when the answer is HEARTBEAT_OK. */
-export const heartbeatSchema = z
+export const heartbeatSchemaFor = (params: { platforms: readonly string[] }) =>
+  z
   .strictObject({
     enabled: bool().default(false),
     interval: duration({ defaultValue: '30m', minMs: 60_000 }),
-    target: targetPlatform.optional(),
+    target: targetPlatform(params).optional(),
     quiet_hours: quietHours.optional(),
   })
   .superRefine((block, ctx) => {
@@ -35,7 +41,8 @@ export const heartbeatSchema = z
   .prefault({});
 
 /** One entry of `checks`: a command run on an interval whose output, when there is some, becomes a turn. */
-const checkSchema = z.strictObject({
+const checkSchemaFor = (params: { platforms: readonly string[] }) =>
+  z.strictObject({
   name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'a name of letters, digits, "-", "_" or "." (at most 64)'),
   command: z.string().min(1),
   interval: markDuration({
@@ -48,12 +55,13 @@ const checkSchema = z.strictObject({
   }),
   once: bool().default(false),
   prompt: optionalString(),
-  target: targetPlatform.optional(),
+  target: targetPlatform(params).optional(),
 });
 
 /** checks: cheap commands on intervals (no model call unless one prints something); names are unique. */
-export const checksSchema = z
-  .array(checkSchema)
+export const checksSchemaFor = (params: { platforms: readonly string[] }) =>
+  z
+  .array(checkSchemaFor(params))
   .superRefine((checks, ctx) => {
     const seen = new Set<string>();
     checks.forEach((check, index) => {
@@ -64,7 +72,7 @@ export const checksSchema = z
   .default([]);
 
 /** A check as the config gives it (interval in ms). */
-export type CheckConfig = z.infer<typeof checkSchema>;
+export type CheckConfig = z.infer<ReturnType<typeof checkSchemaFor>>;
 
 /** The heartbeat block as the config gives it (interval in ms). */
-export type HeartbeatConfig = z.infer<typeof heartbeatSchema>;
+export type HeartbeatConfig = z.infer<ReturnType<typeof heartbeatSchemaFor>>;

@@ -11,6 +11,8 @@ export interface PlatformDescriptor<N extends string = string, C extends Platfor
   readonly name: N;
   /** For people ("Telegram", "SMS (Twilio)"). */
   readonly title: string;
+  /** How to write replies for this platform, matching what its adapter does with the text (the prompt's runtime layer). */
+  readonly formatting: string;
   /** The `platforms.<name>` block's schema (zod), loaded when a config is validated. */
   readonly schema: () => Promise<z.ZodType<C, unknown>>;
   /** The adapter's factory, loaded (with the platform's SDK) only when the platform is enabled. */

@@ -6,6 +6,7 @@ import { contextFilesLayer } from './context-files.js';
 import { identityLayer } from './identity.js';
 import { memoryLayer } from './memory.js';
 import { runtimeLayer } from './runtime.js';
+import type { FormattingRules } from './platform-rules.js';
 import { skillsLayer } from './skills.js';
 import { toolGuidanceLayer } from './tool-guidance.js';
 import type { PromptLayer, PromptLogger } from './types.js';
@@ -26,6 +27,8 @@ export interface BuildPromptParams {
   readonly logger: PromptLogger;
   /** The names of the tools the agent is offered (the guidance layer covers memory, session_search and skill_manage only when present; the skills index needs skill_view). */
   readonly toolNames: readonly string[];
+  /** How replies are written on each platform (adapters/index.ts `formattingRules`: the descriptors' and the terminal's). */
+  readonly formatting: FormattingRules;
 }
 
 /** The time zone the agent is told about: config's `timezone`, else the host's. */
@@ -44,7 +47,7 @@ export function promptLayers(params: BuildPromptParams): PromptLayer[] {
     memoryLayer({ profile, config }),
     skillsLayer({ dir: profile.skillsDir, platform: params.platform, maxChars: config.skills.index_max_chars, offered: params.toolNames.includes('skill_view'), logger: params.logger }),
     contextFilesLayer({ workspace: config.tools.workspace, enabled: config.agent.context_files, maxChars: config.agent.context_file_max_chars, logger: params.logger }),
-    runtimeLayer({ profileName: profile.name, workspace: config.tools.workspace, platform: params.platform, startedAt: params.startedAt, timeZone: promptTimeZone({ config }) }),
+    runtimeLayer({ profileName: profile.name, workspace: config.tools.workspace, platform: params.platform, startedAt: params.startedAt, timeZone: promptTimeZone({ config }), formatting: params.formatting }),
   ];
 }
 

@@ -4,6 +4,7 @@ import type { SessionPrompt } from '../../store/types.js';
 import type { Clock } from '../../core/clock.js';
 import { buildSessionPrompt, promptTimeZone } from './builder.js';
 import { currentTimeBlock } from './time-text.js';
+import type { FormattingRules } from './platform-rules.js';
 import type { PromptLogger } from './types.js';
 
 /** How the gateway gets system prompts: one built per session, plus an optional block on each model call. */
@@ -23,11 +24,13 @@ export function promptSource(params: {
   logger: PromptLogger;
   /** The names of the tools the agent is offered (see BuildPromptParams.toolNames). */
   toolNames: readonly string[];
+  /** How replies are written on each platform (see BuildPromptParams.formatting). */
+  formatting: FormattingRules;
 }): PromptSource {
-  const { profile, config, clock, scrub, logger, toolNames } = params;
+  const { profile, config, clock, scrub, logger, toolNames, formatting } = params;
   const timeZone = promptTimeZone({ config });
   return {
-    build: ({ platform, startedAt }) => buildSessionPrompt({ profile, config, platform, startedAt, scrub, logger, toolNames }),
+    build: ({ platform, startedAt }) => buildSessionPrompt({ profile, config, platform, startedAt, scrub, logger, toolNames, formatting }),
     ...(config.agent.current_time === 'call' ? { perCall: () => currentTimeBlock({ now: clock.now(), timeZone }) } : {}),
   };
 }

@@ -3,7 +3,7 @@ import type { GlobalOptions } from '../context.js';
 import type { CliIO } from '../output.js';
 import { platformSpecs } from './platform-specs.js';
 
-/** Adds `hermes setup [model|telegram|slack|discord|email|sms]`; each section's module loads when it runs. */
+/** Adds `hermes setup [model|<platform>]` (the platforms of adapters/index.ts); each section's module loads when it runs. */
 export function addSetupCommands(params: { program: Command; globals: () => GlobalOptions; io: CliIO; setExit: (code: number) => void }): void {
   const { globals, io, setExit } = params;
   const setup = params.program

@@ -76,8 +76,10 @@ describe('each hermes command loads only what it needs', () => {
     assert.equal(res.stdout, 'default: stopped\n');
     assert.deepEqual([...packages(res.urls)], ['commander']);
     const mine = own(res.urls);
-    // The platform list and its descriptors (names, setup questions: the setup command's flags) load; no adapter, schema or SDK.
-    const descriptorsOnly = (m: string): boolean => m === 'adapters/index.ts' || /^adapters\/[a-z]+\/descriptor\.ts$/.test(m) || m === 'adapters/kit/setup-checks.ts';
+    // The platform list and its descriptors (names, setup questions: the setup command's flags) load, with the terminal
+    // chat's formatting line beside them; no adapter, schema or SDK.
+    const descriptorsOnly = (m: string): boolean =>
+      m === 'adapters/index.ts' || /^adapters\/[a-z]+\/descriptor\.ts$/.test(m) || m === 'adapters/kit/setup-checks.ts' || m === 'adapters/terminal/typed-message.ts';
     assert.ok(!mine.some((m) => m.startsWith('src/agent/') || m.startsWith('src/config/') || m.startsWith('src/store/') || m.startsWith('src/log/logger') || (m.startsWith('adapters/') && !descriptorsOnly(m))), mine.join('\n'));
     assert.deepEqual(mine.filter((m) => m.startsWith('src/gateway/')), []);
   });

@@ -5,7 +5,6 @@ import { objectShape } from '../../../src/config/schema-walk.js';
 import { renderEffectiveConfig } from '../../../src/config/show.js';
 import { parseConfigText } from '../../../src/config/yaml-file.js';
 import { platforms } from '../../../adapters/index.js';
-import { TARGET_PLATFORMS } from '../../../src/config/unasked-schema.js';
 import { validateConfig } from '../../../src/config/validate.js';
 import { appConfigSchema } from '../../../src/app/config-schema.js';
 
@@ -64,8 +63,14 @@ describe('heartbeat and checks config', () => {
     }
   });
 
-  test('the target platforms are exactly the platforms config.yaml knows', () => {
-    assert.deepEqual([...TARGET_PLATFORMS].sort(), platforms.map((platform) => platform.name).sort());
+  test('the target platforms are exactly the platforms config.yaml knows (adapters/index.ts): each accepted, another refused naming them', () => {
+    for (const platform of platforms) {
+      const config = load({ heartbeat: { enabled: true, target: platform.name }, checks: [{ name: 'a', command: 'x', interval: '5m', target: platform.name }] });
+      assert.notEqual(typeof config, 'string', platform.name);
+    }
+    const refused = String(load({ heartbeat: { enabled: true, target: 'irc' } }));
+    assert.match(refused, /heartbeat\.target/);
+    for (const platform of platforms) assert.ok(refused.includes(platform.name), refused);
   });
 
   test('hermes config show prints check intervals as durations, and the output parses back to the same config', () => {

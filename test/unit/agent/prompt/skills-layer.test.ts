@@ -5,6 +5,7 @@ import { skillsIndexText, skillsLayer } from '../../../../src/agent/prompt/skill
 import { toolGuidanceLayer } from '../../../../src/agent/prompt/tool-guidance.js';
 import { loadSkills } from '../../../../src/skills/load.js';
 import { generateSkills, writeSkill } from '../../../helpers/skills.js';
+import { formattingRules } from '../../../../adapters/index.js';
 import { promptRig } from './support.js';
 
 const identity = (s: string): string => s;
@@ -31,9 +32,9 @@ test('no skills, or no skill_view tool: no block at all', () => {
     writeSkill({ dir: rig.profile.skillsDir, name: 'weekly-report', description: 'Write the weekly report' });
     assert.equal(skillsLayer({ dir: rig.profile.skillsDir, platform: 'telegram', maxChars: 8000, offered: false, logger: rig.logger }).text, '');
     const config = rig.config();
-    const without = buildSessionPrompt({ profile: rig.profile, config, platform: 'telegram', startedAt: 0, scrub: identity, logger: rig.logger, toolNames: [] });
+    const without = buildSessionPrompt({ profile: rig.profile, config, platform: 'telegram', startedAt: 0, scrub: identity, logger: rig.logger, toolNames: [], formatting: formattingRules });
     assert.doesNotMatch(without.text, /available_skills/);
-    const withTools = buildSessionPrompt({ profile: rig.profile, config, platform: 'telegram', startedAt: 0, scrub: identity, logger: rig.logger, toolNames: skillTools });
+    const withTools = buildSessionPrompt({ profile: rig.profile, config, platform: 'telegram', startedAt: 0, scrub: identity, logger: rig.logger, toolNames: skillTools, formatting: formattingRules });
     assert.match(withTools.text, /<available_skills>\n- weekly-report: Write the weekly report\n/);
     assert.ok((withTools.layers.find((l) => l.name === 'skills')?.chars ?? 0) > 0);
   } finally {
