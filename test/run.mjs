@@ -8,18 +8,23 @@
 // test/unit/gateway (29 files), 10.9 s of wall time and 10.8 s of CPU against 19.4 s and 26.2 s through tsx.
 // Children that tests start with `--import tsx` on a .ts file still work there (the .ts files are copied too).
 //
+// With --with-checks (`npm test`), the static checks (scripts/check.mjs: tsc, dependency rules, eslint) run beside
+// the tests, on the CPU the tests leave idle while they wait on timers and children; their report goes to stderr
+// when they end, and a failing check fails the run.
+//
 // Node 20 does not expand globs for --test, so the file list is built here; it also sorts the list itself.
-// Arguments filter the files by substring (`node test/run.mjs e2e/telegram unit/store`).
+// Other arguments filter the files by substring (`node test/run.mjs e2e/telegram unit/store`).
 import { cpSync, mkdirSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import os from 'node:os';
 import { join, relative } from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const filter = process.argv.slice(2);
+const withChecks = process.argv.includes('--with-checks');
+const filter = process.argv.slice(2).filter((arg) => arg !== '--with-checks');
 /** The compiled folders; everything else at the top level is linked. */
 const compiled = ['src', 'adapters', 'test', 'bench'];
 
@@ -60,6 +65,20 @@ async function compile() {
   return out;
 }
 
+/** Runs a node child to its end; resolves with its exit code (1 when it could not start or was killed). */
+function runNode(params) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, params.args, { cwd: params.cwd, stdio: params.stdio });
+    if (params.stdio[1] === 'pipe') child.stdout.pipe(process.stderr);
+    child.on('error', (error) => {
+      console.error(String(error));
+      resolve(1);
+    });
+    child.on('close', (code) => resolve(code ?? 1));
+  });
+}
+
+const checks = withChecks ? runNode({ args: [join(root, 'scripts', 'check.mjs')], cwd: root, stdio: ['ignore', 'pipe', 'inherit'] }) : Promise.resolve(0);
 const started = Date.now();
 const out = await compile();
 const files = collect(join(out, 'test'), '.test.js')
@@ -72,5 +91,7 @@ if (files.length === 0) {
 console.log(`# compiled src, adapters, test and bench into ${out} in ${Date.now() - started} ms`);
 // Three files at once: most tests wait on timers (edit pacing, merge windows, restarts), so at two the two CPUs sat
 // about half idle.
-const result = spawnSync(process.execPath, ['--test', '--test-concurrency=3', ...files], { cwd: out, stdio: 'inherit' });
-process.exit(result.status ?? 1);
+const tests = await runNode({ args: ['--test', '--test-concurrency=3', ...files], cwd: out, stdio: 'inherit' });
+const checked = await checks;
+if (checked !== 0) console.error('the static checks failed (their report is above): npm run check');
+process.exit(tests !== 0 ? tests : checked);

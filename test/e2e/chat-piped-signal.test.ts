@@ -9,6 +9,7 @@ import { openStore } from '../../src/store/sqlite-store.js';
 import { systemClock } from '../../src/core/clock.js';
 import { FakeOpenAI } from '../fakes/openai/server.js';
 import { until } from '../helpers/gateway-process.js';
+import { nodeArgsFor } from '../helpers/entry.js';
 import { writeChatProfile } from '../helpers/pty-chat.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -18,7 +19,7 @@ test('hermes chat with piped input: SIGINT mid-answer stops the answer (as /stop
   const fake = new FakeOpenAI();
   await fake.start();
   writeChatProfile({ home, baseURL: fake.baseURL });
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', '-p', 'me', 'chat'], {
+  const child = spawn(process.execPath, [...nodeArgsFor('src/cli/main.ts'), '-p', 'me', 'chat'], {
     cwd: root,
     env: { ...process.env, HERMES_HOME: home, HOME: home },
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 import { FakeOpenAI } from '../fakes/openai/server.js';
+import { nodeArgsFor } from '../helpers/entry.js';
 import { LoopbackPlatform } from '../fakes/loopback/server.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -14,7 +15,7 @@ const child = path.join(root, 'test/helpers/gateway-child.ts');
 
 function startGateway(params: { home: string; loopback: string }): { proc: ChildProcess; output: () => string; exited: Promise<number | null> } {
   let output = '';
-  const proc = spawn(process.execPath, ['--import', 'tsx', child], {
+  const proc = spawn(process.execPath, [...nodeArgsFor(child)], {
     cwd: root,
     env: { PATH: process.env['PATH'] ?? '', HOME: params.home, HERMES_HOME: params.home, HERMES_TEST_PROFILE: 'crash', LOOPBACK_URL: params.loopback },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { FakeOpenAI } from '../fakes/openai/server.js';
 import { cli } from '../helpers/cli.js';
+import { nodeArgsFor } from '../helpers/entry.js';
 import { closedPort } from '../helpers/ports.js';
 
 const repo = path.resolve(import.meta.dirname, '../..');
@@ -24,7 +25,7 @@ test('gateway run against a refused Telegram API: one log line per retry with th
     `model:\n  base_url: ${model.baseURL}\n  name: fake-model\n  api_key: sk-refused\ngateway:\n  http:\n    port: 0\nplatforms:\n  telegram:\n    enabled: true\n    token: "123:refused-token"\n    api_root: http://127.0.0.1:${port}\n`,
   );
   const env = { HERMES_HOME: home, HOME: home };
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repo, 'src/cli/main.ts'), 'gateway', 'run'], { cwd: repo, env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeArgsFor(path.join(repo, 'src/cli/main.ts')), 'gateway', 'run'], { cwd: repo, env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr.on('data', (d: Buffer) => (output += d.toString()));

@@ -11,6 +11,7 @@ import { FakeOpenAI } from '../fakes/openai/server.js';
 import { FakeTelegram } from '../fakes/telegram/index.js';
 import { cli } from '../helpers/cli.js';
 import { discordToken, testGuild } from '../helpers/discord.js';
+import { nodeArgsFor } from '../helpers/entry.js';
 import { testToken } from '../helpers/telegram.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -49,7 +50,7 @@ describe('config reload of a running gateway (SIGHUP, hermes gateway reload)', {
     mkdirSync(dir, { recursive: true });
     writeFileSync(path.join(dir, '.env'), `TELEGRAM_BOT_TOKEN=${testToken}\nMODEL_KEY=sk-reload-test-key\n`);
     writeFileSync(path.join(dir, 'config.yaml'), config({ model, telegram, discord, telegramAllowed: ['@owner'] }));
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', '-p', 'work', 'gateway', 'run'], {
+    child = spawn(process.execPath, [...nodeArgsFor('src/cli/main.ts'), '-p', 'work', 'gateway', 'run'], {
       cwd: root,
       env: { PATH: process.env['PATH'] ?? '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import pty from 'node-pty';
+import { nodeArgsFor } from '../helpers/entry.js';
 import { FakeOpenAI } from '../fakes/openai/server.js';
 
 const repo = path.resolve(import.meta.dirname, '../..');
@@ -29,7 +30,7 @@ function plain(text: string): string {
 
 /** `hermes ARGS` in a pseudo-terminal (output without escape sequences); `until` waits for output matching a pattern (in what came after the last match). */
 function spawnCli(params: { args: string[]; home?: string }): { write: (text: string) => void; until: (pattern: RegExp) => Promise<void>; output: () => string; exit: Promise<number> } {
-  const child = pty.spawn(process.execPath, ['--import', 'tsx', path.join(repo, 'src/cli/main.ts'), ...params.args], {
+  const child = pty.spawn(process.execPath, [...nodeArgsFor(path.join(repo, 'src/cli/main.ts')), ...params.args], {
     cwd: repo,
     cols: 120,
     rows: 40,

@@ -12,6 +12,7 @@ import { FakeOpenAI } from '../fakes/openai/server.js';
 import { systemClock } from '../../src/core/clock.js';
 import { cli } from '../helpers/cli.js';
 import { startHarness } from '../helpers/harness.js';
+import { nodeArgsFor } from '../helpers/entry.js';
 import { TestAdapter } from '../helpers/test-adapter.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -27,7 +28,7 @@ async function closedPort(): Promise<number> {
 
 /** A `gateway run` child (the real code path plus the loopback platform) for one profile, with its output. */
 function gatewayChild(params: { profile: string; env: Record<string, string>; loopbackUrl: string }): { child: ReturnType<typeof spawn>; output: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/gateway-child.ts'], {
+  const child = spawn(process.execPath, [...nodeArgsFor('test/helpers/gateway-child.ts')], {
     cwd: root,
     env: { PATH: process.env['PATH'] ?? '', ...params.env, HERMES_TEST_PROFILE: params.profile, LOOPBACK_URL: params.loopbackUrl },
     stdio: ['ignore', 'pipe', 'pipe'],

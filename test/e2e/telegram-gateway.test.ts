@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 import { FakeOpenAI } from '../fakes/openai/server.js';
 import { FakeTelegram } from '../fakes/telegram/index.js';
+import { nodeArgsFor } from '../helpers/entry.js';
 import { testToken } from '../helpers/telegram.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -31,7 +32,7 @@ test('`hermes gateway run` with platforms.telegram enabled answers a Telegram DM
     }),
   );
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', '-p', 'work', 'gateway', 'run'], {
+  const child = spawn(process.execPath, [...nodeArgsFor('src/cli/main.ts'), '-p', 'work', 'gateway', 'run'], {
     cwd: root,
     env: { PATH: process.env['PATH'] ?? '', HOME: home, HERMES_HOME: home },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { nodeArgsFor } from './entry.js';
 import type { HealthReport } from '../../src/gateway/http/server.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -33,11 +34,12 @@ export function startCliGateway(params: { home: string; profile: string }): Gate
   });
 }
 
-/** Spawns `node --import tsx <args>` from the repository root, collecting its output. */
+/** Spawns `node <args>` (the first a .ts file: compiled, or through tsx) from the repository root, collecting its output. */
 function spawnGateway(params: { args: string[]; env: NodeJS.ProcessEnv }): GatewayProcess {
   let output = '';
   let exitedYet = false;
-  const proc = spawn(process.execPath, ['--import', 'tsx', ...params.args], {
+  const [script = '', ...rest] = params.args;
+  const proc = spawn(process.execPath, [...nodeArgsFor(script), ...rest], {
     cwd: root,
     env: params.env,
     stdio: ['ignore', 'pipe', 'pipe'],

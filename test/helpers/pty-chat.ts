@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pty from 'node-pty';
+import { nodeArgsFor } from './entry.js';
 import { until } from './gateway-process.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -33,7 +34,7 @@ export function writeChatProfile(params: { home: string; baseURL: string }): voi
 /** Starts `hermes -p me chat <args>` (the real CLI through tsx) in an 100x30 pseudo-terminal, HERMES_HOME = `home`. */
 export function startPtyChat(params: { home: string; args?: string[] }): PtyChat {
   let output = '';
-  const child = pty.spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', '-p', 'me', 'chat', ...(params.args ?? [])], {
+  const child = pty.spawn(process.execPath, [...nodeArgsFor('src/cli/main.ts'), '-p', 'me', 'chat', ...(params.args ?? [])], {
     name: 'xterm-256color',
     cols: 100,
     rows: 30,

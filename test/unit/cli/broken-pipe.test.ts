@@ -7,13 +7,14 @@ import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { endQuietlyOnBrokenPipe, outliveBrokenStdout } from '../../../src/cli/broken-pipe.js';
+import { nodeArgsFor } from '../../helpers/entry.js';
 import { closedPort } from '../../helpers/ports.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 /** Runs `hermes <args>` with stdout closed after its first chunk (as `| head -1` does); the exit code and stderr. */
 async function runClosingStdout(params: { home: string; args: readonly string[] }): Promise<{ code: number | null; stderr: string; firstChunk: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repo, 'src/cli/main.ts'), ...params.args], {
+  const child = spawn(process.execPath, [...nodeArgsFor(path.join(repo, 'src/cli/main.ts')), ...params.args], {
     cwd: repo,
     env: { ...process.env, HERMES_HOME: params.home, HOME: params.home, OPENAI_API_KEY: '' },
     stdio: ['ignore', 'pipe', 'pipe'],

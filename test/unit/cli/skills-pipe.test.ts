@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
+import { nodeArgsFor } from '../../helpers/entry.js';
 import { fileURLToPath } from 'node:url';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -20,7 +21,7 @@ test('hermes skills list | head -1: the reader closing the pipe (EPIPE) ends the
       mkdirSync(dir, { recursive: true });
       writeFileSync(path.join(dir, 'SKILL.md'), `---\nname: skill-${i}\ndescription: Skill number ${i}, with a description long enough to fill the pipe quickly\n---\nbody\n`);
     }
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(repo, 'src/cli/main.ts'), '-p', 'pipe', 'skills', 'list'], {
+    const child = spawn(process.execPath, [...nodeArgsFor(path.join(repo, 'src/cli/main.ts')), '-p', 'pipe', 'skills', 'list'], {
       cwd: repo,
       env: { ...process.env, HERMES_HOME: home, HOME: home },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
+import { nodeArgsFor } from '../../helpers/entry.js';
 import { fileURLToPath } from 'node:url';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -27,7 +28,7 @@ function hermes(params: { home: string; args: readonly string[] }): Promise<{ co
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', path.join(repo, 'src/cli/main.ts'), ...params.args],
+      [...nodeArgsFor(path.join(repo, 'src/cli/main.ts')), ...params.args],
       { cwd: repo, env: { ...process.env, HERMES_HOME: params.home, HOME: params.home, HERMES_PROFILE: '' } },
       (error, stdout, stderr) => resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout, stderr }),
     );

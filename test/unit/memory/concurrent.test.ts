@@ -5,13 +5,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { LOCK_FILE_NAME, MemoryFiles } from '../../../src/memory/files.js';
+import { nodeArgsFor } from '../../helpers/entry.js';
 import { systemClock } from '../../../src/core/clock.js';
 
 const settings = { memoryEnabled: true, userEnabled: true, memoryCharLimit: 100_000, userCharLimit: 100_000 };
 
 /** A child that adds TAG-1 … TAG-N once told to go: `ready` resolves when it waits, `go` starts it, `exit` gives its code. */
 function addsChild(params: { dir: string; tag: string; count: number }): { ready: Promise<void>; go: () => void; exit: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/memory-writer.ts', 'adds', params.dir, params.tag, String(params.count)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...nodeArgsFor('test/helpers/memory-writer.ts'), 'adds', params.dir, params.tag, String(params.count)], { stdio: ['pipe', 'pipe', 'inherit'] });
   const ready = new Promise<void>((resolve) => child.stdout?.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve()));
   const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return { ready, go: () => child.stdin?.end('go\n'), exit };

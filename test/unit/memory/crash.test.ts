@@ -8,13 +8,14 @@ import { TEMP_PREFIX } from '../../../src/util/atomic-write.js';
 import { LOCK_FILE_NAME, MemoryFiles } from '../../../src/memory/files.js';
 import { parseEntries, serializeEntries } from '../../../src/memory/format.js';
 import { systemClock } from '../../../src/core/clock.js';
+import { nodeArgsFor } from '../../helpers/entry.js';
 import { generationOf, generationText } from '../../helpers/memory-generations.js';
 
 const ANCHOR = 'anchor: this entry is never touched';
 
 /** Starts a writer child; `wrote` is the last generation it reported as saved. */
 function startWriter(params: { dir: string }): { child: ChildProcess; wrote: () => number; firstWrite: Promise<void>; exited: Promise<void> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/memory-writer.ts', 'rounds', params.dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...nodeArgsFor('test/helpers/memory-writer.ts'), 'rounds', params.dir], { stdio: ['ignore', 'pipe', 'inherit'] });
   let wrote = -1;
   let buffer = '';
   let resolveFirst!: () => void;

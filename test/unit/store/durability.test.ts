@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { openStore } from '../../../src/store/sqlite-store.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
+import { nodeArgsFor } from '../../helpers/entry.js';
 import { makeTempDir } from './fixtures.js';
 
 const writer = fileURLToPath(new URL('./durability-writer.ts', import.meta.url));
@@ -16,7 +17,7 @@ test('journaled rows survive kill -9 of the writing process', async () => {
   try {
     const file = path.join(dir, 'state.db');
     const count = 40;
-    const child = spawn(process.execPath, ['--import', 'tsx', writer, file, String(count)], {
+    const child = spawn(process.execPath, [...nodeArgsFor(writer), file, String(count)], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     const acked: string[] = [];
