@@ -9,5 +9,6 @@ const GENERAL_RULES = 'Keep formatting simple: short paragraphs and lists, no ta
 
 /** The formatting rules for a platform (a general line for one the rules do not name). */
 export function platformRules(params: { platform: string; rules: FormattingRules }): string {
-  return Object.hasOwn(params.rules, params.platform) ? (params.rules[params.platform] ?? GENERAL_RULES) : GENERAL_RULES;
+  const own = Object.hasOwn(params.rules, params.platform) ? params.rules[params.platform] : undefined;
+  return own ?? GENERAL_RULES;
 }

@@ -10,7 +10,7 @@ import { diskReason } from '../../util/disk-error.js';
 import { answerControl } from './control-lane.js';
 import type { MessageCommand } from '../commands/skill-command.js';
 import type { MessageEvent } from '../../core/adapter.js';
-import { acceptEvent, type AcceptResult, type RunnerPhase } from '../intake/accept.js';
+import { acceptEvent, type AcceptDeps, type AcceptResult, type RunnerPhase } from '../intake/accept.js';
 import { GatewayLoops } from '../ops/loops.js';
 import { DiskHealth, type DiskChange } from '../ops/disk-health.js';
 import { gatewayHealth } from './health.js';
@@ -93,6 +93,8 @@ export class GatewayRunner {
   private options: RunnerOptions;
   private readonly http: GatewayHttp | undefined;
   private readonly gate: SenderGate;
+  /** What `accept` hands intake/accept.ts (built once in the constructor). */
+  private readonly intake: AcceptDeps;
   /** Lines about messages the journal refused, rate-limited per platform (redeliveries and holds retry often). */
   private readonly refusals: RejectionLog;
 
@@ -167,6 +169,7 @@ export class GatewayRunner {
       scrub: (text) => this.options.scrub(text),
       script: () => ({ workspace: this.options.toolContext.workspace, terminal: this.options.toolContext.terminal }),
     });
+    this.intake = this.acceptDeps();
   }
 
   /** Starts adapters under their supervisors and replays messages a previous run did not finish. */
@@ -244,15 +247,19 @@ export class GatewayRunner {
    * disk refuses the journal write: the adapter must not acknowledge, so the platform delivers it again.
    */
   async accept(params: { event: MessageEvent; via: string }): Promise<AcceptResult> {
+    return acceptEvent({ deps: this.intake, ...params });
+  }
+
+  /** What taking a message needs of the runner: built once, read on every inbound message. */
+  private acceptDeps(): AcceptDeps {
     const { store, logger, slots, gate, mailboxes, questions, background } = this;
-    const deps = {
+    return {
       store, logger, slots, gate, mailboxes, questions, background,
       phase: () => this.phase,
       skillsDir: () => this.options.skillsDir,
-      journal: (p: { event: MessageEvent; entry: AdapterEntry }) => this.journal(p),
-      control: (p: { row: InboxRow; command: MessageCommand }) => this.control(p),
+      journal: (p) => this.journal(p),
+      control: (p) => this.control(p),
     };
-    return acceptEvent({ deps, ...params });
   }
 
   /**
