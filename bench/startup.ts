@@ -55,7 +55,15 @@ function rssMb(params: { pid: number }): number {
  * enabled against the local fakes, `runs` times one after another: measures spawn → every adapter connected
  * (gateway.json, then /healthz "ok"), then the process's VmRSS after `idleMs` of idling.
  */
-export async function runStartup(params: { runs: number; idleMs: number; only?: readonly ('telegram' | 'slack' | 'discord' | 'email' | 'sms')[] }): Promise<StartupFigures> {
+export async function runStartup(params: {
+  runs: number;
+  idleMs: number;
+  only?: readonly ('telegram' | 'slack' | 'discord' | 'email' | 'sms')[];
+  /** Node options before the script (`--cpu-prof`, `--import hook.mjs`, …), for profiling a start. */
+  nodeArgs?: readonly string[];
+  /** Called with the child's pid once it has idled, before it is stopped (a heap snapshot, say). */
+  onIdle?: (child: { pid: number }) => Promise<void>;
+}): Promise<StartupFigures> {
   const home = mkdtempSync(path.join(os.tmpdir(), 'hermes-bench-startup-'));
   const telegram = new FakeTelegram({ token: testToken });
   const slack = new FakeSlack({ ...slackTokens });
@@ -98,7 +106,7 @@ export async function runStartup(params: { runs: number; idleMs: number; only?: 
     for (let run = 0; run < params.runs; run++) {
       const t0 = performance.now();
       // The built CLI, as `hermes` runs for a user (`npm run bench` builds it first).
-      const child = spawn(process.execPath, ['dist/src/cli/main.js', '-p', 'bench', 'gateway', 'run'], {
+      const child = spawn(process.execPath, [...(params.nodeArgs ?? []), 'dist/src/cli/main.js', '-p', 'bench', 'gateway', 'run'], {
         cwd: root,
         env: { PATH: process.env['PATH'] ?? '', HOME: home, HERMES_HOME: home },
         stdio: 'ignore',
@@ -118,6 +126,7 @@ export async function runStartup(params: { runs: number; idleMs: number; only?: 
         listeningMs.push(listening ?? Number.NaN);
         await new Promise((r) => setTimeout(r, params.idleMs));
         idleRssMb.push(rssMb({ pid: child.pid ?? 0 }));
+        await params.onIdle?.({ pid: child.pid ?? 0 });
       } finally {
         child.kill('SIGTERM');
         await exited;
