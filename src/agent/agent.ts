@@ -100,12 +100,13 @@ export class AIAgent {
     const { turn } = params;
     const hook = turn.params.compress;
     if (hook === undefined) return;
-    const estimate = this.estimatePromptTokens({ systemPrompt: turn.systemPrompt, history: turn.messages });
-    if (estimate === undefined || estimate <= hook.thresholdTokens || estimate <= turn.compressAgainAbove) return;
+    const within = Math.max(hook.thresholdTokens, turn.compressAgainAbove);
+    const estimate = this.estimatePromptTokens({ systemPrompt: turn.systemPrompt, history: turn.messages, within });
+    if (estimate === undefined || estimate <= within) return;
     await this.compressNow({ turn, force: false });
     // An attempt that could not get under the threshold (the fixed part alone nearly fills it) is not repeated before
     // every model call: only once the request grew again by a tenth of the threshold.
-    const after = this.estimatePromptTokens({ systemPrompt: turn.systemPrompt, history: turn.messages }) ?? 0;
+    const after = this.estimatePromptTokens({ systemPrompt: turn.systemPrompt, history: turn.messages, within: hook.thresholdTokens }) ?? 0;
     turn.compressAgainAbove = after > hook.thresholdTokens ? after + Math.max(1, Math.floor(hook.thresholdTokens / 10)) : 0;
   }
 
@@ -117,7 +118,7 @@ export class AIAgent {
     const { turn } = params;
     const hook = turn.params.compress;
     if (hook === undefined) return undefined;
-    const fixed = this.estimatePromptTokens({ systemPrompt: turn.systemPrompt, history: [] });
+    const fixed = this.estimatePromptTokens({ systemPrompt: turn.systemPrompt, history: [], within: hook.contextTokens });
     if (fixed === undefined || fixed < hook.contextTokens) return undefined;
     const n = (value: number): string => value.toLocaleString('en-US');
     const note =
@@ -207,13 +208,14 @@ export class AIAgent {
 
   /**
    * Estimated prompt tokens of a model call with this system prompt and history (tools included), corrected by
-   * the usage reported so far; undefined when the agent has no token meter.
+   * the usage reported so far; undefined when the agent has no token meter. `within`: the limit the caller compares
+   * against; far under it the figure is the meter's cheap estimate (see TokenMeter.estimate), exact near or past it.
    */
-  estimatePromptTokens(params: { systemPrompt: string; history: readonly ChatMessage[] }): number | undefined {
+  estimatePromptTokens(params: { systemPrompt: string; history: readonly ChatMessage[]; within?: number }): number | undefined {
     const meter = this.options.tokenMeter;
     if (meter === undefined) return undefined;
     const request = this.buildRequest({ systemPrompt: params.systemPrompt, messages: params.history, perCall: '' });
-    return meter.estimate({ request: { ...request, model: this.options.model } }).tokens;
+    return meter.estimate({ request: { ...request, model: this.options.model }, ...(params.within !== undefined ? { within: params.within } : {}) }).tokens;
   }
 
   /** Estimated prompt tokens one message adds to a request (corrected like the whole request); 0 without a meter. */

@@ -135,21 +135,24 @@ async function streamAttempt(params: AttemptParams & { includeUsage: boolean }):
   const forward = (): void => attempt.abort(params.signal.reason);
   params.signal.addEventListener('abort', forward, { once: true });
   if (params.signal.aborted) forward();
+  let complete = false;
   try {
     const stream = await params.client.chat.completions.create(
       { ...params.request, stream: true, ...(params.includeUsage ? { stream_options: { include_usage: true } } : {}) },
       { signal: attempt.signal, maxRetries: 0 },
     );
-    return await collectStream({
+    const reply = await collectStream({
       stream,
       onText: params.onText,
       idleTimeoutMs: params.idleTimeoutMs,
       clock: params.clock,
     });
+    complete = true;
+    return reply;
   } finally {
     params.signal.removeEventListener('abort', forward);
-    // Closes the connection when the stream went idle or failed; a no-op after a complete reply.
-    attempt.abort();
+    // Closes the connection when the stream went idle or failed (a complete reply has nothing left to close).
+    if (!complete) attempt.abort();
   }
 }
 

@@ -43,35 +43,18 @@ export async function collectStream(params: {
   idleTimeoutMs: number;
   clock: Clock;
 }): Promise<StreamedReply> {
-  let content = '';
-  let finishReason: string | null = null;
-  let usage: ModelUsage = NO_USAGE;
-  const calls = new Map<number, PendingCall>();
-  const iterator = params.stream[Symbol.asyncIterator]();
-  for (;;) {
-    const next = await nextWithin({ iterator, idleTimeoutMs: params.idleTimeoutMs, clock: params.clock });
-    if (next.done) break;
-    const chunk = next.value;
-    // With include_usage the last chunk carries `usage` and an empty `choices`; others may carry `usage: null`.
-    usage = parseUsage({ usage: chunk.usage }) ?? usage;
-    const choice = chunk.choices?.find((c) => c.index === 0) ?? chunk.choices?.[0];
-    if (!choice) continue;
-    const delta = choice.delta;
-    if (typeof delta?.content === 'string' && delta.content !== '') {
-      content += delta.content;
-      params.onText(delta.content);
+  const state: StreamState = { content: '', finishReason: null, usage: NO_USAGE, calls: new Map() };
+  const reader = idleReader({ iterator: params.stream[Symbol.asyncIterator](), idleTimeoutMs: params.idleTimeoutMs, clock: params.clock });
+  try {
+    for (;;) {
+      const next = await reader.next();
+      if (next.done) break;
+      applyChunk({ state, chunk: next.value, onText: params.onText });
     }
-    (delta?.tool_calls ?? []).forEach((part, position) => {
-      const index = typeof part.index === 'number' ? part.index : position;
-      const call = calls.get(index) ?? { id: '', name: '', args: '' };
-      calls.set(index, call);
-      if (part.id && !call.id) call.id = part.id;
-      if (part.function?.name && !call.name) call.name = part.function.name;
-      if (part.function?.arguments) call.args += part.function.arguments;
-    });
-    if (choice.finish_reason) finishReason = choice.finish_reason;
+  } finally {
+    reader.stop();
   }
-  const toolCalls = [...calls.entries()]
+  const toolCalls = [...state.calls.entries()]
     .sort(([a], [b]) => a - b)
     .filter(([, call]) => call.name !== '' || call.args !== '')
     .map(([index, call]): ChatToolCall => ({
@@ -79,32 +62,83 @@ export async function collectStream(params: {
       type: 'function',
       function: { name: call.name, arguments: call.args },
     }));
-  return { content, toolCalls, finishReason, usage };
+  return { content: state.content, toolCalls, finishReason: state.finishReason, usage: state.usage };
 }
 
-/** Marks the idle timer winning the race against the next chunk. */
-const IDLE = Symbol('idle');
+/** What the chunks so far added up to. */
+interface StreamState {
+  content: string;
+  finishReason: string | null;
+  usage: ModelUsage;
+  readonly calls: Map<number, PendingCall>;
+}
 
-/** The iterator's next result, or StreamIdleTimeoutError when it takes longer than `idleTimeoutMs`. */
-async function nextWithin<T>(params: {
-  iterator: AsyncIterator<T>;
-  idleTimeoutMs: number;
-  clock: Clock;
-}): Promise<IteratorResult<T>> {
-  const timer = new AbortController();
-  const pending = params.iterator.next();
-  // Cancelled in `finally` once the race is decided; it then never settles.
-  const idle = params.clock.sleep(params.idleTimeoutMs, timer.signal).then(
-    (): typeof IDLE => IDLE,
-    () => new Promise<never>(() => undefined),
-  );
-  try {
-    const winner = await Promise.race([pending, idle]);
-    if (winner !== IDLE) return winner;
-    // The caller aborts the request, which settles `pending`; nobody waits for it any more.
-    pending.catch(() => undefined);
-    throw new StreamIdleTimeoutError({ idleMs: params.idleTimeoutMs });
-  } finally {
-    timer.abort();
+/** Folds one chunk into the state: its content delta (also given to `onText`), tool call pieces, finish reason, usage. */
+function applyChunk(params: { state: StreamState; chunk: ChatCompletionChunk; onText: (delta: string) => void }): void {
+  const { state, chunk } = params;
+  // With include_usage the last chunk carries `usage` and an empty `choices`; others may carry `usage: null`.
+  state.usage = parseUsage({ usage: chunk.usage }) ?? state.usage;
+  const choice = chunk.choices?.find((c) => c.index === 0) ?? chunk.choices?.[0];
+  if (!choice) return;
+  const delta = choice.delta;
+  if (typeof delta?.content === 'string' && delta.content !== '') {
+    state.content += delta.content;
+    params.onText(delta.content);
   }
+  (delta?.tool_calls ?? []).forEach((part, position) => {
+    const index = typeof part.index === 'number' ? part.index : position;
+    const call = state.calls.get(index) ?? { id: '', name: '', args: '' };
+    state.calls.set(index, call);
+    if (part.id && !call.id) call.id = part.id;
+    if (part.function?.name && !call.name) call.name = part.function.name;
+    if (part.function?.arguments) call.args += part.function.arguments;
+  });
+  if (choice.finish_reason) state.finishReason = choice.finish_reason;
+}
+
+/** The reason the watchdog's sleep is cut short with when the stream ends (no DOMException built per stream). */
+const STREAM_ENDED = new Error('the stream ended');
+
+/**
+ * One idle timer for a whole stream: `next` reads the iterator's next result, or throws StreamIdleTimeoutError when
+ * nothing arrived for `idleTimeoutMs` since the previous result (one timer re-armed on wake-up, rather than a timer
+ * and an AbortController per chunk: a long reply has thousands of chunks). `stop` ends the timer.
+ */
+function idleReader<T>(params: { iterator: AsyncIterator<T>; idleTimeoutMs: number; clock: Clock }): { next: () => Promise<IteratorResult<T>>; stop: () => void } {
+  const { iterator, idleTimeoutMs, clock } = params;
+  const stopped = new AbortController();
+  let last = clock.now();
+  let failCurrent: ((error: Error) => void) | undefined;
+  const watch = async (): Promise<void> => {
+    for (;;) {
+      const wait = last + idleTimeoutMs - clock.now();
+      if (wait <= 0 && failCurrent !== undefined) {
+        failCurrent(new StreamIdleTimeoutError({ idleMs: idleTimeoutMs }));
+        return;
+      }
+      await clock.sleep(Math.max(wait, 1), stopped.signal);
+    }
+  };
+  watch().catch(() => undefined);
+  return {
+    next: () =>
+      new Promise<IteratorResult<T>>((resolve, reject) => {
+        failCurrent = (error) => {
+          // The caller aborts the request, which settles the pending read; nobody waits for it any more.
+          reject(error);
+        };
+        iterator.next().then(
+          (result) => {
+            last = clock.now();
+            failCurrent = undefined;
+            resolve(result);
+          },
+          (error: unknown) => {
+            failCurrent = undefined;
+            reject(error);
+          },
+        );
+      }),
+    stop: () => stopped.abort(STREAM_ENDED),
+  };
 }

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { pino, type DestinationStream, type LevelWithSilent, type LogFn, type Logger } from 'pino';
-import { prettyFactory } from 'pino-pretty';
+import { createRequire } from 'node:module';
 import type { Profile } from '../home/profile.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { REDACT_PATHS } from './redact-paths.js';
@@ -111,8 +111,12 @@ function scrubLine(params: { line: string; redactor: Redactor }): string {
   }
 }
 
+/** pino-pretty is loaded only for a logger that prints readable lines (a terminal), not by a service's start. */
+const loadCjs = createRequire(import.meta.url);
+
 /** A destination that prints each JSON line in readable form (pino-pretty's formatter) to `out`. */
 function prettyStream(params: { out: NodeJS.WritableStream }): DestinationStream {
+  const { prettyFactory } = loadCjs('pino-pretty') as typeof import('pino-pretty');
   const format = prettyFactory({ colorize: false, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
   return { write: (line: string): void => void params.out.write(format(line)) };
 }

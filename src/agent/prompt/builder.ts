@@ -57,6 +57,8 @@ export function promptLayers(params: BuildPromptParams): PromptLayer[] {
  */
 export function buildSessionPrompt(params: BuildPromptParams): SessionPrompt {
   const layers = promptLayers(params).map((layer) => ({ name: layer.name, text: params.scrub(layer.text) }));
-  const text = params.scrub(layers.map((layer) => layer.text).filter((t) => t !== '').join('\n\n'));
+  // Each layer is scrubbed on its own; the blank line between two layers is no part of any secret (nor of a base64 or
+  // hex run the scrubber decodes), so the joined text needs no second pass.
+  const text = layers.map((layer) => layer.text).filter((t) => t !== '').join('\n\n');
   return { text, layers: layers.map((layer) => ({ name: layer.name, chars: layer.text.length })) };
 }

@@ -58,6 +58,10 @@ function blocks(params: { messages: readonly TranscriptMessage[] }): string[] {
  */
 export function reviewTranscript(params: { messages: readonly TranscriptMessage[]; maxTokens: number; countTokens: (text: string) => number }): string {
   const all = blocks({ messages: params.messages });
+  // Every counter in use gives at most one token per UTF-8 byte: a transcript whose bytes fit is kept whole uncounted.
+  let bytes = 0;
+  for (const block of all) bytes += Buffer.byteLength(block, 'utf8') + 2;
+  if (bytes <= params.maxTokens) return all.join('\n\n');
   const kept: string[] = [];
   let used = 0;
   for (let i = all.length - 1; i >= 0; i--) {

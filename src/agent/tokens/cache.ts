@@ -1,4 +1,4 @@
-import { countText, type TokenEncoding } from './encoding.js';
+import { countText, type CountMethod, type ExactEncoding } from './encoding.js';
 
 /** Texts remembered per encoding before the oldest are forgotten (a long history is a few hundred texts). */
 export const TOKEN_CACHE_ENTRIES = 4096;
@@ -12,16 +12,17 @@ const MIN_CACHED_CHARS = 64;
  */
 export class TokenCountCache {
   private readonly maxEntries: number;
-  private readonly counts = new Map<TokenEncoding, Map<string, number>>();
+  private readonly counts = new Map<ExactEncoding, Map<string, number>>();
 
   constructor(params: { maxEntries?: number } = {}) {
     this.maxEntries = params.maxEntries ?? TOKEN_CACHE_ENTRIES;
   }
 
   /** Tokens of `text` in `encoding`, from the cache when it was counted before. */
-  count(params: { text: string; encoding: TokenEncoding }): number {
+  count(params: { text: string; encoding: CountMethod }): number {
     const { text, encoding } = params;
-    if (encoding === 'ratio' || text.length < MIN_CACHED_CHARS) return countText({ text, encoding });
+    // The ratio and the byte bound cost less than a lookup.
+    if (encoding === 'ratio' || encoding === 'utf8_bytes' || text.length < MIN_CACHED_CHARS) return countText({ text, encoding });
     let counts = this.counts.get(encoding);
     if (counts === undefined) {
       counts = new Map();

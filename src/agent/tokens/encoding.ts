@@ -1,8 +1,16 @@
-import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
-import { countTokens as countCl100k } from 'gpt-tokenizer/encoding/cl100k_base';
+import { createRequire } from 'node:module';
 
 /** How a model's text is counted: one of gpt-tokenizer's encodings, or a characters-per-token ratio. */
 export type TokenEncoding = 'o200k_base' | 'cl100k_base' | 'ratio';
+
+/** An encoding gpt-tokenizer counts exactly. */
+export type ExactEncoding = Exclude<TokenEncoding, 'ratio'>;
+
+/**
+ * How a text is measured: an encoding, or its UTF-8 bytes — an upper bound of any byte-level BPE count (every token
+ * of o200k and cl100k stands for at least one byte), used to tell cheaply that a request is far from a limit.
+ */
+export type CountMethod = TokenEncoding | 'utf8_bytes';
 
 /** Characters per token for models whose tokenizer is unknown: low on purpose, so the estimate errs high. */
 export const FALLBACK_CHARS_PER_TOKEN = 3.5;
@@ -21,16 +29,38 @@ export function encodingFor(params: { model: string }): TokenEncoding {
 /** Special-token strings in a text are counted as plain text (the API never treats user text as special tokens). */
 const PLAIN = { disallowedSpecial: new Set<string>() };
 
-/** Tokens of one text in an encoding. */
-export function countText(params: { text: string; encoding: TokenEncoding }): number {
+type CountTokens = (text: string, options: typeof PLAIN) => number;
+
+/**
+ * gpt-tokenizer's tables cost about 35 MB (cl100k) to 60 MB (o200k) of memory and 0.3 s to load, so an encoding is
+ * loaded the first time a text is counted with it, not at start-up (the token meter counts exactly only near a limit).
+ */
+const loadCjs = createRequire(import.meta.url);
+const counters = new Map<ExactEncoding, CountTokens>();
+
+function counterFor(params: { encoding: ExactEncoding }): CountTokens {
+  const known = counters.get(params.encoding);
+  if (known !== undefined) return known;
+  const loaded = loadCjs(`gpt-tokenizer/encoding/${params.encoding}`) as { countTokens: CountTokens };
+  counters.set(params.encoding, loaded.countTokens);
+  return loaded.countTokens;
+}
+
+/** True once the encoding's tables are in memory (counting with it costs no load). */
+export function encodingLoaded(params: { encoding: ExactEncoding }): boolean {
+  return counters.has(params.encoding);
+}
+
+/** Tokens of one text in an encoding (or its UTF-8 bytes). */
+export function countText(params: { text: string; encoding: CountMethod }): number {
   const { text, encoding } = params;
   if (text === '') return 0;
   switch (encoding) {
-    case 'o200k_base':
-      return countO200k(text, PLAIN);
-    case 'cl100k_base':
-      return countCl100k(text, PLAIN);
     case 'ratio':
       return Math.ceil(text.length / FALLBACK_CHARS_PER_TOKEN);
+    case 'utf8_bytes':
+      return Buffer.byteLength(text, 'utf8');
+    default:
+      return counterFor({ encoding })(text, PLAIN);
   }
 }

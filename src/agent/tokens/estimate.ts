@@ -1,6 +1,6 @@
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { TokenCountCache } from './cache.js';
-import { encodingFor, type TokenEncoding } from './encoding.js';
+import { encodingFor, type CountMethod } from './encoding.js';
 
 /** The parts of a chat.completions request that count toward its prompt tokens. */
 export interface PromptRequest {
@@ -21,6 +21,18 @@ export const TOOLS_OVERHEAD_TOKENS = 12;
 /** The process-wide cache, shared by every estimate that is not given its own. */
 const sharedCache = new TokenCountCache();
 
+/** The tools' JSON per tools array: the registry hands out the same array until its tools change. */
+const toolsJsonCache = new WeakMap<readonly ChatCompletionTool[], string>();
+
+function toolsJson(params: { tools: readonly ChatCompletionTool[] }): string {
+  let json = toolsJsonCache.get(params.tools);
+  if (json === undefined) {
+    json = JSON.stringify(params.tools);
+    toolsJsonCache.set(params.tools, json);
+  }
+  return json;
+}
+
 /** The text of a message's content (text parts joined; an image part counts as a fixed-size placeholder). */
 function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
@@ -36,7 +48,7 @@ function contentText(content: unknown): string {
 }
 
 /** Tokens of one message: framing, role, name, content, and each tool call's name and arguments. */
-function messageTokens(params: { message: ChatCompletionMessageParam; encoding: TokenEncoding; cache: TokenCountCache }): number {
+function messageTokens(params: { message: ChatCompletionMessageParam; encoding: CountMethod; cache: TokenCountCache }): number {
   const { message, encoding, cache } = params;
   const count = (text: string): number => cache.count({ text, encoding });
   let total = TOKENS_PER_MESSAGE + count(message.role) + count(contentText(message.content));
@@ -54,18 +66,18 @@ function messageTokens(params: { message: ChatCompletionMessageParam; encoding: 
 /**
  * Estimated prompt tokens of a chat.completions request before it is sent: the messages (roles, content, tool
  * calls and their arguments, tool results) plus the tools' JSON. Exact tokenizer for OpenAI model names (see
- * encodingFor), a conservative characters-per-token ratio for the rest. Raw: not corrected by reported usage
- * (TokenMeter does that).
+ * encodingFor), a conservative characters-per-token ratio for the rest; `method` counts another way (the ratio, or
+ * the UTF-8 bytes as an upper bound). Raw: not corrected by reported usage (TokenMeter does that).
  */
-export function estimatePromptTokens(params: { request: PromptRequest; cache?: TokenCountCache }): number {
+export function estimatePromptTokens(params: { request: PromptRequest; cache?: TokenCountCache; method?: CountMethod }): number {
   const { request } = params;
   const cache = params.cache ?? sharedCache;
-  const encoding = encodingFor({ model: request.model });
+  const encoding = params.method ?? encodingFor({ model: request.model });
   let total = REPLY_PRIMING_TOKENS;
   for (const message of request.messages) total += messageTokens({ message, encoding, cache });
   if (request.tools !== undefined && request.tools.length > 0) {
     // The tool schemas barely change between calls: one cached count of their JSON.
-    total += TOOLS_OVERHEAD_TOKENS + cache.count({ text: JSON.stringify(request.tools), encoding });
+    total += TOOLS_OVERHEAD_TOKENS + cache.count({ text: toolsJson({ tools: request.tools }), encoding });
   }
   return total;
 }

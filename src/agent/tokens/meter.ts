@@ -1,5 +1,6 @@
 import { TokenCountCache } from './cache.js';
 import { CorrectionFactors } from './correction.js';
+import { encodingFor, encodingLoaded } from './encoding.js';
 import { estimatePromptTokens, type PromptRequest } from './estimate.js';
 
 /** A request's estimated prompt tokens. */
@@ -8,6 +9,13 @@ export interface TokenEstimate {
   readonly raw: number;
   /** `raw` times the model's correction factor from reported usage: the figure to decide on. */
   readonly tokens: number;
+  /** True when the model's own tokenizer counted (or the model has none); false for the cheap estimate far from `within`. */
+  readonly exact: boolean;
+}
+
+/** The correction key of a model's cheap (characters-per-token) estimates, learned beside its exact one. */
+function cheapKey(params: { model: string }): string {
+  return `${params.model}\u0000ratio`;
 }
 
 /**
@@ -22,17 +30,49 @@ export class TokenMeter {
     this.cache = params.cache ?? new TokenCountCache();
   }
 
-  /** The request's estimated prompt tokens, raw and corrected. */
-  estimate(params: { request: PromptRequest }): TokenEstimate {
-    const raw = estimatePromptTokens({ request: params.request, cache: this.cache });
-    return { raw, tokens: Math.round(raw * this.corrections.factor({ model: params.request.model })) };
+  /**
+   * The request's estimated prompt tokens, raw and corrected. `within` is the limit the caller decides against (a
+   * compression threshold, the context length): when even the request's UTF-8 bytes (at least one byte per token)
+   * stay under it, the model's tokenizer is not needed — the cheap characters-per-token estimate, corrected by what
+   * reported usage taught it, is returned instead, and the tokenizer's tables are never loaded for a request far
+   * from any limit. Without `within` the count is exact.
+   */
+  estimate(params: { request: PromptRequest; within?: number }): TokenEstimate {
+    const { request, within } = params;
+    const { model } = request;
+    const encoding = encodingFor({ model });
+    if (within !== undefined && encoding !== 'ratio') {
+      const bound = estimatePromptTokens({ request, cache: this.cache, method: 'utf8_bytes' });
+      if (bound * this.corrections.factor({ model }) < within) {
+        const raw = Math.min(bound, estimatePromptTokens({ request, cache: this.cache, method: 'ratio' }));
+        // Capped by the bound, so a figure returned as "far from the limit" is always under it.
+        const tokens = Math.min(Math.round(raw * this.corrections.factor({ model: cheapKey({ model }) })), Math.floor(bound * this.corrections.factor({ model })));
+        return { raw, tokens, exact: false };
+      }
+    }
+    const raw = estimatePromptTokens({ request, cache: this.cache });
+    return { raw, tokens: Math.round(raw * this.corrections.factor({ model })), exact: true };
   }
 
-  /** Learns from the prompt tokens the endpoint reported for `request` (null: not reported; ignored). */
+  /**
+   * Learns from the prompt tokens the endpoint reported for `request` (null: not reported; ignored): the cheap
+   * estimate's factor always, the tokenizer's once its tables are loaded (loading them just to learn is not worth it).
+   */
   observe(params: { request: PromptRequest; reportedPromptTokens: number | null }): void {
-    if (params.reportedPromptTokens === null) return;
-    const raw = estimatePromptTokens({ request: params.request, cache: this.cache });
-    this.corrections.observe({ model: params.request.model, estimate: raw, reported: params.reportedPromptTokens });
+    const { request, reportedPromptTokens: reported } = params;
+    if (reported === null) return;
+    const { model } = request;
+    const encoding = encodingFor({ model });
+    if (encoding !== 'ratio') {
+      const cheap = Math.min(
+        estimatePromptTokens({ request, cache: this.cache, method: 'utf8_bytes' }),
+        estimatePromptTokens({ request, cache: this.cache, method: 'ratio' }),
+      );
+      this.corrections.observe({ model: cheapKey({ model }), estimate: cheap, reported });
+      if (!encodingLoaded({ encoding })) return;
+    }
+    const raw = estimatePromptTokens({ request, cache: this.cache });
+    this.corrections.observe({ model, estimate: raw, reported });
   }
 
   /** The model's current correction factor (1 before any report). */

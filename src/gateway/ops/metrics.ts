@@ -1,6 +1,11 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { createRequire } from 'node:module';
+import type { Counter, Histogram, Registry } from 'prom-client';
 import type { FailureReason } from '../../agent/errors.js';
 import type { AdapterStatus } from '../runtime/supervisor.js';
+
+/** prom-client (about 10 MB with its OpenTelemetry dependency) is loaded when a gateway serves /metrics, not by every start. */
+const loadCjs = createRequire(import.meta.url);
+type PromClient = typeof import('prom-client');
 
 /** Latency buckets in seconds: from a fast first send to a slow final edit. */
 const latencyBuckets = [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60];
@@ -23,7 +28,7 @@ export interface MetricsSources {
  */
 export class GatewayMetrics {
   /** The registry /metrics serves. */
-  readonly registry = new Registry();
+  readonly registry: Registry;
   private readonly messagesIn: Counter<'platform'>;
   private readonly messagesOut: Counter<'platform' | 'kind'>;
   private readonly turns: Counter<'platform' | 'outcome'>;
@@ -34,6 +39,8 @@ export class GatewayMetrics {
   private sources: MetricsSources | undefined;
 
   constructor() {
+    const { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } = loadCjs('prom-client') as PromClient;
+    this.registry = new Registry();
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry, prefix: 'hermes_' });
     this.messagesIn = new Counter({ name: 'hermes_messages_in_total', help: 'Messages accepted from a platform (journaled; duplicates and unauthorized senders not counted).', labelNames: ['platform'], registers });

@@ -20,7 +20,7 @@ export function sessionContextUsage(params: { store: Store; sessionId: string; a
   const reported = store.lastPromptTokens({ sessionId });
   if (reported !== null) return { tokens: reported, estimated: false, length };
   const history = sessionHistory({ store, sessionId });
-  const tokens = params.agent.estimatePromptTokens({ systemPrompt: store.sessionPrompt({ sessionId })?.text ?? '', history });
+  const tokens = params.agent.estimatePromptTokens({ systemPrompt: store.sessionPrompt({ sessionId })?.text ?? '', history, within: length.tokens });
   return tokens === undefined ? undefined : { tokens, estimated: true, length };
 }
 

@@ -108,7 +108,8 @@ function compressOption(params: { turn: OpenTurn; context: TurnContext; compress
   const { compression, agent } = turn.deps;
   if (compression === undefined) return {};
   const contextTokens = compression.contextLength({ sessionId: turn.session.id });
-  const fixedTokens = agent.estimatePromptTokens({ systemPrompt: context.systemPrompt, history: [] }) ?? 0;
+  // Only a fixed part past the plain share moves the threshold, so far under it the cheap estimate does.
+  const fixedTokens = agent.estimatePromptTokens({ systemPrompt: context.systemPrompt, history: [], within: Math.floor(compression.threshold * contextTokens) }) ?? 0;
   return {
     compress: {
       thresholdTokens: compressionThresholdTokens({ share: compression.threshold, contextTokens, fixedTokens }),

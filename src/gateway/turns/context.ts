@@ -93,11 +93,11 @@ export async function safetyCompress(params: { turn: OpenTurn; context: TurnCont
   const { turn, context } = params;
   const { compression, agent } = turn.deps;
   if (compression === undefined || turn.signal.aborted) return;
-  const estimate = agent.estimatePromptTokens({ systemPrompt: context.systemPrompt, history: context.history }) ?? 0;
-  const fixed = agent.estimatePromptTokens({ systemPrompt: context.systemPrompt, history: [] }) ?? 0;
-  // When the fixed part alone does not fit, no compression helps: the agent ends the turn with a clear note.
   // The context of the model the session talks to (its /model choice, else the configured one).
   const contextTokens = compression.contextLength({ sessionId: turn.session.id });
+  const estimate = agent.estimatePromptTokens({ systemPrompt: context.systemPrompt, history: context.history, within: SAFETY_SHARE * contextTokens }) ?? 0;
+  // When the fixed part alone does not fit, no compression helps: the agent ends the turn with a clear note.
+  const fixed = estimate > SAFETY_SHARE * contextTokens ? (agent.estimatePromptTokens({ systemPrompt: context.systemPrompt, history: [], within: contextTokens }) ?? 0) : 0;
   if (estimate > SAFETY_SHARE * contextTokens && fixed < contextTokens) {
     const done = await params.compress({ messages: context.history, systemPrompt: context.systemPrompt, force: false, signal: turn.signal, turnMessages: 0 });
     if (done !== undefined) context.history = done.messages;

@@ -3,6 +3,9 @@ import type { Clock } from '../../core/clock.js';
 import type { ChatRef, PlatformAdapter } from '../../core/adapter.js';
 import { RateLimitError } from '../../core/errors.js';
 
+/** The reason the typing loop is stopped with (abort() without one builds a DOMException, with its stack, per turn). */
+const TYPING_STOPPED = new Error('typing stopped');
+
 /** Keeps a typing indicator alive while a turn runs; `stop()` ends it (always call it, also on error). */
 export function startTyping(params: {
   adapter: PlatformAdapter;
@@ -17,7 +20,7 @@ export function startTyping(params: {
 }): { stop: () => void } {
   const { adapter, chat } = params;
   const controller = new AbortController();
-  if (!adapter.typing || !adapter.capabilities.typing) return { stop: () => controller.abort() };
+  if (!adapter.typing || !adapter.capabilities.typing) return { stop: () => controller.abort(TYPING_STOPPED) };
   const typing = adapter.typing.bind(adapter);
   void (async () => {
     while (!controller.signal.aborted) {
@@ -41,7 +44,7 @@ export function startTyping(params: {
   return {
     stop: () => {
       if (controller.signal.aborted) return;
-      controller.abort();
+      controller.abort(TYPING_STOPPED);
       void adapter.typingDone?.({ chat })?.catch((error: unknown) => params.logger.debug({ err: error }, 'clearing the typing indicator failed'));
     },
   };

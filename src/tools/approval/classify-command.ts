@@ -66,20 +66,26 @@ const compile = (table: readonly DangerPattern[]): Compiled[] =>
     return c;
   });
 
-const BLOCKLIST = compile(HARD_BLOCKLIST);
-const DANGEROUS = compile(DANGER_PATTERNS);
+/** The tables, compiled at the first command checked (compiling them costs ~60 ms that a start need not pay). */
+let tables: { blocklist: Compiled[]; dangerous: Compiled[] } | undefined;
+
+function compiledTables(): { blocklist: Compiled[]; dangerous: Compiled[] } {
+  tables ??= { blocklist: compile(HARD_BLOCKLIST), dangerous: compile(DANGER_PATTERNS) };
+  return tables;
+}
 
 /** Classifies a command line: blocked (hard blocklist) wins over dangerous (needs approval), else safe. */
 export function classifyCommand(params: { command: string }): CommandVerdict {
   const { segments, complete } = normalizeCommand({ command: params.command });
   const lowered = segments.map((segment) => ({ segment, text: segment.toLowerCase() }));
+  const { blocklist, dangerous } = compiledTables();
   for (const { segment, text } of lowered) {
-    const hit = BLOCKLIST.find((c) => c.regex.test(text));
+    const hit = blocklist.find((c) => c.regex.test(text));
     if (hit) return { kind: 'blocked', match: toMatch({ entry: hit.entry, segment }) };
   }
   const matches = new Map<string, DangerMatch>();
   for (const { segment, text } of lowered) {
-    for (const c of DANGEROUS) {
+    for (const c of dangerous) {
       if (!matches.has(c.entry.id) && c.regex.test(text)) matches.set(c.entry.id, toMatch({ entry: c.entry, segment }));
     }
   }

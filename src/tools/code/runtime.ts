@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
+import path from 'node:path';
 
 /** The languages an execute_code script may be written in. */
 export type CodeLanguage = 'python' | 'javascript';
@@ -37,9 +38,42 @@ export function probeCodeRuntime(params: { searchPath?: string } = {}): CodeRunt
   }
 }
 
-/** The host's runtime, probed once per process. */
+/** True when an executable `name` is in one of the PATH's folders (a look at the disk, no process started). */
+function onPath(params: { name: string; searchPath: string }): boolean {
+  for (const dir of params.searchPath.split(path.delimiter)) {
+    if (dir === '') continue;
+    try {
+      accessSync(path.join(dir, params.name), constants.X_OK);
+      return true;
+    } catch {
+      // not in this folder
+    }
+  }
+  return false;
+}
+
+/**
+ * The host's runtime, once per process. Starting `python3` to ask for its real executable takes from 30 ms to a
+ * few hundred (a pyenv shim), so start-up only looks for `python3` on the PATH; the probe runs at the first
+ * script that needs the interpreter. A `python3` that is on the PATH but does not run then gets the same answer
+ * as a missing one (write the script in JavaScript).
+ */
 export function codeRuntime(): CodeRuntime {
-  cached ??= probeCodeRuntime();
+  if (cached !== undefined) return cached;
+  const node = process.execPath;
+  if (!onPath({ name: 'python3', searchPath: process.env['PATH'] ?? '/usr/bin:/bin' })) {
+    cached = { language: 'javascript', node };
+    return cached;
+  }
+  let probed: CodeRuntime | undefined;
+  cached = {
+    language: 'python',
+    node,
+    get python(): string | undefined {
+      probed ??= probeCodeRuntime();
+      return probed.python;
+    },
+  };
   return cached;
 }
 

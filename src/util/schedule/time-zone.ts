@@ -10,9 +10,18 @@ export function isTimeZone(params: { zone: string }): boolean {
   }
 }
 
+/** The host's zone per value of TZ (asking Intl builds a formatter each time; a prompt asks per session). */
+const hostZones = new Map<string, string>();
+
 /** The host's own time zone (what `timezone` means when config.yaml leaves it out). */
 export function hostTimeZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  const key = process.env['TZ'] ?? '';
+  let zone = hostZones.get(key);
+  if (zone === undefined) {
+    zone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+    hostZones.set(key, zone);
+  }
+  return zone;
 }
 
 /** `timezone`: an optional IANA zone name, checked against the runtime's zone database. */
