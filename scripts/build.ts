@@ -1,11 +1,13 @@
 // `npm run build`: the `hermes` CLI bundled with esbuild into dist/ (entry dist/src/cli/main.js, the package's bin).
 // ESM with code splitting, so each command's modules still load only when it runs (the dynamic imports in
-// src/cli/program.ts become chunks). Bundled: our own code and the small pure-JS packages the everyday commands load
-// (commander, zod, yaml, dotenv, croner): a few files instead of hundreds, zod without its 1.6 MB of unused locales,
-// yaml from its ESM build (tree-shaken). Every other package stays external, loaded from node_modules as before: the
-// native ones (better-sqlite3, node-pty), pino with its worker-thread transports (pino-pretty, thread-stream), and the
-// platform SDKs, which the gateway loads once at start and which read files of their own at run time. Type checking
-// is `npm run typecheck` (part of `npm test`); tsc no longer emits anything.
+// src/cli/program.ts become chunks). Bundled: our own code, the small pure-JS packages the everyday commands load
+// (commander, zod, yaml, dotenv, croner, vfile), and the four every gateway start loads (openai, fastify, grammy,
+// pino): a few files instead of ~900, which cut the CPU of a Telegram gateway's start by about a third (resolving and
+// reading each file of a package costs more than compiling it; bench/README "Start-up"). zod without its 1.6 MB of
+// unused locales, yaml from its ESM build (tree-shaken). Every other package stays external, loaded from node_modules:
+// the native ones (better-sqlite3, node-pty), the other platform SDKs (loaded only by a profile that enables them),
+// and the lazily loaded ones (gpt-tokenizer, prom-client, pino-pretty, whose worker-thread transports pino is never
+// asked for). Type checking is `npm run typecheck` (part of `npm test`); tsc no longer emits anything.
 // `--outDir DIR` writes elsewhere (test/e2e/install.test.ts builds into a copy of the package).
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';

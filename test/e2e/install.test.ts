@@ -111,9 +111,11 @@ test('the README install leaves a working `hermes` command on a clean PATH', { t
       assert.equal(traced.code, 0, traced.stderr);
       return { stdout: traced.stdout, urls: readFileSync(log, 'utf8').split('\n').filter((u) => u.startsWith('file:')) };
     };
-    /** Whether any loaded built file holds zod's or yaml's code (esbuild marks each bundled module with its path: node_modules/… here, a longer path where node_modules is a link). */
+    /** Whether any loaded built file holds zod's or yaml's code (its source map lists the bundled modules: node_modules/… here, a longer path where node_modules is a link). */
     const loadsSchema = (urls: readonly string[]): boolean =>
-      urls.filter((u) => u.includes('/hermes-gateway/dist/')).some((u) => /^\/\/ (\S*\/)?node_modules\/(zod|yaml)\//m.test(readFileSync(new URL(u), 'utf8')));
+      urls
+        .filter((u) => u.includes('/hermes-gateway/dist/'))
+        .some((u) => (JSON.parse(readFileSync(new URL(`${u}.map`), 'utf8')) as { sources: string[] }).sources.some((s) => /(^|\/)node_modules\/(zod|yaml)\//.test(s)));
     const first = await tracedStatus(clean);
     assert.equal(first.stdout, 'default: stopped\n');
     const built = first.urls.filter((u) => u.includes('/hermes-gateway/dist/'));
