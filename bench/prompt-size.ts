@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { pino } from 'pino';
 import { profileCreate } from '../src/cli/profile-cmd.js';
 import { loadAppConfig } from '../src/app/config-schema.js';
@@ -17,8 +18,21 @@ import { FakeOpenAI } from '../test/fakes/openai/server.js';
 import { generateSkills } from '../test/helpers/skills.js';
 import { TestAdapter } from '../test/helpers/test-adapter.js';
 
-/** The goal for system prompt + tools JSON, in bytes. */
-export const promptSizeGoalBytes = 15 * 1024;
+/** The goal for system prompt + tools JSON, in bytes (issue 27: the first request ≤ 10 KB). */
+export const promptSizeGoalBytes = 10 * 1024;
+
+/** One offered tool's share of the request. */
+export interface ToolSize {
+  readonly name: string;
+  /** UTF-8 bytes of the tool's whole JSON, as sent. */
+  readonly bytes: number;
+  /** UTF-8 bytes of its description text. */
+  readonly descriptionBytes: number;
+  /** UTF-8 bytes of its `parameters` JSON Schema as JSON (the argument descriptions in it included). */
+  readonly schemaBytes: number;
+  /** o200k tokens of the tool's whole JSON (an estimate: providers wrap the tools in their own format). */
+  readonly tokens: number;
+}
 
 /** What the first request of a fresh default profile carries. */
 export interface PromptSizeFigures {
@@ -28,11 +42,15 @@ export interface PromptSizeFigures {
   readonly platform: string;
   /** UTF-8 bytes of the system message's text. */
   readonly systemBytes: number;
+  /** o200k tokens of the system message's text. */
+  readonly systemTokens: number;
   /** UTF-8 bytes of the `tools` array as JSON, as sent. */
   readonly toolsBytes: number;
+  /** o200k tokens of the `tools` array as JSON. */
+  readonly toolsTokens: number;
   readonly toolCount: number;
-  /** UTF-8 bytes of each offered tool's JSON, by name, in the order sent. */
-  readonly toolBytes: readonly { readonly name: string; readonly bytes: number }[];
+  /** Each offered tool's size, in the order sent. */
+  readonly toolBytes: readonly ToolSize[];
   /** UTF-8 bytes of the whole request body as JSON (with the one short user message). */
   readonly requestBytes: number;
   /** The stored session prompt's layer sizes in characters. */
@@ -42,10 +60,12 @@ export interface PromptSizeFigures {
 /**
  * Makes a profile the way `hermes profile create` does (bundled SOUL.md and config template) in a temp HERMES_HOME,
  * points its model at a local fake, sends one message through the real gateway (built-in tools, real openai SDK)
- * and measures the first request the fake received.
+ * and measures the first request the fake received. `cron` offers the `cronjob` tool as `hermes gateway run` does
+ * (its scheduler runs); `hermes chat` runs none. Default: on for every platform but terminal.
  */
-export async function runPromptSize(params: { platform?: string; skills?: number } = {}): Promise<PromptSizeFigures> {
+export async function runPromptSize(params: { platform?: string; skills?: number; cron?: boolean } = {}): Promise<PromptSizeFigures> {
   const platform = params.platform ?? 'terminal';
+  const cron = params.cron ?? platform !== 'terminal';
   const home = mkdtempSync(path.join(os.tmpdir(), 'hermes-bench-prompt-'));
   const fake = new FakeOpenAI();
   await fake.start();
@@ -65,6 +85,7 @@ export async function runPromptSize(params: { platform?: string; skills?: number
       clock: systemClock,
       logger: pino({ level: 'silent' }),
       adapters: [{ adapter, allow: 'all' }],
+      ...(cron ? { cron: { poke: () => undefined } } : {}),
       withHttp: false,
       scrub: (text) => redactor.scrub(text),
       secrets: redactor,
@@ -87,13 +108,16 @@ export async function runPromptSize(params: { platform?: string; skills?: number
     } finally {
       store.close();
     }
+    const toolsJson = JSON.stringify(body.tools ?? []);
     return {
       model: config.model.name,
       platform,
       systemBytes: Buffer.byteLength(systemText, 'utf8'),
-      toolsBytes: Buffer.byteLength(JSON.stringify(body.tools ?? []), 'utf8'),
+      systemTokens: countTokens(systemText),
+      toolsBytes: Buffer.byteLength(toolsJson, 'utf8'),
+      toolsTokens: countTokens(toolsJson),
       toolCount: body.tools?.length ?? 0,
-      toolBytes: (body.tools ?? []).map((tool) => ({ name: String((tool['function'] as { name?: string } | undefined)?.name), bytes: Buffer.byteLength(JSON.stringify(tool), 'utf8') })),
+      toolBytes: (body.tools ?? []).map((tool) => toolSize({ tool })),
       requestBytes: Buffer.byteLength(JSON.stringify(body), 'utf8'),
       layers,
     };
@@ -103,6 +127,19 @@ export async function runPromptSize(params: { platform?: string; skills?: number
   }
 }
 
+/** The sizes of one tool of the request's `tools` array. */
+function toolSize(params: { tool: Record<string, unknown> }): ToolSize {
+  const fn = (params.tool['function'] ?? {}) as { name?: unknown; description?: unknown; parameters?: unknown };
+  const json = JSON.stringify(params.tool);
+  return {
+    name: String(fn.name),
+    bytes: Buffer.byteLength(json, 'utf8'),
+    descriptionBytes: Buffer.byteLength(typeof fn.description === 'string' ? fn.description : '', 'utf8'),
+    schemaBytes: Buffer.byteLength(JSON.stringify(fn.parameters ?? {}), 'utf8'),
+    tokens: countTokens(json),
+  };
+}
+
 /** The lines `npm run bench` prints for it. */
 export function promptSizeLines(params: { figures: PromptSizeFigures }): string[] {
   const f = params.figures;
@@ -110,8 +147,34 @@ export function promptSizeLines(params: { figures: PromptSizeFigures }): string[
   const kb = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KB`;
   return [
     `first model request, fresh default profile (model ${f.model}, platform ${f.platform}): system prompt + tools JSON = ${fixed} bytes (${kb(fixed)}); goal ≤ ${kb(promptSizeGoalBytes)} — ${fixed <= promptSizeGoalBytes ? 'within' : 'OVER'}`,
-    `  system prompt ${f.systemBytes} bytes; tools JSON ${f.toolsBytes} bytes (${f.toolCount} tools); whole request body ${f.requestBytes} bytes`,
+    `  system prompt ${f.systemBytes} bytes (~${f.systemTokens} tokens); tools JSON ${f.toolsBytes} bytes (~${f.toolsTokens} tokens, ${f.toolCount} tools); whole request body ${f.requestBytes} bytes`,
     `  layers (chars): ${f.layers.map((l) => `${l.name} ${l.chars}`).join(', ')}`,
+  ];
+}
+
+/** The per-tool table: name, bytes of the description and of the parameters schema, the whole tool's bytes and o200k tokens, largest first. */
+export function toolTableLines(params: { figures: PromptSizeFigures }): string[] {
+  const tools = [...params.figures.toolBytes].sort((a, b) => b.bytes - a.bytes || a.name.localeCompare(b.name));
+  const width = Math.max(4, ...tools.map((t) => t.name.length));
+  const row = (cells: readonly (string | number)[]): string =>
+    `  ${String(cells[0]).padEnd(width)}  ${cells.slice(1).map((c) => String(c).padStart(11)).join('  ')}`;
+  return [
+    `tools offered on ${params.figures.platform} (bytes of JSON as sent; tokens o200k, an estimate), largest first:`,
+    row(['tool', 'description', 'schema', 'total', 'tokens']),
+    ...tools.map((t) => row([t.name, t.descriptionBytes, t.schemaBytes, t.bytes, t.tokens])),
+    row(['all', tools.reduce((n, t) => n + t.descriptionBytes, 0), tools.reduce((n, t) => n + t.schemaBytes, 0), params.figures.toolsBytes, params.figures.toolsTokens]),
+  ];
+}
+
+/** The summary lines for several platforms' first requests, each against the goal. */
+export function goalLines(params: { figures: readonly PromptSizeFigures[] }): string[] {
+  const kb = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KB`;
+  return [
+    `goal: system prompt + tools JSON ≤ ${promptSizeGoalBytes} bytes (${kb(promptSizeGoalBytes)})`,
+    ...params.figures.map((f) => {
+      const fixed = f.systemBytes + f.toolsBytes;
+      return `  ${f.platform.padEnd(9)} ${fixed} bytes (${kb(fixed)}, ~${f.systemTokens + f.toolsTokens} tokens; ${f.toolCount} tools): ${fixed <= promptSizeGoalBytes ? 'within' : 'OVER'}`;
+    }),
   ];
 }
 
@@ -141,6 +204,11 @@ export function skillsIndexLines(params: { figures: SkillsIndexFigures }): strin
 }
 
 if (isMain({ moduleUrl: import.meta.url })) {
-  for (const line of promptSizeLines({ figures: await runPromptSize() })) console.log(line);
+  const terminal = await runPromptSize();
+  const telegram = await runPromptSize({ platform: 'telegram' });
+  for (const figures of [terminal, telegram]) {
+    for (const line of [...promptSizeLines({ figures }), ...toolTableLines({ figures })]) console.log(line);
+  }
+  for (const line of goalLines({ figures: [terminal, telegram] })) console.log(line);
   for (const line of skillsIndexLines({ figures: await runSkillsIndexBench() })) console.log(line);
 }

@@ -62,10 +62,10 @@ export class ToolRegistry {
     return [...this.tools.values()];
   }
 
-  /** The `tools` parameter for chat.completions, with JSON Schemas generated from the zod inputs. */
+  /** The `tools` parameter for chat.completions, with JSON Schemas generated from the zod inputs (see modelSchema). */
   toOpenAITools(): ChatCompletionFunctionTool[] {
     this.openAITools ??= this.list().map((tool) => {
-      const { $schema: _ignored, ...parameters } = z.toJSONSchema(tool.input, { io: 'input' });
+      const parameters = modelSchema({ schema: z.toJSONSchema(tool.input, { io: 'input' }) });
       return { type: 'function', function: { name: tool.name, description: tool.description, parameters } };
     });
     return this.openAITools;
@@ -120,6 +120,32 @@ export class ToolRegistry {
     const omitted = content.length - this.maxResultChars;
     return `${content.slice(0, this.maxResultChars)}\n[truncated: ${omitted} more characters not shown]`;
   }
+}
+
+/**
+ * A tool's JSON Schema as the model is sent it: without `$schema`, and without the bounds that tell the model nothing
+ * but cost bytes in every request: `minLength: 1` (no model means an empty string) and the ±2^53-1 bounds zod gives
+ * every `.int()`. Only what is sent changes: the arguments are still validated against the zod schema, bounds included.
+ */
+export function modelSchema(params: { schema: Record<string, unknown> }): Record<string, unknown> {
+  const { $schema: _ignored, ...rest } = params.schema;
+  return prune(rest) as Record<string, unknown>;
+}
+
+/** Keywords whose values are data, not schemas: kept as they are. */
+const DATA_KEYWORDS = new Set(['default', 'const', 'enum', 'examples']);
+
+function prune(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(prune);
+  if (node === null || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'minLength' && value === 1) continue;
+    if (key === 'maximum' && value === Number.MAX_SAFE_INTEGER) continue;
+    if (key === 'minimum' && value === Number.MIN_SAFE_INTEGER) continue;
+    out[key] = DATA_KEYWORDS.has(key) ? value : prune(value);
+  }
+  return out;
 }
 
 /** Turns zod issues into one readable line, e.g. `path: expected string; offset: too small`. */

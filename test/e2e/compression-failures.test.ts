@@ -13,13 +13,13 @@ function textOf(request: CapturedRequest): string {
 }
 
 /**
- * A gateway on a fake model with model.context_length 5550 (known at once, unlike the endpoint's): ten turns stay
- * under its threshold with the system prompt and the built-in tool schemas (~3k tokens: a new built-in tool adds its
+ * A gateway on a fake model with model.context_length 4034 (known at once, unlike the endpoint's): ten turns stay
+ * under its threshold with the system prompt and the built-in tool schemas (~2.5k tokens: a new built-in tool adds its
  * schema's tokens to every request, and these context lengths grow by as much).
  */
 async function smallContext(params: { tailRatio?: number } = {}): Promise<Harness> {
   // Edits 20 ms apart: these tests run up to 24 turns each and measure context, not edit pacing.
-  return startHarness({ editIntervalMs: 20, config: { model: { context_length: 5550 }, ...(params.tailRatio !== undefined ? { compression: { tail_ratio: params.tailRatio } } : {}) } });
+  return startHarness({ editIntervalMs: 20, config: { model: { context_length: 4034 }, ...(params.tailRatio !== undefined ? { compression: { tail_ratio: params.tailRatio } } : {}) } });
 }
 
 test('a context-overflow 400 compresses (summary, new session) and retries the call once', async () => {

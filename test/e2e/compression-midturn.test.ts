@@ -16,14 +16,14 @@ function lastToolName(request: CapturedRequest): string | undefined {
 test('a compression made mid-turn moves the rest of the turn to the new session: tools see its id, usage is recorded with it', async () => {
   const seen: (string | undefined)[] = [];
   const tools = [
-    // A big tool result: the next request passes the threshold (0.5 of what the fixed part leaves of 4950) and the agent compresses mid-turn.
+    // A big tool result: the next request passes the threshold (0.5 of what the fixed part leaves of 3434) and the agent compresses mid-turn.
     defineTool({ name: 'bulky', description: 'returns a long report', input: z.object({}), parallel: 'safe', handler: async () => 'BULKY ' + 'report line with many words in it. '.repeat(160) }),
     defineTool({ name: 'whoami', description: 'tells the session', input: z.object({}), parallel: 'safe', handler: async (_a, ctx) => {
       seen.push(ctx.sessionId);
       return `session ${ctx.sessionId ?? 'none'}`;
     } }),
   ];
-  const h = await startHarness({ config: { model: { context_length: 4950 } }, extraTools: tools });
+  const h = await startHarness({ config: { model: { context_length: 3434 } }, extraTools: tools });
   try {
     h.fake.setResponder((req) => {
       if (req.body.stream !== true) return { text: 'The user chatted about the weather and asked for a report.' };

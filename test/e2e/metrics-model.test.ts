@@ -47,7 +47,7 @@ test('/metrics counts a delegate_task child\'s model calls under purpose delegat
 });
 
 test('/metrics counts a compression\'s summary call under purpose compression, and the overflow that caused it under turn', { timeout: 60_000 }, async () => {
-  const h = await startHarness({ withHttp: true, editIntervalMs: 20, config: { ...metricsOn, model: { context_length: 5550 } } });
+  const h = await startHarness({ withHttp: true, editIntervalMs: 20, config: { ...metricsOn, model: { context_length: 4034 } } });
   try {
     h.fake.setResponder((req) => (req.body.stream === true ? { text: 'ok, noted.' } : { text: 'The user listed six items.' }));
     for (let i = 1; i <= 10; i += 1) await say(h, `item ${i}: ` + 'a fairly long description of the item. '.repeat(8));

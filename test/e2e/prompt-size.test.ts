@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { promptSizeGoalBytes, promptSizeLines, runPromptSize, runSkillsIndexBench, skillsIndexLines } from '../../bench/prompt-size.js';
+import { goalLines, promptSizeGoalBytes, promptSizeLines, runPromptSize, runSkillsIndexBench, skillsIndexLines, toolTableLines } from '../../bench/prompt-size.js';
 import { builtinTools } from '../../src/tools/builtin/index.js';
 
 test('the prompt-size bench measures the first real request of a fresh default profile: system prompt and every built-in tool', async () => {
@@ -16,8 +16,31 @@ test('the prompt-size bench measures the first real request of a fresh default p
   assert.ok(figures.systemBytes + figures.toolsBytes <= promptSizeGoalBytes, `${figures.systemBytes + figures.toolsBytes} bytes`);
   assert.ok(figures.requestBytes > figures.systemBytes + figures.toolsBytes);
   const lines = promptSizeLines({ figures });
-  assert.match(lines[0] ?? '', new RegExp(`= ${figures.systemBytes + figures.toolsBytes} bytes .*goal ≤ 15\\.0 KB`));
+  assert.match(lines[0] ?? '', new RegExp(`= ${figures.systemBytes + figures.toolsBytes} bytes .*goal ≤ 10\\.0 KB — within`));
   assert.match(lines[2] ?? '', /identity \d+, tool_guidance \d+, system_prompt 0, memory 0, skills 0, context_files 0, runtime \d+/);
+});
+
+test('issue 27: on telegram under `gateway run` (cronjob offered too) the first request stays within 10 KB; the bench prints each tool, largest first', async () => {
+  const terminal = await runPromptSize();
+  const telegram = await runPromptSize({ platform: 'telegram' });
+  assert.equal(telegram.toolCount, builtinTools({ memory: true, skills: true, cron: true }).length);
+  assert.ok(telegram.toolBytes.some((t) => t.name === 'cronjob') && !terminal.toolBytes.some((t) => t.name === 'cronjob'));
+  for (const figures of [terminal, telegram]) {
+    assert.ok(figures.systemBytes + figures.toolsBytes <= promptSizeGoalBytes, `${figures.platform}: ${figures.systemBytes + figures.toolsBytes} bytes`);
+    for (const tool of figures.toolBytes) {
+      // The description and the schema are parts of the tool's JSON; tokens are counted (o200k).
+      assert.ok(tool.descriptionBytes + tool.schemaBytes < tool.bytes && tool.tokens > 0, tool.name);
+    }
+  }
+  const table = toolTableLines({ figures: telegram });
+  assert.match(table[1] ?? '', /tool\s+description\s+schema\s+total\s+tokens/);
+  const totals = table.slice(2, -1).map((line) => Number(line.trim().split(/\s+/)[3]));
+  assert.deepEqual(totals, [...totals].sort((a, b) => b - a), 'largest first');
+  assert.equal(totals.length, telegram.toolCount);
+  assert.match(table.at(-1) ?? '', new RegExp(`^  all\\s+\\d+\\s+\\d+\\s+${telegram.toolsBytes}\\s+${telegram.toolsTokens}$`));
+  const goal = goalLines({ figures: [terminal, telegram] });
+  assert.match(goal[0] ?? '', /≤ 10240 bytes \(10\.0 KB\)/);
+  assert.match(goal[2] ?? '', new RegExp(`^  telegram\\s+${telegram.systemBytes + telegram.toolsBytes} bytes .*${telegram.toolCount} tools\\): within$`));
 });
 
 test("issue 16's four tools (send_message, delegate_task, clarify, execute_code) are all in the first request, which stays within the prompt-size goal", async () => {

@@ -12,15 +12,14 @@ export const enforcementModels: readonly string[] = ['gpt', 'codex', 'gemini', '
 /** Short, general guidance every model gets. */
 const guidance = [
   '# Using your tools',
-  'Use your tools when they give a better answer than guessing: look before you change something, and check the result after.',
-  'When a tool fails, read the error and adjust instead of repeating the same call. Never invent a tool result.',
+  'Use tools rather than guess: look before you change something, check the result after. When a call fails, read ' +
+    'the error and adjust instead of repeating it. Never invent a tool result.',
 ].join('\n');
 
 /** The extra block for model families that need it. */
 const enforcement = [
   "# Act, don't just say you will",
-  'When a request needs a tool, call it in this reply. Never end a reply with a promise such as "I will check that" without the call that does it.',
-  'Each reply either makes progress with tool calls or gives the user a result (or asks the one question you need answered).',
+  'When a request needs a tool, call it in this reply; never end a reply with a promise such as "I will check that".',
 ].join('\n');
 
 /** Whether `model` gets the enforcement block under `setting` (substrings match case-insensitively). */
@@ -32,28 +31,26 @@ export function wantsEnforcement(params: { model: string; setting: ToolUseEnforc
   return substrings.some((s) => s.trim() !== '' && model.includes(s.trim().toLowerCase()));
 }
 
-/** When to use the `memory` tool (only sent when the agent has it). */
+/** When to use the `memory` tool (only sent when the agent has it; how to call it is in its description). */
 const memoryGuidance = [
   '# Memory',
-  'You have a small persistent memory (the `memory` tool); it is shown at the start of every future conversation. ' +
-    'Save durable facts only: the user\'s preferences and corrections, their environment, conventions and stable facts about them or their projects. ' +
-    'Not task progress, not what this conversation already holds, not what is easy to look up again.',
-  'target "user" (USER.md) is about the user; target "memory" (MEMORY.md) holds your own notes (environment, conventions, lessons learned). ' +
-    'Save at once, without being asked, when the user corrects you or tells you something lasting about themselves.',
+  'Save durable facts with `memory` at once, without being asked, when the user corrects you or tells you something lasting ' +
+    '(preferences and corrections, their environment, conventions). Not task progress, not what this conversation already ' +
+    'holds, not what is easy to look up again.',
 ].join('\n');
 
 /** When to use the `session_search` tool (only sent when the agent has it). */
 const sessionSearchGuidance = [
   '# Earlier conversations',
-  'When the user refers to something from before ("as we discussed", "last week", "like the other time"), ' +
-    'search the earlier conversations with `session_search` instead of guessing or asking them to repeat it.',
+  'When the user refers to something from before ("as we discussed", "last week", what was decided or fixed), search ' +
+    'with `session_search` instead of guessing or asking again.',
 ].join('\n');
 
 /** When to use the `skill_manage` tool (only sent when the agent has it). */
 const skillManageGuidance = [
   '# Saving skills',
-  'After a task that took trial and error or a correction from the user, save what worked as a skill (`skill_manage` create); ' +
-    'fix a skill that proved wrong at once (`skill_manage` patch).',
+  "After a task that took trial and error or the user's correction, save what worked as a skill (`skill_manage` create); " +
+    'fix a skill that proved wrong at once (patch).',
 ].join('\n');
 
 /**

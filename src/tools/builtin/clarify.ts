@@ -6,22 +6,19 @@ import { ToolError } from '../../core/errors.js';
 export const MAX_CLARIFY_CHOICES = 4;
 
 const input = z.object({
-  question: z.string().trim().min(1, 'the question is empty; ask something the owner can answer').describe('Short and self-contained: the user sees only it and the choices.'),
+  question: z.string().trim().min(1, 'the question is empty; ask something the owner can answer').describe('The user sees only it and the choices.'),
   choices: z
     .array(z.string().trim().min(1, 'a choice is empty'))
     .max(MAX_CLARIFY_CHOICES, `at most ${MAX_CLARIFY_CHOICES} choices; offer the likeliest ones (the owner can always answer in their own words)`)
-    .optional()
-    .describe(`Up to ${MAX_CLARIFY_CHOICES} answers to pick from; leave out for an open question.`),
+    .optional(),
 });
 
 /** `clarify`: Hermes Agent's tool (same name and arguments): asks the owner a question in the chat and waits for the answer. */
 export const clarifyTool = defineTool({
   name: 'clarify',
   description:
-    'Ask the user a question and wait for the answer. Only when you cannot go on well without it (an ambiguous request, ' +
-    'a decision that is theirs, a guess that could waste much work), never for what you can find out yourself. The ' +
-    'result is their answer (a choice, or their own words) or that none came: then go on with the most reasonable ' +
-    'choice and say what you assumed.',
+    'Ask the user and wait for the answer, only when you cannot go on well without it, never for what you can find ' +
+    'out. No answer: go on with the most reasonable choice and say what you assumed.',
   input,
   parallel: 'never',
   childBlocked: true,

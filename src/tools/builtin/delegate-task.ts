@@ -21,19 +21,18 @@ const toolsetNames = z.array(z.string());
 const task = z.object({ goal: z.string(), context: z.string().optional(), toolsets: toolsetNames.optional() });
 
 const input = z.object({
-  goal: z.string().optional().describe('The sub-task, stated completely (or use tasks).'),
-  context: z.string().optional().describe('Facts it needs: paths, constraints, what was tried.'),
-  toolsets: toolsetNames.optional().describe('Tool groups: file, terminal, search, skills, cronjob (default: all).'),
-  tasks: z.array(task).optional().describe(`Independent sub-tasks run in parallel (at most ${MAX_DELEGATE_TASKS}), each {goal, context?, toolsets?}.`),
+  goal: z.string().optional().describe('One sub-task, stated completely (or tasks).'),
+  context: z.string().optional(),
+  toolsets: toolsetNames.optional().describe('Of file, terminal, search, skills, cronjob (default: all).'),
+  tasks: z.array(task).optional().describe(`Up to ${MAX_DELEGATE_TASKS} independent sub-tasks.`),
 });
 
 /** `delegate_task`: Hermes Agent's tool (same name and arguments) handing sub-tasks to child agents with a clean context. */
 export const delegateTaskTool = defineTool({
   name: 'delegate_task',
   description:
-    'Hand self-contained sub-tasks to sub-agents with a fresh context (they know only goal and context); tasks run in ' +
-    "parallel. You get back only each one's final summary, not its tool calls. Sub-agents cannot delegate, ask the user, " +
-    'send messages, use memory or execute_code.',
+    'Hand sub-tasks to sub-agents that run in parallel and know only goal and context; you get back each final summary. ' +
+    'They cannot ask the user, send messages, use memory or delegate.',
   input,
   parallel: 'safe',
   childBlocked: true,

@@ -12,7 +12,7 @@ import { errorMessage } from '../../util/error-text.js';
 const DEFAULT_LIMITS = { timeoutMs: 300_000, maxToolCalls: 50 };
 
 const input = z.object({
-  code: z.string().min(1).describe('The whole script.'),
+  code: z.string().min(1),
   language: z.enum(['python', 'javascript']).optional(),
 });
 

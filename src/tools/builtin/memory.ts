@@ -3,28 +3,19 @@ import { defineTool } from '../tool.js';
 import { ToolError } from '../../core/errors.js';
 
 const input = z.object({
-  action: z.enum(['add', 'replace', 'remove']).describe('add a new entry, replace one, or remove one.'),
-  target: z.enum(['memory', 'user']).describe('"memory" for your own notes, "user" for what you know about the user.'),
-  content: z.string().optional().describe('The entry text. Required for add and replace.'),
-  old_text: z
-    .string()
-    .optional()
-    .describe('Required for replace and remove: a short substring of the entry to change; it must occur in exactly one entry.'),
+  action: z.enum(['add', 'replace', 'remove']),
+  target: z.enum(['memory', 'user']),
+  content: z.string().optional().describe('add, replace: the entry text.'),
+  old_text: z.string().optional().describe('replace, remove: a short substring of exactly one entry.'),
 });
 
 /** `memory`: Hermes Agent's tool (same name and arguments) over the profile's MEMORY.md and USER.md. */
 export const memoryTool = defineTool({
   name: 'memory',
   description:
-    'Save durable facts that survive across sessions. Memory goes into the system prompt of every future session, ' +
-    'so keep each entry short, specific and high-signal, and keep the files under their character limits.\n' +
-    'target "user": who the user is — name, role, preferences, corrections, communication style.\n' +
-    'target "memory": your own notes — environment facts, project conventions, tool quirks, lessons learned.\n' +
-    'Save proactively when the user states a preference or corrects you, or you learn a stable fact. Skip trivia, ' +
-    'task progress, temporary state and anything easy to rediscover (session_search finds past conversations).\n' +
-    'replace/remove pick the entry by old_text, a substring of exactly one entry. When a file is full the add is ' +
-    'refused with the current entries: merge or drop entries (replace/remove), then add again. ' +
-    'A saved write shows in the system prompt from the next session on, not in this one.',
+    'Persistent memory, shown in the system prompt of later sessions (not this one); keep entries short. ' +
+    "target 'user': who the user is and what they prefer; 'memory': your own notes (environment, conventions, lessons). " +
+    'A full file refuses the add: merge or remove entries first.',
   input,
   parallel: 'never',
   offeredWith: 'memory',

@@ -6,17 +6,17 @@ import { ToolError } from '../../core/errors.js';
 import { explainFsError } from './fs-errors.js';
 
 const input = z.object({
-  path: z.string().min(1).describe('File to edit, relative to the workspace or absolute.'),
-  old_string: z.string().min(1).describe('Exact text to replace; must occur exactly once in the file.'),
-  new_string: z.string().describe('Text to put in its place.'),
+  path: z.string().min(1),
+  old_string: z.string().min(1),
+  new_string: z.string(),
 });
 
 /** `patch`: replaces one exact, unique occurrence of a string in a file. */
 export const patchTool = defineTool({
   name: 'patch',
   description:
-    'Edit a file by replacing old_string with new_string. old_string must match the file exactly ' +
-    '(including whitespace and indentation) and occur exactly once; include surrounding lines to make it unique.',
+    'Replace old_string with new_string in a file; old_string must match exactly (whitespace too) and only once ' +
+    '(add surrounding lines).',
   input,
   parallel: { paths: (args) => [{ path: args.path, write: true }] },
   toolsets: ['file'],

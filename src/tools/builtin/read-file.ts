@@ -16,17 +16,16 @@ const MAX_OUTPUT_CHARS = 60_000;
 const SNIFF_BYTES = 8_192;
 
 const input = z.object({
-  path: z.string().min(1).describe('File to read, relative to the workspace or absolute.'),
-  offset: z.number().int().min(1).optional().describe('First line to show (1-based). Default 1.'),
-  limit: z.number().int().min(1).max(DEFAULT_LIMIT).optional().describe(`Lines to show. Default ${DEFAULT_LIMIT}.`),
+  path: z.string().min(1),
+  offset: z.number().int().min(1).optional(),
+  limit: z.number().int().min(1).max(DEFAULT_LIMIT).optional(),
 });
 
 /** `read_file`: numbered lines of a text file, a window at a time. */
 export const readFileTool = defineTool({
   name: 'read_file',
   description:
-    'Read a text file. Returns lines prefixed with their 1-based line numbers. For long files, ' +
-    'read a window with offset and limit; the result says when more lines follow.',
+    'Read a text file as numbered lines; offset (first line) and limit pick a window.',
   input,
   parallel: { paths: (args) => [{ path: args.path, write: false }] },
   toolsets: ['file'],

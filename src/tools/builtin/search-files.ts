@@ -22,19 +22,18 @@ const input = z.object({
     .string()
     .min(1)
     .max(MAX_PATTERN_CHARS)
-    .describe('JavaScript regular expression to look for in each line. No lookaround, backreferences or {n,m} above 16.'),
-  glob: z.string().optional().describe("Only files whose path matches this glob, e.g. '**/*.ts' or '*.md'."),
-  path: z.string().optional().describe('Directory or file to search, relative to the workspace. Default: the workspace.'),
-  ignore_case: z.boolean().optional().describe('Match case-insensitively. Default false.'),
-  max_results: z.number().int().min(1).max(1_000).optional().describe(`Most matches returned. Default ${DEFAULT_MAX_RESULTS}.`),
+    .describe('JavaScript regex, matched per line: no lookaround, backreferences or {n,m} above 16.'),
+  glob: z.string().optional().describe('e.g. **/*.ts'),
+  path: z.string().optional(),
+  ignore_case: z.boolean().optional(),
+  max_results: z.number().int().min(1).max(1_000).optional(),
 });
 
 /** `search_files`: regex search over text files below a directory, as file:line:text. */
 export const searchFilesTool = defineTool({
   name: 'search_files',
   description:
-    'Search file contents with a regular expression. Returns matches as file:line:text, paths relative to the ' +
-    'workspace. Narrow with glob (e.g. "**/*.ts") and path. Skips node_modules, .git, binary and very large files.',
+    'Search file contents; matches come as file:line:text. Skips node_modules, .git, binary and very large files.',
   input,
   parallel: { paths: (args) => [{ path: args.path ?? '.', write: false }] },
   toolsets: ['file', 'search'],

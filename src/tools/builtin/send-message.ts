@@ -4,12 +4,12 @@ import { defineTool } from '../tool.js';
 import { ToolError } from '../../core/errors.js';
 
 const input = z.object({
-  action: z.enum(['list', 'send']).describe('list: the chats you can send to; send: deliver `message` to `target`.'),
+  action: z.enum(['list', 'send']),
   target: z
     .string()
     .optional()
-    .describe('send: one target from list: "<platform>:<chat>[:<thread>]", "home:<platform>" or a bare platform name (its home channel).'),
-  message: z.string().optional().describe('send: the text; a line "MEDIA:/path/to/file" sends that file with it.'),
+    .describe('send: a target from list, or home:platform.'),
+  message: z.string().optional().describe('send: the text; a line MEDIA:/path/to/file attaches that file.'),
 });
 
 /** The turn's own chat as a target ("telegram:42"), to mark it in the list. */
@@ -31,9 +31,8 @@ function listText(params: { targets: readonly MessageTarget[]; origin: TurnOrigi
 export const sendMessageTool = defineTool({
   name: 'send_message',
   description:
-    'Send a message to another chat this profile talks with (another platform, a group, the home channel), or list them. ' +
-    'Use list first unless the user named a target you were given; only listed chats can be sent to. Your normal ' +
-    'answer already goes to this chat: do not use send_message for it.',
+    'Send a message to another chat, or list the chats you can send to: list first unless the user gave a target. ' +
+    'Not for this chat: your answer goes here.',
   input,
   parallel: 'never',
   childBlocked: true,

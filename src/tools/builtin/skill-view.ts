@@ -3,16 +3,16 @@ import { defineTool } from '../tool.js';
 import { ToolError } from '../../core/errors.js';
 
 const input = z.object({
-  name: z.string().describe('The skill to load.'),
-  file_path: z.string().optional().describe("Read this file of the skill's folder instead (e.g. references/api.md)."),
+  name: z.string(),
+  file_path: z.string().optional(),
 });
 
 /** `skill_view`: Hermes Agent's tool: a skill's instructions, or one file of its folder (path-confined to it). */
 export const skillViewTool = defineTool({
   name: 'skill_view',
   description:
-    "Load a skill's instructions (and the list of its files) before a task it matches, then follow them. " +
-    "With file_path, read one of its files instead.",
+    "Load a skill's instructions and file list before a task it matches, then follow them; file_path reads one of " +
+    'its files (e.g. references/api.md).',
   input,
   parallel: 'safe',
   offeredWith: 'skills',

@@ -3,14 +3,14 @@ import { defineTool } from '../tool.js';
 import { ToolError } from '../../core/errors.js';
 
 const input = z.object({
-  category: z.string().optional().describe('Only this category.'),
+  category: z.string().optional(),
 });
 
 /** `skills_list`: Hermes Agent's tool: every skill of the profile (name, category, description). */
 export const skillsListTool = defineTool({
   name: 'skills_list',
   description:
-    'List all your skills (saved procedures: name, category, description), when the index in the prompt is not enough.',
+    'List your skills when the index in the prompt is not enough.',
   input,
   parallel: 'safe',
   offeredWith: 'skills',

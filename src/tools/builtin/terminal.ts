@@ -10,12 +10,12 @@ import { errorMessage } from '../../util/error-text.js';
 const FALLBACK_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
 const input = z.object({
-  command: z.string().min(1).describe('Shell command line, run with /bin/sh -c in the workspace directory.'),
+  command: z.string().min(1),
   timeout: z
     .number()
     .positive()
     .optional()
-    .describe('Seconds before the command is killed. Defaults to, and is capped at, the configured maximum.'),
+    .describe('Seconds, up to the configured maximum (the default).'),
 });
 
 /**
@@ -30,9 +30,8 @@ export function commandEnv(params: { workspace: string; path?: string }): Record
 export const terminalTool = defineTool({
   name: 'terminal',
   description:
-    'Run a shell command (/bin/sh -c) in the workspace directory and return its combined stdout/stderr and exit ' +
-    'code. Non-interactive: stdin is closed. Long output is shortened to its beginning and end. The command and ' +
-    'everything it started are killed at the timeout.',
+    'Run a command with /bin/sh -c in the workspace; returns stdout/stderr and the exit code. No stdin; killed with ' +
+    'its children at the timeout.',
   input,
   parallel: 'never',
   toolsets: ['terminal'],

@@ -6,16 +6,15 @@ import { defineTool } from '../tool.js';
 import { explainFsError } from './fs-errors.js';
 
 const input = z.object({
-  path: z.string().min(1).describe('File to write, relative to the workspace or absolute.'),
-  content: z.string().describe('The complete new content of the file.'),
+  path: z.string().min(1),
+  content: z.string(),
 });
 
 /** `write_file`: creates or replaces a whole file, creating missing parent directories. */
 export const writeFileTool = defineTool({
   name: 'write_file',
   description:
-    'Create a file or replace its entire content. Missing parent directories are created. ' +
-    'To change part of an existing file, prefer patch.',
+    'Create or overwrite a whole file (parent directories are created); to change part of one, use patch.',
   input,
   parallel: { paths: (args) => [{ path: args.path, write: true }] },
   toolsets: ['file'],

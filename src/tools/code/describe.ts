@@ -7,9 +7,9 @@ import type { HelperSignature } from './signature.js';
  */
 export function executeCodeDescription(params: { runtime: CodeRuntime; signatures: readonly HelperSignature[] }): string {
   const names = params.signatures.map((s) => s.name).join(', ');
-  const lead = 'Run one script that calls tools and does the work between the calls, in a single step: only what it prints comes back. It runs in the workspace like terminal and is killed at the timeout.';
+  const lead = 'Run a script that calls tools and works on their results; only what it prints comes back.';
   if (params.runtime.language === 'python') {
-    return `${lead} Python 3 (language "javascript": a Node ES module, async helpers taking an object). from hermes_tools import ${names}: keyword arguments are the tool's, each returns its result text and raises ToolCallError on an error.`;
+    return `${lead} Python 3: from hermes_tools import ${names} (keyword arguments as the tool's; each returns the result text or raises ToolCallError). language 'javascript': Node ES module, async helpers taking an object.`;
   }
-  return `${lead} JavaScript (python3 is not installed here): a Node ES module with top-level await. import { ${names} } from 'hermes_tools': async, each takes an object of the tool's arguments, resolves to its result text and rejects with ToolCallError on an error.`;
+  return `${lead} JavaScript (no python3 here): a Node ES module with top-level await; import { ${names} } from 'hermes_tools' (async, each takes an object of the tool's arguments, resolves to the result text or rejects with ToolCallError).`;
 }

@@ -18,12 +18,13 @@ function context(params: { cron?: CronCapability; origin?: TurnOrigin }): ToolCo
 test("the cronjob tool has Hermes's shape (snake_case arguments), never runs in parallel, and is offered only with cron", () => {
   const [schema] = new ToolRegistry({ tools: [cronjobTool] }).toOpenAITools();
   assert.equal(schema?.function.name, 'cronjob');
-  const parameters = schema?.function.parameters as { properties: Record<string, { enum?: string[] }>; required: string[] };
+  const parameters = schema?.function.parameters as { properties: Record<string, { enum?: string[]; description?: string }>; required: string[] };
   assert.deepEqual(Object.keys(parameters.properties).sort(), ['action', 'deliver', 'job_id', 'name', 'prompt', 'schedule']);
   assert.deepEqual(parameters.properties['action']?.enum, ['create', 'list', 'update', 'pause', 'resume', 'run', 'remove']);
   assert.deepEqual(parameters.required, ['action']);
   assert.equal(cronjobTool.parallel, 'never');
-  assert.match(cronjobTool.description, /0 8 \* \* 1-5/);
+  // The schedule forms are told where the schedule is given.
+  assert.match(parameters.properties['schedule']?.description ?? '', /0 8 \* \* 1-5.*every 2h.*in 20m.*2026-12-02 09:00/);
   assert.match(cronjobTool.description, /\[SILENT\]/);
   assert.match(cronjobTool.description, /self-contained/);
   assert.ok(!builtinTools({ memory: true, skills: true }).some((tool) => tool.name === 'cronjob'));

@@ -23,7 +23,7 @@ test('without python3 on PATH the runtime is JavaScript, the description says so
     const runtime = probeCodeRuntime({ searchPath: empty });
     assert.deepEqual(runtime, { language: 'javascript', node: process.execPath });
     const tool = executeCodeTool({ runtime, tools: builtinTools() });
-    assert.match(tool.description, / JavaScript \(python3 is not installed here\): a Node ES module with top-level await\. import \{ read_file, write_file, patch, search_files, terminal, session_search \} from 'hermes_tools'/);
+    assert.match(tool.description, / JavaScript \(no python3 here\): a Node ES module with top-level await; import \{ read_file, write_file, patch, search_files, terminal, session_search \} from 'hermes_tools'/);
     const registry = new ToolRegistry({ tools: [tool] });
     const ctx = { ...sb.ctx, toolCalls: toolCallsFor({ registry: sb.registry, ctx: sb.ctx }) };
     const refused = await registry.execute({ call: { id: '1', name: 'execute_code', arguments: JSON.stringify({ code: 'print(1)', language: 'python' }) }, ctx });

@@ -27,8 +27,8 @@ test("the memory tool has Hermes's shape: action, target, content?, old_text?", 
   assert.deepEqual(parameters.properties['action']?.enum, ['add', 'replace', 'remove']);
   assert.deepEqual(parameters.properties['target']?.enum, ['memory', 'user']);
   assert.deepEqual([...parameters.required].sort(), ['action', 'target']);
-  assert.match(schema?.function.description ?? '', /"user".*who the user is/s);
-  assert.match(schema?.function.description ?? '', /"memory".*your own notes/s);
+  assert.match(schema?.function.description ?? '', /'user'.*who the user is/s);
+  assert.match(schema?.function.description ?? '', /'memory'.*your own notes/s);
   assert.equal(memoryTool.parallel, 'never');
 });
 

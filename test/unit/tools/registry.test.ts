@@ -77,6 +77,30 @@ describe('ToolRegistry', () => {
     });
   });
 
+  test('what the model is sent leaves out minLength 1 and the safe-integer bounds of .int(); the arguments are still checked against them', async () => {
+    const bounded = defineTool({
+      name: 'bounded',
+      description: 'Bounded.',
+      input: z.object({ path: z.string().min(1), line: z.number().int().min(1).optional(), n: z.number().int().max(5).optional(), tags: z.array(z.string().min(2)).max(3).optional(), mode: z.enum(['a', 'b']).default('a') }),
+      parallel: 'safe',
+      handler: async (args) => JSON.stringify(args),
+    });
+    const r = new ToolRegistry({ tools: [bounded] });
+    assert.deepEqual(r.toOpenAITools()[0]?.function.parameters, {
+      type: 'object',
+      properties: {
+        path: { type: 'string' },
+        line: { type: 'integer', minimum: 1 },
+        n: { type: 'integer', maximum: 5 },
+        tags: { type: 'array', maxItems: 3, items: { type: 'string', minLength: 2 } },
+        mode: { type: 'string', enum: ['a', 'b'], default: 'a' },
+      },
+      required: ['path'],
+    });
+    assert.match((await r.execute({ call: call('bounded', '{"path":""}'), ctx })).content, /^Error: invalid arguments for bounded: path: /);
+    assert.match((await r.execute({ call: call('bounded', `{"path":"x","line":${Number.MAX_SAFE_INTEGER + 2}}`), ctx })).content, /^Error: invalid arguments for bounded: line: /);
+  });
+
   test('register refuses duplicates and invalid names; get and list see registered tools', () => {
     const r = new ToolRegistry();
     r.register(add);

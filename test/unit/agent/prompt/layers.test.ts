@@ -151,7 +151,7 @@ test('memory and session_search guidance is in the tool-use layer only when the 
   assert.match(memory, /# Memory\n/);
   assert.match(memory, /preferences and corrections/);
   assert.match(memory, /Not task progress, not what this conversation already holds/);
-  assert.match(memory, /"user" \(USER\.md\).*"memory" \(MEMORY\.md\)/s);
+  assert.match(memory, /with `memory` at once/);
   assert.match(memory, /without being asked, when the user corrects you/);
   assert.doesNotMatch(memory, /session_search/);
   const search = toolGuidanceLayer({ model: 'claude-sonnet-4', setting: 'auto', toolNames: ['session_search'] }).text;
