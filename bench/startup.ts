@@ -61,6 +61,8 @@ export async function runStartup(params: {
   only?: readonly ('telegram' | 'slack' | 'discord' | 'email' | 'sms')[];
   /** Node options before the script (`--cpu-prof`, `--import hook.mjs`, …), for profiling a start. */
   nodeArgs?: readonly string[];
+  /** More environment for the child (MALLOC_ARENA_MAX, say). */
+  env?: Readonly<Record<string, string>>;
   /** Called with the child's pid once it has idled, before it is stopped (a heap snapshot, say). */
   onIdle?: (child: { pid: number }) => Promise<void>;
 }): Promise<StartupFigures> {
@@ -108,7 +110,7 @@ export async function runStartup(params: {
       // The built CLI, as `hermes` runs for a user (`npm run bench` builds it first).
       const child = spawn(process.execPath, [...(params.nodeArgs ?? []), 'dist/src/cli/main.js', '-p', 'bench', 'gateway', 'run'], {
         cwd: root,
-        env: { PATH: process.env['PATH'] ?? '', HOME: home, HERMES_HOME: home },
+        env: { PATH: process.env['PATH'] ?? '', HOME: home, HERMES_HOME: home, ...params.env },
         stdio: 'ignore',
       });
       const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
