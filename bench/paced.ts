@@ -35,21 +35,23 @@ export interface PacedParams {
   readonly seconds: number;
   /** Chats the messages rotate over (each gets one every chats/perSecond seconds; see ChatPool). */
   readonly chats: number;
-  /** Unmeasured messages before each measured run. */
+  /** Unmeasured requests to the floor before its run (the child's warm-up is one message in each chat). */
   readonly warmup: number;
 }
 
 /**
- * The floor at `perSecond` for `seconds`, then a built gateway child with the API platform: `warmup` messages in a
- * closed loop, then the same pace over `chats` chats, timing each request to its first reply text (every stream read
- * to its end before the child stops).
+ * The floor at `perSecond` for `seconds`, then a built gateway child with the API platform: one message in each of
+ * `chats` chats (a closed loop, unmeasured), then the same pace over those chats, timing each request to its first
+ * reply text (every stream read to its end before the child stops).
  */
 export async function runPaced(params: PacedParams): Promise<PacedFigures> {
   const messages = Math.round(params.perSecond * params.seconds);
   const floor = await runBaselinePaced({ messages, perSecond: params.perSecond, warmup: params.warmup });
   const child = await startApiGatewayChild();
   try {
-    await burstThroughApi({ child, messages: params.warmup, concurrency: 10, prefix: 'warm' });
+    // The warm-up opens the chats: one message each, so the paced run is in sessions that have a history (a new
+    // session's first turn builds its prompt, the costliest turn; a burst in new chats is bench:burst's case).
+    await burstThroughApi({ child, messages: params.chats, concurrency: 10, prefix: 'paced' });
     const acceptedMs: number[] = [];
     const ends: Promise<number>[] = [];
     const pool = new ChatPool({ prefix: 'paced', initial: params.chats });
