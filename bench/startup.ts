@@ -1,10 +1,9 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
-import type { GatewayStateFile } from '../src/home/gateway-state.js';
 import { FakeDiscord } from '../test/fakes/discord/index.js';
 import { FakeOpenAI } from '../test/fakes/openai/server.js';
 import { FakeSlack } from '../test/fakes/slack/index.js';
@@ -16,6 +15,8 @@ import { dovecotAvailability, startDovecot, type Dovecot } from '../test/helpers
 import { slackTokens } from '../test/helpers/slack.js';
 import { smsSetup } from '../test/helpers/sms.js';
 import { testToken } from '../test/helpers/telegram.js';
+import { waitReady } from './gateway-ready.js';
+import { rssMb } from './proc.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -30,24 +31,6 @@ export interface StartupFigures {
   /** VmRSS after ready plus the idle time, per run. */
   readonly idleRssMb: readonly number[];
   readonly idleMs: number;
-}
-
-/** /healthz status of a gateway, or undefined when it does not answer yet. */
-async function health(params: { state: GatewayStateFile }): Promise<string | undefined> {
-  const http = params.state.http;
-  if (!http) return undefined;
-  try {
-    const res = await fetch(`http://${http.host}:${http.port}/healthz`);
-    return ((await res.json()) as { status?: string }).status;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Resident set size of a process from /proc/PID/status, in MB. */
-function rssMb(params: { pid: number }): number {
-  const line = readFileSync(`/proc/${params.pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
-  return Number.parseInt(line?.replace(/\D+/g, ' ').trim() ?? 'NaN', 10) / 1024;
 }
 
 /**
@@ -115,17 +98,9 @@ export async function runStartup(params: {
       });
       const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
       try {
-        let listening: number | undefined;
-        for (;;) {
-          if (child.exitCode !== null) throw new Error(`the gateway exited with ${child.exitCode} before it was ready`);
-          if (performance.now() - t0 > 60_000) throw new Error('the gateway was not ready within 60 s');
-          const state = readState({ dir });
-          if (state) listening ??= performance.now() - t0;
-          if (state && (await health({ state })) === 'ok') break;
-          await new Promise((r) => setTimeout(r, 20));
-        }
-        readyMs.push(performance.now() - t0);
-        listeningMs.push(listening ?? Number.NaN);
+        const ready = await waitReady({ child, dir, since: t0, timeoutMs: 60_000 });
+        readyMs.push(ready.readyMs);
+        listeningMs.push(ready.listeningMs);
         await new Promise((r) => setTimeout(r, params.idleMs));
         idleRssMb.push(rssMb({ pid: child.pid ?? 0 }));
         await params.onIdle?.({ pid: child.pid ?? 0 });
@@ -139,12 +114,4 @@ export async function runStartup(params: {
     rmSync(home, { recursive: true, force: true });
   }
   return { platforms: Object.keys(platforms), listeningMs, readyMs, idleRssMb, idleMs: params.idleMs };
-}
-
-function readState(params: { dir: string }): GatewayStateFile | undefined {
-  try {
-    return JSON.parse(readFileSync(path.join(params.dir, 'gateway.json'), 'utf8')) as GatewayStateFile;
-  } catch {
-    return undefined;
-  }
 }

@@ -26,3 +26,25 @@ export function row(params: { run: RunFigures }): string {
     `p99 ${percentile({ sorted, p: 99 }).toFixed(2).padStart(7)} ms`,
   ].join('  ');
 }
+
+/** Least-squares slope of y over x (NaN for fewer than two distinct x). */
+export function slope(params: { xs: readonly number[]; ys: readonly number[] }): number {
+  const n = Math.min(params.xs.length, params.ys.length);
+  if (n < 2) return Number.NaN;
+  let sx = 0;
+  let sy = 0;
+  for (let i = 0; i < n; i++) {
+    sx += params.xs[i] ?? 0;
+    sy += params.ys[i] ?? 0;
+  }
+  const mx = sx / n;
+  const my = sy / n;
+  let sxy = 0;
+  let sxx = 0;
+  for (let i = 0; i < n; i++) {
+    const dx = (params.xs[i] ?? 0) - mx;
+    sxy += dx * ((params.ys[i] ?? 0) - my);
+    sxx += dx * dx;
+  }
+  return sxx === 0 ? Number.NaN : sxy / sxx;
+}

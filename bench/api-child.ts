@@ -1,0 +1,94 @@
+// The built gateway as its own process (`hermes -p bench gateway run`, as a user or systemd runs it) with the HTTP API
+// platform on, against a fake model in this process: load comes from outside, so the child's CPU and memory are its own.
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { stringify } from 'yaml';
+import { FakeOpenAI } from '../test/fakes/openai/server.js';
+import { waitReady } from './gateway-ready.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/** The key the bench's requests carry (sender key-1, on the allowlist). */
+const BENCH_KEY = 'sk-hermes-bench-0123456789abcdef';
+
+/** What the fake model answers every request with (one short text: the reply is one send, no edits). */
+export const BENCH_REPLY = 'ok, noted.';
+
+/** A running gateway child taking API requests. */
+export interface ApiGatewayChild {
+  readonly pid: number;
+  /** POST /v1/chat/completions of the child. */
+  readonly completionsUrl: string;
+  /** The Authorization header's value for it. */
+  readonly authorization: string;
+  /** Spawn → /healthz "ok", ms. */
+  readonly readyMs: number;
+  /** The child's stderr so far (the last 64 KB), for a failure's message. */
+  stderr(): string;
+  /** Stops the child (SIGTERM, waiting for its exit), the fake model, and removes its HERMES_HOME; once, however often called. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Spawns the built CLI (`dist/`: `npm run build` first) for a fresh profile with `platforms.api` on (one key) and the
+ * gateway's HTTP server on a free loopback port, its model a FakeOpenAI here answering BENCH_REPLY at once; resolves
+ * once /healthz says "ok". `nodeArgs` go before the script (`--cpu-prof`, say).
+ */
+export async function startApiGatewayChild(params: { nodeArgs?: readonly string[] } = {}): Promise<ApiGatewayChild> {
+  const home = mkdtempSync(path.join(os.tmpdir(), 'hermes-bench-api-'));
+  const model = new FakeOpenAI();
+  model.setResponder(() => {
+    // The fake keeps every request it got; a burst or a soak would only grow this process.
+    model.requests.length = 0;
+    return { text: BENCH_REPLY };
+  });
+  await model.start();
+  const dir = path.join(home, 'profiles', 'bench');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    path.join(dir, 'config.yaml'),
+    stringify({
+      model: { base_url: model.baseURL, api_key: 'sk-bench' },
+      gateway: { http: { enabled: true, port: 0 } },
+      logging: { level: 'warn' },
+      platforms: { api: { enabled: true, keys: [BENCH_KEY], allowed_users: ['key-1'] } },
+    }),
+  );
+  const t0 = performance.now();
+  const child = spawn(process.execPath, [...(params.nodeArgs ?? []), 'dist/src/cli/main.js', '-p', 'bench', 'gateway', 'run'], {
+    cwd: root,
+    env: { PATH: process.env['PATH'] ?? '', HOME: home, HERMES_HOME: home },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-65_536)));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let stopped: Promise<void> | undefined;
+  const cleanUp = (): Promise<void> =>
+    (stopped ??= (async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+      await model.close();
+      rmSync(home, { recursive: true, force: true });
+    })());
+  try {
+    const ready = await waitReady({ child, dir, since: t0, timeoutMs: 60_000 });
+    const http = ready.state.http;
+    if (!http || child.pid === undefined) throw new Error('the gateway has no HTTP address or pid');
+    return {
+      pid: child.pid,
+      completionsUrl: `http://${http.host}:${http.port}/v1/chat/completions`,
+      authorization: `Bearer ${BENCH_KEY}`,
+      readyMs: ready.readyMs,
+      stderr: () => stderr,
+      stop: cleanUp,
+    };
+  } catch (error) {
+    await cleanUp();
+    throw new Error(`${error instanceof Error ? error.message : String(error)}\n${stderr}`);
+  }
+}
