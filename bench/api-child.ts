@@ -37,6 +37,11 @@ export interface ApiGatewayChild {
  * gateway's HTTP server on a free loopback port, its model a FakeOpenAI here answering BENCH_REPLY at once; resolves
  * once /healthz says "ok". `nodeArgs` go before the script (`--cpu-prof`, say).
  */
+/** Extra node options for every bench child from BENCH_CHILD_NODE_ARGS (space-separated: `--max-semi-space-size=4`, say). */
+function childNodeArgs(): string[] {
+  return (process.env['BENCH_CHILD_NODE_ARGS'] ?? '').split(' ').filter((arg) => arg !== '');
+}
+
 export async function startApiGatewayChild(params: { nodeArgs?: readonly string[] } = {}): Promise<ApiGatewayChild> {
   const home = mkdtempSync(path.join(os.tmpdir(), 'hermes-bench-api-'));
   const model = new FakeOpenAI();
@@ -58,7 +63,7 @@ export async function startApiGatewayChild(params: { nodeArgs?: readonly string[
     }),
   );
   const t0 = performance.now();
-  const child = spawn(process.execPath, [...(params.nodeArgs ?? []), 'dist/src/cli/main.js', '-p', 'bench', 'gateway', 'run'], {
+  const child = spawn(process.execPath, [...(params.nodeArgs ?? []), ...childNodeArgs(), 'dist/src/cli/main.js', '-p', 'bench', 'gateway', 'run'], {
     cwd: root,
     env: { PATH: process.env['PATH'] ?? '', HOME: home, HERMES_HOME: home },
     stdio: ['ignore', 'ignore', 'pipe'],

@@ -105,7 +105,7 @@ export async function runBurst(params: BurstParams): Promise<BurstFigures> {
     throw new Error(`${error instanceof Error ? error.message : String(error)}\ngateway stderr:\n${child.stderr()}`);
   } finally {
     await child.stop();
-    if (profileDir !== undefined) rmSync(profileDir, { recursive: true, force: true });
+    if (profileDir !== undefined && process.env["BENCH_KEEP_PROFILE"] === undefined) rmSync(profileDir, { recursive: true, force: true });
   }
 }
 

@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { scanForThreats } from '../threats/scan.js';
+import { FileMemo } from '../util/file-memo.js';
 import { ENTRY_DELIMITER, ENTRY_SEPARATOR, entriesChars, parseEntries } from './format.js';
 
 export { ENTRY_SEPARATOR, parseEntries };
@@ -15,14 +15,14 @@ export interface MemorySnapshotParams {
   readonly userCharLimit: number;
 }
 
-/** The entries of one file, or none when it is missing or unreadable; exact duplicates dropped. */
-function readEntries(params: { file: string }): string[] {
-  try {
-    return [...new Set(parseEntries({ text: readFileSync(params.file, 'utf8') }))];
-  } catch {
-    return [];
-  }
+/** The entries of one file as the prompt shows them (screened), or none when it is missing or unreadable; exact duplicates dropped. */
+function screenedEntries(params: { file: string; fileName: string }): readonly string[] {
+  const { fileName } = params;
+  return entryFiles.read({ file: params.file, derive: (text) => screened({ entries: [...new Set(parseEntries({ text }))], fileName }) }) ?? [];
 }
+
+/** The memory files' entries, parsed and screened again only once a file changes (every new session's prompt shows them). */
+const entryFiles = new FileMemo<readonly string[]>();
 
 /**
  * Entries as the prompt shows them: one that the threat scan flags (a hand edit or another program wrote it; the
@@ -49,12 +49,12 @@ function block(params: { title: string; entries: readonly string[]; limit: numbe
 export function memorySnapshot(params: MemorySnapshotParams): string {
   const parts: string[] = [];
   if (params.memoryEnabled) {
-    const entries = readEntries({ file: path.join(params.memoriesDir, 'MEMORY.md') });
-    if (entries.length > 0) parts.push(block({ title: 'MEMORY (your personal notes)', entries: screened({ entries, fileName: 'MEMORY.md' }), limit: params.memoryCharLimit }));
+    const entries = screenedEntries({ file: path.join(params.memoriesDir, 'MEMORY.md'), fileName: 'MEMORY.md' });
+    if (entries.length > 0) parts.push(block({ title: 'MEMORY (your personal notes)', entries, limit: params.memoryCharLimit }));
   }
   if (params.userEnabled) {
-    const entries = readEntries({ file: path.join(params.memoriesDir, 'USER.md') });
-    if (entries.length > 0) parts.push(block({ title: 'USER PROFILE (who the user is)', entries: screened({ entries, fileName: 'USER.md' }), limit: params.userCharLimit }));
+    const entries = screenedEntries({ file: path.join(params.memoriesDir, 'USER.md'), fileName: 'USER.md' });
+    if (entries.length > 0) parts.push(block({ title: 'USER PROFILE (who the user is)', entries, limit: params.userCharLimit }));
   }
   return parts.join('\n\n');
 }

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Profile } from '../../home/profile.js';
 import { scanForThreats } from '../../threats/scan.js';
+import { FileMemo } from '../../util/file-memo.js';
 import { packageRoot } from '../../util/package-root.js';
 import type { PromptLayer, PromptLogger } from './types.js';
 
@@ -14,10 +14,10 @@ const fallbackIdentity = 'You are a helpful personal assistant.';
  * replaced by the bundled identity and a `[BLOCKED: SOUL.md: <reason>]` line, and logged when a logger is given.
  */
 export function identityLayer(params: { profile: Profile; logger?: PromptLogger }): PromptLayer {
-  const own = readSoul({ file: params.profile.soulPath });
-  if (own !== undefined) {
-    const finding = scanForThreats({ text: own, source: 'context-file' });
-    if (finding === undefined) return { name: 'identity', text: own.trim() };
+  const own = souls.read({ file: params.profile.soulPath, derive: scannedSoul });
+  if (own !== undefined && own.text !== undefined) {
+    const { finding } = own;
+    if (finding === undefined) return { name: 'identity', text: own.text.trim() };
     params.logger?.warn({ file: params.profile.soulPath, threat: finding.id, category: finding.category }, `SOUL.md blocked: ${finding.reason}; the bundled identity is used`);
     return { name: 'identity', text: `${bundledIdentity()}\n\n[BLOCKED: SOUL.md: ${finding.reason}]` };
   }
@@ -31,16 +31,19 @@ export function bundledSoulPath(): string {
 
 /** The bundled SOUL.md's text, trimmed (the fallback line when it cannot be read). */
 function bundledIdentity(): string {
-  return (readSoul({ file: bundledSoulPath() }) ?? fallbackIdentity).trim();
+  return (souls.read({ file: bundledSoulPath(), derive: scannedSoul })?.text ?? fallbackIdentity).trim();
 }
 
-/** A SOUL.md's text, or undefined when it is missing, unreadable or blank. */
-function readSoul(params: { file: string }): string | undefined {
-  try {
-    const text = readFileSync(params.file, 'utf8');
-    return text.trim() !== '' ? text : undefined;
-  } catch {
-    // missing or unreadable: the next one is used
-    return undefined;
-  }
+/** A SOUL.md's text (undefined when blank) and what the threat scan found in it. */
+interface ScannedSoul {
+  readonly text: string | undefined;
+  readonly finding: ReturnType<typeof scanForThreats>;
 }
+
+function scannedSoul(text: string): ScannedSoul {
+  if (text.trim() === '') return { text: undefined, finding: undefined };
+  return { text, finding: scanForThreats({ text, source: 'context-file' }) };
+}
+
+/** SOUL.md files read and scanned, again only once they change (every new session's prompt starts with one). */
+const souls = new FileMemo<ScannedSoul>();
