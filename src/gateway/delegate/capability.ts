@@ -10,6 +10,7 @@ import { ToolError } from '../../core/errors.js';
 import { runChild } from './run-child.js';
 import { ChildSlots } from './slots.js';
 import { childRegistry } from './toolsets.js';
+import { componentLogger } from '../../log/component.js';
 
 /** Abort listeners one child may hold on its call's signal at once (its slot wait, model call, tools, scripts). */
 const LISTENERS_PER_TASK = 8;
@@ -58,7 +59,7 @@ export interface DelegateParams {
 export function delegateCapability(params: DelegateParams): DelegateCapability {
   const slots = new ChildSlots({ size: params.settings.maxConcurrentChildren });
   const registryFor = params.childRegistryFor ?? childRegistry;
-  const logger = params.logger.child({ component: 'delegate' });
+  const logger = componentLogger({ logger: params.logger, component: 'delegate' });
   return {
     run: async ({ tasks, signal }) => {
       if (params.depth >= 1) throw new ToolError('delegate_task is not available here: a sub-agent cannot delegate further.');

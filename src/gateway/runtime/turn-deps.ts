@@ -16,6 +16,7 @@ import { delegateCapability } from '../delegate/capability.js';
 import { clarifyCapability } from '../clarify/capability.js';
 import type { ClarifyDesk } from '../clarify/desk.js';
 import type { GatewayMetrics } from '../ops/metrics.js';
+import { componentLogger } from '../../log/component.js';
 import { meteredComplete, modelMeter } from '../ops/model-meter.js';
 
 /** What a turn's deps are built from: the runner's parts and current settings, and the slot the turn answers on. */
@@ -59,7 +60,7 @@ function approvalFactory(params: TurnDepsSource): TurnDeps['approval'] {
       pacer: slot.pacer,
       hasOwner: hasApprovalOwner({ entry: slot.entry }),
       scrub: options.scrub,
-      logger: params.logger.child({ component: 'approval' }),
+      logger: componentLogger({ logger: params.logger, component: 'approval' }),
     });
 }
 
@@ -67,7 +68,7 @@ function approvalFactory(params: TurnDepsSource): TurnDeps['approval'] {
 function messagingFactory(params: TurnDepsSource): TurnDeps['messaging'] {
   const { options, slots } = params;
   if (slots === undefined) return undefined;
-  const logger = params.logger.child({ component: 'send_message' });
+  const logger = componentLogger({ logger: params.logger, component: 'send_message' });
   return ({ row }) =>
     messagingCapability({
       store: params.store,
@@ -119,7 +120,7 @@ function clarifyFactory(params: TurnDepsSource): TurnDeps['clarify'] {
       timeoutMs,
       hasOwner: hasApprovalOwner({ entry: slot.entry }),
       scrub: options.scrub,
-      logger: params.logger.child({ component: 'clarify' }),
+      logger: componentLogger({ logger: params.logger, component: 'clarify' }),
     });
 }
 

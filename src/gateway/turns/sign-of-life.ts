@@ -19,9 +19,10 @@ export function signOfLifeFor(params: {
   const { event } = params.row;
   const slot = params.slots.get({ name: event.platform });
   if (slot === undefined || event.system !== undefined) return undefined;
-  const logger = params.logger.child({ inboxId: params.row.id, platform: event.platform, chatId: event.chat.id });
+  // Fields on the loop's (rare) lines rather than a child logger per message.
+  const context = { inboxId: params.row.id, platform: event.platform, chatId: event.chat.id };
   const skip = (): boolean => slot.pacer.rateLimited({ chatKey: event.chat.id });
   // The slot's adapter counts the 429 among the rate limits waited (metered-adapter.ts).
   const onRateLimited = (error: RateLimitError): void => slot.pacer.hold({ chatKey: event.chat.id, retryAfterMs: error.retryAfterMs });
-  return startTyping({ adapter: slot.entry.adapter, chat: event.chat, intervalMs: params.intervalMs, clock: params.clock, logger, skip, onRateLimited });
+  return startTyping({ adapter: slot.entry.adapter, chat: event.chat, intervalMs: params.intervalMs, clock: params.clock, logger: params.logger, context, skip, onRateLimited });
 }

@@ -13,6 +13,8 @@ export function startTyping(params: {
   intervalMs: number;
   clock: Clock;
   logger: Logger;
+  /** Fields every line of this loop carries (the turn's inbox id, platform, chat): given per line, not as a child logger. */
+  context?: Readonly<Record<string, string | number>>;
   /** True while the platform must not be called for this chat (a rate limit's retry_after). */
   skip: () => boolean;
   /** The platform refused a typing call with a rate limit: nothing may call the chat before its retry_after (the pacer's hold). */
@@ -29,9 +31,9 @@ export function startTyping(params: {
       } catch (error) {
         if (error instanceof RateLimitError) {
           params.onRateLimited(error);
-          params.logger.warn({ method: error.method, retryAfterMs: error.retryAfterMs }, 'typing indicator rate limited; the chat is not called before retry_after');
+          params.logger.warn({ ...params.context, method: error.method, retryAfterMs: error.retryAfterMs }, 'typing indicator rate limited; the chat is not called before retry_after');
         } else {
-          params.logger.debug({ err: error }, 'typing indicator failed');
+          params.logger.debug({ ...params.context, err: error }, 'typing indicator failed');
         }
       }
       try {
@@ -45,7 +47,7 @@ export function startTyping(params: {
     stop: () => {
       if (controller.signal.aborted) return;
       controller.abort(TYPING_STOPPED);
-      void adapter.typingDone?.({ chat })?.catch((error: unknown) => params.logger.debug({ err: error }, 'clearing the typing indicator failed'));
+      void adapter.typingDone?.({ chat })?.catch((error: unknown) => params.logger.debug({ ...params.context, err: error }, 'clearing the typing indicator failed'));
     },
   };
 }
