@@ -88,8 +88,10 @@ export function openStore(params: OpenStoreParams): Store {
   const parts = prepareStoreParts({ db, clock, logger });
   params.configure?.(db);
   const live = createLive({ path: dbPath, disk: params.disk, isClosed: () => closed });
+  const inOne = live('together', db.transaction((fn: () => unknown) => fn()));
   return {
     ...liveMethods({ live, parts }),
+    together: <T>(fn: () => T): T => inOne(fn) as T,
     close: () => {
       if (closed) return;
       closed = true;

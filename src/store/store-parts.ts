@@ -206,7 +206,7 @@ function jobMethods(params: WrapParams): JobQueries & JobRunQueries & HomeChanne
 }
 
 /** Every Store method but close: each part's methods wrapped by `live` under their own names. */
-export function liveMethods(params: WrapParams): Omit<Store, 'close'> {
+export function liveMethods(params: WrapParams): Omit<Store, 'close' | 'together'> {
   return {
     ...journalMethods(params),
     ...sessionMethods(params),

@@ -258,6 +258,12 @@ export interface ApprovedSender {
  * job-store.ts, the approval rules in approval-store.ts.
  */
 export interface Store extends JobStore, ApprovalStore {
+  /**
+   * Runs `fn`, which must be synchronous, with all its store calls in one transaction: several writes that belong to
+   * one step cost one commit (each commit writes the WAL and FTS5 segments), and a failure leaves none of them.
+   */
+  together<T>(fn: () => T): T;
+
   // --- inbox journal ---
   /**
    * Journals an inbound message. `inserted: false` means it was seen before (a redelivery). `done: true` journals it

@@ -22,7 +22,8 @@ function giveUpNote(params: { attempts: number }): string {
  * context.ts), the agent (agent-run.ts), the end (delivery, reactions, completion: finish.ts).
  */
 export async function runTurn(params: RunTurnParams): Promise<void> {
-  const turn = openTurn(params);
+  // Marking the row, finding or starting the session and adopting leftovers: one commit.
+  const turn = params.deps.store.together(() => openTurn(params));
   const { row, deps } = turn;
   if (turn.giveUp) {
     turn.logger.error({ attempts: row.attempts }, 'giving up on a message that was cut short too many times');
