@@ -42,6 +42,12 @@ function childNodeArgs(): string[] {
   return (process.env['BENCH_CHILD_NODE_ARGS'] ?? '').split(' ').filter((arg) => arg !== '');
 }
 
+/** MALLOC_ARENA_MAX for the child when the bench is given BENCH_CHILD_MALLOC_ARENA_MAX (glibc's arenas per thread). */
+function childMallocEnv(): Record<string, string> {
+  const arenas = process.env['BENCH_CHILD_MALLOC_ARENA_MAX'];
+  return arenas === undefined ? {} : { MALLOC_ARENA_MAX: arenas };
+}
+
 export async function startApiGatewayChild(params: { nodeArgs?: readonly string[] } = {}): Promise<ApiGatewayChild> {
   const home = mkdtempSync(path.join(os.tmpdir(), 'hermes-bench-api-'));
   const model = new FakeOpenAI();
@@ -65,7 +71,7 @@ export async function startApiGatewayChild(params: { nodeArgs?: readonly string[
   const t0 = performance.now();
   const child = spawn(process.execPath, [...(params.nodeArgs ?? []), ...childNodeArgs(), 'dist/src/cli/main.js', '-p', 'bench', 'gateway', 'run'], {
     cwd: root,
-    env: { PATH: process.env['PATH'] ?? '', HOME: home, HERMES_HOME: home },
+    env: { PATH: process.env['PATH'] ?? '', HOME: home, HERMES_HOME: home, ...childMallocEnv() },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';

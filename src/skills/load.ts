@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { scanForThreats } from '../threats/scan.js';
 import { parseSkillFile } from './front-matter.js';
@@ -25,6 +25,8 @@ function isDirAt(p: string): boolean {
 /** The SKILL.md files under `root`, relative paths, not descending into a skill's own folder or dot-folders. */
 function skillFiles(params: { root: string }): string[] {
   const found: string[] = [];
+  // No skills/ yet (a new profile): asked per new session's prompt, so without building a readdir exception.
+  if (!existsSync(params.root)) return found;
   const walk = (rel: string, depth: number): void => {
     let entries: import('node:fs').Dirent[];
     try {

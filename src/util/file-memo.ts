@@ -14,11 +14,15 @@ export class FileMemo<T> {
   /** `derive` of the file's text, or undefined when it cannot be read (a missing file is asked again next time). */
   read(params: { file: string; derive: (text: string) => T }): T | undefined {
     const { file } = params;
-    let stamp: string;
+    let stamp: string | undefined;
     try {
-      const stat = statSync(file, { bigint: true });
-      stamp = `${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
+      // A missing file is the common case (no SOUL.md, no memories yet): no exception built for it.
+      const stat = statSync(file, { bigint: true, throwIfNoEntry: false });
+      stamp = stat === undefined ? undefined : `${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
     } catch {
+      stamp = undefined;
+    }
+    if (stamp === undefined) {
       this.entries.delete(file);
       return undefined;
     }
