@@ -1,7 +1,6 @@
 // `npm run bench:paced`: the latency the gateway adds at a steady 50 msg/s (messages arriving at a fixed rate, not a
 // closed loop), on the built gateway child through the API platform, next to the floor at the same pace in the same run.
 import { isMain } from '../src/util/is-main.js';
-import { ask } from './api-ask.js';
 import { burstThroughApi } from './api-burst.js';
 import { ChatPool } from './chat-pool.js';
 import { startApiGatewayChild } from './api-child.js';
@@ -60,17 +59,7 @@ export async function runPaced(params: PacedParams): Promise<PacedFigures> {
       messages,
       perSecond: params.perSecond,
       send: async ({ n }) => {
-        // An error before the answer began leaves its chat out of the pool: the run fails anyway.
-        const chat = pool.take();
-        const times = await ask({ child, session: chat, text: `message ${n}: please note this down` });
-        acceptedMs.push(times.acceptedMs);
-        const end = times.doneMs.then((ms) => {
-          pool.release({ chat });
-          return ms;
-        });
-        // Handled now (a failure is thrown by the Promise.all below), so a stream failing mid-run is no unhandled rejection.
-        end.catch(() => undefined);
-        ends.push(end);
+        acceptedMs.push((await pool.ask({ child, n, ends })).acceptedMs);
       },
     });
     await Promise.all(ends);

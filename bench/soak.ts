@@ -1,7 +1,6 @@
 // `npm run bench:soak`: the built gateway child under a slow steady load (1 msg/s over 20 chats) for an hour, its RSS
 // sampled every 10 s; after a warm-up, the least-squares slope of RSS in MB/hour (a leak shows as a steady climb).
 import { isMain } from '../src/util/is-main.js';
-import { ask } from './api-ask.js';
 import { startApiGatewayChild } from './api-child.js';
 import { ChatPool } from './chat-pool.js';
 import { paced } from './load.js';
@@ -69,15 +68,7 @@ export async function runSoak(params: SoakParams): Promise<SoakFigures> {
       messages: Math.round(params.minutes * 60 * params.perSecond),
       perSecond: params.perSecond,
       send: async ({ n }) => {
-        const chat = pool.take();
-        const times = await ask({ child, session: chat, text: `message ${n}: please note this down` });
-        const end = times.doneMs.then((ms) => {
-          pool.release({ chat });
-          return ms;
-        });
-        // Handled now (a failure is thrown by the Promise.all below), so a stream failing mid-run is no unhandled rejection.
-        end.catch(() => undefined);
-        ends.push(end);
+        await pool.ask({ child, n, ends });
       },
     });
     await Promise.all(ends);

@@ -1,17 +1,13 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 import { FakeOpenAI } from '../fakes/openai/server.js';
 import { FakeTelegram } from '../fakes/telegram/index.js';
-import { nodeArgsFor } from '../helpers/entry.js';
+import { startCliGateway } from '../helpers/gateway-process.js';
 import { testToken } from '../helpers/telegram.js';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Packages a Telegram-only profile with default settings must never load (each costs MBs of memory and ms of start-up). */
 const unused = ['@slack/', 'discord.js', '@discordjs/', 'imapflow', 'mailparser', 'nodemailer', 'twilio', 'prom-client', 'pino-pretty', 'marked-terminal', 'gpt-tokenizer'];
@@ -33,23 +29,16 @@ test('a Telegram-only profile loads neither the other platforms\' SDKs nor the t
       platforms: { telegram: { enabled: true, token: testToken, api_root: fake.apiRoot, allowed_users: ['@owner'], merge_window: '100ms' } },
     }),
   );
-  let output = '';
-  const child = spawn(process.execPath, ['--import', './test/helpers/module-trace.mjs', ...nodeArgsFor('src/cli/main.ts'), '-p', 'work', 'gateway', 'run'], {
-    cwd: root,
-    env: { PATH: process.env['PATH'] ?? '', HOME: home, HERMES_HOME: home, MODULE_TRACE_FILE: trace },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const gateway = startCliGateway({ home, profile: 'work', nodeOptions: ['--import', './test/helpers/module-trace.mjs'], env: { MODULE_TRACE_FILE: trace } });
+  const { output } = gateway;
   try {
     await fake.waitFor({ predicate: (f) => f.calls.some((c) => c.method === 'getUpdates'), timeoutMs: 30_000 }).catch((error: unknown) => {
-      throw new Error(`${String(error)}\n${output}`);
+      throw new Error(`${String(error)}\n${output()}`);
     });
     fake.pushMessage({ chat: { id: 77, type: 'private' }, from: { id: 77, first_name: 'Owner', username: 'owner' }, text: 'hi' });
     await fake.waitFor({ predicate: (f) => f.chatMessages(77).some((m) => m.shown === 'Hello from hermes.'), timeoutMs: 15_000 });
-    child.kill('SIGTERM');
-    assert.equal(await exited, 0, output);
+    gateway.proc.kill('SIGTERM');
+    assert.equal(await gateway.exited, 0, output());
     const loaded = readFileSync(trace, 'utf8').split('\n').filter((line) => line.includes('node_modules'));
     // The trace works: what the profile does use is in it.
     for (const used of ['grammy', 'openai', 'better-sqlite3']) assert.ok(loaded.some((line) => line.includes(`/node_modules/${used}/`)), `${used} is not in the trace`);
@@ -58,7 +47,7 @@ test('a Telegram-only profile loads neither the other platforms\' SDKs nor the t
       assert.deepEqual(hits, [], `${name} was loaded by a Telegram-only profile`);
     }
   } finally {
-    if (child.exitCode === null) child.kill('SIGKILL');
+    if (gateway.alive()) gateway.proc.kill('SIGKILL');
     await Promise.all([fake.close(), model.close()]);
     rmSync(home, { recursive: true, force: true });
   }

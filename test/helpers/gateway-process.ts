@@ -26,20 +26,24 @@ export function startGatewayProcess(params: { home: string; profile: string; loo
   });
 }
 
-/** Starts `hermes -p <profile> gateway run` (the real CLI, killable with SIGKILL) with nothing but PATH, HOME and HERMES_HOME in its environment. */
-export function startCliGateway(params: { home: string; profile: string }): GatewayProcess {
+/**
+ * Starts `hermes -p <profile> gateway run` (the real CLI, killable with SIGKILL) with nothing but PATH, HOME and
+ * HERMES_HOME in its environment, plus `env`; `nodeOptions` go before the script (`--import` a hook, say).
+ */
+export function startCliGateway(params: { home: string; profile: string; nodeOptions?: readonly string[]; env?: Readonly<Record<string, string>> }): GatewayProcess {
   return spawnGateway({
     args: ['src/cli/main.ts', '-p', params.profile, 'gateway', 'run'],
-    env: { PATH: process.env['PATH'] ?? '', HOME: params.home, HERMES_HOME: params.home },
+    env: { PATH: process.env['PATH'] ?? '', HOME: params.home, HERMES_HOME: params.home, ...params.env },
+    ...(params.nodeOptions ? { nodeOptions: params.nodeOptions } : {}),
   });
 }
 
 /** Spawns `node <args>` (the first a .ts file: compiled, or through tsx) from the repository root, collecting its output. */
-function spawnGateway(params: { args: string[]; env: NodeJS.ProcessEnv }): GatewayProcess {
+function spawnGateway(params: { args: string[]; env: NodeJS.ProcessEnv; nodeOptions?: readonly string[] }): GatewayProcess {
   let output = '';
   let exitedYet = false;
   const [script = '', ...rest] = params.args;
-  const proc = spawn(process.execPath, [...nodeArgsFor(script), ...rest], {
+  const proc = spawn(process.execPath, [...(params.nodeOptions ?? []), ...nodeArgsFor(script), ...rest], {
     cwd: root,
     env: params.env,
     stdio: ['ignore', 'pipe', 'pipe'],
