@@ -21,6 +21,7 @@ import { join, relative } from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { passWithRecap } from './failure-recap.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const withChecks = process.argv.includes('--with-checks');
@@ -65,16 +66,19 @@ async function compile() {
   return out;
 }
 
-/** Runs a node child to its end; resolves with its exit code (1 when it could not start or was killed). */
+/**
+ * Runs a node child to its end; resolves with its exit code (1 when it could not start or was killed). A piped stdout
+ * goes through `pass` (its promise is awaited before resolving) or else to stderr.
+ */
 function runNode(params) {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, params.args, { cwd: params.cwd, stdio: params.stdio });
-    if (params.stdio[1] === 'pipe') child.stdout.pipe(process.stderr);
+    const passed = params.stdio[1] !== 'pipe' ? Promise.resolve() : params.pass ? params.pass(child.stdout) : (child.stdout.pipe(process.stderr), Promise.resolve());
     child.on('error', (error) => {
       console.error(String(error));
       resolve(1);
     });
-    child.on('close', (code) => resolve(code ?? 1));
+    child.on('close', (code) => void passed.then(() => resolve(code ?? 1)));
   });
 }
 
@@ -93,7 +97,13 @@ console.log(`# compiled src, adapters, test and bench into ${out} in ${Date.now(
 // the two CPUs partly idle (measured on the whole suite: 435 s at four, 512 s at three). HERMES_TEST_CONCURRENCY
 // sets another number.
 const concurrency = process.env['HERMES_TEST_CONCURRENCY'] ?? '4';
-const tests = await runNode({ args: ['--test', `--test-concurrency=${concurrency}`, ...files], cwd: out, stdio: 'inherit' });
+// The TAP stream passes through failure-recap.mjs, which lists the failed tests again just before the summary.
+const tests = await runNode({
+  args: ['--test', `--test-concurrency=${concurrency}`, ...files],
+  cwd: out,
+  stdio: ['inherit', 'pipe', 'inherit'],
+  pass: (stdout) => passWithRecap({ input: stdout, output: process.stdout }),
+});
 const checked = await checks;
 if (checked !== 0) console.error('the static checks failed (their report is above): npm run check');
 process.exit(tests !== 0 ? tests : checked);
