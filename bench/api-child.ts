@@ -24,6 +24,8 @@ export interface ApiGatewayChild {
   readonly completionsUrl: string;
   /** The Authorization header's value for it. */
   readonly authorization: string;
+  /** GET /metrics of the child (Prometheus text), when started with `metrics`. */
+  readonly metricsUrl?: string;
   /** Spawn → /healthz "ok", ms. */
   readonly readyMs: number;
   /** The child's stderr so far (the last 64 KB), for a failure's message. */
@@ -32,11 +34,6 @@ export interface ApiGatewayChild {
   stop(): Promise<void>;
 }
 
-/**
- * Spawns the built CLI (`dist/`: `npm run build` first) for a fresh profile with `platforms.api` on (one key) and the
- * gateway's HTTP server on a free loopback port, its model a FakeOpenAI here answering BENCH_REPLY at once; resolves
- * once /healthz says "ok". `nodeArgs` go before the script (`--cpu-prof`, say).
- */
 /** Extra node options for every bench child from BENCH_CHILD_NODE_ARGS (space-separated: `--max-semi-space-size=4`, say). */
 function childNodeArgs(): string[] {
   return (process.env['BENCH_CHILD_NODE_ARGS'] ?? '').split(' ').filter((arg) => arg !== '');
@@ -48,7 +45,12 @@ function childMallocEnv(): Record<string, string> {
   return arenas === undefined ? {} : { MALLOC_ARENA_MAX: arenas };
 }
 
-export async function startApiGatewayChild(params: { nodeArgs?: readonly string[] } = {}): Promise<ApiGatewayChild> {
+/**
+ * Spawns the built CLI (`dist/`: `npm run build` first) for a fresh profile with `platforms.api` on (one key) and the
+ * gateway's HTTP server on a free loopback port, its model a FakeOpenAI here answering BENCH_REPLY at once; resolves
+ * once /healthz says "ok". `nodeArgs` go before the script (`--cpu-prof`, say); `metrics` turns on its /metrics.
+ */
+export async function startApiGatewayChild(params: { nodeArgs?: readonly string[]; metrics?: boolean } = {}): Promise<ApiGatewayChild> {
   const home = mkdtempSync(path.join(os.tmpdir(), 'hermes-bench-api-'));
   const model = new FakeOpenAI();
   model.setResponder(() => {
@@ -63,7 +65,7 @@ export async function startApiGatewayChild(params: { nodeArgs?: readonly string[
     path.join(dir, 'config.yaml'),
     stringify({
       model: { base_url: model.baseURL, api_key: 'sk-bench' },
-      gateway: { http: { enabled: true, port: 0 } },
+      gateway: { http: { enabled: true, port: 0, ...(params.metrics === true ? { metrics: true } : {}) } },
       logging: { level: 'warn' },
       platforms: { api: { enabled: true, keys: [BENCH_KEY], allowed_users: ['key-1'] } },
     }),
@@ -94,6 +96,7 @@ export async function startApiGatewayChild(params: { nodeArgs?: readonly string[
       pid: child.pid,
       completionsUrl: `http://${http.host}:${http.port}/v1/chat/completions`,
       authorization: `Bearer ${BENCH_KEY}`,
+      ...(params.metrics === true ? { metricsUrl: `http://${http.host}:${http.port}/metrics` } : {}),
       readyMs: ready.readyMs,
       stderr: () => stderr,
       stop: cleanUp,

@@ -25,7 +25,21 @@ export function soakLines(params: { figures: SoakFigures }): string[] {
     `soak: ${f.messages} messages at ${f.perSecond} msg/s over ${f.chats} chats for ${f.minutes} min, built gateway child (API platform), node ${process.version}:`,
     `  RSS after the first ${f.warmupMinutes} min (${trend.samples} samples): slope ${trend.mbPerHour.toFixed(1)} MB/hour, min ${trend.minMb.toFixed(0)} MB, max ${trend.maxMb.toFixed(0)} MB; ` +
       `ready ${f.rssReadyMb.toFixed(0)} MB, whole run min ${Math.min(...all).toFixed(0)} MB, max ${Math.max(...all).toFixed(0)} MB`,
+    ...heapLines(params),
     `  request → first reply text p50 ${percentile({ sorted, p: 50 }).toFixed(1)} ms, p99 ${percentile({ sorted, p: 99 }).toFixed(1)} ms; child CPU ${f.childCpuMsPerMessage.toFixed(2)} ms/message`,
+  ];
+}
+
+/** With heap samples (BENCH_SOAK_HEAP=1): V8's heap used after the warm-up, its slope and range. */
+function heapLines(params: { figures: SoakFigures }): string[] {
+  const after = params.figures.samples.filter((s) => s.atS >= params.figures.warmupMinutes * 60 && s.heap !== undefined);
+  if (after.length < 2) return [];
+  const used = after.map((s) => s.heap?.usedMb ?? 0);
+  const total = after.map((s) => s.heap?.totalMb ?? 0);
+  const perHour = slope({ xs: after.map((s) => s.atS / 3600), ys: used });
+  return [
+    `  V8 heap used after the warm-up: slope ${perHour.toFixed(1)} MB/hour, min ${Math.min(...used).toFixed(1)} MB, max ${Math.max(...used).toFixed(1)} MB; ` +
+      `reserved ${Math.min(...total).toFixed(1)}–${Math.max(...total).toFixed(1)} MB`,
   ];
 }
 

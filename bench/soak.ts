@@ -12,6 +12,8 @@ export interface SoakSample {
   /** Seconds since the load started. */
   readonly atS: number;
   readonly rssMb: number;
+  /** V8's heap, used and reserved, and memory outside it (Buffers, SQLite's is not counted), from the child's /metrics (BENCH_SOAK_HEAP=1). */
+  readonly heap?: { readonly usedMb: number; readonly totalMb: number; readonly externalMb: number };
 }
 
 /** What a soak measured. */
@@ -38,8 +40,26 @@ export interface SoakParams {
   readonly perSecond: number;
   readonly chats: number;
   readonly sampleEveryMs: number;
+  /** Read V8's heap figures from the child's /metrics at each sample (the child then loads prom-client: +~10 MB). */
+  readonly heap: boolean;
   /** Called with each sample as it is taken (progress). */
   readonly onSample?: (sample: SoakSample) => void;
+}
+
+/** A gauge's value in Prometheus text (the first line for `name` without labels), in MB. */
+function gaugeMb(params: { text: string; name: string }): number {
+  const line = params.text.split('\n').find((l) => l.startsWith(`${params.name} `));
+  return Number.parseFloat(line?.slice(params.name.length + 1) ?? 'NaN') / 1024 / 1024;
+}
+
+/** V8's heap figures of the child, from its /metrics (prom-client's default metrics under the `hermes_` prefix). */
+async function heapOf(params: { metricsUrl: string }): Promise<SoakSample['heap']> {
+  const text = await (await fetch(params.metricsUrl)).text();
+  return {
+    usedMb: gaugeMb({ text, name: 'hermes_nodejs_heap_size_used_bytes' }),
+    totalMb: gaugeMb({ text, name: 'hermes_nodejs_heap_size_total_bytes' }),
+    externalMb: gaugeMb({ text, name: 'hermes_nodejs_external_memory_bytes' }),
+  };
 }
 
 /**
@@ -47,21 +67,23 @@ export interface SoakParams {
  * (their sessions grow as a user's would), the child's VmRSS sampled every `sampleEveryMs` and once more at the end.
  */
 export async function runSoak(params: SoakParams): Promise<SoakFigures> {
-  const child = await startApiGatewayChild();
+  const child = await startApiGatewayChild({ metrics: params.heap });
   const samples: SoakSample[] = [];
   let timer: NodeJS.Timeout | undefined;
   try {
     const rssReadyMb = rssMb({ pid: child.pid });
     const cpu0 = cpuMs({ pid: child.pid });
     const started = performance.now();
-    const sample = (): void => {
-      const taken = { atS: (performance.now() - started) / 1000, rssMb: rssMb({ pid: child.pid }) };
+    const sample = async (): Promise<void> => {
+      const atS = (performance.now() - started) / 1000;
+      const rss = rssMb({ pid: child.pid });
+      const taken = child.metricsUrl === undefined ? { atS, rssMb: rss } : { atS, rssMb: rss, heap: await heapOf({ metricsUrl: child.metricsUrl }) };
       samples.push(taken);
       params.onSample?.(taken);
     };
-    sample();
+    await sample();
     // Sampling on a clock is the point: every `sampleEveryMs`, whatever the load is doing.
-    timer = setInterval(sample, params.sampleEveryMs);
+    timer = setInterval(() => void sample().catch(() => undefined), params.sampleEveryMs);
     const ends: Promise<number>[] = [];
     const pool = new ChatPool({ prefix: 'soak', initial: params.chats });
     const run = await paced({
@@ -73,7 +95,7 @@ export async function runSoak(params: SoakParams): Promise<SoakFigures> {
     });
     await Promise.all(ends);
     clearInterval(timer);
-    sample();
+    await sample();
     return {
       minutes: params.minutes,
       warmupMinutes: params.warmupMinutes,
@@ -93,11 +115,22 @@ export async function runSoak(params: SoakParams): Promise<SoakFigures> {
   }
 }
 
-/** BENCH_SOAK_MINUTES (default 60), BENCH_SOAK_WARMUP_MINUTES (default 10, at most a third of the soak unless set). */
+/**
+ * BENCH_SOAK_MINUTES (default 60), BENCH_SOAK_WARMUP_MINUTES (default 10, at most a third of the soak unless set),
+ * BENCH_SOAK_RATE (messages per second, default 1: a higher rate reaches an hour's session lengths sooner),
+ * BENCH_SOAK_HEAP=1 (V8's heap figures beside the RSS).
+ */
 export function soakParamsFromEnv(): SoakParams {
   const minutes = Number.parseFloat(process.env['BENCH_SOAK_MINUTES'] ?? '60');
   const warmup = process.env['BENCH_SOAK_WARMUP_MINUTES'];
-  return { minutes, warmupMinutes: warmup === undefined ? Math.min(10, minutes / 3) : Number.parseFloat(warmup), perSecond: 1, chats: 20, sampleEveryMs: 10_000 };
+  return {
+    minutes,
+    warmupMinutes: warmup === undefined ? Math.min(10, minutes / 3) : Number.parseFloat(warmup),
+    perSecond: Number.parseFloat(process.env['BENCH_SOAK_RATE'] ?? '1'),
+    chats: 20,
+    sampleEveryMs: 10_000,
+    heap: process.env['BENCH_SOAK_HEAP'] === '1',
+  };
 }
 
 if (isMain({ moduleUrl: import.meta.url })) {
@@ -108,7 +141,8 @@ if (isMain({ moduleUrl: import.meta.url })) {
     const minute = Math.floor(s.atS / 60);
     if (minute === lastMinute) return;
     lastMinute = minute;
-    console.log(`  ${minute} min: RSS ${s.rssMb.toFixed(0)} MB`);
+    const heap = s.heap === undefined ? '' : `, heap used ${s.heap.usedMb.toFixed(1)} of ${s.heap.totalMb.toFixed(1)} MB, external ${s.heap.externalMb.toFixed(1)} MB`;
+    console.log(`  ${minute} min: RSS ${s.rssMb.toFixed(0)} MB${heap}`);
   };
   for (const line of soakLines({ figures: await runSoak({ ...params, onSample }) })) console.log(line);
 }
