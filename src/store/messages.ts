@@ -52,7 +52,10 @@ function toStoredMessage(record: MessageRecord): StoredMessage {
 }
 
 /** The chat history's part of the Store (search lives in search.ts). */
-export type MessageQueries = Pick<Store, 'appendMessage' | 'history' | 'historyStart' | 'deleteTurnMessages' | 'countUserTurns' | 'hideMessages' | 'hiddenMessages'>;
+export type MessageQueries = Pick<
+  Store,
+  'appendMessage' | 'history' | 'historyStart' | 'latestAssistantMessages' | 'deleteTurnMessages' | 'countUserTurns' | 'hideMessages' | 'hiddenMessages'
+>;
 
 /** Prepares the message statements once and returns the methods that use them. */
 export function createMessageQueries(params: { db: Database.Database; clock: Clock }): MessageQueries {
@@ -80,6 +83,10 @@ export function createMessageQueries(params: { db: Database.Database; clock: Clo
     'SELECT * FROM (SELECT * FROM messages WHERE session_id = ? AND hidden_by IS NULL ORDER BY id DESC LIMIT ?) ORDER BY id',
   );
   const firstBySession = db.prepare<[string, number], MessageRecord>('SELECT * FROM messages WHERE session_id = ? AND hidden_by IS NULL ORDER BY id LIMIT ?');
+  // Walks the session's index back from its newest row, so it reads about `limit` turns' rows, not the session.
+  const latestAssistant = db.prepare<[string, number], MessageRecord>(
+    "SELECT * FROM messages WHERE session_id = ? AND role = 'assistant' AND hidden_by IS NULL ORDER BY id DESC LIMIT ?",
+  );
   const hide = db.prepare<{ sessionId: string; fromId: number; by: number }>(
     'UPDATE messages SET hidden_by = @by WHERE session_id = @sessionId AND id >= @fromId AND hidden_by IS NULL',
   );
@@ -109,6 +116,7 @@ export function createMessageQueries(params: { db: Database.Database; clock: Clo
     history: ({ sessionId, limit }) =>
       (limit === undefined ? bySession.all(sessionId) : recentBySession.all(sessionId, Math.max(0, limit))).map(toStoredMessage),
     historyStart: ({ sessionId, limit }) => firstBySession.all(sessionId, Math.max(0, limit)).map(toStoredMessage),
+    latestAssistantMessages: ({ sessionId, limit }) => latestAssistant.all(sessionId, Math.max(0, limit)).map(toStoredMessage),
     deleteTurnMessages: ({ inboxId }) => deleteByInbox.run(inboxId).changes,
     countUserTurns: ({ sessionIds }) => countTurns.get(JSON.stringify(sessionIds))?.n ?? 0,
     hideMessages: ({ sessionId, fromMessageId, hiddenBy: by }) => hide.run({ sessionId, fromId: fromMessageId, by }).changes,

@@ -145,6 +145,7 @@ function historyMethods(params: WrapParams): MessageQueries & SearchQueries & Se
     appendMessage: live('appendMessage', messages.appendMessage),
     history: live('history', messages.history),
     historyStart: live('historyStart', messages.historyStart),
+    latestAssistantMessages: live('latestAssistantMessages', messages.latestAssistantMessages),
     deleteTurnMessages: live('deleteTurnMessages', messages.deleteTurnMessages),
     countUserTurns: live('countUserTurns', messages.countUserTurns),
     hideMessages: live('hideMessages', messages.hideMessages),

@@ -369,6 +369,8 @@ export interface Store extends JobStore, ApprovalStore {
   history(params: { sessionId: string; limit?: number }): StoredMessage[];
   /** A session's first `limit` messages, in order (where a compressed session's head and summary are). */
   historyStart(params: { sessionId: string; limit: number }): StoredMessage[];
+  /** A session's newest `limit` assistant messages (one per model call), newest first: what the last calls did, without reading the history. */
+  latestAssistantMessages(params: { sessionId: string; limit: number }): StoredMessage[];
   /** How many turns (user messages with an inbox id, each id once) the sessions hold: the background review's count of a compression chain. */
   countUserTurns(params: { sessionIds: readonly string[] }): number;
   /** Removes a turn's history entries (used when a crashed turn is replayed). */

@@ -75,15 +75,9 @@ export type ReviewOutcome =
 
 /** Whether the agent called skill_manage in the session's latest `calls` model calls (one assistant message per call). */
 function skillManagedRecently(params: { store: Store; sessionId: string; calls: number }): boolean {
-  const messages = params.store.history({ sessionId: params.sessionId, limit: REVIEW_HISTORY_LIMIT });
-  let seen = 0;
-  for (let i = messages.length - 1; i >= 0 && seen < params.calls; i--) {
-    const m = messages[i];
-    if (m?.role !== 'assistant') continue;
-    seen += 1;
-    if ((m.toolCalls ?? []).some((c) => c.name === 'skill_manage')) return true;
-  }
-  return false;
+  // After every turn: the newest assistant rows only (a whole-history read here cost more than the turn's own).
+  const latest = params.store.latestAssistantMessages({ sessionId: params.sessionId, limit: Math.min(params.calls, REVIEW_HISTORY_LIMIT) });
+  return latest.some((m) => (m.toolCalls ?? []).some((c) => c.name === 'skill_manage'));
 }
 
 /** Most sessions of one compression chain whose calls are added up. */

@@ -114,3 +114,24 @@ test('a compressed session that grew past 400 messages still counts its parents 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a skill_manage call among the latest skillInterval model calls holds the skill review back; one further back does not', () => {
+  const store = openStore({ path: ':memory:', clock: new FakeClock() });
+  try {
+    const session = store.createSession({ key: 'k' });
+    const call = (toolCalls?: { id: string; name: string; arguments: string }[]): void => {
+      store.appendMessage({ sessionId: session.id, role: 'assistant', content: '', ...(toolCalls === undefined ? {} : { toolCalls }) });
+      calls(store, session.id, 1);
+    };
+    call([{ id: 'c0', name: 'skill_manage', arguments: '{"action":"create"}' }]);
+    for (let i = 0; i < 8; i++) call();
+    call([{ id: 'c9', name: 'read_file', arguments: '{}' }]);
+    // The 10th call: the skill_manage was the 10th-newest assistant message, inside the window.
+    assert.equal(reviewDueAfterTurn({ store, sessionId: session.id, turnModelCalls: 1, options, memoryOn: false }).due, false);
+    for (let i = 0; i < 10; i++) call();
+    // The 20th: the window of the latest 10 holds no skill_manage.
+    assert.equal(reviewDueAfterTurn({ store, sessionId: session.id, turnModelCalls: 1, options, memoryOn: false }).due, true);
+  } finally {
+    store.close();
+  }
+});

@@ -45,6 +45,29 @@ describe('store messages', () => {
     store.close();
   });
 
+  test('latestAssistantMessages: the newest assistant rows of the session, newest first, hidden ones left out', () => {
+    const store = openStore({ path: ':memory:', clock: new FakeClock() });
+    const session = store.createSession({ key: 'k' });
+    const other = store.createSession({ key: 'other' });
+    const assistants = [];
+    for (let i = 0; i < 5; i++) {
+      store.appendMessage({ sessionId: session.id, role: 'user', content: `question ${i}` });
+      assistants.push(store.appendMessage({ sessionId: session.id, role: 'assistant', content: `answer ${i}` }));
+      store.appendMessage({ sessionId: other.id, role: 'assistant', content: `elsewhere ${i}` });
+    }
+    assert.deepEqual(
+      store.latestAssistantMessages({ sessionId: session.id, limit: 3 }).map((m) => m.content),
+      ['answer 4', 'answer 3', 'answer 2'],
+    );
+    store.hideMessages({ sessionId: session.id, fromMessageId: assistants[4]?.id ?? 0, hiddenBy: 99 });
+    assert.deepEqual(
+      store.latestAssistantMessages({ sessionId: session.id, limit: 2 }).map((m) => m.content),
+      ['answer 3', 'answer 2'],
+    );
+    assert.deepEqual(store.latestAssistantMessages({ sessionId: session.id, limit: 0 }), []);
+    store.close();
+  });
+
   test('only the tool call fields of the contract are stored', () => {
     const store = openStore({ path: ':memory:', clock: new FakeClock() });
     const session = store.createSession({ key: 'k' });
