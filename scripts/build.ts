@@ -7,13 +7,15 @@
 // unused locales, yaml from its ESM build (tree-shaken). Every other package stays external, loaded from node_modules:
 // the native ones (better-sqlite3, node-pty), the other platform SDKs (loaded only by a profile that enables them),
 // and the lazily loaded ones (gpt-tokenizer, prom-client, pino-pretty, whose worker-thread transports pino is never
-// asked for). Type checking is `npm run typecheck` (part of `npm test`); tsc no longer emits anything.
+// asked for). Type checking is `npm run typecheck` (part of `npm test`); tsc no longer emits anything. The entry starts
+// with the launcher of src/cli/node-flags.ts (node with the project's V8 options) instead of a node hashbang.
 // `--outDir DIR` writes elsewhere (test/e2e/install.test.ts builds into a copy of the package).
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
+import { launcherLines } from '../src/cli/node-flags.js';
 import { isMain } from '../src/util/is-main.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -113,6 +115,22 @@ export async function buildCli(params: { dir: string }): Promise<void> {
     banner: { js: "import { createRequire as __hermesCreateRequire } from 'node:module';\nconst require = __hermesCreateRequire(import.meta.url);" },
     logLevel: 'warning',
   });
+  useLauncher({ dir });
+}
+
+/**
+ * Starts the built entry through the launcher (src/cli/node-flags.ts), so `hermes` runs node with the project's V8
+ * options; its source map gets one more (empty) line at the top to keep pointing at the right lines.
+ */
+function useLauncher(params: { dir: string }): void {
+  const entry = path.join(params.dir, 'src', 'cli', 'main.js');
+  const code = readFileSync(entry, 'utf8');
+  const hashbang = '#!/usr/bin/env node\n';
+  if (!code.startsWith(hashbang)) throw new Error(`the built ${entry} does not start with ${JSON.stringify(hashbang)}`);
+  writeFileSync(entry, launcherLines() + code.slice(hashbang.length));
+  const mapFile = `${entry}.map`;
+  const map = JSON.parse(readFileSync(mapFile, 'utf8')) as { mappings: string };
+  writeFileSync(mapFile, JSON.stringify({ ...map, mappings: `;${map.mappings}` }));
 }
 
 if (isMain({ moduleUrl: import.meta.url })) await buildCli({ dir: outDir({ argv: process.argv.slice(2) }) });

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
+import { launcherLines, NODE_FLAGS } from '../../src/cli/node-flags.js';
 
 const repo = path.resolve(import.meta.dirname, '../..');
 const nodeDir = path.dirname(process.execPath);
@@ -55,11 +56,12 @@ test('the README install leaves a working `hermes` command on a clean PATH', { t
     const install = await run({ command: 'npm', args: ['install', '-g', '.', '--prefix', prefix, '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], cwd: pkg, env: npmEnv });
     assert.equal(install.code, 0, install.stdout + install.stderr);
 
-    // The bin is a symlink to the built entry, which npm made executable (it starts with a node shebang).
+    // The bin is a symlink to the built entry, which npm made executable (it starts with the launcher: /bin/sh
+    // execs node with the project's V8 options on the same file; src/cli/node-flags.ts).
     const bin = path.join(prefix, 'bin', 'hermes');
     assert.ok(lstatSync(bin).isSymbolicLink());
     assert.ok((statSync(bin).mode & 0o111) !== 0, 'hermes is not executable');
-    assert.match(readFileSync(bin, 'utf8'), /^#!\/usr\/bin\/env node\n/);
+    assert.ok(readFileSync(bin, 'utf8').startsWith(launcherLines()));
 
     const home = path.join(tmp, 'home');
     mkdirSync(home);
@@ -68,6 +70,10 @@ test('the README install leaves a working `hermes` command on a clean PATH', { t
     assert.equal(version.stderr, '');
     assert.equal(version.code, 0);
     assert.equal(version.stdout, `${(JSON.parse(manifest) as { version: string }).version}\n`);
+    // What the launcher runs: node from the PATH with the flags, on the file it was started as, arguments kept.
+    const traced = await run({ command: 'sh', args: ['-x', bin, '--version'], cwd: tmp, env: clean });
+    assert.equal(traced.code, 0, traced.stderr);
+    assert.ok(traced.stderr.includes(`+ exec node ${NODE_FLAGS.join(' ')} ${bin} --version`), traced.stderr);
     // The whole command tree loads from the installed copy (commander and the command modules resolve).
     const help = await run({ command: 'hermes', args: ['--help'], cwd: tmp, env: clean });
     assert.equal(help.code, 0, help.stderr);

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
+import { NODE_FLAGS } from '../../../src/cli/node-flags.js';
 import { cli } from '../../helpers/cli.js';
 
 test('gateway install --print renders the per-profile unit; systemd-analyze accepts it when available', async () => {
@@ -14,7 +15,7 @@ test('gateway install --print renders the per-profile unit; systemd-analyze acce
     assert.equal(res.code, 0, res.stderr);
     const unit = res.stdout;
     assert.match(unit, new RegExp(`^Environment=HERMES_HOME=${home.replace(/[/.]/g, '\\$&')}$`, 'm'));
-    assert.match(unit, new RegExp(`^ExecStart=${process.execPath.replace(/[/.]/g, '\\$&')} \\S+/dist/src/cli/main\\.js -p %i gateway run$`, 'm'));
+    assert.match(unit, new RegExp(`^ExecStart=${process.execPath.replace(/[/.]/g, '\\$&')} ${NODE_FLAGS.join(' ')} \\S+/dist/src/cli/main\\.js -p %i gateway run$`, 'm'));
     for (const line of ['Restart=on-failure', 'RestartPreventExitStatus=78', 'TimeoutStopSec=75', 'KillMode=mixed', 'WantedBy=default.target']) {
       assert.ok(unit.split('\n').includes(line), `missing ${line}`);
     }

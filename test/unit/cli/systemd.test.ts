@@ -6,6 +6,7 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { NODE_FLAGS } from '../../../src/cli/node-flags.js';
 import { gatewayInstall, gatewayUninstall } from '../../../src/cli/gateway-install.js';
 import { gatewayRestart, gatewayServiceStatus, gatewayStart, gatewayStop } from '../../../src/cli/gateway-service.js';
 import type { CliIO } from '../../../src/cli/output.js';
@@ -66,7 +67,7 @@ describe('rendered units', () => {
   const lines = (unit: string): string[] => unit.split('\n');
 
   test('user unit: default.target, no User=, no sandbox that would hide the home folder', () => {
-    for (const line of [`ExecStart=${process.execPath} ${cliPath} -p %i gateway run`, 'Environment=HERMES_HOME=/srv/hermes', 'ExecReload=/bin/kill -HUP $MAINPID', 'TimeoutStopSec=60', 'WantedBy=default.target']) {
+    for (const line of [`ExecStart=${process.execPath} ${NODE_FLAGS.join(' ')} ${cliPath} -p %i gateway run`, 'Environment=HERMES_HOME=/srv/hermes', 'ExecReload=/bin/kill -HUP $MAINPID', 'TimeoutStopSec=60', 'WantedBy=default.target']) {
       assert.ok(lines(user).includes(line), `missing ${line}`);
     }
     assert.ok(!user.includes('User='));
@@ -107,7 +108,7 @@ test('paths with spaces, quotes, % and $ stay whole: quoted and escaped the way 
   const lines = unit.split('\n');
   for (const line of [
     'Environment="HERMES_HOME=/home/me/My \\"Hermes\\" 100%%"',
-    `ExecStart=${process.execPath} "/opt/my apps/$$HOME/hermes/main.js" -p %i gateway run`,
+    `ExecStart=${process.execPath} ${NODE_FLAGS.join(' ')} "/opt/my apps/$$HOME/hermes/main.js" -p %i gateway run`,
     'ReadWritePaths="/home/me/My \\"Hermes\\" 100%%"',
   ]) {
     assert.ok(lines.includes(line), `missing ${line} in\n${unit}`);

@@ -1,0 +1,22 @@
+/**
+ * The V8 options `hermes` runs with, and the launcher lines that apply them to the built CLI.
+ *
+ * `--max-semi-space-size`: V8's young generation otherwise grows to 2 × 16 MB under a steady load and keeps it, which
+ * is most of what a gateway's resident memory climbs by after start (measured: an hour at 1 msg/s stepped from ~105
+ * to ~140 MB; at 4 msg/s over 20 chats the RSS sat at 137–151 MB by default against 116–122 MB with 2 MB and
+ * 122–127 MB with 4 MB, the JS heap in use the same 24–40 MB in each). The young space is only a nursery for
+ * short-lived objects, so a smaller one collects more often: bench/README "Issue 27" has the CPU it costs.
+ * V8 reads the option when the process starts (v8.setFlagsFromString later does not resize the space), so it has to
+ * be on node's command line: the built CLI starts through /bin/sh for that (LAUNCHER_LINES), the systemd unit passes
+ * it to node, and the benches run their children the same way.
+ */
+export const NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4'];
+
+/**
+ * The first two lines of the built `dist/src/cli/main.js`, in place of `#!/usr/bin/env node`: run as a program, /bin/sh
+ * reads the second line as `:` (a no-op) and then execs node with NODE_FLAGS on the same file; node reads it as a
+ * string and a comment. `node dist/src/cli/main.js` runs it without the flags (the benches pass them themselves).
+ */
+export function launcherLines(): string {
+  return `#!/bin/sh\n':' //; exec node ${NODE_FLAGS.join(' ')} "$0" "$@"\n`;
+}
