@@ -276,6 +276,17 @@ ALTER TABLE messages ADD COLUMN hidden_by INTEGER;
 CREATE INDEX messages_hidden_by ON messages (hidden_by) WHERE hidden_by IS NOT NULL;
 `;
 
+/**
+ * Every per-session read of the messages asks for the visible ones (`hidden_by IS NULL`), and the session columns
+ * count them on every session lookup (two per turn). With `hidden_by` in the index those are index-only: the count
+ * no longer reads each of the session's rows from the table (it did, to test `hidden_by`; the cost grew with the
+ * session). The prefix (session_id) still serves the cascade from sessions.
+ */
+const visibleMessagesIndexSchema = `
+DROP INDEX messages_by_session;
+CREATE INDEX messages_by_session ON messages (session_id, hidden_by, id);
+`;
+
 /** The store's schema history, oldest first. Append new migrations; never edit released ones. */
 export const migrations: readonly Migration[] = [
   { version: 1, name: 'initial schema', up: (db) => db.exec(initialSchema) },
@@ -289,4 +300,5 @@ export const migrations: readonly Migration[] = [
   { version: 9, name: 'sessions by parent', up: (db) => db.exec(parentSessionIndexSchema) },
   { version: 10, name: 'session model and chat settings', up: (db) => db.exec(chatCommandsSchema) },
   { version: 11, name: 'hidden messages', up: (db) => db.exec(hiddenMessagesSchema) },
+  { version: 12, name: 'visible messages by session', up: (db) => db.exec(visibleMessagesIndexSchema) },
 ];
