@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 import { FakeOpenAI } from '../test/fakes/openai/server.js';
-import { NODE_FLAGS } from '../src/cli/node-flags.js';
+import { NODE_FLAGS, processEnv } from '../src/cli/node-flags.js';
 import { waitReady } from './gateway-ready.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -74,7 +74,7 @@ export async function startApiGatewayChild(params: { nodeArgs?: readonly string[
   const t0 = performance.now();
   const child = spawn(process.execPath, [...NODE_FLAGS, ...(params.nodeArgs ?? []), ...childNodeArgs(), 'dist/src/cli/main.js', '-p', 'bench', 'gateway', 'run'], {
     cwd: root,
-    env: { PATH: process.env['PATH'] ?? '', HOME: home, HERMES_HOME: home, ...childMallocEnv() },
+    env: { PATH: process.env['PATH'] ?? '', HOME: home, HERMES_HOME: home, ...processEnv({ env: process.env }), ...childMallocEnv() },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';

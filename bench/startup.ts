@@ -15,7 +15,7 @@ import { dovecotAvailability, startDovecot, type Dovecot } from '../test/helpers
 import { slackTokens } from '../test/helpers/slack.js';
 import { smsSetup } from '../test/helpers/sms.js';
 import { testToken } from '../test/helpers/telegram.js';
-import { NODE_FLAGS } from '../src/cli/node-flags.js';
+import { NODE_FLAGS, processEnv } from '../src/cli/node-flags.js';
 import { waitReady } from './gateway-ready.js';
 import { rssMb } from './proc.js';
 
@@ -94,7 +94,7 @@ export async function runStartup(params: {
       // The built CLI, as `hermes` runs for a user (`npm run bench` builds it first).
       const child = spawn(process.execPath, [...NODE_FLAGS, ...(params.nodeArgs ?? []), 'dist/src/cli/main.js', '-p', 'bench', 'gateway', 'run'], {
         cwd: root,
-        env: { PATH: process.env['PATH'] ?? '', HOME: home, HERMES_HOME: home, ...params.env },
+        env: { PATH: process.env['PATH'] ?? '', HOME: home, HERMES_HOME: home, ...processEnv({ env: process.env }), ...params.env },
         stdio: 'ignore',
       });
       const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -1,5 +1,5 @@
 /**
- * The V8 options `hermes` runs with, and the launcher lines that apply them to the built CLI.
+ * The V8 options and the malloc settings `hermes` runs with, and the launcher lines that apply them to the built CLI.
  *
  * `--max-semi-space-size`: V8's young generation otherwise grows to 2 × 16 MB under a steady load and keeps it, which
  * is most of what a gateway's resident memory climbs by after start (measured: an hour at 1 msg/s stepped from ~105
@@ -13,10 +13,25 @@
 export const NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4'];
 
 /**
+ * glibc's malloc with fixed thresholds: blocks of 128 KB and more are mapped on their own and given back when freed,
+ * and free memory at the top of the heap is returned past 128 KB. By default glibc raises both thresholds after the
+ * first large block is freed, so a burst's buffers and SQLite's caches stay resident long after: measured, the RSS a
+ * minute after a 2,000-message burst was 125/132 MB (30/44 over ready) by default and 112/111 MB (19/25 over) with
+ * these, with no CPU difference beyond the noise. A GLIBC_TUNABLES already set is left as it is; musl ignores it.
+ */
+export const GLIBC_TUNABLES = 'glibc.malloc.mmap_threshold=131072:glibc.malloc.trim_threshold=131072';
+
+/** The environment `hermes` adds for itself: what the launcher exports unless it is set already. */
+export function processEnv(params: { env: Readonly<Record<string, string | undefined>> }): Record<string, string> {
+  return { GLIBC_TUNABLES: params.env['GLIBC_TUNABLES'] ?? GLIBC_TUNABLES };
+}
+
+/**
  * The first two lines of the built `dist/src/cli/main.js`, in place of `#!/usr/bin/env node`: run as a program, /bin/sh
- * reads the second line as `:` (a no-op) and then execs node with NODE_FLAGS on the same file; node reads it as a
- * string and a comment. `node dist/src/cli/main.js` runs it without the flags (the benches pass them themselves).
+ * reads the second line as `:` (a no-op), exports GLIBC_TUNABLES unless it is set, and execs node with NODE_FLAGS on
+ * the same file; node reads the line as a string and a comment. `node dist/src/cli/main.js` runs without either (the
+ * systemd unit and the benches pass them themselves).
  */
 export function launcherLines(): string {
-  return `#!/bin/sh\n':' //; exec node ${NODE_FLAGS.join(' ')} "$0" "$@"\n`;
+  return `#!/bin/sh\n':' //; export GLIBC_TUNABLES="\${GLIBC_TUNABLES:-${GLIBC_TUNABLES}}"; exec node ${NODE_FLAGS.join(' ')} "$0" "$@"\n`;
 }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { packageRoot } from '../util/package-root.js';
-import { NODE_FLAGS } from './node-flags.js';
+import { GLIBC_TUNABLES, NODE_FLAGS } from './node-flags.js';
 
 /** Who a system unit runs as (`User=`): the owner of HERMES_HOME, never root by default. */
 export interface SystemUnitUser {
@@ -28,6 +28,7 @@ export function renderUnit(params: { nodePath: string; hermesHome: string; drain
     'Type=simple',
     ...(system ? [`# Runs as the owner of HERMES_HOME; its default group is used. Change User= to run as another account.`, `User=${system.user}`] : []),
     `Environment=${unitWord({ text: `HERMES_HOME=${params.hermesHome}` })}`,
+    `Environment=${unitWord({ text: `GLIBC_TUNABLES=${GLIBC_TUNABLES}` })}`,
     `ExecStart=${[params.nodePath, ...NODE_FLAGS, cli].map((text) => unitWord({ text, exec: true })).join(' ')} -p %i gateway run`,
     '# `systemctl reload` re-reads config.yaml and .env without a restart.',
     'ExecReload=/bin/kill -HUP $MAINPID',

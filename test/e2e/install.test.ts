@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { launcherLines, NODE_FLAGS } from '../../src/cli/node-flags.js';
+import { GLIBC_TUNABLES, launcherLines, NODE_FLAGS } from '../../src/cli/node-flags.js';
 
 const repo = path.resolve(import.meta.dirname, '../..');
 const nodeDir = path.dirname(process.execPath);
@@ -70,10 +70,14 @@ test('the README install leaves a working `hermes` command on a clean PATH', { t
     assert.equal(version.stderr, '');
     assert.equal(version.code, 0);
     assert.equal(version.stdout, `${(JSON.parse(manifest) as { version: string }).version}\n`);
-    // What the launcher runs: node from the PATH with the flags, on the file it was started as, arguments kept.
+    // What the launcher runs: node from the PATH with the flags and malloc's settings, on the file it was started as,
+    // arguments kept; a GLIBC_TUNABLES of the user's own is left alone.
     const traced = await run({ command: 'sh', args: ['-x', bin, '--version'], cwd: tmp, env: clean });
     assert.equal(traced.code, 0, traced.stderr);
+    assert.ok(traced.stderr.includes(`+ export GLIBC_TUNABLES=${GLIBC_TUNABLES}\n`), traced.stderr);
     assert.ok(traced.stderr.includes(`+ exec node ${NODE_FLAGS.join(' ')} ${bin} --version`), traced.stderr);
+    const own = await run({ command: 'sh', args: ['-x', bin, '--version'], cwd: tmp, env: { ...clean, GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' } });
+    assert.ok(own.stderr.includes('+ export GLIBC_TUNABLES=glibc.malloc.arena_max=2\n'), own.stderr);
     // The whole command tree loads from the installed copy (commander and the command modules resolve).
     const help = await run({ command: 'hermes', args: ['--help'], cwd: tmp, env: clean });
     assert.equal(help.code, 0, help.stderr);

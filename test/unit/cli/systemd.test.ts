@@ -6,7 +6,7 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { NODE_FLAGS } from '../../../src/cli/node-flags.js';
+import { GLIBC_TUNABLES, NODE_FLAGS } from '../../../src/cli/node-flags.js';
 import { gatewayInstall, gatewayUninstall } from '../../../src/cli/gateway-install.js';
 import { gatewayRestart, gatewayServiceStatus, gatewayStart, gatewayStop } from '../../../src/cli/gateway-service.js';
 import type { CliIO } from '../../../src/cli/output.js';
@@ -67,7 +67,7 @@ describe('rendered units', () => {
   const lines = (unit: string): string[] => unit.split('\n');
 
   test('user unit: default.target, no User=, no sandbox that would hide the home folder', () => {
-    for (const line of [`ExecStart=${process.execPath} ${NODE_FLAGS.join(' ')} ${cliPath} -p %i gateway run`, 'Environment=HERMES_HOME=/srv/hermes', 'ExecReload=/bin/kill -HUP $MAINPID', 'TimeoutStopSec=60', 'WantedBy=default.target']) {
+    for (const line of [`ExecStart=${process.execPath} ${NODE_FLAGS.join(' ')} ${cliPath} -p %i gateway run`, 'Environment=HERMES_HOME=/srv/hermes', `Environment=GLIBC_TUNABLES=${GLIBC_TUNABLES}`, 'ExecReload=/bin/kill -HUP $MAINPID', 'TimeoutStopSec=60', 'WantedBy=default.target']) {
       assert.ok(lines(user).includes(line), `missing ${line}`);
     }
     assert.ok(!user.includes('User='));
