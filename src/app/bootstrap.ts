@@ -202,7 +202,7 @@ export function runnerOptionsFrom(params: {
         reservedNames: gatewayCommandWords,
         logger: params.logger.child({ component: 'skills' }),
       }),
-      ...(params.store && params.cronPoke ? { cron: cronCapability({ store: params.store, timeZone: config.timezone ?? hostTimeZone(), clock, poke: params.cronPoke, scrub: params.scrub }) } : {}),
+      ...(params.store && params.cronPoke ? { cron: cronCapability({ store: params.store, get timeZone() { return config.timezone ?? hostTimeZone(); }, clock, poke: params.cronPoke, scrub: params.scrub }) } : {}),
     },
     prompts: promptSource({ profile, config, clock, scrub: params.scrub, logger: params.logger.child({ component: 'prompt' }), toolNames, formatting: formattingRules }),
     ...(memory ? { memoryReport: () => memoryReport({ read: (target) => memory.read(target) }) } : {}),
@@ -262,14 +262,20 @@ function memoryFilesFor(params: { profile: Profile; config: GatewayConfig; clock
   });
 }
 
-/** The `session_search` capability for a config: the store, dates in the config's time zone, the auxiliary model when set. */
+/**
+ * The `session_search` capability for a config: the store, dates in the config's time zone, the auxiliary model when
+ * set. The zone is a getter: asking the host for its zone loads ICU's data (~8 MB of RSS), which an idle gateway
+ * does not need before its first turn.
+ */
 function sessionSearchFor(params: { config: GatewayConfig; store: Store; scrub: (text: string) => string; logger: Logger | undefined }): SessionSearchCapability {
   const complete = auxiliaryClient({ config: params.config });
   const logger = params.logger?.child({ component: 'session-search' });
   return sessionRecall({
     store: params.store,
     scrub: params.scrub,
-    timeZone: params.config.timezone ?? hostTimeZone(),
+    get timeZone(): string {
+      return params.config.timezone ?? hostTimeZone();
+    },
     ...(complete ? { complete } : {}),
     logger: logger ?? { warn: () => undefined },
   });

@@ -28,9 +28,9 @@ export function promptSource(params: {
   formatting: FormattingRules;
 }): PromptSource {
   const { profile, config, clock, scrub, logger, toolNames, formatting } = params;
-  const timeZone = promptTimeZone({ config });
   return {
     build: ({ platform, startedAt }) => buildSessionPrompt({ profile, config, platform, startedAt, scrub, logger, toolNames, formatting }),
-    ...(config.agent.current_time === 'call' ? { perCall: () => currentTimeBlock({ now: clock.now(), timeZone }) } : {}),
+    // The zone is asked at each call (cached by hostTimeZone), not here: an idle gateway need not load ICU's data.
+    ...(config.agent.current_time === 'call' ? { perCall: () => currentTimeBlock({ now: clock.now(), timeZone: promptTimeZone({ config }) }) } : {}),
   };
 }
