@@ -12,7 +12,7 @@ export interface SoakSample {
   /** Seconds since the load started. */
   readonly atS: number;
   readonly rssMb: number;
-  /** V8's heap, used and reserved, and memory outside it (Buffers, SQLite's is not counted), from the child's /metrics (BENCH_SOAK_HEAP=1). */
+  /** V8's heap, used and reserved, and the memory JS objects hold outside it (Buffers; SQLite's own is not in it), from the child's /metrics (BENCH_SOAK_HEAP=1). */
   readonly heap?: { readonly usedMb: number; readonly totalMb: number; readonly externalMb: number };
 }
 

@@ -7,7 +7,7 @@
  * 122–127 MB with 4 MB, the JS heap in use the same 24–40 MB in each). The young space is only a nursery for
  * short-lived objects, so a smaller one collects more often: bench/README "Issue 27" has the CPU it costs.
  * V8 reads the option when the process starts (v8.setFlagsFromString later does not resize the space), so it has to
- * be on node's command line: the built CLI starts through /bin/sh for that (LAUNCHER_LINES), the systemd unit passes
+ * be on node's command line: the built CLI starts through /bin/sh for that (launcherLines), the systemd unit passes
  * it to node, and the benches run their children the same way.
  */
 export const NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4'];

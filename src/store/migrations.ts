@@ -278,9 +278,10 @@ CREATE INDEX messages_hidden_by ON messages (hidden_by) WHERE hidden_by IS NOT N
 
 /**
  * Every per-session read of the messages asks for the visible ones (`hidden_by IS NULL`), and the session columns
- * count them on every session lookup (two per turn). With `hidden_by` in the index those are index-only: the count
- * no longer reads each of the session's rows from the table (it did, to test `hidden_by`; the cost grew with the
- * session). The prefix (session_id) still serves the cascade from sessions.
+ * count them on every session lookup (two per turn). With `hidden_by` in the index that count (and the lookups of a
+ * neighbouring or the last message id) reads only the index, no longer each of the session's rows from the table (it
+ * did, to test `hidden_by`; the cost grew with the session). The prefix (session_id) still serves the cascade from
+ * sessions.
  */
 const visibleMessagesIndexSchema = `
 DROP INDEX messages_by_session;
