@@ -1,16 +1,11 @@
 // The built gateway as its own process (`hermes -p bench gateway run`, as a user or systemd runs it) with the HTTP API
 // platform on, against a fake model in this process: load comes from outside, so the child's CPU and memory are its own.
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 import { FakeOpenAI } from '../test/fakes/openai/server.js';
-import { NODE_FLAGS, processEnv } from '../src/cli/node-flags.js';
-import { waitReady } from './gateway-ready.js';
-
-const root = fileURLToPath(new URL('..', import.meta.url));
+import { spawnBuiltGateway, waitReady } from './gateway-ready.js';
 
 /** The key the bench's requests carry (sender key-1, on the allowlist). */
 const BENCH_KEY = 'sk-hermes-bench-0123456789abcdef';
@@ -72,14 +67,10 @@ export async function startApiGatewayChild(params: { nodeArgs?: readonly string[
     }),
   );
   const t0 = performance.now();
-  const child = spawn(process.execPath, [...NODE_FLAGS, ...(params.nodeArgs ?? []), ...childNodeArgs(), 'dist/src/cli/main.js', '-p', 'bench', 'gateway', 'run'], {
-    cwd: root,
-    env: { PATH: process.env['PATH'] ?? '', HOME: home, HERMES_HOME: home, ...processEnv({ env: process.env }), ...childMallocEnv() },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawnBuiltGateway({ home, nodeArgs: [...(params.nodeArgs ?? []), ...childNodeArgs()], env: childMallocEnv(), stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
-  child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-65_536)));
+  child.stderr?.setEncoding('utf8');
+  child.stderr?.on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-65_536)));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let stopped: Promise<void> | undefined;
   const cleanUp = (): Promise<void> =>

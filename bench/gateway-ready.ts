@@ -1,8 +1,26 @@
-// Waiting for a spawned `hermes gateway run` child to be ready: gateway.json written, then /healthz "ok".
-import type { ChildProcess } from 'node:child_process';
+// The built `hermes gateway run` as a bench child, and waiting for it to be ready: gateway.json written, then
+// /healthz "ok".
+import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { NODE_FLAGS, processEnv } from '../src/cli/node-flags.js';
 import type { GatewayStateFile } from '../src/home/gateway-state.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * Spawns the built CLI (`dist/`: `npm run build` first) as `hermes -p bench gateway run` for HERMES_HOME `home`, the
+ * way `hermes` runs for a user: node with NODE_FLAGS and the launcher's environment. `nodeArgs` go after the flags,
+ * before the script (`--cpu-prof`, say); `env` is added to PATH, HOME and HERMES_HOME.
+ */
+export function spawnBuiltGateway(params: { home: string; nodeArgs?: readonly string[]; env?: Readonly<Record<string, string>>; stdio: StdioOptions }): ChildProcess {
+  return spawn(process.execPath, [...NODE_FLAGS, ...(params.nodeArgs ?? []), 'dist/src/cli/main.js', '-p', 'bench', 'gateway', 'run'], {
+    cwd: root,
+    env: { PATH: process.env['PATH'] ?? '', HOME: params.home, HERMES_HOME: params.home, ...processEnv({ env: process.env }), ...params.env },
+    stdio: params.stdio,
+  });
+}
 
 /** When a child became ready, in ms after `since`. */
 export interface Readiness {

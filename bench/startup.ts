@@ -1,8 +1,6 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 import { FakeDiscord } from '../test/fakes/discord/index.js';
 import { FakeOpenAI } from '../test/fakes/openai/server.js';
@@ -15,11 +13,9 @@ import { dovecotAvailability, startDovecot, type Dovecot } from '../test/helpers
 import { slackTokens } from '../test/helpers/slack.js';
 import { smsSetup } from '../test/helpers/sms.js';
 import { testToken } from '../test/helpers/telegram.js';
-import { NODE_FLAGS, processEnv } from '../src/cli/node-flags.js';
-import { waitReady } from './gateway-ready.js';
+import { spawnBuiltGateway, waitReady } from './gateway-ready.js';
 import { rssMb } from './proc.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 
 /** Start-up and idle memory of `hermes gateway run` child processes. */
 export interface StartupFigures {
@@ -92,11 +88,7 @@ export async function runStartup(params: {
     for (let run = 0; run < params.runs; run++) {
       const t0 = performance.now();
       // The built CLI, as `hermes` runs for a user (`npm run bench` builds it first).
-      const child = spawn(process.execPath, [...NODE_FLAGS, ...(params.nodeArgs ?? []), 'dist/src/cli/main.js', '-p', 'bench', 'gateway', 'run'], {
-        cwd: root,
-        env: { PATH: process.env['PATH'] ?? '', HOME: home, HERMES_HOME: home, ...processEnv({ env: process.env }), ...params.env },
-        stdio: 'ignore',
-      });
+      const child = spawnBuiltGateway({ home, ...(params.nodeArgs ? { nodeArgs: params.nodeArgs } : {}), ...(params.env ? { env: params.env } : {}), stdio: 'ignore' });
       const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
       try {
         const ready = await waitReady({ child, dir, since: t0, timeoutMs: 60_000 });
