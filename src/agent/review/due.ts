@@ -22,8 +22,11 @@ export interface ReviewCounts {
   readonly callsAfter: number;
   /** The session's user turns now (this turn's included). */
   readonly userTurns: number;
-  /** True when the agent itself called skill_manage within the last `skillInterval` model calls. */
-  readonly skillManagedInWindow: boolean;
+  /**
+   * Whether the agent itself called skill_manage within the last `skillInterval` model calls: asked only when this
+   * turn crossed an interval (it reads the store, and most turns cross none).
+   */
+  readonly skillManagedInWindow: () => boolean;
   /** Whether the review tools for each kind exist (skill_manage for skills, memory for memory). */
   readonly tools: ReviewKinds;
 }
@@ -40,7 +43,7 @@ export function reviewDue(params: { schedule: ReviewSchedule; counts: ReviewCoun
   const { schedule, counts } = params;
   if (!schedule.enabled) return { due: false };
   const crossed = Math.floor(counts.callsAfter / schedule.skillInterval) > Math.floor(Math.max(0, counts.callsBefore) / schedule.skillInterval);
-  const skills = counts.tools.skills && crossed && !counts.skillManagedInWindow;
+  const skills = counts.tools.skills && crossed && !counts.skillManagedInWindow();
   const memory = counts.tools.memory && counts.userTurns > 0 && counts.userTurns % schedule.memoryInterval === 0;
   if (!skills && !memory) return { due: false };
   const reason = skills && memory ? 'skills+memory' : skills ? 'skills' : 'memory';

@@ -111,18 +111,17 @@ export function reviewDueAfterTurn(params: { store: Store; sessionId: string; tu
   const callsAfter = chain.reduce((sum, id) => sum + store.sessionUsage({ sessionId: id }).calls, 0);
   if (!options.schedule.enabled) return { due: false, modelCalls: callsAfter };
   const tools: ReviewKinds = { skills: options.toolNames.includes('skill_manage'), memory: params.memoryOn && options.memoryTargets.length > 0 && options.toolNames.includes('memory') };
-  const counts = {
-    callsBefore: callsAfter - params.turnModelCalls,
-    callsAfter,
-    userTurns: tools.memory ? store.countUserTurns({ sessionIds: chain }) : 0,
-    skillManagedInWindow: false,
-    tools,
-  };
-  const due = reviewDue({ schedule: options.schedule, counts });
-  // A recent skill_manage call only holds a skills review back, so the store is asked only when one would be due.
-  if (!due.due || !due.kinds.skills) return { ...due, modelCalls: callsAfter };
-  const managed = skillManagedRecently({ store, sessionId, calls: options.schedule.skillInterval });
-  return { ...(managed ? reviewDue({ schedule: options.schedule, counts: { ...counts, skillManagedInWindow: true } }) : due), modelCalls: callsAfter };
+  const due = reviewDue({
+    schedule: options.schedule,
+    counts: {
+      callsBefore: callsAfter - params.turnModelCalls,
+      callsAfter,
+      userTurns: tools.memory ? store.countUserTurns({ sessionIds: chain }) : 0,
+      skillManagedInWindow: () => skillManagedRecently({ store, sessionId, calls: options.schedule.skillInterval }),
+      tools,
+    },
+  });
+  return { ...due, modelCalls: callsAfter };
 }
 
 /** What the child wrote: its skill_manage and memory calls whose results did not fail. */

@@ -7,7 +7,7 @@ const counts = (over: Partial<ReviewCounts>): ReviewCounts => ({
   callsBefore: 0,
   callsAfter: 0,
   userTurns: 1,
-  skillManagedInWindow: false,
+  skillManagedInWindow: () => false,
   tools: { skills: true, memory: true },
   ...over,
 });
@@ -24,9 +24,21 @@ test('a skill review is due when a turn crosses a multiple of the interval, not 
 });
 
 test('skill_manage in the window, a missing skill tool, or skills.review false skip the skill review', () => {
-  assert.deepEqual(reviewDue({ schedule, counts: counts({ callsBefore: 5, callsAfter: 12, skillManagedInWindow: true }) }), { due: false });
+  assert.deepEqual(reviewDue({ schedule, counts: counts({ callsBefore: 5, callsAfter: 12, skillManagedInWindow: () => true }) }), { due: false });
   assert.deepEqual(reviewDue({ schedule, counts: counts({ callsBefore: 5, callsAfter: 12, tools: { skills: false, memory: true } }) }), { due: false });
   assert.deepEqual(reviewDue({ schedule: { ...schedule, enabled: false }, counts: counts({ callsBefore: 5, callsAfter: 12, userTurns: 10 }) }), { due: false });
+});
+
+test('whether skill_manage was called lately is asked only of a turn that crossed an interval', () => {
+  let asked = 0;
+  const managed = (): boolean => {
+    asked += 1;
+    return false;
+  };
+  reviewDue({ schedule, counts: counts({ callsBefore: 7, callsAfter: 9, skillManagedInWindow: managed }) });
+  assert.equal(asked, 0);
+  reviewDue({ schedule, counts: counts({ callsBefore: 7, callsAfter: 11, skillManagedInWindow: managed }) });
+  assert.equal(asked, 1);
 });
 
 test('a memory review every memoryInterval user turns; both due make one combined review', () => {
