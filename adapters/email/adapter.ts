@@ -43,7 +43,8 @@ export class EmailAdapter implements PlatformAdapter {
   private readonly clock: Clock;
   private readonly logger: Logger;
   private readonly cacheDir: string;
-  private readonly transport: Transporter<SMTPTransport.SentMessageInfo>;
+  /** Made at the first send (nodemailer loads then). */
+  private transport: Promise<Transporter<SMTPTransport.SentMessageInfo>> | undefined;
   private readonly seen = new BoundedSet<string>({ max: 5000 });
   private state: EmailState | undefined;
   private imap: ImapFlow | undefined;
@@ -59,7 +60,6 @@ export class EmailAdapter implements PlatformAdapter {
     this.clock = params.clock;
     this.logger = params.logger.child({ adapter: 'email' });
     this.cacheDir = path.join(params.cacheDir, 'email');
-    this.transport = createSmtpTransport({ config: params.config, account });
     this.firstConnect = new Promise<void>((resolve) => (this.connected = resolve));
   }
 
@@ -136,7 +136,9 @@ export class EmailAdapter implements PlatformAdapter {
     });
     let info: SMTPTransport.SentMessageInfo;
     try {
-      info = await this.transport.sendMail(mail);
+      this.transport ??= createSmtpTransport({ config: this.config, account: this.account });
+      const transport = await this.transport;
+      info = await transport.sendMail(mail);
     } catch (error) {
       throw describeSmtpError({ error, config: this.config, host: this.account.smtpHost });
     }

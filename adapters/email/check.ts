@@ -61,7 +61,7 @@ function networkish(error: unknown): boolean {
 async function checkSmtp(params: { config: EmailConfig; account: EmailAccount; signal: AbortSignal }): Promise<CredentialCheckResult | undefined> {
   const { config, account, signal } = params;
   const where = `${account.smtpHost}:${config.smtp_port}`;
-  const transport = createSmtpTransport({ config, account });
+  const transport = await createSmtpTransport({ config, account });
   try {
     await abortable({ work: transport.verify(), signal, onAbort: () => transport.close() });
     return undefined;

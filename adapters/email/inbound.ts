@@ -1,4 +1,4 @@
-import { simpleParser, type AddressObject, type Attachment } from 'mailparser';
+import type { AddressObject, Attachment } from 'mailparser';
 import { automatedReason, rawHeaders } from './automated.js';
 import { bareId, idList, trimReferences } from './message-id.js';
 import { checkSender } from './sender-auth.js';
@@ -48,6 +48,8 @@ export async function readMail(params: {
   /** Require the receiving server's Authentication-Results to vouch for From (see sender-auth.ts); off when undefined. */
   verifySender?: { readonly trustedServer?: string };
 }): Promise<ReadMail> {
+  // mailparser (~25 MB of RSS with its charset tables) loads with the first mail, not when the gateway starts.
+  const { simpleParser } = await import('mailparser');
   const parsed = await simpleParser(params.raw, { skipImageLinks: true, skipTextLinks: true });
   const messageId = bareId({ id: parsed.messageId }) ?? params.fallbackId;
   const sender = firstAddress({ header: parsed.from });

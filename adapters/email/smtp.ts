@@ -1,10 +1,13 @@
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import type { EmailAccount, EmailConfig } from './config.js';
 import { errorMessage } from '../../src/util/error-text.js';
 
-/** The SMTP transport of the account: implicit TLS, STARTTLS (required) or plain, per `smtp_tls`. */
-export function createSmtpTransport(params: { config: EmailConfig; account: EmailAccount }): Transporter<SMTPTransport.SentMessageInfo> {
+/**
+ * The SMTP transport of the account: implicit TLS, STARTTLS (required) or plain, per `smtp_tls`. nodemailer (~14 MB
+ * of RSS) is loaded here, at the first send or check, not when the gateway starts.
+ */
+export async function createSmtpTransport(params: { config: EmailConfig; account: EmailAccount }): Promise<Transporter<SMTPTransport.SentMessageInfo>> {
   const { config, account } = params;
   const options: SMTPTransport.Options = {
     host: account.smtpHost,
@@ -19,6 +22,7 @@ export function createSmtpTransport(params: { config: EmailConfig; account: Emai
     logger: false,
     debug: false,
   };
+  const { default: nodemailer } = await import('nodemailer');
   return nodemailer.createTransport(options);
 }
 

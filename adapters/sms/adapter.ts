@@ -15,10 +15,10 @@ import { downloadTwilioMedia } from './media-in.js';
 import { composeBody, sortAttachments } from './outbound.js';
 import { maskPhone } from '../../src/util/phone.js';
 import { toPlainText } from './plain-text.js';
-import { createTwilioClient, isAuthFailure, translateTwilioError, type TwilioClient } from './rest-client.js';
+import { checkTwilioAccount } from './account-check.js';
+import type { TwilioClient } from './rest-client.js';
 import { registerSmsRoutes, type SmsRoutePaths } from './routes.js';
 import { recordStatus } from './status.js';
-import { untilAborted } from './until-aborted.js';
 
 export type { SmsConfig };
 
@@ -52,7 +52,8 @@ export class SmsAdapter implements PlatformAdapter {
   private readonly config: SmsConfig;
   private readonly accountSid: string;
   private readonly authToken: string;
-  private readonly client: TwilioClient;
+  /** The REST client, made at the first send (the twilio SDK loads then, not at start). */
+  private client: Promise<{ client: TwilioClient; translate: (params: { error: unknown; method: string }) => unknown }> | undefined;
   private readonly paths: ReturnType<typeof smsRoutePaths>;
   private readonly links: MediaLinks;
   private readonly clock: Clock;
@@ -82,7 +83,6 @@ export class SmsAdapter implements PlatformAdapter {
     this.clock = params.clock;
     this.logger = params.logger.child({ adapter: 'sms' });
     this.cacheDir = path.join(params.cacheDir, 'sms');
-    this.client = createTwilioClient({ accountSid: this.accountSid, authToken: this.authToken, apiBase: config.api_base });
     this.paths = smsRoutePaths({ webhookPath: config.webhook_path, webhookUrl: config.webhook_url });
     this.links = new MediaLinks({ clock: params.clock, ttlMs: config.media_url_ttl, publicBase: this.paths.mediaUrl, localBase: this.paths.mediaPath });
     this.hold = new RefusedHold({ clock: params.clock, ...(params.refusedRetryMs !== undefined ? { retryMs: params.refusedRetryMs } : {}) });
@@ -104,10 +104,9 @@ export class SmsAdapter implements PlatformAdapter {
   /** Checks the credentials (fetches the account), then takes webhooks until `signal` aborts. */
   async start(params: AdapterStartParams): Promise<void> {
     try {
-      await untilAborted({ work: this.client.api.accounts(this.accountSid).fetch(), signal: params.signal });
+      await checkTwilioAccount({ apiBase: this.config.api_base, accountSid: this.accountSid, authToken: this.authToken, signal: params.signal });
     } catch (error) {
       if (params.signal.aborted) return;
-      if (isAuthFailure({ error })) throw translateTwilioError({ error, method: 'accounts.fetch' });
       throw error;
     }
     const stopped = whenAborted({ signal: params.signal });
@@ -155,8 +154,9 @@ export class SmsAdapter implements PlatformAdapter {
 
   /** One messages.create call; a 429 becomes RateLimitError (nothing was sent). */
   private async create(params: { to: string; body: string; mediaUrl: readonly string[] }): Promise<string> {
+    const { client, translate } = await this.restClient();
     try {
-      const sent = await this.client.messages.create({
+      const sent = await client.messages.create({
         to: params.to,
         body: params.body,
         ...(this.config.from_number !== undefined ? { from: this.config.from_number } : {}),
@@ -167,8 +167,17 @@ export class SmsAdapter implements PlatformAdapter {
       this.logger.debug({ to: maskPhone({ phone: params.to }), messageSid: sent.sid, chars: params.body.length, media: params.mediaUrl.length }, 'SMS sent');
       return sent.sid;
     } catch (error) {
-      throw translateTwilioError({ error, method: 'messages.create' });
+      throw translate({ error, method: 'messages.create' });
     }
+  }
+
+  /** The REST client and its error translation, loaded and made once. */
+  private restClient(): Promise<{ client: TwilioClient; translate: (params: { error: unknown; method: string }) => unknown }> {
+    this.client ??= import('./rest-client.js').then((rest) => ({
+      client: rest.createTwilioClient({ accountSid: this.accountSid, authToken: this.authToken, apiBase: this.config.api_base }),
+      translate: rest.translateTwilioError,
+    }));
+    return this.client;
   }
 
   /** Sends the notes that did not fit after a message that already went out: rate limits are waited out here. */

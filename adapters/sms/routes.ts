@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import twilio from 'twilio';
+import { validateRequest } from 'twilio/lib/webhooks/webhooks.js';
 import { JournalRefusedError } from '../../src/core/errors.js';
 import type { RejectionRecorder } from '../../src/core/rejection.js';
 import { checkForm, twilioInboundSchema, twilioStatusSchema } from './form-schema.js';
@@ -69,7 +69,7 @@ export function registerSmsRoutes(params: {
     const verified = async (request: FastifyRequest, reply: FastifyReply, url: string): Promise<TwilioParams | undefined> => {
       const fields = formFields({ body: request.body });
       const signature = request.headers['x-twilio-signature'];
-      if (typeof signature === 'string' && twilio.validateRequest(params.authToken, signature, url, fields)) return fields;
+      if (typeof signature === 'string' && validateRequest(params.authToken, signature, url, fields)) return fields;
       rejections.reject({
         source: request.ip,
         reason: 'bad_signature',

@@ -6,7 +6,12 @@ import { test } from 'node:test';
 import { stringify } from 'yaml';
 import { FakeOpenAI } from '../fakes/openai/server.js';
 import { FakeTelegram } from '../fakes/telegram/index.js';
-import { startCliGateway } from '../helpers/gateway-process.js';
+import { FakeTwilio } from '../fakes/twilio/index.js';
+import { SmtpSink } from '../fakes/smtp/sink.js';
+import { dovecotAvailability, startDovecot } from '../helpers/dovecot.js';
+import { botAddress } from '../helpers/email.js';
+import { healthOf, startCliGateway, until } from '../helpers/gateway-process.js';
+import { owner, smsSetup } from '../helpers/sms.js';
 import { testToken } from '../helpers/telegram.js';
 
 /** Packages a Telegram-only profile with default settings must never load (each costs MBs of memory and ms of start-up). */
@@ -54,6 +59,66 @@ test('a Telegram-only profile loads neither the other platforms\' SDKs nor the t
   } finally {
     if (gateway.alive()) gateway.proc.kill('SIGKILL');
     await Promise.all([fake.close(), model.close()]);
+    rmSync(home, { recursive: true, force: true });
+  }
+});
+
+const dovecot = dovecotAvailability();
+
+test('email and SMS connect without loading mailparser, nodemailer or the twilio SDK (they load at the first mail and the first send)', { timeout: 60_000, skip: dovecot.available ? false : dovecot.reason }, async () => {
+  const home = mkdtempSync(path.join(os.tmpdir(), 'hermes-lazy-'));
+  const trace = path.join(home, 'modules.txt');
+  const imap = await startDovecot();
+  const sink = new SmtpSink();
+  const twilio = new FakeTwilio({ accountSid: smsSetup.accountSid, authToken: smsSetup.authToken });
+  const model = new FakeOpenAI();
+  await Promise.all([sink.start(), twilio.start(), model.start()]);
+  const dir = path.join(home, 'profiles', 'work');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    path.join(dir, 'config.yaml'),
+    stringify({
+      model: { base_url: model.baseURL, api_key: 'sk-lazy-test' },
+      gateway: { http: { port: 0 } },
+      platforms: {
+        email: {
+          enabled: true,
+          imap_host: imap.host,
+          imap_port: imap.port,
+          imap_tls: false,
+          smtp_host: '127.0.0.1',
+          smtp_port: sink.port,
+          smtp_tls: 'none',
+          username: imap.user.username,
+          password: imap.user.password,
+          address: botAddress,
+          allowed_users: ['owner@example.com'],
+        },
+        sms: { enabled: true, account_sid: smsSetup.accountSid, auth_token: smsSetup.authToken, from_number: smsSetup.botNumber, webhook_url: smsSetup.webhookUrl, api_base: twilio.apiBase, allowed_users: [owner] },
+      },
+    }),
+  );
+  const gateway = startCliGateway({ home, profile: 'work', nodeOptions: ['--import', './test/helpers/module-trace.mjs'], env: { MODULE_TRACE_FILE: trace } });
+  try {
+    await until({
+      what: 'email and sms connected',
+      timeoutMs: 30_000,
+      output: gateway.output,
+      check: async () => {
+        const adapters = (await healthOf({ profileDir: dir }))?.adapters ?? [];
+        return ['email', 'sms'].every((name) => adapters.some((a) => a.name === name && a.state === 'connected'));
+      },
+    });
+    // The SMS adapter checked the credentials at start, as the SDK's accounts(sid).fetch() does.
+    assert.ok(twilio.calls.some((c) => c.method === 'GET' && c.path === `/2010-04-01/Accounts/${smsSetup.accountSid}.json` && c.status === 200), JSON.stringify(twilio.calls));
+    const loaded = readFileSync(trace, 'utf8').split('\n').filter((line) => line.includes('node_modules'));
+    assert.ok(loaded.some((line) => line.includes('/node_modules/imapflow/')), 'imapflow is not in the trace');
+    for (const name of ['mailparser', 'nodemailer', 'axios']) assert.deepEqual(loaded.filter((line) => line.includes(`/node_modules/${name}/`)), [], `${name} was loaded at start`);
+    // Only the webhook signature check of twilio (one small file) is needed to take messages.
+    assert.deepEqual(loaded.filter((line) => line.includes('/node_modules/twilio/') && !line.includes('/node_modules/twilio/lib/webhooks/')), [], 'the twilio SDK was loaded at start');
+  } finally {
+    if (gateway.alive()) gateway.proc.kill('SIGKILL');
+    await Promise.all([sink.close(), twilio.close(), model.close(), imap.stop()]);
     rmSync(home, { recursive: true, force: true });
   }
 });
