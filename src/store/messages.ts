@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import type { Clock } from '../core/clock.js';
 import { StoreDataError } from './errors.js';
+import type { SearchIndex } from './search-index.js';
 import type { MessageRole, NewMessage, Store, StoredMessage, StoredToolCall } from './types.js';
 
 /** A messages row as SQLite returns it. */
@@ -58,8 +59,8 @@ export type MessageQueries = Pick<
 >;
 
 /** Prepares the message statements once and returns the methods that use them. */
-export function createMessageQueries(params: { db: Database.Database; clock: Clock }): MessageQueries {
-  const { db, clock } = params;
+export function createMessageQueries(params: { db: Database.Database; clock: Clock; searchIndex: SearchIndex }): MessageQueries {
+  const { db, clock, searchIndex } = params;
   const insert = db.prepare<
     {
       sessionId: string;
@@ -111,6 +112,7 @@ export function createMessageQueries(params: { db: Database.Database; clock: Clo
         now: clock.now(),
       });
       if (record === undefined) throw new Error('INSERT ... RETURNING gave no row for a new message');
+      searchIndex.added();
       return toStoredMessage(record);
     },
     history: ({ sessionId, limit }) =>

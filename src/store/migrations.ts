@@ -288,6 +288,34 @@ DROP INDEX messages_by_session;
 CREATE INDEX messages_by_session ON messages (session_id, hidden_by, id);
 `;
 
+/**
+ * The full-text index written in batches: a new message's rowid is queued in messages_fts_pending, and the queue
+ * enters messages_fts 64 rows at a time and before every search (search-index.ts). FTS5 rewrites a segment and its
+ * structure record on every commit, which made the index most of a message insert's cost. A queued row that is
+ * deleted leaves the queue (it was never indexed); an indexed one leaves the index as before. Only a change of the
+ * content touches the index (hiding a message no longer rewrites its index entry).
+ */
+const batchedSearchIndexSchema = `
+CREATE TABLE messages_fts_pending (id INTEGER PRIMARY KEY) STRICT;
+DROP TRIGGER messages_fts_insert;
+DROP TRIGGER messages_fts_delete;
+DROP TRIGGER messages_fts_update;
+CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN
+  INSERT INTO messages_fts_pending (id) VALUES (new.id);
+END;
+CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN
+  INSERT INTO messages_fts (messages_fts, rowid, content)
+    SELECT 'delete', old.id, old.content WHERE NOT EXISTS (SELECT 1 FROM messages_fts_pending WHERE id = old.id);
+  DELETE FROM messages_fts_pending WHERE id = old.id;
+END;
+CREATE TRIGGER messages_fts_update AFTER UPDATE OF content ON messages
+  WHEN NOT EXISTS (SELECT 1 FROM messages_fts_pending WHERE id = old.id)
+BEGIN
+  INSERT INTO messages_fts (messages_fts, rowid, content) VALUES ('delete', old.id, old.content);
+  INSERT INTO messages_fts (rowid, content) VALUES (new.id, new.content);
+END;
+`;
+
 /** The store's schema history, oldest first. Append new migrations; never edit released ones. */
 export const migrations: readonly Migration[] = [
   { version: 1, name: 'initial schema', up: (db) => db.exec(initialSchema) },
@@ -302,4 +330,5 @@ export const migrations: readonly Migration[] = [
   { version: 10, name: 'session model and chat settings', up: (db) => db.exec(chatCommandsSchema) },
   { version: 11, name: 'hidden messages', up: (db) => db.exec(hiddenMessagesSchema) },
   { version: 12, name: 'visible messages by session', up: (db) => db.exec(visibleMessagesIndexSchema) },
+  { version: 13, name: 'search index in batches', up: (db) => db.exec(batchedSearchIndexSchema) },
 ];

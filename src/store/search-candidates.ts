@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { scoreCandidates, type RankedCandidate } from './search-rank.js';
 import { queryTerms, quoteTerms } from './search-terms.js';
+import type { SearchIndex } from './search-index.js';
 
 /**
  * Matching messages ranked per search, newest first. FTS5 hands out rowids in descending order without scoring
@@ -48,7 +49,7 @@ export interface FindCandidatesParams {
 export type CandidateFinder = (params: FindCandidatesParams) => ScoredCandidates;
 
 /** Prepares the candidate statement once and returns the finder that pages through it. */
-export function createCandidateFinder(params: { db: Database.Database }): CandidateFinder {
+export function createCandidateFinder(params: { db: Database.Database; searchIndex: SearchIndex }): CandidateFinder {
   // ORDER BY the FTS rowid DESC is consumed by FTS5 itself (no sort); messages is joined by primary key.
   const candidates = params.db.prepare<{ query: string; exclude: string; below: number; limit: number }, CandidateRecord>(
     `SELECT m.id, m.session_id, substr(m.content, 1, ${HEAD_CHARS}) AS head, length(m.content) AS chars
@@ -73,6 +74,8 @@ export function createCandidateFinder(params: { db: Database.Database }): Candid
   };
 
   return ({ query: given, sessions, excludeSessionId }) => {
+    // The newest messages wait to be indexed in batches: a search sees every message stored before it.
+    params.searchIndex.catchUp();
     // A NUL ends an FTS5 string early, so even the quoted fallback would be "unterminated": it counts as a space.
     const query = given.replaceAll('\u0000', ' ');
     const rows: CandidateRecord[] = [];

@@ -95,6 +95,7 @@ export function openStore(params: OpenStoreParams): Store {
     close: () => {
       if (closed) return;
       closed = true;
+      if (parts.searchIndex.queued() > 0) parts.searchIndex.catchUp();
       closeDatabase(db, logger);
     },
   };

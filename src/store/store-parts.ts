@@ -15,6 +15,7 @@ import { createOutboxQueries, type OutboxQueries } from './outbox.js';
 import { createPairingQueries, type PairingQueries } from './pairing.js';
 import { createScrubQueries, type ScrubQueries } from './scrub-rows.js';
 import { createCandidateFinder } from './search-candidates.js';
+import { createSearchIndex, type SearchIndex } from './search-index.js';
 import { createSearchQueries, type SearchQueries } from './search.js';
 import { createSendIntentQueries, type SendIntentQueries } from './send-intents.js';
 import { createSessionPromptQueries, type SessionPromptQueries } from './session-prompts.js';
@@ -45,6 +46,8 @@ export interface StoreParts {
   homes: HomeChannelQueries;
   approvals: ApprovalStore;
   chatState: ChatStateQueries;
+  /** The full-text index's queue (indexed in batches; caught up before searches and on close). */
+  searchIndex: SearchIndex;
 }
 
 /** Prepares every part's statements once, on the migrated connection `db`. */
@@ -57,9 +60,10 @@ export function prepareStoreParts(params: { db: Database.Database; clock: Clock;
   const prompts = createSessionPromptQueries({ db });
   const usage = createModelCallQueries({ db, clock });
   const credentials = createCredentialQueries({ db, clock });
-  const messages = createMessageQueries({ db, clock });
+  const searchIndex = createSearchIndex({ db, logger });
+  const messages = createMessageQueries({ db, clock, searchIndex });
   const chains = createSessionSwitchQueries({ db, sessions, messages, prompts });
-  const find = createCandidateFinder({ db });
+  const find = createCandidateFinder({ db, searchIndex });
   const search = createSearchQueries({ db, find });
   const sessionSearch = createSessionSearchQueries({ db, find });
   const scrubbing = createScrubQueries({ db });
@@ -72,7 +76,7 @@ export function prepareStoreParts(params: { db: Database.Database; clock: Clock;
   const chatState = createChatStateQueries({ db, clock });
   return {
     inbox, outbox, intents, sessions, prompts, usage, credentials, messages, chains, search, sessionSearch,
-    scrubbing, cursors, pairing, jobs, runs, homes, approvals, chatState,
+    scrubbing, cursors, pairing, jobs, runs, homes, approvals, chatState, searchIndex,
   };
 }
 
