@@ -7,6 +7,7 @@ import type { Clock } from '../../core/clock.js';
 import { RejectionLog } from './rejection-log.js';
 import { applyCommonHandlers, WebhookMounts } from './webhook-mounts.js';
 import { errorCodeText, errorMessage } from '../../util/error-text.js';
+import { lazyChild } from '../../log/component.js';
 
 /** How long a client may take to send a request; slower ones get 408 and are disconnected. */
 export interface HttpTimeouts {
@@ -89,6 +90,8 @@ export function createHttpServer(params: {
     loggerInstance: httpLogger,
     bodyLimit: params.bodyLimitBytes,
     logController: new LogController({ disableRequestLogging: true }),
+    // A request's logger (its reqId) is made only if the request logs at a level that is on.
+    childLoggerFactory: (logger, bindings) => lazyChild({ logger: logger as Logger, bindings }),
     forceCloseConnections: true,
     return503OnClosing: true,
     // The gateway's own routes first, then the current webhook routes of each platform, then 404.

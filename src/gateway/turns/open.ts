@@ -7,6 +7,7 @@ import { titleFor } from './user-text.js';
 import { ToolProgress } from './tool-progress.js';
 import { turnToolsFor, type TurnTools } from './tools.js';
 import type { RunTurnParams, TurnDeps, TurnFinish } from './deps.js';
+import { lazyChild } from '../../log/component.js';
 
 /** What was journaled of a turn a restart cut short: messages already on the platform, sends never confirmed. */
 export type TurnLeftovers = ReturnType<typeof turnLeftovers>;
@@ -46,7 +47,7 @@ export function openTurn(params: RunTurnParams): OpenTurn {
   const { row, deps } = params;
   const { store } = deps;
   const event = row.event;
-  const logger = deps.logger.child({ inboxId: row.id, platform: event.platform, chatId: event.chat.id });
+  const logger = lazyChild({ logger: deps.logger, bindings: { inboxId: row.id, platform: event.platform, chatId: event.chat.id } });
   const giveUp = row.attempts >= deps.maxAttempts;
   if (!giveUp) store.setInboxState({ inboxId: row.id, state: 'processing' });
   const untitled = titleFor({ text: event.text });
