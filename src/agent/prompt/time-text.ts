@@ -19,13 +19,22 @@ function formattersFor(params: { timeZone: string }): ZoneFormatters {
   return known;
 }
 
+/** The last text made, by zone: it names the minute, so every new session and model call within one minute shares it. */
+const lastText = new Map<string, { minute: number; text: string }>();
+
 /** A moment as people read it in a zone, with the zone named, e.g. "Tuesday, 1 December 2026, 10:26 (Europe/Berlin, GMT+01:00)". */
 export function timeText(params: { at: number; timeZone: string }): string {
+  // Every zone's offset since 1972 is whole minutes, so a UTC minute is one local minute (formatting costs ~40 µs).
+  const minute = Math.floor(params.at / 60_000);
+  const known = lastText.get(params.timeZone);
+  if (known !== undefined && known.minute === minute) return known.text;
   const date = new Date(params.at);
   const zone = formattersFor({ timeZone: params.timeZone });
   const local = zone.local.format(date);
   const offset = zone.offset.formatToParts(date).find((part) => part.type === 'timeZoneName')?.value;
-  return `${local} (${params.timeZone}${offset !== undefined ? `, ${offset}` : ''})`;
+  const text = `${local} (${params.timeZone}${offset !== undefined ? `, ${offset}` : ''})`;
+  lastText.set(params.timeZone, { minute, text });
+  return text;
 }
 
 /** The ephemeral block `agent.current_time: call` sends after the history on each model call. */

@@ -208,3 +208,13 @@ test('times are told with the offset in force at that moment (daylight saving sw
   assert.match(timeText({ at: Date.UTC(2026, 10, 1, 6, 30), timeZone: 'America/New_York' }), /^Sunday, 1 November 2026\D+01:30 \(America\/New_York, GMT-05:00\)$/);
   assert.match(timeText({ at: Date.UTC(2026, 0, 1, 0, 0), timeZone: 'Asia/Kolkata' }), /^Thursday, 1 January 2026\D+05:30 \(Asia\/Kolkata, GMT\+05:30\)$/);
 });
+
+test('a time text is made once per minute and zone, and is right at each minute\'s edges', () => {
+  const start = Date.UTC(2026, 5, 1, 9, 14);
+  const berlin = timeText({ at: start, timeZone: 'Europe/Berlin' });
+  assert.match(berlin, /11:14 \(Europe\/Berlin, GMT\+02:00\)$/);
+  assert.equal(timeText({ at: start + 59_999, timeZone: 'Europe/Berlin' }), berlin, 'the same minute');
+  assert.match(timeText({ at: start + 60_000, timeZone: 'Europe/Berlin' }), /11:15 \(Europe\/Berlin/);
+  assert.match(timeText({ at: start + 30_000, timeZone: 'Asia/Kolkata' }), /14:44 \(Asia\/Kolkata, GMT\+05:30\)$/, 'another zone at the same moment');
+  assert.match(timeText({ at: start - 1, timeZone: 'Europe/Berlin' }), /11:13 \(Europe\/Berlin/, 'going back a minute');
+});
