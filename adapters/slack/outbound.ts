@@ -1,7 +1,6 @@
 import path from 'node:path';
 import type { Block, KnownBlock } from '@slack/types';
 import { ErrorCode, type WebClient } from '@slack/web-api';
-import slackifyMarkdown from 'slackify-markdown';
 import type { ChatRef, OutboundAttachment, OutboundChoice } from '../../src/core/adapter.js';
 import { RateLimitError } from '../../src/core/errors.js';
 import { choiceBlocks } from './blocks.js';
@@ -10,9 +9,11 @@ import { choiceBlocks } from './blocks.js';
  * Markdown as Slack mrkdwn (bold, italics, links, code), through slackify-markdown; never empty. Broadcast mentions
  * (`<!channel>`, `<!here>`, `<!everyone>`, `<!subteam^…>`), which slackify passes through as Slack syntax, are
  * shown as text instead (a word joiner after `<`), like Discord's allowed mentions: text the model wrote or a command
- * quoted in a tool line or approval question never notifies a whole channel.
+ * quoted in a tool line or approval question never notifies a whole channel. slackify-markdown (unified and
+ * micromark, ~10 MB of RSS) loads with the first message sent, not when the gateway starts.
  */
-export function toMrkdwn(params: { markdown: string }): string {
+export async function toMrkdwn(params: { markdown: string }): Promise<string> {
+  const { default: slackifyMarkdown } = await import('slackify-markdown');
   // Inside code spans slackify leaves `<` as it is: escaped here (Slack reads `<…>` as syntax everywhere).
   const converted = slackifyMarkdown(params.markdown.replace(/<!/g, '<\u2060!')).replace(/<\u2060!/g, '&lt;\u2060!').trimEnd();
   return converted.trim() === '' ? (params.markdown.trim() === '' ? '…' : params.markdown) : converted;
@@ -42,7 +43,7 @@ export class SlackOutbound {
   /** Posts a message (in the chat's thread, if any), with the nonce as its metadata and any buttons as blocks; returns its ts. */
   async post(params: { chat: ChatRef; text: string; nonce?: string; choices?: readonly OutboundChoice[] }): Promise<string> {
     try {
-      const text = toMrkdwn({ markdown: params.text });
+      const text = await toMrkdwn({ markdown: params.text });
       const choices = params.choices ?? [];
       const result = await this.client.chat.postMessage({
         channel: params.chat.id,
@@ -64,7 +65,7 @@ export class SlackOutbound {
    * (an update without `blocks` keeps a message's blocks); otherwise only the text goes, as a streamed edit does.
    */
   async update(params: { chat: ChatRef; ts: string; text: string; choices?: readonly OutboundChoice[]; dropBlocks?: boolean }): Promise<void> {
-    const text = toMrkdwn({ markdown: params.text });
+    const text = await toMrkdwn({ markdown: params.text });
     const choices = params.choices ?? [];
     const blocks = choices.length > 0 ? { blocks: choiceBlocks({ mrkdwn: text, choices }) } : params.dropBlocks === true ? { blocks: [] } : {};
     try {

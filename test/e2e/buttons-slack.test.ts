@@ -47,7 +47,7 @@ test('slack buttons: four choices are a section with the text and two actions bl
   await withSlack(async ({ fake, adapter }) => {
     const { messageId } = await adapter.send({ chat: dm, text: 'Run **rm -rf build**?', choices });
     const message = fake.messages(dm.id)[0];
-    const mrkdwn = toMrkdwn({ markdown: 'Run **rm -rf build**?' });
+    const mrkdwn = await toMrkdwn({ markdown: 'Run **rm -rf build**?' });
     assert.match(mrkdwn, /\*rm -rf build\*/);
     assert.equal(message?.text, mrkdwn, 'the fallback text');
     assert.deepEqual(message?.blocks?.[0], { type: 'section', text: { type: 'mrkdwn', text: mrkdwn } });

@@ -6,11 +6,13 @@ import { test } from 'node:test';
 import { stringify } from 'yaml';
 import { FakeOpenAI } from '../fakes/openai/server.js';
 import { FakeTelegram } from '../fakes/telegram/index.js';
+import { FakeSlack } from '../fakes/slack/index.js';
 import { FakeTwilio } from '../fakes/twilio/index.js';
 import { SmtpSink } from '../fakes/smtp/sink.js';
 import { dovecotAvailability, startDovecot } from '../helpers/dovecot.js';
 import { botAddress } from '../helpers/email.js';
 import { healthOf, startCliGateway, until } from '../helpers/gateway-process.js';
+import { slackTokens } from '../helpers/slack.js';
 import { owner, smsSetup } from '../helpers/sms.js';
 import { testToken } from '../helpers/telegram.js';
 
@@ -65,14 +67,16 @@ test('a Telegram-only profile loads neither the other platforms\' SDKs nor the t
 
 const dovecot = dovecotAvailability();
 
-test('email and SMS connect without loading mailparser, nodemailer or the twilio SDK (they load at the first mail and the first send)', { timeout: 60_000, skip: dovecot.available ? false : dovecot.reason }, async () => {
+test('email, SMS and Slack connect without loading mailparser, nodemailer, the twilio SDK or slackify-markdown; Slack loads its converter for its first reply', { timeout: 60_000, skip: dovecot.available ? false : dovecot.reason }, async () => {
   const home = mkdtempSync(path.join(os.tmpdir(), 'hermes-lazy-'));
   const trace = path.join(home, 'modules.txt');
   const imap = await startDovecot();
   const sink = new SmtpSink();
   const twilio = new FakeTwilio({ accountSid: smsSetup.accountSid, authToken: smsSetup.authToken });
+  const slack = new FakeSlack({ ...slackTokens });
   const model = new FakeOpenAI();
-  await Promise.all([sink.start(), twilio.start(), model.start()]);
+  await Promise.all([sink.start(), twilio.start(), slack.start(), model.start()]);
+  model.setResponder(() => ({ text: 'Hello from **hermes**.' }));
   const dir = path.join(home, 'profiles', 'work');
   mkdirSync(dir, { recursive: true });
   writeFileSync(
@@ -94,6 +98,7 @@ test('email and SMS connect without loading mailparser, nodemailer or the twilio
           address: botAddress,
           allowed_users: ['owner@example.com'],
         },
+        slack: { enabled: true, bot_token: slackTokens.botToken, app_token: slackTokens.appToken, signing_secret: slackTokens.signingSecret, api_url: slack.apiUrl, allowed_users: ['U0OWNER'] },
         sms: { enabled: true, account_sid: smsSetup.accountSid, auth_token: smsSetup.authToken, from_number: smsSetup.botNumber, webhook_url: smsSetup.webhookUrl, api_base: twilio.apiBase, allowed_users: [owner] },
       },
     }),
@@ -101,24 +106,31 @@ test('email and SMS connect without loading mailparser, nodemailer or the twilio
   const gateway = startCliGateway({ home, profile: 'work', nodeOptions: ['--import', './test/helpers/module-trace.mjs'], env: { MODULE_TRACE_FILE: trace } });
   try {
     await until({
-      what: 'email and sms connected',
+      what: 'email, sms and slack connected',
       timeoutMs: 30_000,
       output: gateway.output,
       check: async () => {
         const adapters = (await healthOf({ profileDir: dir }))?.adapters ?? [];
-        return ['email', 'sms'].every((name) => adapters.some((a) => a.name === name && a.state === 'connected'));
+        return ['email', 'sms', 'slack'].every((name) => adapters.some((a) => a.name === name && a.state === 'connected'));
       },
     });
     // The SMS adapter checked the credentials at start, as the SDK's accounts(sid).fetch() does.
     assert.ok(twilio.calls.some((c) => c.method === 'GET' && c.path === `/2010-04-01/Accounts/${smsSetup.accountSid}.json` && c.status === 200), JSON.stringify(twilio.calls));
-    const loaded = readFileSync(trace, 'utf8').split('\n').filter((line) => line.includes('node_modules'));
+    const traced = (): string[] => readFileSync(trace, 'utf8').split('\n').filter((line) => line.includes('node_modules'));
+    const loaded = traced();
     assert.ok(loaded.some((line) => line.includes('/node_modules/imapflow/')), 'imapflow is not in the trace');
-    for (const name of ['mailparser', 'nodemailer', 'axios']) assert.deepEqual(loaded.filter((line) => line.includes(`/node_modules/${name}/`)), [], `${name} was loaded at start`);
+    for (const name of ['mailparser', 'nodemailer', 'axios', 'slackify-markdown', 'micromark']) assert.deepEqual(loaded.filter((line) => line.includes(`/node_modules/${name}/`)), [], `${name} was loaded at start`);
     // Only the webhook signature check of twilio (one small file) is needed to take messages.
     assert.deepEqual(loaded.filter((line) => line.includes('/node_modules/twilio/') && !line.includes('/node_modules/twilio/lib/webhooks/')), [], 'the twilio SDK was loaded at start');
+    // The first reply on Slack loads the converter and goes out as mrkdwn.
+    const event = slack.userMessage({ channel: 'C0GENERAL', channelType: 'channel', user: 'U0OWNER', text: `<@${slack.botUserId}> hi` });
+    await slack.deliverEvent({ event, eventId: 'EvLazy1', timeoutMs: 30_000 });
+    // slackify-markdown writes bold as *…* (with zero-width spaces around it).
+    await until({ what: 'the Slack reply', timeoutMs: 30_000, output: gateway.output, check: () => slack.messages('C0GENERAL').some((m) => m.text.includes('*hermes*')) });
+    assert.ok(traced().some((line) => line.includes('/node_modules/slackify-markdown/')), 'the reply did not load slackify-markdown: the check above proves nothing');
   } finally {
     if (gateway.alive()) gateway.proc.kill('SIGKILL');
-    await Promise.all([sink.close(), twilio.close(), model.close(), imap.stop()]);
+    await Promise.all([sink.close(), twilio.close(), slack.close(), model.close(), imap.stop()]);
     rmSync(home, { recursive: true, force: true });
   }
 });
