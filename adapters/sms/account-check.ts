@@ -5,6 +5,17 @@ import { AdapterFatalError } from '../../src/core/errors.js';
 /** The most of an error body read (Twilio's JSON error is a few hundred bytes). */
 const MAX_ERROR_BODY = 64 * 1024;
 
+/**
+ * `uri` (an api.twilio.com address, as the SDK builds them) with its origin replaced by `base` (and `base`'s path put
+ * in front of its path): both the SDK's HTTP client and the account check send to the configured `api_base`. Here,
+ * not in rest-client.ts, so the check does not load the SDK.
+ */
+export function rebase(params: { uri: string; base: URL }): string {
+  const target = new URL(params.uri);
+  const prefix = params.base.pathname.replace(/\/+$/, '');
+  return `${params.base.origin}${prefix}${target.pathname}${target.search}`;
+}
+
 /** What the account check was told: the HTTP status and, for a JSON error body, Twilio's error code. */
 interface AccountAnswer {
   readonly status: number;
@@ -18,8 +29,7 @@ interface AccountAnswer {
  * 20003) are an AdapterFatalError with a hint; any other failure an Error the supervisor retries.
  */
 export async function checkTwilioAccount(params: { apiBase: string; accountSid: string; authToken: string; signal: AbortSignal; timeoutMs?: number }): Promise<void> {
-  const base = new URL(params.apiBase);
-  const url = new URL(`${base.pathname.replace(/\/+$/, '')}/2010-04-01/Accounts/${encodeURIComponent(params.accountSid)}.json`, base.origin);
+  const url = new URL(rebase({ uri: `https://api.twilio.com/2010-04-01/Accounts/${encodeURIComponent(params.accountSid)}.json`, base: new URL(params.apiBase) }));
   const answer = await getAccount({ url, authorization: `Basic ${Buffer.from(`${params.accountSid}:${params.authToken}`).toString('base64')}`, signal: params.signal, timeoutMs: params.timeoutMs ?? 30_000 });
   if (answer.status >= 200 && answer.status < 300) return;
   const said = `HTTP ${answer.status}${answer.code !== undefined ? `, error ${answer.code}` : ''}`;

@@ -22,6 +22,12 @@ import { recordStatus } from './status.js';
 
 export type { SmsConfig };
 
+/** The twilio SDK's REST client and its error translation, loaded together at the first send. */
+interface RestClient {
+  readonly client: TwilioClient;
+  readonly translate: (params: { error: unknown; method: string }) => unknown;
+}
+
 /** The longest SMS body Twilio takes (it sends it as several segments, joined on the phone). */
 export const SMS_MAX_LENGTH = 1600;
 
@@ -53,7 +59,7 @@ export class SmsAdapter implements PlatformAdapter {
   private readonly accountSid: string;
   private readonly authToken: string;
   /** The REST client, made at the first send (the twilio SDK loads then, not at start). */
-  private client: Promise<{ client: TwilioClient; translate: (params: { error: unknown; method: string }) => unknown }> | undefined;
+  private client: Promise<RestClient> | undefined;
   private readonly paths: ReturnType<typeof smsRoutePaths>;
   private readonly links: MediaLinks;
   private readonly clock: Clock;
@@ -172,7 +178,7 @@ export class SmsAdapter implements PlatformAdapter {
   }
 
   /** The REST client and its error translation, loaded and made once. */
-  private restClient(): Promise<{ client: TwilioClient; translate: (params: { error: unknown; method: string }) => unknown }> {
+  private restClient(): Promise<RestClient> {
     this.client ??= import('./rest-client.js').then((rest) => ({
       client: rest.createTwilioClient({ accountSid: this.accountSid, authToken: this.authToken, apiBase: this.config.api_base }),
       translate: rest.translateTwilioError,

@@ -2,6 +2,7 @@ import twilio from 'twilio';
 import type RequestClient from 'twilio/lib/base/RequestClient.js';
 import type * as TwilioResponse from 'twilio/lib/http/response.js';
 import { AdapterFatalError, RateLimitError } from '../../src/core/errors.js';
+import { rebase } from './account-check.js';
 
 /** The Twilio REST client the adapter uses. */
 export type TwilioClient = twilio.Twilio;
@@ -51,13 +52,6 @@ export function retryAfterMsOf(params: { header: string | undefined; now: number
   if (/^\d+$/.test(value)) return Number(value) * 1000;
   const at = Date.parse(value);
   return Number.isFinite(at) ? Math.max(0, at - params.now) : undefined;
-}
-
-/** `uri` with its origin replaced by `base` (and `base`'s path put in front of its path). */
-export function rebase(params: { uri: string; base: URL }): string {
-  const target = new URL(params.uri);
-  const prefix = params.base.pathname.replace(/\/+$/, '');
-  return `${params.base.origin}${prefix}${target.pathname}${target.search}`;
 }
 
 /** A REST client for the account, talking to `apiBase`, never retrying by itself (the pacer does that). */

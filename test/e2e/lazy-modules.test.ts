@@ -11,7 +11,7 @@ import { FakeTwilio } from '../fakes/twilio/index.js';
 import { SmtpSink } from '../fakes/smtp/sink.js';
 import { dovecotAvailability, startDovecot } from '../helpers/dovecot.js';
 import { botAddress } from '../helpers/email.js';
-import { healthOf, startCliGateway, until } from '../helpers/gateway-process.js';
+import { healthOf, startCliGateway, until, type GatewayProcess } from '../helpers/gateway-process.js';
 import { slackTokens } from '../helpers/slack.js';
 import { owner, smsSetup } from '../helpers/sms.js';
 import { testToken } from '../helpers/telegram.js';
@@ -19,24 +19,29 @@ import { testToken } from '../helpers/telegram.js';
 /** Packages a Telegram-only profile with default settings must never load (each costs MBs of memory and ms of start-up). */
 const unused = ['@slack/', 'discord.js', '@discordjs/', 'imapflow', 'mailparser', 'nodemailer', 'twilio', 'prom-client', 'pino-pretty', 'marked-terminal', 'gpt-tokenizer'];
 
-test('a Telegram-only profile loads neither the other platforms\' SDKs nor the tokenizer, metrics or pretty-log packages, also after a turn; nor ICU\'s zones before it', { timeout: 60_000 }, async () => {
+/** A gateway of a fresh profile "work" (the fake model, `platforms`), run by the CLI with every module it loads traced. */
+function tracedGateway(params: { model: FakeOpenAI; platforms: Record<string, unknown> }): { home: string; dir: string; trace: string; gateway: GatewayProcess } {
   const home = mkdtempSync(path.join(os.tmpdir(), 'hermes-lazy-'));
   const trace = path.join(home, 'modules.txt');
-  const fake = new FakeTelegram({ token: testToken });
-  const model = new FakeOpenAI();
-  await Promise.all([fake.start(), model.start()]);
-  model.setResponder(() => ({ text: 'Hello from hermes.' }));
   const dir = path.join(home, 'profiles', 'work');
   mkdirSync(dir, { recursive: true });
   writeFileSync(
     path.join(dir, 'config.yaml'),
-    stringify({
-      model: { base_url: model.baseURL, api_key: 'sk-lazy-test' },
-      gateway: { http: { port: 0 } },
-      platforms: { telegram: { enabled: true, token: testToken, api_root: fake.apiRoot, allowed_users: ['@owner'], merge_window: '100ms' } },
-    }),
+    stringify({ model: { base_url: params.model.baseURL, api_key: 'sk-lazy-test' }, gateway: { http: { port: 0 } }, platforms: params.platforms }),
   );
   const gateway = startCliGateway({ home, profile: 'work', nodeOptions: ['--import', './test/helpers/module-trace.mjs'], env: { MODULE_TRACE_FILE: trace } });
+  return { home, dir, trace, gateway };
+}
+
+test('a Telegram-only profile loads neither the other platforms\' SDKs nor the tokenizer, metrics or pretty-log packages, also after a turn; nor ICU\'s zones before it', { timeout: 60_000 }, async () => {
+  const fake = new FakeTelegram({ token: testToken });
+  const model = new FakeOpenAI();
+  await Promise.all([fake.start(), model.start()]);
+  model.setResponder(() => ({ text: 'Hello from hermes.' }));
+  const { home, trace, gateway } = tracedGateway({
+    model,
+    platforms: { telegram: { enabled: true, token: testToken, api_root: fake.apiRoot, allowed_users: ['@owner'], merge_window: '100ms' } },
+  });
   const { output } = gateway;
   try {
     await fake.waitFor({ predicate: (f) => f.calls.some((c) => c.method === 'getUpdates'), timeoutMs: 30_000 }).catch((error: unknown) => {
@@ -68,8 +73,6 @@ test('a Telegram-only profile loads neither the other platforms\' SDKs nor the t
 const dovecot = dovecotAvailability();
 
 test('email, SMS and Slack connect without loading mailparser, nodemailer, the twilio SDK or slackify-markdown; Slack loads its converter for its first reply', { timeout: 60_000, skip: dovecot.available ? false : dovecot.reason }, async () => {
-  const home = mkdtempSync(path.join(os.tmpdir(), 'hermes-lazy-'));
-  const trace = path.join(home, 'modules.txt');
   const imap = await startDovecot();
   const sink = new SmtpSink();
   const twilio = new FakeTwilio({ accountSid: smsSetup.accountSid, authToken: smsSetup.authToken });
@@ -77,33 +80,26 @@ test('email, SMS and Slack connect without loading mailparser, nodemailer, the t
   const model = new FakeOpenAI();
   await Promise.all([sink.start(), twilio.start(), slack.start(), model.start()]);
   model.setResponder(() => ({ text: 'Hello from **hermes**.' }));
-  const dir = path.join(home, 'profiles', 'work');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(
-    path.join(dir, 'config.yaml'),
-    stringify({
-      model: { base_url: model.baseURL, api_key: 'sk-lazy-test' },
-      gateway: { http: { port: 0 } },
-      platforms: {
-        email: {
-          enabled: true,
-          imap_host: imap.host,
-          imap_port: imap.port,
-          imap_tls: false,
-          smtp_host: '127.0.0.1',
-          smtp_port: sink.port,
-          smtp_tls: 'none',
-          username: imap.user.username,
-          password: imap.user.password,
-          address: botAddress,
-          allowed_users: ['owner@example.com'],
-        },
-        slack: { enabled: true, bot_token: slackTokens.botToken, app_token: slackTokens.appToken, signing_secret: slackTokens.signingSecret, api_url: slack.apiUrl, allowed_users: ['U0OWNER'] },
-        sms: { enabled: true, account_sid: smsSetup.accountSid, auth_token: smsSetup.authToken, from_number: smsSetup.botNumber, webhook_url: smsSetup.webhookUrl, api_base: twilio.apiBase, allowed_users: [owner] },
+  const { home, dir, trace, gateway } = tracedGateway({
+    model,
+    platforms: {
+      email: {
+        enabled: true,
+        imap_host: imap.host,
+        imap_port: imap.port,
+        imap_tls: false,
+        smtp_host: '127.0.0.1',
+        smtp_port: sink.port,
+        smtp_tls: 'none',
+        username: imap.user.username,
+        password: imap.user.password,
+        address: botAddress,
+        allowed_users: ['owner@example.com'],
       },
-    }),
-  );
-  const gateway = startCliGateway({ home, profile: 'work', nodeOptions: ['--import', './test/helpers/module-trace.mjs'], env: { MODULE_TRACE_FILE: trace } });
+      slack: { enabled: true, bot_token: slackTokens.botToken, app_token: slackTokens.appToken, signing_secret: slackTokens.signingSecret, api_url: slack.apiUrl, allowed_users: ['U0OWNER'] },
+      sms: { enabled: true, account_sid: smsSetup.accountSid, auth_token: smsSetup.authToken, from_number: smsSetup.botNumber, webhook_url: smsSetup.webhookUrl, api_base: twilio.apiBase, allowed_users: [owner] },
+    },
+  });
   try {
     await until({
       what: 'email, sms and slack connected',
