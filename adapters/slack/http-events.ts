@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { verifySlackRequest } from '@slack/bolt';
+// Bolt's verifier module alone: its index loads the whole framework (express and its receivers, ~10 MB, ~170 ms).
+import { verifySlackRequest } from '@slack/bolt/dist/receivers/verify-request.js';
 import type { Logger } from 'pino';
 import { JournalRefusedError } from '../../src/core/errors.js';
 import type { RejectionRecorder } from '../../src/core/rejection.js';

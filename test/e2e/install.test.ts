@@ -121,17 +121,18 @@ test('the README install leaves a working `hermes` command on a clean PATH', { t
       assert.equal(traced.code, 0, traced.stderr);
       return { stdout: traced.stdout, urls: readFileSync(log, 'utf8').split('\n').filter((u) => u.startsWith('file:')) };
     };
-    /** Whether any loaded built file holds zod's or yaml's code (its source map lists the bundled modules: node_modules/… here, a longer path where node_modules is a link). */
-    const loadsSchema = (urls: readonly string[]): boolean =>
+    /** Whether any loaded built file holds code of one of `names` (its source map lists the bundled modules: node_modules/… here, a longer path where node_modules is a link). */
+    const loadsBundled = (urls: readonly string[], names: readonly string[]): boolean =>
       urls
         .filter((u) => u.includes('/hermes-gateway/dist/'))
-        .some((u) => (JSON.parse(readFileSync(new URL(`${u}.map`), 'utf8')) as { sources: string[] }).sources.some((s) => /(^|\/)node_modules\/(zod|yaml)\//.test(s)));
+        .some((u) => (JSON.parse(readFileSync(new URL(`${u}.map`), 'utf8')) as { sources: string[] }).sources.some((s) => names.some((name) => s.includes(`node_modules/${name}/`))));
+    const loadsSchema = (urls: readonly string[]): boolean => loadsBundled(urls, ['zod', 'yaml']);
     const first = await tracedStatus(clean);
     assert.equal(first.stdout, 'default: stopped\n');
     const built = first.urls.filter((u) => u.includes('/hermes-gateway/dist/'));
     assert.ok(built.length > 3 && built.length < 40, `${built.length} built files:\n${built.join('\n')}`);
     const heavy = ['better-sqlite3', 'pino', 'openai', 'grammy', 'discord.js', '@slack/bolt', 'fastify', 'imapflow', 'nodemailer', 'twilio', 'marked'];
-    for (const name of heavy) assert.ok(!first.urls.some((u) => u.includes(`/node_modules/${name}/`)), `status loaded ${name}`);
+    for (const name of heavy) assert.ok(!first.urls.some((u) => u.includes(`/node_modules/${name}/`)) && !loadsBundled(first.urls, [name]), `status loaded ${name}`);
 
     // The first status on this config validated it (zod, yaml) and noted that it loads; the next, on the same files,
     // loads neither. Any change to config.yaml, .env or a variable it names is checked again.
