@@ -23,8 +23,8 @@ import { testToken } from '../helpers/telegram.js';
 const repo = path.resolve(import.meta.dirname, '../..');
 
 /** Runs a command to its end; resolves with its exit code and output. */
-async function run(params: { args: readonly string[]; cwd: string }): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, [...params.args], { cwd: params.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+async function run(params: { args: readonly string[]; cwd: string; env?: NodeJS.ProcessEnv }): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, [...params.args], { cwd: params.cwd, stdio: ['ignore', 'pipe', 'pipe'], ...(params.env ? { env: params.env } : {}) });
   let output = '';
   child.stdout.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr.on('data', (d: Buffer) => (output += d.toString()));
@@ -101,6 +101,7 @@ interface BuiltGateway {
   readonly proc: ChildProcess;
   readonly output: () => string;
   readonly exited: Promise<number | null>;
+  readonly home: string;
   readonly profileDir: string;
   /** The URLs of the modules it loaded so far. */
   readonly loaded: () => string[];
@@ -124,7 +125,7 @@ function startBuilt(params: { model: FakeOpenAI; platforms: Record<string, unkno
   proc.stderr.on('data', (d: Buffer) => (output += d.toString()));
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
   const loaded = (): string[] => readFileSync(trace, 'utf8').split('\n').filter((url) => url.startsWith('file:'));
-  return { proc, output: () => output, exited, profileDir, loaded };
+  return { proc, output: () => output, exited, home, profileDir, loaded };
 }
 
 /** Waits until /healthz has each of `platforms` connected. */
@@ -216,6 +217,10 @@ test('the built gateway answers on Telegram, Slack, Discord, SMS and email with 
 
     gateway.proc.kill('SIGTERM');
     assert.equal(await gateway.exited, 0, gateway.output());
+    // `hermes doctor` checks each platform's credentials from the bundle too (email through imapflow and nodemailer).
+    const doctor = await run({ args: [...NODE_FLAGS, path.join(builtPackage().dist, 'src', 'cli', 'main.js'), '-p', 'work', 'doctor'], cwd: gateway.home, env: { PATH: process.env['PATH'] ?? '', HOME: gateway.home, HERMES_HOME: gateway.home } });
+    assert.equal(doctor.code, 0, doctor.output);
+    for (const name of platforms) assert.match(doctor.output, new RegExp(`^✓ ${name}: `, 'm'), doctor.output);
     // What is bundled runs from the bundle: no file of a bundled package also loaded from node_modules (two copies
     // would cost their memory twice, and this test would not be testing the bundled one). A package's own nested copy
     // (node_modules/x/node_modules/y) is another version, not this one.
