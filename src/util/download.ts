@@ -1,5 +1,4 @@
-import { createWriteStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, open, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -14,24 +13,41 @@ export class TooLargeError extends Error {
  * wrong declared size cannot fill the disk. Returns the byte count. `headers` may carry a token: never log them.
  */
 export async function downloadCapped(params: { url: string; target: string; maxBytes: number; signal: AbortSignal; headers?: Record<string, string> }): Promise<number> {
-  await mkdir(path.dirname(params.target), { recursive: true });
-  const response = await fetch(params.url, { signal: params.signal, ...(params.headers ? { headers: params.headers } : {}) });
-  if (!response.ok || response.body === null) throw new Error(`download answered ${response.status}`);
+  const file = await openTarget({ target: params.target });
   let seen = 0;
-  const cap = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      seen += chunk.length;
-      if (seen > params.maxBytes) done(new TooLargeError(`over ${params.maxBytes} bytes`));
-      else done(null, chunk);
-    },
-  });
   try {
-    await pipeline(Readable.fromWeb(response.body), cap, createWriteStream(params.target));
+    const response = await fetch(params.url, { signal: params.signal, ...(params.headers ? { headers: params.headers } : {}) });
+    if (!response.ok || response.body === null) throw new Error(`download answered ${response.status}`);
+    const cap = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        seen += chunk.length;
+        if (seen > params.maxBytes) done(new TooLargeError(`over ${params.maxBytes} bytes`));
+        else done(null, chunk);
+      },
+    });
+    await pipeline(Readable.fromWeb(response.body), cap, file.createWriteStream());
   } catch (error) {
+    // The write stream closes the file when it ends either way; before it exists, this does.
+    await file.close().catch(() => undefined);
     await rm(params.target, { force: true });
     throw error;
   }
   return seen;
+}
+
+/**
+ * Opens `target` for writing, making its folder first; once more when the folder went in between (the cache's
+ * maintenance removes folders it emptied).
+ */
+async function openTarget(params: { target: string }): Promise<FileHandle> {
+  for (let attempt = 0; ; attempt += 1) {
+    await mkdir(path.dirname(params.target), { recursive: true });
+    try {
+      return await open(params.target, 'w');
+    } catch (error) {
+      if (attempt > 0 || (error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
 }
 
 /** A file name safe inside a cache folder: no separators, no leading dots, bounded length. */

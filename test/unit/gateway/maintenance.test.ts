@@ -5,6 +5,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { pino } from 'pino';
 import { runMaintenance } from '../../../src/gateway/ops/maintenance.js';
+import { pruneCache } from '../../../src/gateway/ops/cache-prune.js';
 import { openStore } from '../../../src/store/sqlite-store.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 
@@ -63,6 +64,27 @@ test('old downloads are pruned from the media cache; recent ones stay', async ()
     assert.equal(existsSync(old), false);
     assert.equal(existsSync(path.join(dir, 'telegram', '42')), false, 'emptied folders go too');
     assert.equal(existsSync(fresh), true);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('pruning leaves a folder a download has just made (empty, new) and removes old empty ones and those it emptied', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'hermes-cache-'));
+  try {
+    const now = Date.now();
+    const justMade = path.join(dir, 'sms');
+    const oldEmpty = path.join(dir, 'telegram');
+    const emptied = path.join(dir, 'slack');
+    for (const folder of [justMade, oldEmpty, emptied]) mkdirSync(folder);
+    const stale = path.join(emptied, 'old.png');
+    writeFileSync(stale, 'x');
+    utimesSync(stale, new Date(now - 10_000), new Date(now - 10_000));
+    utimesSync(oldEmpty, new Date(now - 10_000), new Date(now - 10_000));
+    assert.equal(await pruneCache({ dir, before: now - 5000 }), 1);
+    assert.equal(existsSync(justMade), true, 'a download that made its folder a moment ago would fail to open its file');
+    assert.equal(existsSync(oldEmpty), false);
+    assert.equal(existsSync(emptied), false);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
