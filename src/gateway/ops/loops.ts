@@ -28,6 +28,21 @@ export class GatewayLoops {
     return this.controller.signal;
   }
 
+  /**
+   * Starts every loop once `after` resolves (and the gateway has not stopped by then): at start-up the runner lets
+   * the adapters connect first, since the model endpoint's first probe, the history scrub and maintenance otherwise
+   * take the CPU they connect with (bench/README, issue 27's fourth session).
+   */
+  startAfter(params: { after: Promise<void> }): void {
+    const signal = this.signal;
+    void params.after.then(
+      () => {
+        if (!signal.aborted) this.start();
+      },
+      () => undefined,
+    );
+  }
+
   /** Starts every loop. */
   start(): void {
     const { store, clock, logger, disk } = this.params;

@@ -51,6 +51,9 @@ const maxBackgroundWork = 2;
 /** A message whose turn was cut short (crash, restart) this many times is answered with an apology instead. */
 const maxTurnAttempts = 3;
 
+/** Longest the background loops wait at start for the adapters' first connect. */
+const LOOPS_WAIT_MS = 2000;
+
 export type { AcceptResult } from '../intake/accept.js';
 
 /**
@@ -183,7 +186,9 @@ export class GatewayRunner {
     }
     this.phase = 'running';
     this.slots.startAll();
-    this.loops.start();
+    // The background loops wait for the adapters' first connect (at most LOOPS_WAIT_MS): on two cores, starting them
+    // at once delayed a Telegram gateway's ready by ~80 ms.
+    this.loops.startAfter({ after: Promise.race([this.slots.firstOutcomes(), this.clock.sleep(LOOPS_WAIT_MS, this.loops.signal).catch(() => undefined)]) });
     this.replay();
     if (this.options.jobs !== undefined) this.schedulerRun = this.scheduler.run({ signal: this.loops.signal });
     this.logger.info({ adapters: this.slots.names() }, 'gateway started');

@@ -86,6 +86,11 @@ export class AdapterSlots {
     return [...this.current.values()].map((slot) => slot.supervisor.status());
   }
 
+  /** Resolves when every current adapter's first start has an outcome (connected, failed or stopped). */
+  async firstOutcomes(): Promise<void> {
+    await Promise.all([...this.current.values()].map((slot) => slot.supervisor.firstOutcome));
+  }
+
   /** Starts every adapter under its supervisor. */
   startAll(): void {
     this.started = true;

@@ -41,6 +41,9 @@ export class AdapterSupervisor {
   private readonly clock: Clock;
   private readonly logger: Logger;
   private readonly backoff: SupervisorBackoff;
+  private settleFirst: () => void = () => undefined;
+  /** Resolves when the adapter's first start has an outcome: connected, failed (backing off or fatal) or stopped. */
+  readonly firstOutcome: Promise<void> = new Promise((resolve) => (this.settleFirst = resolve));
 
   constructor(params: {
     adapter: PlatformAdapter;
@@ -128,5 +131,6 @@ export class AdapterSupervisor {
   private set(change: Partial<Omit<AdapterStatus, 'name' | 'since'>>): void {
     const stateChanged = change.state !== undefined && change.state !== this.current.state;
     this.current = { ...this.current, ...change, since: stateChanged ? this.clock.now() : this.current.since };
+    if (this.current.state !== 'connecting') this.settleFirst();
   }
 }
