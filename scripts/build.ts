@@ -10,9 +10,9 @@
 // runs the built gateway on all five. zod without its 1.6 MB of unused locales, yaml from its ESM build
 // (tree-shaken). Every other package stays external, loaded from node_modules: the native ones (better-sqlite3,
 // node-pty), twilio (its SDK loads with the first SMS sent), and the lazily loaded ones (gpt-tokenizer, prom-client,
-// pino-pretty, whose worker-thread transports pino is never asked for). Type checking is `npm run typecheck` (part of `npm test`); tsc no longer emits anything. The entry starts
-// with the launcher of src/cli/node-flags.ts (node with the project's V8 options and malloc settings) instead of a node
-// hashbang.
+// pino-pretty, whose worker-thread transports pino is never asked for). Type checking is `npm run typecheck` (part of
+// `npm test`); tsc no longer emits anything. The entry starts with the launcher of src/cli/node-flags.ts (node with
+// the project's V8 options and malloc settings) instead of a node hashbang.
 // `--outDir DIR` writes elsewhere (test/e2e/install.test.ts builds into a copy of the package).
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';

@@ -13,7 +13,7 @@
  * `--heap-growing-percent=100`: after each full collection V8 lets the old generation grow to a multiple of what
  * survived before collecting it again, a multiple it picks from its collection and allocation speeds, up to 4. Under a
  * burst it picks the top: in 2,000 messages as fast as they were taken the old space grew to 107 MB with 56 MB in
- * use and ~20 MB alive, and the RSS to 205–225 MB. Held at 2, the same bursts peaked at 148–151 MB with no CPU
+ * use and ~20 MB alive, and the RSS to 205–225 MB. Held at 2, the same bursts peaked at 148–152 MB with no CPU
  * difference beyond the noise (bench/README, issue 27's fourth session). At a slow steady rate it changes nothing
  * measurable.
  */
