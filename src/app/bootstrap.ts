@@ -18,7 +18,7 @@ import type { SecretGuard } from '../secrets/guard.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import { auxiliaryClient } from '../agent/auxiliary/client.js';
 import type { Summarise } from '../agent/compress/index.js';
-import { hostTimeZone } from '../util/schedule/time-zone.js';
+import { profileTimeZone } from '../util/schedule/time-zone.js';
 import { sessionRecall } from '../search/session-recall.js';
 import type { Store } from '../store/types.js';
 import type { SessionSearchCapability } from '../search/capability.js';
@@ -202,7 +202,7 @@ export function runnerOptionsFrom(params: {
         reservedNames: gatewayCommandWords,
         logger: params.logger.child({ component: 'skills' }),
       }),
-      ...(params.store && params.cronPoke ? { cron: cronCapability({ store: params.store, get timeZone() { return config.timezone ?? hostTimeZone(); }, clock, poke: params.cronPoke, scrub: params.scrub }) } : {}),
+      ...(params.store && params.cronPoke ? { cron: cronCapability({ store: params.store, get timeZone() { return profileTimeZone({ config }); }, clock, poke: params.cronPoke, scrub: params.scrub }) } : {}),
     },
     prompts: promptSource({ profile, config, clock, scrub: params.scrub, logger: params.logger.child({ component: 'prompt' }), toolNames, formatting: formattingRules }),
     ...(memory ? { memoryReport: () => memoryReport({ read: (target) => memory.read(target) }) } : {}),
@@ -274,7 +274,7 @@ function sessionSearchFor(params: { config: GatewayConfig; store: Store; scrub: 
     store: params.store,
     scrub: params.scrub,
     get timeZone(): string {
-      return params.config.timezone ?? hostTimeZone();
+      return profileTimeZone({ config: params.config });
     },
     ...(complete ? { complete } : {}),
     logger: logger ?? { warn: () => undefined },

@@ -1,4 +1,4 @@
-import { hostTimeZone } from '../util/schedule/time-zone.js';
+import { profileTimeZone } from '../util/schedule/time-zone.js';
 import { DEFAULT_PROFILE_NAME } from '../home/profile.js';
 import { jobAction, type JobActionDeps, type JobActionName, type JobActionResult } from '../jobs/actions.js';
 import { systemClock, type Clock } from '../core/clock.js';
@@ -40,7 +40,7 @@ export async function cronCommand(params: { options: GlobalOptions; io: CliIO; a
     clock,
     missing: 'scheduled jobs',
     hint: `Start the gateway (\`hermes${flag} gateway run\`) and write to the bot: jobs deliver to chats the profile talks with.`,
-    use: (store) => apply({ deps: { store, timeZone: loaded.config.timezone ?? hostTimeZone(), clock, poke: () => undefined }, action: params.action, jobId: params.jobId, fields: params.fields ?? {} }),
+    use: (store) => apply({ deps: { store, timeZone: profileTimeZone({ config: loaded.config }), clock, poke: () => undefined }, action: params.action, jobId: params.jobId, fields: params.fields ?? {} }),
   });
   if (!result.ok) {
     println({ stream: io.stderr, text: `error: ${loaded.redactor.scrub(result.error)}` });

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../config/schema.js';
-import { hostTimeZone } from '../util/schedule/time-zone.js';
+import { profileTimeZone } from '../util/schedule/time-zone.js';
 import type { Clock } from '../core/clock.js';
 import { runChecks, type CommandRunner } from './checks.js';
 import { fileFiredChecks, firedChecksFile, type FiredChecks } from './checks-fired.js';
@@ -26,7 +26,7 @@ export async function runUnasked(params: {
   const { config, profileDir, inject, clock, signal, logger } = params;
   const fired = params.fired ?? fileFiredChecks({ file: firedChecksFile({ profileDir }) });
   await Promise.all([
-    runHeartbeat({ config: config.heartbeat, timeZone: config.timezone ?? hostTimeZone(), file: heartbeatFile({ profileDir }), inject, clock, signal, logger, maxChars: config.agent.context_file_max_chars }),
+    runHeartbeat({ config: config.heartbeat, timeZone: profileTimeZone({ config }), file: heartbeatFile({ profileDir }), inject, clock, signal, logger, maxChars: config.agent.context_file_max_chars }),
     runChecks({
       checks: config.checks,
       defaultTarget: config.heartbeat.target,

@@ -1,5 +1,5 @@
 import type { GatewayConfig } from '../../config/schema.js';
-import { hostTimeZone } from '../../util/schedule/time-zone.js';
+import { profileTimeZone } from '../../util/schedule/time-zone.js';
 import type { Profile } from '../../home/profile.js';
 import type { SessionPrompt } from '../../store/types.js';
 import { contextFilesLayer } from './context-files.js';
@@ -31,11 +31,6 @@ export interface BuildPromptParams {
   readonly formatting: FormattingRules;
 }
 
-/** The time zone the agent is told about: config's `timezone`, else the host's. */
-export function promptTimeZone(params: { config: GatewayConfig }): string {
-  return params.config.timezone ?? hostTimeZone();
-}
-
 /** The layers in prompt order, most stable first (so a provider's prefix cache keeps hitting). */
 export function promptLayers(params: BuildPromptParams): PromptLayer[] {
   const { profile, config } = params;
@@ -47,7 +42,7 @@ export function promptLayers(params: BuildPromptParams): PromptLayer[] {
     memoryLayer({ profile, config }),
     skillsLayer({ dir: profile.skillsDir, platform: params.platform, maxChars: config.skills.index_max_chars, offered: params.toolNames.includes('skill_view'), logger: params.logger }),
     contextFilesLayer({ workspace: config.tools.workspace, enabled: config.agent.context_files, maxChars: config.agent.context_file_max_chars, logger: params.logger }),
-    runtimeLayer({ profileName: profile.name, workspace: config.tools.workspace, platform: params.platform, startedAt: params.startedAt, timeZone: promptTimeZone({ config }), formatting: params.formatting }),
+    runtimeLayer({ profileName: profile.name, workspace: config.tools.workspace, platform: params.platform, startedAt: params.startedAt, timeZone: profileTimeZone({ config }), formatting: params.formatting }),
   ];
 }
 

@@ -2,7 +2,8 @@ import type { GatewayConfig } from '../../config/schema.js';
 import type { Profile } from '../../home/profile.js';
 import type { SessionPrompt } from '../../store/types.js';
 import type { Clock } from '../../core/clock.js';
-import { buildSessionPrompt, promptTimeZone } from './builder.js';
+import { buildSessionPrompt } from './builder.js';
+import { profileTimeZone } from '../../util/schedule/time-zone.js';
 import { currentTimeBlock } from './time-text.js';
 import type { FormattingRules } from './platform-rules.js';
 import type { PromptLogger } from './types.js';
@@ -31,6 +32,6 @@ export function promptSource(params: {
   return {
     build: ({ platform, startedAt }) => buildSessionPrompt({ profile, config, platform, startedAt, scrub, logger, toolNames, formatting }),
     // The zone is asked at each call (cached by hostTimeZone), not here: an idle gateway need not load ICU's data.
-    ...(config.agent.current_time === 'call' ? { perCall: () => currentTimeBlock({ now: clock.now(), timeZone: promptTimeZone({ config }) }) } : {}),
+    ...(config.agent.current_time === 'call' ? { perCall: () => currentTimeBlock({ now: clock.now(), timeZone: profileTimeZone({ config }) }) } : {}),
   };
 }

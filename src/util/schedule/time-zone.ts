@@ -24,6 +24,11 @@ export function hostTimeZone(): string {
   return zone;
 }
 
+/** The zone a profile's times are in: config.yaml's `timezone`, else the host's (asked when called: ICU's zone data loads then). */
+export function profileTimeZone(params: { config: { readonly timezone?: string | undefined } }): string {
+  return params.config.timezone ?? hostTimeZone();
+}
+
 /** `timezone`: an optional IANA zone name, checked against the runtime's zone database. */
 export function timeZone(): z.ZodOptional<z.ZodType<string | undefined, unknown>> {
   return z
