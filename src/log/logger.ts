@@ -3,7 +3,7 @@ import { pino, type DestinationStream, type LevelWithSilent, type LogFn, type Lo
 import { createRequire } from 'node:module';
 import type { Profile } from '../home/profile.js';
 import { systemClock, type Clock } from '../core/clock.js';
-import { REDACT_PATHS } from './redact-paths.js';
+import { censorSecretKeys } from './redact-paths.js';
 import { maskPhonesInText } from './phone-mask.js';
 import type { DiskReporter } from '../util/disk-error.js';
 import { REDACTED, type Redactor } from './redact.js';
@@ -73,7 +73,8 @@ export function createLogger(params: {
       level: params.level,
       base: { pid: process.pid, hostname: hostname(), profile: profile.name },
       timestamp: () => `,"time":"${new Date(clock.now()).toISOString()}"`,
-      redact: { paths: [...REDACT_PATHS], censor: REDACTED },
+      // Secret-named keys are censored in every logged object at any depth (redact-paths.ts); bindings below.
+      formatters: { log: (object) => censorSecretKeys({ value: object, censor: REDACTED }) },
       serializers: { err: (error: unknown) => pino.stdSerializers.err(redactor.scrubValue(error) as Error) },
       hooks: {
         logMethod(args: Parameters<LogFn>, method: LogFn): void {
@@ -85,6 +86,7 @@ export function createLogger(params: {
     },
     pino.multistream(streams),
   );
+  censorChildBindings({ logger });
   return {
     logger,
     close: async () => {
@@ -93,6 +95,20 @@ export function createLogger(params: {
     },
     retryFile: () => file?.retry() ?? true,
   };
+}
+
+/**
+ * Censors secret-named keys in the bindings of every child of `logger` (pino applies `formatters.bindings` to the
+ * root's alone). Children inherit `child` from their parent, so replacing it on the root covers every descendant.
+ */
+function censorChildBindings(params: { logger: Logger }): void {
+  const { logger } = params;
+  // Called with each descendant as `this` (pino makes a child of whichever logger it is called on).
+  const made: typeof logger.child = Reflect.get(logger, 'child');
+  logger.child = function child(this: typeof logger, ...args: Parameters<typeof made>) {
+    const [bindings, options] = args;
+    return made.apply(this, [censorSecretKeys({ value: bindings, censor: REDACTED }), options]);
+  } as typeof made;
 }
 
 /** Closes a logger made by createLogger. */

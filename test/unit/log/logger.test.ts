@@ -8,7 +8,7 @@ import { loadAppConfig } from '../../../src/app/config-schema.js';
 import { ensureProfileDirs } from '../../../src/home/ensure-dirs.js';
 import { resolveProfile, type Profile } from '../../../src/home/profile.js';
 import { createLogger } from '../../../src/log/logger.js';
-import { Redactor } from '../../../src/log/redact.js';
+import { REDACTED, Redactor } from '../../../src/log/redact.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 
 const CANARY = 'canary-8c1f2e9d-secret';
@@ -90,6 +90,40 @@ describe('createLogger', () => {
       assert.equal(records[0]?.err.message, 'This operation was aborted (***)');
       assert.equal(records[0]?.err.name, 'AbortError');
       assert.match(records[1]?.err.stack ?? '', /caused by: TimeoutError: The operation timed out\./);
+    } finally {
+      cleanup();
+    }
+  });
+
+  test('secret-named keys are censored at any depth, in child bindings and on errors; the logged objects are not changed', async () => {
+    const { profile, cleanup } = await canaryProfile();
+    try {
+      const lines: string[] = [];
+      const { logger, close } = createLogger({
+        profile,
+        level: 'info',
+        redactor: new Redactor({ secrets: [CANARY] }),
+        tty: false,
+        maxSize: 1024,
+        maxFiles: 1,
+        destination: { write: (line: string) => void lines.push(line) },
+      });
+      const logged = { a: { b: { c: { d: { apiKey: 'deep-key' } } } }, list: [{ password: 'in-a-list' }], headers: { Authorization: 'Bearer by-header' }, kept: 'plain' };
+      logger.info(logged, 'nested');
+      logger.child({ inboxId: 7, settings: { bot_token: 'bound-token' } }).child({ more: { client_secret: 'grandchild' } }).warn('bindings');
+      const error = Object.assign(new Error('failed'), { token: 'on-the-error' });
+      logger.error({ err: error }, 'error');
+      await close();
+      const text = lines.join('');
+      for (const value of ['deep-key', 'in-a-list', 'by-header', 'bound-token', 'grandchild', 'on-the-error']) assert.ok(!text.includes(value), `${value} was logged: ${text}`);
+      assert.equal(text.split(JSON.stringify(REDACTED)).length - 1, 6, text);
+      const first = JSON.parse(lines[0] ?? '{}') as { kept: string; a: { b: { c: { d: { apiKey: string } } } } };
+      assert.equal(first.kept, 'plain');
+      assert.equal(first.a.b.c.d.apiKey, REDACTED);
+      assert.equal((JSON.parse(lines[1] ?? '{}') as { inboxId: number }).inboxId, 7);
+      assert.equal((JSON.parse(lines[2] ?? '{}') as { err: { message: string } }).err.message, 'failed');
+      assert.equal(logged.a.b.c.d.apiKey, 'deep-key', 'the caller\'s object is left as it was');
+      assert.equal(error.token, 'on-the-error');
     } finally {
       cleanup();
     }
