@@ -62,7 +62,8 @@ export async function startApiGatewayChild(params: { nodeArgs?: readonly string[
     stringify({
       model: { base_url: model.baseURL, api_key: 'sk-bench' },
       gateway: { http: { enabled: true, port: 0, ...(params.metrics === true ? { metrics: true } : {}) } },
-      logging: { level: 'warn' },
+      // warn by default (the figures of every session so far); BENCH_LOG_LEVEL=info measures what a default config logs.
+      logging: { level: process.env['BENCH_LOG_LEVEL'] ?? 'warn' },
       platforms: { api: { enabled: true, keys: [BENCH_KEY], allowed_users: ['key-1'] } },
     }),
   );
