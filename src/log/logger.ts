@@ -3,7 +3,7 @@ import { pino, type DestinationStream, type LevelWithSilent, type LogFn, type Lo
 import { createRequire } from 'node:module';
 import type { Profile } from '../home/profile.js';
 import { systemClock, type Clock } from '../core/clock.js';
-import { censorSecretKeys } from './redact-paths.js';
+import { censorSecretKeys } from './secret-keys.js';
 import { maskPhonesInText } from './phone-mask.js';
 import type { DiskReporter } from '../util/disk-error.js';
 import { REDACTED, type Redactor } from './redact.js';
@@ -73,7 +73,7 @@ export function createLogger(params: {
       level: params.level,
       base: { pid: process.pid, hostname: hostname(), profile: profile.name },
       timestamp: () => `,"time":"${new Date(clock.now()).toISOString()}"`,
-      // Secret-named keys are censored in every logged object at any depth (redact-paths.ts); bindings below.
+      // Secret-named keys are censored in every logged object at any depth (secret-keys.ts); bindings below.
       formatters: { log: (object) => censorSecretKeys({ value: object, censor: REDACTED }) },
       serializers: { err: (error: unknown) => pino.stdSerializers.err(redactor.scrubValue(error) as Error) },
       hooks: {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { smsSchema } from '../../../adapters/sms/config-schema.js';
 import { collectSecrets } from '../../../src/config/secrets.js';
-import { isSecretKey } from '../../../src/log/redact-paths.js';
+import { isSecretKey } from '../../../src/log/secret-keys.js';
 
 const complete = {
   enabled: true,
