@@ -116,6 +116,9 @@ test('email, SMS and Slack connect without loading mailparser, nodemailer, the t
     const loaded = traced();
     assert.ok(loaded.some((line) => line.includes('/node_modules/imapflow/')), 'imapflow is not in the trace');
     for (const name of ['mailparser', 'nodemailer', 'axios', 'slackify-markdown', 'micromark']) assert.deepEqual(loaded.filter((line) => line.includes(`/node_modules/${name}/`)), [], `${name} was loaded at start`);
+    // Of Bolt, only its request verifier (its index loads express and every receiver).
+    assert.deepEqual(loaded.filter((line) => line.includes('/node_modules/@slack/bolt/') && !line.includes('/dist/receivers/verify-request.js')), [], 'Bolt beyond its verifier was loaded');
+    assert.deepEqual(loaded.filter((line) => line.includes('/node_modules/express/')), [], 'express was loaded');
     // Only the webhook signature check of twilio (one small file) is needed to take messages.
     assert.deepEqual(loaded.filter((line) => line.includes('/node_modules/twilio/') && !line.includes('/node_modules/twilio/lib/webhooks/')), [], 'the twilio SDK was loaded at start');
     // The first reply on Slack loads the converter and goes out as mrkdwn.
