@@ -2,17 +2,19 @@
 // ESM with code splitting, so each command's modules still load only when it runs (the dynamic imports in
 // src/cli/program.ts become chunks). Bundled: our own code, the small pure-JS packages the everyday commands load
 // (commander, zod, yaml, dotenv, croner, vfile), the four every gateway start loads (openai, fastify, grammy, pino),
-// and the Discord, Slack and email SDKs with the mail parser and composer: a few files instead of ~900, which cut the
-// CPU of a Telegram gateway's start by about a third (resolving and reading each file of a package costs more than
-// compiling it; bench/README "Start-up"), and the five-platform start by ~0.5 s and ~10 MB (one copy of what the
-// SDKs share: pino, iconv-lite, libmime; bench/README, issue 27's fourth session). Each platform's code still loads
-// only when a profile enables it (its adapter is a dynamic import, so a chunk of its own); test/e2e/built-platforms
-// runs the built gateway on all five. zod without its 1.6 MB of unused locales, yaml from its ESM build
-// (tree-shaken). Every other package stays external, loaded from node_modules: the native ones (better-sqlite3,
-// node-pty), twilio (its SDK loads with the first SMS sent), and the lazily loaded ones (gpt-tokenizer, prom-client,
-// pino-pretty, whose worker-thread transports pino is never asked for). Type checking is `npm run typecheck` (part of
-// `npm test`); tsc no longer emits anything. The entry starts with the launcher of src/cli/node-flags.ts (node with
-// the project's V8 options and malloc settings) instead of a node hashbang.
+// and the Discord, Slack, email and Twilio SDKs with the mail parser and composer and Slack's Markdown converter: a few
+// files instead of ~900, which cut the CPU of a Telegram gateway's start by about a third (resolving and reading each
+// file of a package costs more than compiling it; bench/README "Start-up"), and the five-platform start by ~0.5 s and
+// ~10 MB (one copy of what the SDKs share: pino, iconv-lite, libmime; bench/README, issue 27's fourth session). Each
+// platform's code still loads only when a profile enables it (its adapter is a dynamic import, so a chunk of its own);
+// test/e2e/built-platforms runs the built gateway on all five. zod without its 1.6 MB of unused locales, yaml from its
+// ESM build (tree-shaken). Every other package stays external, loaded from node_modules: the native ones
+// (better-sqlite3, node-pty) and the lazily loaded ones (gpt-tokenizer, prom-client, pino-pretty, whose worker-thread
+// transports pino is never asked for). A package that an external one and a bundled one both use loads twice
+// (test/e2e/built-platforms fails then): twilio and slackify-markdown are bundled for semver, debug and unist's
+// helpers. Type checking is `npm run typecheck` (part of `npm test`); tsc no longer emits anything. The entry starts
+// with the launcher of src/cli/node-flags.ts (node with the project's V8 options and malloc settings) instead of a node
+// hashbang.
 // `--outDir DIR` writes elsewhere (test/e2e/install.test.ts builds into a copy of the package).
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -25,7 +27,7 @@ import { isMain } from '../src/util/is-main.js';
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 /** The packages bundled into dist/; every other dependency is imported from node_modules at run time. */
-export const BUNDLED_PACKAGES: readonly string[] = ['commander', 'zod', 'yaml', 'dotenv', 'croner', 'vfile', 'vfile-matter', 'openai', 'fastify', 'grammy', 'pino', 'discord.js', '@slack/socket-mode', '@slack/web-api', '@slack/bolt', 'imapflow', 'mailparser', 'nodemailer'];
+export const BUNDLED_PACKAGES: readonly string[] = ['commander', 'zod', 'yaml', 'dotenv', 'croner', 'vfile', 'vfile-matter', 'openai', 'fastify', 'grammy', 'pino', 'discord.js', '@slack/socket-mode', '@slack/web-api', '@slack/bolt', 'imapflow', 'mailparser', 'nodemailer', 'twilio', 'slackify-markdown'];
 
 /** The output folder: `--outDir DIR` (as tsc took it), else dist/ in the repository. */
 function outDir(params: { argv: readonly string[] }): string {

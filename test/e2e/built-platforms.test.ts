@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 import { NODE_FLAGS } from '../../src/cli/node-flags.js';
 import { FakeDiscord } from '../fakes/discord/index.js';
@@ -19,21 +19,9 @@ import { healthOf, until } from '../helpers/gateway-process.js';
 import { slackTokens } from '../helpers/slack.js';
 import { owner as smsOwner, smsSetup, startTwilio } from '../helpers/sms.js';
 import { testToken } from '../helpers/telegram.js';
+import { runCommand } from '../helpers/run-command.js';
 
 const repo = path.resolve(import.meta.dirname, '../..');
-
-/** Runs a command to its end; resolves with its exit code and output. */
-async function run(params: { args: readonly string[]; cwd: string; env?: NodeJS.ProcessEnv }): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, [...params.args], { cwd: params.cwd, stdio: ['ignore', 'pipe', 'pipe'], ...(params.env ? { env: params.env } : {}) });
-  let output = '';
-  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-  const code = await new Promise<number | null>((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', (c) => resolve(c));
-  });
-  return { code, output };
-}
 
 /** The npm package a module path or URL belongs to (the last node_modules segment), if any. */
 function packageOf(params: { file: string }): string | undefined {
@@ -59,9 +47,6 @@ interface BuiltPackage {
   readonly dist: string;
   /** Every package the bundle carries. */
   readonly bundled: ReadonlySet<string>;
-  /** A loader hook (for --import) that appends the URL of every module loaded to `trace`. */
-  readonly register: string;
-  readonly trace: string;
 }
 
 let built: BuiltPackage | undefined;
@@ -74,16 +59,11 @@ before(async () => {
   for (const asset of ['profiles', 'config.example.yaml']) symlinkSync(path.join(repo, asset), path.join(pkg, asset));
   symlinkSync(realpathSync(path.join(repo, 'node_modules')), path.join(tmp, 'node_modules'));
   const dist = path.join(pkg, 'dist');
-  const build = await run({ args: ['--import', 'tsx', 'scripts/build.ts', '--outDir', dist], cwd: repo });
-  assert.equal(build.code, 0, build.output);
+  const build = await runCommand({ command: process.execPath, args: ['--import', 'tsx', 'scripts/build.ts', '--outDir', dist], cwd: repo });
+  assert.equal(build.code, 0, build.stdout + build.stderr);
   const chunks = path.join(dist, 'chunks');
   const bundled = bundledIn({ files: readdirSync(chunks).filter((f) => f.endsWith('.js')).map((f) => path.join(chunks, f)) });
-  const trace = path.join(tmp, 'loads.txt');
-  const hooks = path.join(tmp, 'hooks.mjs');
-  writeFileSync(hooks, `import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) {\n  appendFileSync(${JSON.stringify(trace)}, url + '\\n');\n  return next(url, context);\n}\n`);
-  const register = path.join(tmp, 'register.mjs');
-  writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
-  built = { tmp, dist, bundled, register, trace };
+  built = { tmp, dist, bundled };
 });
 
 after(() => {
@@ -103,28 +83,28 @@ interface BuiltGateway {
   readonly exited: Promise<number | null>;
   readonly home: string;
   readonly profileDir: string;
-  /** The URLs of the modules it loaded so far. */
+  /** The files of the modules it loaded so far (paths; ES modules' as file: URLs), from test/helpers/module-trace.mjs. */
   readonly loaded: () => string[];
 }
 
 /** Writes profile "work" (the fake model, `platforms`) in a fresh HERMES_HOME and starts the built gateway on it. */
 function startBuilt(params: { model: FakeOpenAI; platforms: Record<string, unknown> }): BuiltGateway {
-  const { tmp, dist, register, trace } = builtPackage();
+  const { tmp, dist } = builtPackage();
   const home = mkdtempSync(path.join(tmp, 'home-'));
+  const trace = path.join(home, 'modules.txt');
   const profileDir = path.join(home, 'profiles', 'work');
   mkdirSync(profileDir, { recursive: true });
   writeFileSync(path.join(profileDir, 'config.yaml'), stringify({ model: { base_url: params.model.baseURL, api_key: 'sk-built-test' }, gateway: { http: { port: 0 } }, platforms: params.platforms }));
-  writeFileSync(trace, '');
-  const proc = spawn(process.execPath, [...NODE_FLAGS, '--import', register, path.join(dist, 'src', 'cli', 'main.js'), '-p', 'work', 'gateway', 'run'], {
+  const proc = spawn(process.execPath, [...NODE_FLAGS, '--import', path.join(repo, 'test', 'helpers', 'module-trace.mjs'), path.join(dist, 'src', 'cli', 'main.js'), '-p', 'work', 'gateway', 'run'], {
     cwd: tmp,
-    env: { PATH: process.env['PATH'] ?? '', HOME: home, HERMES_HOME: home },
+    env: { PATH: process.env['PATH'] ?? '', HOME: home, HERMES_HOME: home, MODULE_TRACE_FILE: trace },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   proc.stdout.on('data', (d: Buffer) => (output += d.toString()));
   proc.stderr.on('data', (d: Buffer) => (output += d.toString()));
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
-  const loaded = (): string[] => readFileSync(trace, 'utf8').split('\n').filter((url) => url.startsWith('file:'));
+  const loaded = (): string[] => readFileSync(trace, 'utf8').split('\n').filter((file) => file.startsWith('file:') || file.startsWith('/'));
   return { proc, output: () => output, exited, home, profileDir, loaded };
 }
 
@@ -218,9 +198,10 @@ test('the built gateway answers on Telegram, Slack, Discord, SMS and email with 
     gateway.proc.kill('SIGTERM');
     assert.equal(await gateway.exited, 0, gateway.output());
     // `hermes doctor` checks each platform's credentials from the bundle too (email through imapflow and nodemailer).
-    const doctor = await run({ args: [...NODE_FLAGS, path.join(builtPackage().dist, 'src', 'cli', 'main.js'), '-p', 'work', 'doctor'], cwd: gateway.home, env: { PATH: process.env['PATH'] ?? '', HOME: gateway.home, HERMES_HOME: gateway.home } });
-    assert.equal(doctor.code, 0, doctor.output);
-    for (const name of platforms) assert.match(doctor.output, new RegExp(`^✓ ${name}: `, 'm'), doctor.output);
+    const doctor = await runCommand({ command: process.execPath, args: [...NODE_FLAGS, path.join(builtPackage().dist, 'src', 'cli', 'main.js'), '-p', 'work', 'doctor'], cwd: gateway.home, env: { PATH: process.env['PATH'] ?? '', HOME: gateway.home, HERMES_HOME: gateway.home } });
+    const said = doctor.stdout + doctor.stderr;
+    assert.equal(doctor.code, 0, said);
+    for (const name of platforms) assert.match(said, new RegExp(`^✓ ${name}: `, 'm'), said);
     // What is bundled runs from the bundle: no file of a bundled package also loaded from node_modules (two copies
     // would cost their memory twice, and this test would not be testing the bundled one). A package's own nested copy
     // (node_modules/x/node_modules/y) is another version, not this one.
@@ -248,7 +229,7 @@ test('the built gateway of a Telegram profile loads no other platform\'s code fr
     const builtFiles = gateway
       .loaded()
       .filter((url) => url.includes('/hermes-gateway/dist/'))
-      .map((url) => fileURLToPath(url));
+      .map((file) => (file.startsWith('file:') ? fileURLToPath(file) : file));
     const ran = bundledIn({ files: builtFiles });
     assert.ok(ran.has('grammy'), `the trace holds no bundled platform SDK: it proves nothing (${[...ran].join(', ')})`);
     const others = ['discord.js', '@discordjs/ws', '@slack/socket-mode', '@slack/web-api', 'imapflow', 'mailparser', 'nodemailer'];

@@ -1,28 +1,14 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { GLIBC_TUNABLES, launcherLines, NODE_FLAGS } from '../../src/cli/node-flags.js';
+import { runCommand } from '../helpers/run-command.js';
 
 const repo = path.resolve(import.meta.dirname, '../..');
 const nodeDir = path.dirname(process.execPath);
-
-/** Runs a command to its end; resolves with its exit code and output. */
-async function run(params: { command: string; args: readonly string[]; cwd: string; env: Record<string, string> }): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(params.command, [...params.args], { cwd: params.cwd, env: params.env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const code = await new Promise<number | null>((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', (c) => resolve(c));
-  });
-  return { code, stdout, stderr };
-}
 
 /**
  * The README's install, `npm run build && npm install -g .`, done on a copy of the package (its package.json, the
@@ -50,10 +36,10 @@ test('the README install leaves a working `hermes` command on a clean PATH', { t
     };
     writeFileSync(npmEnv.npm_config_userconfig, '');
 
-    const build = await run({ command: 'npm', args: ['run', 'build', '--', '--outDir', path.join(pkg, 'dist')], cwd: repo, env: npmEnv });
+    const build = await runCommand({ command: 'npm', args: ['run', 'build', '--', '--outDir', path.join(pkg, 'dist')], cwd: repo, env: npmEnv });
     assert.equal(build.code, 0, build.stdout + build.stderr);
     const prefix = path.join(tmp, 'prefix');
-    const install = await run({ command: 'npm', args: ['install', '-g', '.', '--prefix', prefix, '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], cwd: pkg, env: npmEnv });
+    const install = await runCommand({ command: 'npm', args: ['install', '-g', '.', '--prefix', prefix, '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], cwd: pkg, env: npmEnv });
     assert.equal(install.code, 0, install.stdout + install.stderr);
 
     // The bin is a symlink to the built entry, which npm made executable (it starts with the launcher: /bin/sh
@@ -66,23 +52,23 @@ test('the README install leaves a working `hermes` command on a clean PATH', { t
     const home = path.join(tmp, 'home');
     mkdirSync(home);
     const clean = { PATH: `${path.join(prefix, 'bin')}${path.delimiter}${nodeDir}`, HOME: home, HERMES_HOME: home };
-    const version = await run({ command: 'hermes', args: ['--version'], cwd: tmp, env: clean });
+    const version = await runCommand({ command: 'hermes', args: ['--version'], cwd: tmp, env: clean });
     assert.equal(version.stderr, '');
     assert.equal(version.code, 0);
     assert.equal(version.stdout, `${(JSON.parse(manifest) as { version: string }).version}\n`);
     // What the launcher runs: node from the PATH with the flags and malloc's settings, on the file it was started as,
     // arguments kept; a GLIBC_TUNABLES of the user's own is left alone.
-    const traced = await run({ command: 'sh', args: ['-x', bin, '--version'], cwd: tmp, env: clean });
+    const traced = await runCommand({ command: 'sh', args: ['-x', bin, '--version'], cwd: tmp, env: clean });
     assert.equal(traced.code, 0, traced.stderr);
     assert.ok(traced.stderr.includes(`+ export GLIBC_TUNABLES=${GLIBC_TUNABLES}\n`), traced.stderr);
     assert.ok(traced.stderr.includes(`+ exec node ${NODE_FLAGS.join(' ')} ${bin} --version`), traced.stderr);
-    const own = await run({ command: 'sh', args: ['-x', bin, '--version'], cwd: tmp, env: { ...clean, GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' } });
+    const own = await runCommand({ command: 'sh', args: ['-x', bin, '--version'], cwd: tmp, env: { ...clean, GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' } });
     assert.ok(own.stderr.includes('+ export GLIBC_TUNABLES=glibc.malloc.arena_max=2\n'), own.stderr);
     // The whole command tree loads from the installed copy (commander and the command modules resolve).
-    const help = await run({ command: 'hermes', args: ['--help'], cwd: tmp, env: clean });
+    const help = await runCommand({ command: 'hermes', args: ['--help'], cwd: tmp, env: clean });
     assert.equal(help.code, 0, help.stderr);
     assert.match(help.stdout, /^  chat\b/m);
-    const status = await run({ command: 'hermes', args: ['status'], cwd: tmp, env: clean });
+    const status = await runCommand({ command: 'hermes', args: ['status'], cwd: tmp, env: clean });
     assert.equal(status.code, 0, status.stderr);
     assert.equal(status.stdout, 'default: stopped\n');
 
@@ -90,14 +76,14 @@ test('the README install leaves a working `hermes` command on a clean PATH', { t
     // with zod's English messages, and every problem is listed.
     writeFileSync(path.join(home, 'config.yaml'), 'model:\n  base_url: 127.0.0.1:18701/v1\n  max_retries: lots\ngateway:\n  busy_policy: sometimes\n');
     writeFileSync(path.join(home, '.env'), 'OPENAI_API_KEY=sk-install-test\n', { mode: 0o600 });
-    const invalid = await run({ command: 'hermes', args: ['config', 'validate'], cwd: tmp, env: clean });
+    const invalid = await runCommand({ command: 'hermes', args: ['config', 'validate'], cwd: tmp, env: clean });
     assert.equal(invalid.code, 78, invalid.stdout + invalid.stderr);
     const problems = invalid.stdout + invalid.stderr;
     for (const key of ['model.base_url', 'model.max_retries', 'gateway.busy_policy']) assert.match(problems, new RegExp(key.replace('.', '\\.')), problems);
     assert.match(problems, /expected/i);
-    assert.match((await run({ command: 'hermes', args: ['status'], cwd: tmp, env: clean })).stdout, /^default: stopped; its config is invalid/);
+    assert.match((await runCommand({ command: 'hermes', args: ['status'], cwd: tmp, env: clean })).stdout, /^default: stopped; its config is invalid/);
     writeFileSync(path.join(home, 'config.yaml'), 'model:\n  base_url: http://127.0.0.1:9/v1\n  name: m\n');
-    const valid = await run({ command: 'hermes', args: ['config', 'validate'], cwd: tmp, env: clean });
+    const valid = await runCommand({ command: 'hermes', args: ['config', 'validate'], cwd: tmp, env: clean });
     assert.equal(valid.code, 0, valid.stdout + valid.stderr);
     // zod's other locales (1.6 MB of source) are left out of the bundle: the source maps name only English.
     const sources = readdirSync(path.join(pkg, 'dist', 'chunks'))
@@ -117,7 +103,7 @@ test('the README install leaves a working `hermes` command on a clean PATH', { t
     /** `hermes status` with every module it loads traced: its output and the loaded files' URLs. */
     const tracedStatus = async (env: Record<string, string>): Promise<{ stdout: string; urls: string[] }> => {
       writeFileSync(log, '');
-      const traced = await run({ command: process.execPath, args: ['--import', register, bin, 'status'], cwd: tmp, env });
+      const traced = await runCommand({ command: process.execPath, args: ['--import', register, bin, 'status'], cwd: tmp, env });
       assert.equal(traced.code, 0, traced.stderr);
       return { stdout: traced.stdout, urls: readFileSync(log, 'utf8').split('\n').filter((u) => u.startsWith('file:')) };
     };
