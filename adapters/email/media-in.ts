@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Attachment } from 'mailparser';
 import type { MediaItem } from '../../src/core/adapter.js';
 import { mediaKindOf } from '../kit/media-kind-of.js';
-import { safeFileName } from '../../src/util/download.js';
+import { openCacheFile, safeFileName } from '../../src/util/download.js';
 
 /** What saving a mail's attachments gave: files for the agent, and notes about the ones left out. */
 export interface SavedAttachments {
@@ -40,8 +39,12 @@ export async function saveAttachments(params: { attachments: readonly Attachment
     for (let n = 2; used.has(name); n++) name = safeFileName(`${n}-${original}`);
     used.add(name);
     const target = path.join(folder, name);
-    await mkdir(folder, { recursive: true });
-    await writeFile(target, attachment.content);
+    const file = await openCacheFile({ target });
+    try {
+      await file.writeFile(attachment.content);
+    } finally {
+      await file.close();
+    }
     media.push({
       path: target,
       kind: mediaKindOf({ name, mimeType: attachment.contentType }),

@@ -13,7 +13,7 @@ export class TooLargeError extends Error {
  * wrong declared size cannot fill the disk. Returns the byte count. `headers` may carry a token: never log them.
  */
 export async function downloadCapped(params: { url: string; target: string; maxBytes: number; signal: AbortSignal; headers?: Record<string, string> }): Promise<number> {
-  const file = await openTarget({ target: params.target });
+  const file = await openCacheFile({ target: params.target });
   let seen = 0;
   try {
     const response = await fetch(params.url, { signal: params.signal, ...(params.headers ? { headers: params.headers } : {}) });
@@ -36,10 +36,10 @@ export async function downloadCapped(params: { url: string; target: string; maxB
 }
 
 /**
- * Opens `target` for writing, making its folder first; once more when the folder went in between (the cache's
- * maintenance removes folders it emptied).
+ * Opens `target` in the media cache for writing, making its folder first; once more when the folder went in between
+ * (the cache's maintenance removes folders it emptied).
  */
-async function openTarget(params: { target: string }): Promise<FileHandle> {
+export async function openCacheFile(params: { target: string }): Promise<FileHandle> {
   for (let attempt = 0; ; attempt += 1) {
     await mkdir(path.dirname(params.target), { recursive: true });
     try {
