@@ -23,6 +23,21 @@ async function canaryProfile(): Promise<{ profile: Profile; secrets: readonly st
   return { profile, secrets, cleanup: () => fs.rmSync(root, { recursive: true, force: true }) };
 }
 
+/** A logger of `profile` at `level` writing to an array (the canary is its one secret). */
+function linesLogger(params: { profile: Profile; level: 'info' | 'warn' }): ReturnType<typeof createLogger> & { lines: string[] } {
+  const lines: string[] = [];
+  const handle = createLogger({
+    profile: params.profile,
+    level: params.level,
+    redactor: new Redactor({ secrets: [CANARY] }),
+    tty: false,
+    maxSize: 1024,
+    maxFiles: 1,
+    destination: { write: (line: string) => void lines.push(line) },
+  });
+  return { ...handle, lines };
+}
+
 describe('createLogger', () => {
   test('a secret from .env never reaches the log file (msg, nested object, error message and stack, bindings)', async () => {
     const { profile, secrets, cleanup } = await canaryProfile();
@@ -98,16 +113,7 @@ describe('createLogger', () => {
   test('secret-named keys are censored at any depth, in child bindings and on errors; the logged objects are not changed', async () => {
     const { profile, cleanup } = await canaryProfile();
     try {
-      const lines: string[] = [];
-      const { logger, close } = createLogger({
-        profile,
-        level: 'info',
-        redactor: new Redactor({ secrets: [CANARY] }),
-        tty: false,
-        maxSize: 1024,
-        maxFiles: 1,
-        destination: { write: (line: string) => void lines.push(line) },
-      });
+      const { logger, close, lines } = linesLogger({ profile, level: 'info' });
       const logged = { a: { b: { c: { d: { apiKey: 'deep-key' } } } }, list: [{ password: 'in-a-list' }], headers: { Authorization: 'Bearer by-header' }, kept: 'plain' };
       logger.info(logged, 'nested');
       logger.child({ inboxId: 7, settings: { bot_token: 'bound-token' } }).child({ more: { client_secret: 'grandchild' } }).warn('bindings');
@@ -132,16 +138,7 @@ describe('createLogger', () => {
   test('respects the level and writes to a given destination', async () => {
     const { profile, cleanup } = await canaryProfile();
     try {
-      const lines: string[] = [];
-      const { logger, close } = createLogger({
-        profile,
-        level: 'warn',
-        redactor: new Redactor({ secrets: [CANARY] }),
-        tty: false,
-        maxSize: 1024,
-        maxFiles: 1,
-        destination: { write: (line: string) => void lines.push(line) },
-      });
+      const { logger, close, lines } = linesLogger({ profile, level: 'warn' });
       logger.info('hidden');
       logger.warn(`shown ${CANARY}`);
       await close();
