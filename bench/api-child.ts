@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
+import { summarySystemPrompt } from '../src/agent/compress/prompt.js';
 import { FakeOpenAI } from '../test/fakes/openai/server.js';
 import { spawnBuiltGateway, waitReady } from './gateway-ready.js';
 
@@ -24,6 +25,8 @@ export interface ApiGatewayChild {
   readonly metricsUrl?: string;
   /** Spawn → /healthz "ok", ms. */
   readonly readyMs: number;
+  /** How many compression summaries the child asked the model for so far. */
+  summaries(): number;
   /** The child's stderr so far (the last 64 KB), for a failure's message. */
   stderr(): string;
   /** Stops the child (SIGTERM, waiting for its exit), the fake model, and removes its HERMES_HOME; once, however often called. */
@@ -44,14 +47,18 @@ function childMallocEnv(): Record<string, string> {
 /**
  * Spawns the built CLI (`dist/`: `npm run build` first) for a fresh profile with `platforms.api` on (one key) and the
  * gateway's HTTP server on a free loopback port, its model a FakeOpenAI here answering BENCH_REPLY at once; resolves
- * once /healthz says "ok". `nodeArgs` go before the script (`--cpu-prof`, say); `metrics` turns on its /metrics.
+ * once /healthz says "ok". `nodeArgs` go before the script (`--cpu-prof`, say); `metrics` turns on its /metrics;
+ * `contextLength` sets the model's context length (a small one makes long sessions reach compression).
  */
-export async function startApiGatewayChild(params: { nodeArgs?: readonly string[]; metrics?: boolean } = {}): Promise<ApiGatewayChild> {
+export async function startApiGatewayChild(params: { nodeArgs?: readonly string[]; metrics?: boolean; contextLength?: number } = {}): Promise<ApiGatewayChild> {
   const home = mkdtempSync(path.join(os.tmpdir(), 'hermes-bench-api-'));
   const model = new FakeOpenAI();
-  model.setResponder(() => {
+  let summaries = 0;
+  model.setResponder((req) => {
     // The fake keeps every request it got; a burst or a soak would only grow this process.
     model.requests.length = 0;
+    const first = req.body.messages?.[0]?.['content'];
+    if (typeof first === 'string' && first.startsWith(summarySystemPrompt.slice(0, 40))) summaries++;
     return { text: BENCH_REPLY };
   });
   await model.start();
@@ -60,7 +67,7 @@ export async function startApiGatewayChild(params: { nodeArgs?: readonly string[
   writeFileSync(
     path.join(dir, 'config.yaml'),
     stringify({
-      model: { base_url: model.baseURL, api_key: 'sk-bench' },
+      model: { base_url: model.baseURL, api_key: 'sk-bench', ...(params.contextLength === undefined ? {} : { context_length: params.contextLength }) },
       gateway: { http: { enabled: true, port: 0, ...(params.metrics === true ? { metrics: true } : {}) } },
       // warn by default (the figures of every session so far); BENCH_LOG_LEVEL=info measures what a default config logs.
       logging: { level: process.env['BENCH_LOG_LEVEL'] ?? 'warn' },
@@ -91,6 +98,7 @@ export async function startApiGatewayChild(params: { nodeArgs?: readonly string[
       authorization: `Bearer ${BENCH_KEY}`,
       ...(params.metrics === true ? { metricsUrl: `http://${http.host}:${http.port}/metrics` } : {}),
       readyMs: ready.readyMs,
+      summaries: () => summaries,
       stderr: () => stderr,
       stop: cleanUp,
     };

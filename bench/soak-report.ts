@@ -22,7 +22,7 @@ export function soakLines(params: { figures: SoakFigures }): string[] {
   const sorted = [...f.firstTextMs].sort((a, b) => a - b);
   const all = f.samples.map((s) => s.rssMb);
   return [
-    `soak: ${f.messages} messages at ${f.perSecond} msg/s over ${f.chats} chats for ${f.minutes} min, built gateway child (API platform), node ${process.version}:`,
+    `soak: ${f.messages} messages at ${f.perSecond} msg/s over ${f.chats} chats for ${f.minutes} min, built gateway child (API platform), node ${process.version}, ${f.compressions} compressions:`,
     `  RSS after the first ${f.warmupMinutes} min (${trend.samples} samples): slope ${trend.mbPerHour.toFixed(1)} MB/hour, min ${trend.minMb.toFixed(0)} MB, max ${trend.maxMb.toFixed(0)} MB; ` +
       `ready ${f.rssReadyMb.toFixed(0)} MB, whole run min ${Math.min(...all).toFixed(0)} MB, max ${Math.max(...all).toFixed(0)} MB`,
     ...heapLines(params),

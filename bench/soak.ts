@@ -28,6 +28,8 @@ export interface SoakFigures {
   readonly samples: readonly SoakSample[];
   /** Request → first reply text, per message. */
   readonly firstTextMs: readonly number[];
+  /** Compression summaries the child asked for (sessions continued after a compression). */
+  readonly compressions: number;
   /** The child's CPU per message over the whole soak (user + system, /proc). */
   readonly childCpuMsPerMessage: number;
 }
@@ -42,6 +44,8 @@ export interface SoakParams {
   readonly sampleEveryMs: number;
   /** Read V8's heap figures from the child's /metrics at each sample (the child then loads prom-client: +~10 MB). */
   readonly heap: boolean;
+  /** The model's context length for the child (BENCH_SOAK_CONTEXT): small enough, the sessions reach compression within the soak. */
+  readonly contextLength?: number;
   /** Called with each sample as it is taken (progress). */
   readonly onSample?: (sample: SoakSample) => void;
 }
@@ -67,7 +71,7 @@ async function heapOf(params: { metricsUrl: string }): Promise<SoakSample['heap'
  * (their sessions grow as a user's would), the child's VmRSS sampled every `sampleEveryMs` and once more at the end.
  */
 export async function runSoak(params: SoakParams): Promise<SoakFigures> {
-  const child = await startApiGatewayChild({ metrics: params.heap });
+  const child = await startApiGatewayChild({ metrics: params.heap, ...(params.contextLength === undefined ? {} : { contextLength: params.contextLength }) });
   const samples: SoakSample[] = [];
   let timer: NodeJS.Timeout | undefined;
   try {
@@ -105,6 +109,7 @@ export async function runSoak(params: SoakParams): Promise<SoakFigures> {
       rssReadyMb,
       samples,
       firstTextMs: run.latenciesMs,
+      compressions: child.summaries(),
       childCpuMsPerMessage: (cpuMs({ pid: child.pid }) - cpu0) / run.messages,
     };
   } catch (error) {
@@ -118,11 +123,13 @@ export async function runSoak(params: SoakParams): Promise<SoakFigures> {
 /**
  * BENCH_SOAK_MINUTES (default 60), BENCH_SOAK_WARMUP_MINUTES (default 10, at most a third of the soak unless set),
  * BENCH_SOAK_RATE (messages per second, default 1: a higher rate reaches an hour's session lengths sooner),
- * BENCH_SOAK_HEAP=1 (V8's heap figures beside the RSS).
+ * BENCH_SOAK_HEAP=1 (V8's heap figures beside the RSS), BENCH_SOAK_CONTEXT (the model's context length in tokens: with
+ * 8000, say, every session is compressed every ~75 messages, as a long-running chat is; by default sessions only grow).
  */
 export function soakParamsFromEnv(): SoakParams {
   const minutes = Number.parseFloat(process.env['BENCH_SOAK_MINUTES'] ?? '60');
   const warmup = process.env['BENCH_SOAK_WARMUP_MINUTES'];
+  const context = process.env['BENCH_SOAK_CONTEXT'];
   return {
     minutes,
     warmupMinutes: warmup === undefined ? Math.min(10, minutes / 3) : Number.parseFloat(warmup),
@@ -130,6 +137,7 @@ export function soakParamsFromEnv(): SoakParams {
     chats: 20,
     sampleEveryMs: 10_000,
     heap: process.env['BENCH_SOAK_HEAP'] === '1',
+    ...(context === undefined ? {} : { contextLength: Number.parseInt(context, 10) }),
   };
 }
 
