@@ -38,10 +38,17 @@ function childNodeArgs(): string[] {
   return (process.env['BENCH_CHILD_NODE_ARGS'] ?? '').split(' ').filter((arg) => arg !== '');
 }
 
-/** MALLOC_ARENA_MAX for the child when the bench is given BENCH_CHILD_MALLOC_ARENA_MAX (glibc's arenas per thread). */
-function childMallocEnv(): Record<string, string> {
+/**
+ * Extra environment for the child: MALLOC_ARENA_MAX from BENCH_CHILD_MALLOC_ARENA_MAX (glibc's arenas per thread), and
+ * BENCH_CHILD_ENV's space-separated NAME=value pairs (`LD_PRELOAD=/usr/lib/x86_64-linux-gnu/libjemalloc.so.2`, say).
+ */
+function childEnv(): Record<string, string> {
   const arenas = process.env['BENCH_CHILD_MALLOC_ARENA_MAX'];
-  return arenas === undefined ? {} : { MALLOC_ARENA_MAX: arenas };
+  const pairs = (process.env['BENCH_CHILD_ENV'] ?? '').split(' ').filter((pair) => pair.includes('='));
+  return {
+    ...(arenas === undefined ? {} : { MALLOC_ARENA_MAX: arenas }),
+    ...Object.fromEntries(pairs.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)])),
+  };
 }
 
 /**
@@ -75,7 +82,7 @@ export async function startApiGatewayChild(params: { nodeArgs?: readonly string[
     }),
   );
   const t0 = performance.now();
-  const child = spawnBuiltGateway({ home, nodeArgs: [...(params.nodeArgs ?? []), ...childNodeArgs()], env: childMallocEnv(), stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawnBuiltGateway({ home, nodeArgs: [...(params.nodeArgs ?? []), ...childNodeArgs()], env: childEnv(), stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.setEncoding('utf8');
   child.stderr?.on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-65_536)));

@@ -20,20 +20,20 @@ import { testToken } from '../helpers/telegram.js';
 const unused = ['@slack/', 'discord.js', '@discordjs/', 'imapflow', 'mailparser', 'nodemailer', 'twilio', 'prom-client', 'pino-pretty', 'marked-terminal', 'gpt-tokenizer'];
 
 /** A gateway of a fresh profile "work" (the fake model, `platforms`), run by the CLI with every module it loads traced. */
-function tracedGateway(params: { model: FakeOpenAI; platforms: Record<string, unknown> }): { home: string; dir: string; trace: string; gateway: GatewayProcess } {
+function tracedGateway(params: { model: FakeOpenAI; platforms: Record<string, unknown>; config?: Record<string, unknown> }): { home: string; dir: string; trace: string; gateway: GatewayProcess } {
   const home = mkdtempSync(path.join(os.tmpdir(), 'hermes-lazy-'));
   const trace = path.join(home, 'modules.txt');
   const dir = path.join(home, 'profiles', 'work');
   mkdirSync(dir, { recursive: true });
   writeFileSync(
     path.join(dir, 'config.yaml'),
-    stringify({ model: { base_url: params.model.baseURL, api_key: 'sk-lazy-test' }, gateway: { http: { port: 0 } }, platforms: params.platforms }),
+    stringify({ model: { base_url: params.model.baseURL, api_key: 'sk-lazy-test' }, gateway: { http: { port: 0 } }, platforms: params.platforms, ...params.config }),
   );
   const gateway = startCliGateway({ home, profile: 'work', nodeOptions: ['--import', './test/helpers/module-trace.mjs'], env: { MODULE_TRACE_FILE: trace } });
   return { home, dir, trace, gateway };
 }
 
-test('a Telegram-only profile loads neither the other platforms\' SDKs nor the tokenizer, metrics or pretty-log packages, also after a turn; nor ICU\'s zones before it', { timeout: 60_000 }, async () => {
+test('a Telegram-only profile loads neither the other platforms\' SDKs nor the tokenizer, metrics or pretty-log packages, also after a turn near the context limit and its background review; nor ICU\'s zones before it', { timeout: 60_000 }, async () => {
   const fake = new FakeTelegram({ token: testToken });
   const model = new FakeOpenAI();
   await Promise.all([fake.start(), model.start()]);
@@ -41,6 +41,10 @@ test('a Telegram-only profile loads neither the other platforms\' SDKs nor the t
   const { home, trace, gateway } = tracedGateway({
     model,
     platforms: { telegram: { enabled: true, token: testToken, api_root: fake.apiRoot, allowed_users: ['@owner'], merge_window: '100ms' } },
+    // The default model (gpt-4o-mini, o200k) with a context whose safety share the first request's bytes pass: the
+    // meter used to count such a request with the tokenizer, and the review (after every turn here) a transcript
+    // whose bytes pass its cap (a quarter of the context: 1,500 tokens; the message below has 2,400 bytes).
+    config: { model: { base_url: model.baseURL, api_key: 'sk-lazy-test', context_length: 6000 }, skills: { review_interval: 1 } },
   });
   const { output } = gateway;
   try {
@@ -49,8 +53,10 @@ test('a Telegram-only profile loads neither the other platforms\' SDKs nor the t
     });
     // Waiting for its first message, the gateway has not asked Intl for a time zone (ICU's data: ~8 MB of RSS).
     assert.ok(!readFileSync(trace, 'utf8').includes('intl:DateTimeFormat'), 'an Intl.DateTimeFormat was made before the first turn');
-    fake.pushMessage({ chat: { id: 77, type: 'private' }, from: { id: 77, first_name: 'Owner', username: 'owner' }, text: 'hi' });
+    fake.pushMessage({ chat: { id: 77, type: 'private' }, from: { id: 77, first_name: 'Owner', username: 'owner' }, text: 'please keep this in mind. '.repeat(96) });
     await fake.waitFor({ predicate: (f) => f.chatMessages(77).some((m) => m.shown === 'Hello from hermes.'), timeoutMs: 15_000 });
+    // The background review's model call: the turn's own, then the review's.
+    await until({ what: 'the background review\'s model call', timeoutMs: 15_000, check: () => model.requests.length >= 2, output });
     gateway.proc.kill('SIGTERM');
     assert.equal(await gateway.exited, 0, output());
     const traced = readFileSync(trace, 'utf8').split('\n');

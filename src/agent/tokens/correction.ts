@@ -1,6 +1,6 @@
 /** Lower bound of a correction factor. */
 export const CORRECTION_MIN = 0.5;
-/** Upper bound (the 3.5 characters-per-token ratio can undercount e.g. CJK text by about 3×). */
+/** Upper bound (a tokenizer that splits finer than the 3.5 bytes-per-token ratio assumes: dense symbols, some scripts). */
 export const CORRECTION_MAX = 4;
 /**
  * Reports whose ratio to the estimate lies outside these are broken (a provider counting 0 or 1 token, a cumulative

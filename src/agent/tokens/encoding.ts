@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 
-/** How a model's text is counted: one of gpt-tokenizer's encodings, or a characters-per-token ratio. */
+/** How a model's text is counted: one of gpt-tokenizer's encodings, or a bytes-per-token ratio. */
 export type TokenEncoding = 'o200k_base' | 'cl100k_base' | 'ratio';
 
 /** An encoding gpt-tokenizer counts exactly. */
@@ -12,8 +12,12 @@ export type ExactEncoding = Exclude<TokenEncoding, 'ratio'>;
  */
 export type CountMethod = TokenEncoding | 'utf8_bytes';
 
-/** Characters per token for models whose tokenizer is unknown: low on purpose, so the estimate errs high. */
-export const FALLBACK_CHARS_PER_TOKEN = 3.5;
+/**
+ * UTF-8 bytes per token for models whose tokenizer is unknown (and for every cheap estimate): low on purpose, so the
+ * estimate errs high. Bytes, not characters: English is ~4 characters (bytes) a token, while a CJK character is 3
+ * bytes and ~1 token, so a characters-per-token ratio counted Chinese ~3.5× short and bytes count it ~0.86 a character.
+ */
+export const FALLBACK_BYTES_PER_TOKEN = 3.5;
 
 /**
  * The encoding for a model name (a provider prefix such as "openai/" is ignored): o200k for gpt-4o, gpt-4.1,
@@ -57,7 +61,7 @@ export function countText(params: { text: string; encoding: CountMethod }): numb
   if (text === '') return 0;
   switch (encoding) {
     case 'ratio':
-      return Math.ceil(text.length / FALLBACK_CHARS_PER_TOKEN);
+      return Math.ceil(Buffer.byteLength(text, 'utf8') / FALLBACK_BYTES_PER_TOKEN);
     case 'utf8_bytes':
       return Buffer.byteLength(text, 'utf8');
     default:

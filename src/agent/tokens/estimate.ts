@@ -66,7 +66,7 @@ function messageTokens(params: { message: ChatCompletionMessageParam; encoding: 
 /**
  * Estimated prompt tokens of a chat.completions request before it is sent: the messages (roles, content, tool
  * calls and their arguments, tool results) plus the tools' JSON. Exact tokenizer for OpenAI model names (see
- * encodingFor), a conservative characters-per-token ratio for the rest; `method` counts another way (the ratio, or
+ * encodingFor), a conservative bytes-per-token ratio for the rest; `method` counts another way (the ratio, or
  * the UTF-8 bytes as an upper bound). Raw: not corrected by reported usage (TokenMeter does that).
  */
 export function estimatePromptTokens(params: { request: PromptRequest; cache?: TokenCountCache; method?: CountMethod }): number {

@@ -3,7 +3,7 @@ import { AIAgent } from '../../agent/agent.js';
 import { auxiliaryRoute } from '../../agent/auxiliary/client.js';
 import type { CredentialStateStore } from '../../agent/route/pool.js';
 import { routeFromConfig } from '../../agent/route/from-config.js';
-import { countText, encodingFor } from '../../agent/tokens/encoding.js';
+import { countText } from '../../agent/tokens/encoding.js';
 import type { GatewayConfig } from '../../config/schema.js';
 import { memorySettingsFrom, memoryTargets, targetInfo } from '../../memory/settings.js';
 import { ToolRegistry } from '../../tools/registry.js';
@@ -40,12 +40,13 @@ export function reviewOptionsFrom(params: {
           logger,
         });
   const model = aux?.name ?? config.model.name;
-  const encoding = encodingFor({ model: config.model.name });
   return {
     schedule: { enabled: config.skills.review, skillInterval: config.skills.review_interval, memoryInterval: config.memory.review_interval },
     notice: config.skills.review_notice,
     toolNames,
-    countTokens: (text) => countText({ text, encoding }),
+    // The transcript's cap needs no exact count (and the tokenizer's tables would stay in memory for good): the
+    // bytes-per-token ratio errs high, so the transcript only comes out a little shorter than the cap allows.
+    countTokens: (text) => countText({ text, encoding: 'ratio' }),
     memoryTargets: memoryTargets.filter((target) => targetInfo({ settings: memorySettingsFrom({ config }), target }).enabled),
     timeoutMs: reviewTimeoutMs({ requestTimeoutMs: aux?.requestTimeoutMs ?? config.model.request_timeout }),
     agentFor: ({ main, sessionModel }) => {

@@ -37,12 +37,15 @@ describe('prompt token estimate', () => {
     for (const model of ['llama-3.1-70b', 'qwen2.5', 'fake-model', 'claude-sonnet-4', 'omni']) assert.equal(encodingFor({ model }), 'ratio', model);
   });
 
-  test('an unknown model is counted at 3.5 characters a token, rounded up per text', () => {
+  test('an unknown model is counted at 3.5 UTF-8 bytes a token, rounded up per text', () => {
     const messages: ChatCompletionMessageParam[] = [{ role: 'user', content: 'x'.repeat(35) }];
     // 3 framing + ceil(4 / 3.5) for "user" + 10 for the content + 3 reply priming
     assert.equal(estimatePromptTokens({ request: { model: 'llama-3.1-70b', messages } }), 3 + 2 + 10 + 3);
     // The ratio errs high: more than the o200k count of ordinary English.
     assert.ok(estimatePromptTokens({ request: { model: 'some-local-model', messages: cookbook } }) > 124);
+    // Bytes, not characters: 35 CJK characters (105 bytes, about 35 o200k tokens) count 30, not 10.
+    assert.equal(countText({ text: '你'.repeat(35), encoding: 'ratio' }), 30);
+    assert.ok(countText({ text: '你好，今天天气很好。我们去公园散步吧，然后一起吃午饭。', encoding: 'ratio' }) >= 0.75 * countText({ text: '你好，今天天气很好。我们去公园散步吧，然后一起吃午饭。', encoding: 'o200k_base' }));
   });
 
   test('counts tool calls with their arguments, tool results and the tools JSON', () => {

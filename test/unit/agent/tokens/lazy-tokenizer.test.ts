@@ -13,6 +13,21 @@ function request(params: { chars: number }): { model: string; messages: ChatComp
 }
 
 // Each test file runs in its own process, so nothing else loaded the tables before these tests.
+test('the gateway\'s meter (tokenizer: never) answers near and past every limit from the cheap estimate, learns from reports, and never loads the tables', () => {
+  const meter = new TokenMeter({ tokenizer: 'never' });
+  const big = request({ chars: 20_000 });
+  for (const within of [undefined, 1_000, 10_000, 100_000]) {
+    const estimate = meter.estimate({ request: big, ...(within === undefined ? {} : { within }) });
+    assert.equal(estimate.exact, false);
+    // The bytes ratio errs high for English (o200k counts ~4.4 characters a token in this text).
+    assert.ok(estimate.tokens >= 20_000 / 3.5 && estimate.tokens <= 20_000 / 3.5 + 20, `estimate ${estimate.tokens}`);
+  }
+  meter.observe({ request: big, reportedPromptTokens: 4_500 });
+  const learned = meter.estimate({ request: big, within: 5_000 });
+  assert.ok(Math.abs(learned.tokens - 4_500) <= 2, `after the report the estimate is ${learned.tokens}, not ~4,500`);
+  assert.equal(encodingLoaded({ encoding: 'o200k_base' }), false, 'the gateway\'s meter loaded o200k');
+});
+
 test('far under the limit the meter answers from the cheap estimate and never loads the tokenizer tables', () => {
   const meter = new TokenMeter();
   const small = request({ chars: 4_000 });
