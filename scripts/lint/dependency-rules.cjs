@@ -13,6 +13,7 @@ const layers = [
   { name: 'store', paths: ['src/store/'] },
   { name: 'memory, skills, search', paths: ['src/memory/', 'src/skills/', 'src/search/'] },
   { name: 'tools', paths: ['src/tools/'] },
+  { name: 'mcp', paths: ['src/mcp/'] },
   { name: 'agent', paths: ['src/agent/'] },
   { name: 'jobs', paths: ['src/jobs/'] },
   { name: 'gateway', paths: ['src/gateway/'] },
