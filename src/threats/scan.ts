@@ -7,7 +7,7 @@ import { scanViews } from './normalize.js';
 v8.setFlagsFromString('--enable-experimental-regexp-engine');
 
 /** Where scanned text comes from (for the reason and the log line). */
-export type ThreatSource = 'memory' | 'context-file' | 'skill' | 'heartbeat';
+export type ThreatSource = 'memory' | 'context-file' | 'skill' | 'heartbeat' | 'mcp-tool';
 
 /** Why a text was refused. */
 export interface ThreatFinding {

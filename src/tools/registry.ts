@@ -65,7 +65,7 @@ export class ToolRegistry {
   /** The `tools` parameter for chat.completions, with JSON Schemas generated from the zod inputs (see modelSchema). */
   toOpenAITools(): ChatCompletionFunctionTool[] {
     this.openAITools ??= this.list().map((tool) => {
-      const parameters = modelSchema({ schema: z.toJSONSchema(tool.input, { io: 'input' }) });
+      const parameters = tool.parameters ?? modelSchema({ schema: z.toJSONSchema(tool.input, { io: 'input' }) });
       return { type: 'function', function: { name: tool.name, description: tool.description, parameters } };
     });
     return this.openAITools;

@@ -110,8 +110,13 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   name: string;
   /** What it does and when to use it, written for the model. */
   description: string;
-  /** Schema of the arguments; exported to JSON Schema for the model. */
+  /** Schema of the arguments; exported to JSON Schema for the model (unless `parameters` is given). */
   input: S;
+  /**
+   * The arguments' JSON Schema as the model is sent it, when it comes from elsewhere (an MCP server's tool: `input`
+   * then only checks that the arguments are an object, and the server validates them). Default: made from `input`.
+   */
+  parameters?: Record<string, unknown>;
   /** How it may run concurrently with other calls in the same round. */
   parallel: ParallelPolicy<z.infer<S>>;
   /** Runs the tool; the returned text goes back to the model. Throw ToolError for a readable failure. */
