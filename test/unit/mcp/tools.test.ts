@@ -82,7 +82,7 @@ test('approval: manual asks before a tool the server does not mark read-only (a 
   const denied = await registry.execute({ call: { id: '1', name: 'mcp_fs_write', arguments: '{"message":"x"}' }, ctx });
   assert.match(denied.content, /^Not run: the owner denied it/);
   assert.deepEqual(asked, ['mcp_fs_write {"message":"x"}']);
-  assert.deepEqual(server.calls, []);
+  assert.equal(server.calls.length, 0);
   await registry.execute({ call: { id: '2', name: 'mcp_fs_read', arguments: '{"message":"x"}' }, ctx });
   assert.deepEqual(server.calls.map((c) => c.tool), ['read']);
   const off = mcpToolDefinitions({ server: 'fs', config: mcpServerSchema.parse({ command: 'srv', approval: 'off' }), listed, host: server, taken: new Set(), logger: pino({ level: 'silent' }) });
