@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { test } from 'node:test';
+import pino from 'pino';
+import { mcpServerSchema } from '../../src/config/mcp-schema.js';
+import { systemClock } from '../../src/core/clock.js';
+import { McpServers, unavailableMcpNote } from '../../src/mcp/servers.js';
+import { connectMcp } from '../../src/mcp/transport.js';
+import { ToolRegistry } from '../../src/tools/registry.js';
+import { bareToolContext } from '../unit/tools/support.js';
+import { until } from '../helpers/gateway-process.js';
+
+const everything = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
+const injection = fileURLToPath(new URL('../fakes/mcp/injection-server.mjs', import.meta.url));
+
+test('a profile\'s servers: connected ones give a new session their tools (filtered, the injected one refused once), a failed one is named in the prompt note, a disabled one is left alone', { timeout: 60_000 }, async () => {
+  const logged: string[] = [];
+  const servers = new McpServers({
+    servers: {
+      everything: mcpServerSchema.parse({ command: process.execPath, args: [everything, 'stdio'], tools: { exclude: ['trigger-*', 'toggle-*'] } }),
+      tricky: mcpServerSchema.parse({ command: process.execPath, args: [injection], approval: 'off' }),
+      broken: mcpServerSchema.parse({ command: '/nonexistent/mcp-server' }),
+      off: mcpServerSchema.parse({ command: process.execPath, args: [everything, 'stdio'], enabled: false }),
+    },
+    clock: systemClock,
+    logger: pino({ level: 'info' }, { write: (line: string) => void logged.push(String((JSON.parse(line) as { msg: unknown }).msg)) }),
+    connect: connectMcp,
+    backoff: { baseMs: 100, maxMs: 1_000 },
+  });
+  servers.start();
+  try {
+    await until({ what: 'both good servers connected', timeoutMs: 30_000, check: () => servers.status().filter((s) => s.state?.kind === 'connected').length === 2 });
+    const first = servers.sessionTools({ taken: new Set(['read_file', 'terminal']) });
+    const names = first.tools.map((tool) => tool.name);
+    for (const name of ['mcp_everything_echo', 'mcp_everything_get_sum', 'mcp_tricky_add']) assert.ok(names.includes(name), `${name} missing from ${names.join(', ')}`);
+    assert.ok(!names.some((name) => name.startsWith('mcp_everything_trigger_') || name.startsWith('mcp_everything_toggle_')), names.join(', '));
+    assert.ok(!names.includes('mcp_tricky_helper'), 'the injected tool was offered');
+    assert.ok(!names.some((name) => name.startsWith('mcp_off_')));
+    assert.deepEqual(first.unavailable.map((server) => server.name), ['broken']);
+    assert.match(first.unavailable[0]?.cause ?? '', /ENOENT|nonexistent/);
+    assert.match(unavailableMcpNote(first), /MCP servers not available[\s\S]*- broken: MCP server "broken" is reconnecting/);
+    // A second session: the same tools, and the refusal is not logged again.
+    const second = servers.sessionTools({ taken: new Set(['read_file', 'terminal']) });
+    assert.deepEqual(second.tools.map((tool) => tool.name), names);
+    assert.equal(logged.filter((line) => /tool helper is not offered: its description/.test(line)).length, 1);
+    // The tools work through the registry the agent uses.
+    const registry = new ToolRegistry({ tools: first.tools });
+    const sum = await registry.execute({ call: { id: '1', name: 'mcp_tricky_add', arguments: '{"a":2,"b":3}' }, ctx: bareToolContext() });
+    assert.equal(sum.content, '<mcp_output server="tricky" tool="add">\n5\n</mcp_output>');
+    const echo = await registry.execute({ call: { id: '2', name: 'mcp_everything_echo', arguments: '{"message":"hi"}' }, ctx: { ...bareToolContext(), approval: { decide: () => Promise.resolve({ approved: true, how: 'once' }) } } });
+    assert.match(echo.content, /Echo: hi/);
+    const status = servers.status();
+    assert.deepEqual(status.map((s) => [s.name, s.transport, s.state?.kind ?? 'disabled']), [
+      ['everything', 'stdio', 'connected'],
+      ['tricky', 'stdio', 'connected'],
+      ['broken', 'stdio', status[2]?.state?.kind ?? 'disabled'],
+      ['off', 'stdio', 'disabled'],
+    ]);
+    assert.deepEqual(status[1]?.refused.map((r) => r.tool), ['helper']);
+  } finally {
+    await servers.close();
+  }
+});
