@@ -7,6 +7,7 @@ import { mcpServerSchema } from '../../src/config/mcp-schema.js';
 import { systemClock } from '../../src/core/clock.js';
 import { McpServers, unavailableMcpNote } from '../../src/mcp/servers.js';
 import { connectMcp } from '../../src/mcp/transport.js';
+import { probeMcpServer } from '../../src/mcp/probe.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
 import { bareToolContext } from '../unit/tools/support.js';
 import { until } from '../helpers/gateway-process.js';
@@ -61,4 +62,19 @@ test('a profile\'s servers: connected ones give a new session their tools (filte
   } finally {
     await servers.close();
   }
+});
+
+test('probing a server once (hermes mcp test): start, tools, ping, then the child ends; a failure says why, with its last stderr line; a silent one times out', { timeout: 60_000 }, async () => {
+  const good = await probeMcpServer({ name: 'everything', config: mcpServerSchema.parse({ command: process.execPath, args: [everything, 'stdio'], tools: { include: ['echo', 'get-*'] } }), clock: systemClock, connect: connectMcp });
+  assert.equal(good.ok, true, good.lines.join('\n'));
+  assert.match(good.lines[0] ?? '', /^✓ started in \d+ ms \(.+\)$/);
+  assert.match(good.lines[1] ?? '', /^✓ \d+ tools offered \(\d+ left out by tools.include\/exclude\): echo, /);
+  assert.ok(good.tools.every((tool) => tool === 'echo' || tool.startsWith('get-')), good.tools.join(', '));
+  assert.match(good.lines[2] ?? '', /^✓ ping answered in \d+ ms$/);
+  const failing = await probeMcpServer({ name: 'broken', config: mcpServerSchema.parse({ command: process.execPath, args: ['-e', 'console.error("cannot open /var/db/x"); process.exit(2)'] }), clock: systemClock, connect: connectMcp });
+  assert.equal(failing.ok, false);
+  assert.match(failing.lines.at(-1) ?? '', /^✗ .*; its last line on stderr: cannot open \/var\/db\/x$/);
+  const silent = await probeMcpServer({ name: 'silent', config: mcpServerSchema.parse({ command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'], connect_timeout: '1s' }), clock: systemClock, connect: connectMcp });
+  assert.equal(silent.ok, false);
+  assert.match(silent.lines.at(-1) ?? '', /^✗ no answer within connect_timeout \(1s\) after \d+ ms$/);
 });
