@@ -124,7 +124,7 @@ export async function runSoak(params: SoakParams): Promise<SoakFigures> {
  * BENCH_SOAK_MINUTES (default 60), BENCH_SOAK_WARMUP_MINUTES (default 10, at most a third of the soak unless set),
  * BENCH_SOAK_RATE (messages per second, default 1: a higher rate reaches an hour's session lengths sooner),
  * BENCH_SOAK_HEAP=1 (V8's heap figures beside the RSS), BENCH_SOAK_CONTEXT (the model's context length in tokens: with
- * 8000, say, every session is compressed every ~75 messages, as a long-running chat is; by default sessions only grow).
+ * 8000, say, every session is compressed about every 100 messages, as a long-running chat is; by default sessions only grow).
  */
 export function soakParamsFromEnv(): SoakParams {
   const minutes = Number.parseFloat(process.env['BENCH_SOAK_MINUTES'] ?? '60');
