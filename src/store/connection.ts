@@ -8,6 +8,9 @@ import { errorMessage } from '../util/error-text.js';
 /** How long a statement waits for another connection's lock before failing. */
 export const BUSY_TIMEOUT_MS = 5000;
 
+/** The page cache of the store's connection, as `PRAGMA cache_size` takes it (negative: KiB): 2 MB. */
+export const PAGE_CACHE_KIB = -2000;
+
 /**
  * Opens a SQLite database and sets the store's pragmas: WAL (readers never block the writer),
  * synchronous=NORMAL (in WAL mode a commit survives a crash of the process; only an OS crash or
@@ -33,6 +36,11 @@ export function openDatabase(params: { path: string; logger: StoreLogger }): Dat
     }
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
+    // SQLite's own default page cache (2 MB). better-sqlite3 builds SQLite with 16 MB (DEFAULT_CACHE_SIZE=-16000):
+    // malloc'd pages that stay for the life of the connection, filling as the database grows, which was most of
+    // what a gateway's RSS climbed by over its first hours (bench/README, issue 27's fifth session). The pages a
+    // turn touches (its session's newest messages, the inbox, the indexes' upper levels) fit in 2 MB.
+    db.pragma(`cache_size = ${PAGE_CACHE_KIB}`);
     return db;
   } catch (error) {
     db.close();

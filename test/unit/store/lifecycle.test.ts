@@ -6,6 +6,8 @@ import Database from 'better-sqlite3';
 import { UserFacingError } from '../../../src/core/errors.js';
 import { StoreClosedError } from '../../../src/store/errors.js';
 import { openStore } from '../../../src/store/sqlite-store.js';
+import { openDatabase } from '../../../src/store/connection.js';
+import { silentStoreLogger } from '../../../src/store/store-logger.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 import { makeEvent, makeTempDir } from './fixtures.js';
 
@@ -24,6 +26,16 @@ describe('store lifecycle', () => {
     probe.close();
     assert.ok(fs.existsSync(`${file}-wal`), 'the commit went to the write-ahead log');
     store.close();
+  });
+
+  test('the connection keeps SQLite\'s 2 MB page cache, not the 16 MB better-sqlite3 builds it with', () => {
+    // better-sqlite3's default, on a connection the store did not set up:
+    const plain = new Database(':memory:');
+    assert.equal(plain.pragma('cache_size', { simple: true }), -16000);
+    plain.close();
+    const db = openDatabase({ path: path.join(dir, 'state.db'), logger: silentStoreLogger });
+    assert.equal(db.pragma('cache_size', { simple: true }), -2000);
+    db.close();
   });
 
   test('close checkpoints the WAL, is idempotent, and later calls fail clearly', () => {
