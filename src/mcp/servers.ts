@@ -32,7 +32,7 @@ export class McpServers {
   private readonly configs: Readonly<Record<string, McpServerConfig>>;
   private readonly logger: Logger;
   /** The definitions made from a server's current listing (once per listing, so a refusal is logged once, not per session). */
-  private readonly made = new Map<string, { listed: unknown; takenKey: string; result: ReturnType<typeof mcpToolDefinitions> }>();
+  private readonly made = new Map<string, { listed: unknown; taken: ReadonlySet<string>; takenKey: string; result: ReturnType<typeof mcpToolDefinitions> }>();
 
   constructor(params: {
     servers: Readonly<Record<string, McpServerConfig>>;
@@ -95,7 +95,13 @@ export class McpServers {
       const transport = config.url === undefined ? ('stdio' as const) : ('http' as const);
       const connection = this.connections.get(name);
       if (connection === undefined) return { name, transport, tools: [], refused: [] };
-      const offered = this.made.get(name)?.result ?? this.definitions({ name, connection, taken: new Set() });
+      // As the last session's tools were made; a listing new since then is read quietly (its refusals are logged
+      // when a session's tools are made from it).
+      const known = this.made.get(name);
+      const offered =
+        known !== undefined && known.listed === connection.tools()
+          ? known.result
+          : mcpToolDefinitions({ server: name, config, listed: connection.tools(), host: connection, taken: known?.taken ?? new Set(), logger: this.logger.child({}, { level: 'silent' }) });
       return { name, transport, state: connection.state(), tools: offered.tools.map((tool) => tool.name), refused: offered.refused };
     });
   }
@@ -113,7 +119,7 @@ export class McpServers {
     const known = this.made.get(params.name);
     if (known !== undefined && known.listed === listed && known.takenKey === takenKey) return known.result;
     const result = mcpToolDefinitions({ server: params.name, config, listed, host: params.connection, taken: params.taken, logger: this.logger });
-    this.made.set(params.name, { listed, takenKey, result });
+    this.made.set(params.name, { listed, taken: params.taken, takenKey, result });
     return result;
   }
 }
