@@ -4,6 +4,7 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig } from '../config/mcp-schema.js';
 import { ToolError } from '../core/errors.js';
 import { scanForThreats } from '../threats/scan.js';
+import { refusalUnlessApproved } from '../tools/builtin/terminal-approval.js';
 import { defineTool, type ToolContext, type ToolDefinition } from '../tools/tool.js';
 import { errorMessage } from '../util/error-text.js';
 import { formatSeconds } from '../util/timeout.js';
@@ -106,16 +107,14 @@ function mcpTool(params: { server: string; config: McpServerConfig; info: McpToo
 }
 
 /** Asks the owner before a tool the server does not mark read-only; the refusal text, or undefined to go on. */
-async function approvalRefusal(params: { ctx: ToolContext; name: string; server: string; tool: string; args: Record<string, unknown> }): Promise<string | undefined> {
-  const { ctx } = params;
-  const shown = capText({ text: `${params.name} ${JSON.stringify(params.args)}`, max: MAX_SHOWN_ARGS });
-  const matches = [{ patternId: `mcp:${params.server}:${params.tool}`, description: `a tool of the MCP server "${params.server}" that may change things` }];
-  const decision =
-    ctx.approval === undefined
-      ? { approved: false as const, reason: 'no one can approve MCP tools that change things here' }
-      : await ctx.approval.decide({ tool: params.name, command: shown, matches, signal: ctx.signal });
-  if (decision.approved) return undefined;
-  return `Not run: ${decision.reason}. Do not retry it; ask the owner or choose another way.`;
+function approvalRefusal(params: { ctx: ToolContext; name: string; server: string; tool: string; args: Record<string, unknown> }): Promise<string | undefined> {
+  return refusalUnlessApproved({
+    ctx: params.ctx,
+    tool: params.name,
+    command: capText({ text: `${params.name} ${JSON.stringify(params.args)}`, max: MAX_SHOWN_ARGS }),
+    matches: [{ patternId: `mcp:${params.server}:${params.tool}`, description: `a tool of the MCP server "${params.server}" that may change things` }],
+    nobody: 'no one can approve MCP tools that change things here',
+  });
 }
 
 /** The model's text for a call that got no result. */
