@@ -4,7 +4,7 @@ import { bool, duration, httpUrl, optionalString } from '../util/config-fields.j
 /** mcp_servers.<name>.tools: which of a server's tools the agent is offered, and its resource and prompt wrappers. */
 const mcpToolsSchema = z
   .strictObject({
-    /** Only these (exact names or globs with `*` and `?`); empty: all. A tool named by both lists is included. */
+    /** Only these (exact names or globs: `*`, `?`, `{a,b}`, `[...]`); empty: all. A tool named by both lists is included. */
     include: z.array(z.string().min(1)).default([]),
     /** Never these (exact names or globs). */
     exclude: z.array(z.string().min(1)).default([]),

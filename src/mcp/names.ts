@@ -1,3 +1,5 @@
+import { globToRegExp } from '../tools/builtin/glob.js';
+
 /** Longest tool name the chat.completions API takes. */
 export const MAX_TOOL_NAME = 64;
 
@@ -7,20 +9,14 @@ export function mcpToolName(params: { server: string; tool: string }): string | 
   return name.length <= MAX_TOOL_NAME ? name : undefined;
 }
 
-/** A glob of tools.include / tools.exclude (`*` any run of characters, `?` one) as a whole-name test. */
-function globTest(params: { pattern: string }): (name: string) => boolean {
-  if (!/[*?]/.test(params.pattern)) return (name) => name === params.pattern;
-  const source = params.pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
-  const re = new RegExp(`^${source}$`);
-  return (name) => re.test(name);
-}
-
 /**
  * Whether a server's tool is offered, by its own name (not the mcp_ one): an `include` list names the only tools
  * offered, `exclude` takes tools out, and a tool both lists match is offered (include wins).
  */
 export function toolWanted(params: { tool: string; include: readonly string[]; exclude: readonly string[] }): boolean {
-  const matches = (patterns: readonly string[]): boolean => patterns.some((pattern) => globTest({ pattern })(params.tool));
+  // search_files' glob dialect (`*`, `?`, `{a,b}`, `[...]`); MCP tool names are letters, digits, `_`, `-` and `.`
+  // (the spec's advice), with no "/" for `*` to stop at.
+  const matches = (patterns: readonly string[]): boolean => patterns.some((pattern) => globToRegExp({ glob: pattern }).test(params.tool));
   if (params.include.length > 0) return matches(params.include);
   return !matches(params.exclude);
 }
