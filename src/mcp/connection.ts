@@ -33,6 +33,20 @@ export class McpUnavailableError extends Error {
 /** Makes a connected SDK client for a config (tests may give their own). */
 export type McpConnect = (params: { name: string; config: McpServerConfig; signal: AbortSignal; onStderr: (line: string) => void }) => Promise<{ client: Client; transport: Transport }>;
 
+/** Every page of a server's tool list (each page's request within `timeoutMs`). */
+export async function listServerTools(params: { client: Client; signal: AbortSignal; timeoutMs?: number }): Promise<McpToolInfo[]> {
+  const out: McpToolInfo[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await params.client.listTools(cursor === undefined ? {} : { cursor }, { signal: params.signal, ...(params.timeoutMs === undefined ? {} : { timeout: params.timeoutMs }) });
+    for (const tool of page.tools) {
+      out.push({ name: tool.name, description: tool.description ?? '', inputSchema: tool.inputSchema, readOnly: tool.annotations?.readOnlyHint === true });
+    }
+    cursor = page.nextCursor;
+  } while (cursor !== undefined && !params.signal.aborted);
+  return out;
+}
+
 /** Most lines of a stdio server's stderr kept for a failure's cause. */
 const STDERR_LINES = 20;
 
@@ -201,7 +215,7 @@ export class McpServerConnection {
           this.refreshTools().catch((error: unknown) => this.logger.warn({ server: this.name, err: error }, `MCP server ${this.name}: its changed tool list could not be read`));
         });
         const capabilities = connected.client.getServerCapabilities() ?? {};
-        this.listed = capabilities.tools === undefined ? [] : await this.listTools({ client: connected.client, signal });
+        this.listed = capabilities.tools === undefined ? [] : await listServerTools({ client: connected.client, signal, timeoutMs: this.config.timeout });
         this.status = { kind: 'connected', since: this.clock.now(), resources: capabilities.resources !== undefined, prompts: capabilities.prompts !== undefined };
       },
     });
@@ -210,29 +224,10 @@ export class McpServerConnection {
     this.onToolsChanged();
   }
 
-  /** Every page of the server's tool list. */
-  private async listTools(params: { client: Client; signal: AbortSignal }): Promise<McpToolInfo[]> {
-    const out: McpToolInfo[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await params.client.listTools(cursor === undefined ? {} : { cursor }, { signal: params.signal, timeout: this.config.timeout });
-      for (const tool of page.tools) {
-        out.push({
-          name: tool.name,
-          description: tool.description ?? '',
-          inputSchema: tool.inputSchema,
-          readOnly: tool.annotations?.readOnlyHint === true,
-        });
-      }
-      cursor = page.nextCursor;
-    } while (cursor !== undefined && !params.signal.aborted);
-    return out;
-  }
-
   /** Re-lists the tools after the server said they changed (the change reaches new sessions). */
   async refreshTools(): Promise<void> {
     const client = this.connectedClient();
-    this.listed = await this.listTools({ client, signal: this.stopper.signal });
+    this.listed = await listServerTools({ client, signal: this.stopper.signal, timeoutMs: this.config.timeout });
     this.logger.info({ server: this.name, tools: this.listed.length }, `MCP server ${this.name} changed its tools`);
     this.onToolsChanged();
   }

@@ -2,7 +2,7 @@ import type { McpServerConfig } from '../config/mcp-schema.js';
 import type { Clock } from '../core/clock.js';
 import { errorMessage } from '../util/error-text.js';
 import { formatSeconds, withTimeout } from '../util/timeout.js';
-import type { McpConnect } from './connection.js';
+import { listServerTools, type McpConnect } from './connection.js';
 import { toolWanted } from './names.js';
 
 /** What one try of a server gave (`hermes mcp test NAME`, doctor). */
@@ -39,13 +39,7 @@ export async function probeMcpServer(params: { name: string; config: McpServerCo
         lines.push(`✓ ${config.url === undefined ? 'started' : 'connected'} in ${since()}${version ? ` (${version.name} ${version.version})` : ''}`);
         const capabilities = client.getServerCapabilities() ?? {};
         if (capabilities.tools !== undefined) {
-          const listed: string[] = [];
-          let cursor: string | undefined;
-          do {
-            const page = await client.listTools(cursor === undefined ? {} : { cursor }, { signal });
-            listed.push(...page.tools.map((tool) => tool.name));
-            cursor = page.nextCursor;
-          } while (cursor !== undefined);
+          const listed = (await listServerTools({ client, signal })).map((tool) => tool.name);
           tools = listed.filter((tool) => toolWanted({ tool, include: config.tools.include, exclude: config.tools.exclude }));
           const hidden = listed.length - tools.length;
           lines.push(`✓ ${tools.length} tools offered${hidden > 0 ? ` (${hidden} left out by tools.include/exclude)` : ''}: ${tools.join(', ') || '(none)'}`);
