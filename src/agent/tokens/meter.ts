@@ -44,22 +44,25 @@ export class TokenMeter {
     const { request, within } = params;
     const { model } = request;
     const encoding = encodingFor({ model });
-    if (encoding !== 'ratio' && this.tokenizer === 'never') {
-      const raw = estimatePromptTokens({ request, cache: this.cache, method: 'ratio' });
-      return { raw, tokens: Math.round(raw * this.corrections.factor({ model: cheapKey({ model }) })), exact: false };
-    }
+    if (encoding !== 'ratio' && this.tokenizer === 'never') return this.cheap({ request });
     if (within !== undefined && encoding !== 'ratio') {
       const bound = estimatePromptTokens({ request, cache: this.cache, method: 'utf8_bytes' });
       if (bound * this.corrections.factor({ model }) < within) {
         // The ratio counts bytes too (3.5 a token), so it is always under the bound.
-        const raw = estimatePromptTokens({ request, cache: this.cache, method: 'ratio' });
+        const cheap = this.cheap({ request });
         // Capped by the bound, so a figure returned as "far from the limit" is always under it.
-        const tokens = Math.min(Math.round(raw * this.corrections.factor({ model: cheapKey({ model }) })), Math.floor(bound * this.corrections.factor({ model })));
-        return { raw, tokens, exact: false };
+        return { ...cheap, tokens: Math.min(cheap.tokens, Math.floor(bound * this.corrections.factor({ model }))) };
       }
     }
     const raw = estimatePromptTokens({ request, cache: this.cache });
     return { raw, tokens: Math.round(raw * this.corrections.factor({ model })), exact: true };
+  }
+
+  /** The bytes-per-token estimate, corrected by what reported usage taught it about such estimates. */
+  private cheap(params: { request: PromptRequest }): TokenEstimate {
+    const { request } = params;
+    const raw = estimatePromptTokens({ request, cache: this.cache, method: 'ratio' });
+    return { raw, tokens: Math.round(raw * this.corrections.factor({ model: cheapKey({ model: request.model }) })), exact: false };
   }
 
   /**
