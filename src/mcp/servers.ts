@@ -31,6 +31,8 @@ export class McpServers {
   private readonly connections = new Map<string, McpServerConnection>();
   private readonly configs: Readonly<Record<string, McpServerConfig>>;
   private readonly logger: Logger;
+  /** For what status() reads without logging. */
+  private readonly quiet: Logger;
   /** The definitions made from a server's current listing (once per listing, so a refusal is logged once, not per session). */
   private readonly made = new Map<string, { listed: unknown; taken: ReadonlySet<string>; takenKey: string; result: ReturnType<typeof mcpToolDefinitions> }>();
 
@@ -44,6 +46,7 @@ export class McpServers {
   }) {
     this.configs = params.servers;
     this.logger = params.logger;
+    this.quiet = params.logger.child({}, { level: 'silent' });
     for (const [name, config] of Object.entries(params.servers)) {
       if (!config.enabled) continue;
       this.connections.set(
@@ -97,11 +100,7 @@ export class McpServers {
       if (connection === undefined) return { name, transport, tools: [], refused: [] };
       // As the last session's tools were made; a listing new since then is read quietly (its refusals are logged
       // when a session's tools are made from it).
-      const known = this.made.get(name);
-      const offered =
-        known !== undefined && known.listed === connection.tools()
-          ? known.result
-          : mcpToolDefinitions({ server: name, config, listed: connection.tools(), host: connection, taken: known?.taken ?? new Set(), logger: this.logger.child({}, { level: 'silent' }) });
+      const offered = this.definitions({ name, connection, taken: this.made.get(name)?.taken ?? new Set(), quiet: true });
       return { name, transport, state: connection.state(), tools: offered.tools.map((tool) => tool.name), refused: offered.refused };
     });
   }
@@ -111,15 +110,18 @@ export class McpServers {
     await Promise.all([...this.connections.values()].map((connection) => connection.close()));
   }
 
-  private definitions(params: { name: string; connection: McpServerConnection; taken: ReadonlySet<string> }): ReturnType<typeof mcpToolDefinitions> {
+  /** The agent's tools from a server's current listing, made once per listing; `quiet`: neither logged nor remembered. */
+  private definitions(params: { name: string; connection: McpServerConnection; taken: ReadonlySet<string>; quiet?: boolean }): ReturnType<typeof mcpToolDefinitions> {
     const config = this.configs[params.name];
     if (config === undefined) return { tools: [], refused: [] };
     const listed = params.connection.tools();
     const takenKey = [...params.taken].sort().join(',');
     const known = this.made.get(params.name);
     if (known !== undefined && known.listed === listed && known.takenKey === takenKey) return known.result;
+    if (params.quiet === true) return mcpToolDefinitions({ server: params.name, config, listed, host: params.connection, taken: params.taken, logger: this.quiet });
     const result = mcpToolDefinitions({ server: params.name, config, listed, host: params.connection, taken: params.taken, logger: this.logger });
-    this.made.set(params.name, { listed, taken: params.taken, takenKey, result });
+    // A copy: sessionTools adds each server's names to the set it passes on.
+    this.made.set(params.name, { listed, taken: new Set(params.taken), takenKey, result });
     return result;
   }
 }
