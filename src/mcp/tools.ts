@@ -5,6 +5,7 @@ import type { McpServerConfig } from '../config/mcp-schema.js';
 import { ToolError } from '../core/errors.js';
 import { scanForThreats } from '../threats/scan.js';
 import { refusalUnlessApproved } from '../tools/builtin/terminal-approval.js';
+import { modelSchema } from '../tools/registry.js';
 import { defineTool, type ToolContext, type ToolDefinition } from '../tools/tool.js';
 import { errorMessage } from '../util/error-text.js';
 import { formatSeconds } from '../util/timeout.js';
@@ -164,10 +165,10 @@ function fenced(params: { server: string; tool: string; text: string }): string 
   return `<mcp_output server="${params.server}" tool="${params.tool}">\n${body}\n</mcp_output>`;
 }
 
-/** A tool's input schema as the model is sent it: an object schema without `$schema`. */
+/** A tool's input schema as the model is sent it: trimmed as the built-in tools' are (modelSchema), and an object schema. */
 function modelParameters(params: { schema: Record<string, unknown> }): Record<string, unknown> {
-  const { $schema: _ignored, ...rest } = params.schema;
-  return { ...rest, type: 'object', properties: rest['properties'] ?? {} };
+  const trimmed = modelSchema({ schema: params.schema });
+  return { ...trimmed, type: 'object', properties: trimmed['properties'] ?? {} };
 }
 
 function capText(params: { text: string; max: number }): string {
