@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
-import pino from 'pino';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { mcpServerSchema, type McpServerConfig } from '../../src/config/mcp-schema.js';
@@ -11,6 +10,7 @@ import { McpServerConnection, McpUnavailableError, type McpConnect } from '../..
 import { connectMcp } from '../../src/mcp/transport.js';
 import { until } from '../helpers/gateway-process.js';
 import { closedPort } from '../helpers/ports.js';
+import { capturingLogger } from '../helpers/review.js';
 
 /** The real server-everything from npm, run with this node over stdio. */
 const everything = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
@@ -20,23 +20,23 @@ function config(params: Record<string, unknown>): McpServerConfig {
 }
 
 /** A connection to server-everything over stdio, with the transports it opened (to kill the child). */
-function everythingConnection(params: { extra?: Record<string, unknown>; lines?: Record<string, unknown>[] } = {}): { connection: McpServerConnection; transports: Transport[] } {
+function everythingConnection(params: { extra?: Record<string, unknown> } = {}): { connection: McpServerConnection; transports: Transport[]; lines: Record<string, unknown>[] } {
   const transports: Transport[] = [];
   const connect: McpConnect = async (p) => {
     const opened = await connectMcp(p);
     transports.push(opened.transport);
     return opened;
   };
-  const lines = params.lines ?? [];
+  const { logger, lines } = capturingLogger();
   const connection = new McpServerConnection({
     name: 'everything',
     config: config({ command: process.execPath, args: [everything, 'stdio'], ...params.extra }),
     clock: systemClock,
-    logger: pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) }),
+    logger,
     connect,
     backoff: { baseMs: 50, maxMs: 200 },
   });
-  return { connection, transports };
+  return { connection, transports, lines };
 }
 
 function text(result: unknown): string {
@@ -67,8 +67,7 @@ test('server-everything over stdio: its tools are listed, echo and get-sum answe
 });
 
 test('kill -9 of the stdio server: calls say it is reconnecting, then work again without a restart; a call past `timeout` fails alone', { timeout: 60_000 }, async () => {
-  const lines: Record<string, unknown>[] = [];
-  const { connection, transports } = everythingConnection({ extra: { timeout: '1s' }, lines });
+  const { connection, transports, lines } = everythingConnection({ extra: { timeout: '1s' } });
   connection.start();
   const signal = new AbortController().signal;
   try {
@@ -94,12 +93,12 @@ test('kill -9 of the stdio server: calls say it is reconnecting, then work again
 });
 
 test('a server that fails to start: the cause is kept, and it is tried again with backoff', { timeout: 30_000 }, async () => {
-  const lines: Record<string, unknown>[] = [];
+  const { logger, lines } = capturingLogger();
   const connection = new McpServerConnection({
     name: 'broken',
     config: config({ command: process.execPath, args: ['-e', 'console.error("no database at /nowhere"); process.exit(3)'] }),
     clock: systemClock,
-    logger: pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) }),
+    logger,
     connect: connectMcp,
     backoff: { baseMs: 50, maxMs: 100 },
   });
@@ -126,12 +125,12 @@ async function everythingOverHttp(params: { port: number }): Promise<ChildProces
 test('server-everything over Streamable HTTP on 127.0.0.1: listed and called; when it goes away a call says reconnecting, and it comes back', { timeout: 60_000 }, async () => {
   const port = await closedPort();
   let server = await everythingOverHttp({ port });
-  const lines: Record<string, unknown>[] = [];
+  const { logger, lines } = capturingLogger();
   const connection = new McpServerConnection({
     name: 'everything_http',
     config: config({ url: `http://127.0.0.1:${port}/mcp`, headers: { 'X-Probe': 'yes' } }),
     clock: systemClock,
-    logger: pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) }),
+    logger,
     connect: connectMcp,
     backoff: { baseMs: 50, maxMs: 200 },
   });

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
-import pino from 'pino';
 import { mcpServerSchema } from '../../src/config/mcp-schema.js';
 import { systemClock } from '../../src/core/clock.js';
 import { McpServers, unavailableMcpNote } from '../../src/mcp/servers.js';
@@ -11,12 +10,13 @@ import { probeMcpServer } from '../../src/mcp/probe.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
 import { bareToolContext } from '../unit/tools/support.js';
 import { until } from '../helpers/gateway-process.js';
+import { capturingLogger } from '../helpers/review.js';
 
 const everything = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
 const injection = fileURLToPath(new URL('../fakes/mcp/injection-server.mjs', import.meta.url));
 
 test('a profile\'s servers: connected ones give a new session their tools (filtered, the injected one refused once), a failed one is named in the prompt note, a disabled one is left alone', { timeout: 60_000 }, async () => {
-  const logged: string[] = [];
+  const { logger, lines } = capturingLogger();
   const servers = new McpServers({
     servers: {
       everything: mcpServerSchema.parse({ command: process.execPath, args: [everything, 'stdio'], tools: { exclude: ['trigger-*', 'toggle-*'] } }),
@@ -25,7 +25,7 @@ test('a profile\'s servers: connected ones give a new session their tools (filte
       off: mcpServerSchema.parse({ command: process.execPath, args: [everything, 'stdio'], enabled: false }),
     },
     clock: systemClock,
-    logger: pino({ level: 'info' }, { write: (line: string) => void logged.push(String((JSON.parse(line) as { msg: unknown }).msg)) }),
+    logger,
     connect: connectMcp,
     backoff: { baseMs: 100, maxMs: 1_000 },
   });
@@ -44,7 +44,7 @@ test('a profile\'s servers: connected ones give a new session their tools (filte
     // A second session: the same tools, and the refusal is not logged again.
     const second = servers.sessionTools({ taken: new Set(['read_file', 'terminal']) });
     assert.deepEqual(second.tools.map((tool) => tool.name), names);
-    assert.equal(logged.filter((line) => /tool helper is not offered: its description/.test(line)).length, 1);
+    assert.equal(lines.filter((line) => /tool helper is not offered: its description/.test(String(line['msg']))).length, 1);
     // The tools work through the registry the agent uses.
     const registry = new ToolRegistry({ tools: first.tools });
     const sum = await registry.execute({ call: { id: '1', name: 'mcp_tricky_add', arguments: '{"a":2,"b":3}' }, ctx: bareToolContext() });

@@ -8,6 +8,7 @@ import { mcpResultText, mcpToolDefinitions, type McpToolHost } from '../../../sr
 import type { ApprovalCapability } from '../../../src/tools/capabilities.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
 import { bareToolContext } from '../tools/support.js';
+import { capturingLogger } from '../../helpers/review.js';
 
 function info(name: string, extra: Partial<McpToolInfo> = {}): McpToolInfo {
   return { name, description: `Does ${name}.`, inputSchema: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'], $schema: 'x' }, readOnly: false, ...extra };
@@ -25,13 +26,8 @@ function host(answer: unknown): McpToolHost & { calls: { tool: string; args: Rec
   };
 }
 
-function lines(): { logger: pino.Logger; logged: string[] } {
-  const logged: string[] = [];
-  return { logger: pino({ level: 'info' }, { write: (line: string) => void logged.push(String((JSON.parse(line) as { msg: unknown }).msg)) }), logged };
-}
-
 test('a listing becomes mcp_<server>_<tool> tools with the server\'s schema; filtered, too long, taken and injected ones are refused with a log line', () => {
-  const { logger, logged } = lines();
+  const { logger, lines } = capturingLogger();
   const listed = [
     info('echo', { readOnly: true }),
     info('get-sum'),
@@ -45,7 +41,7 @@ test('a listing becomes mcp_<server>_<tool> tools with the server\'s schema; fil
   assert.deepEqual(tools.map((tool) => tool.name), ['mcp_box_echo', 'mcp_box_get_sum']);
   assert.deepEqual(refused.map((r) => r.tool), ['x'.repeat(60), 'taken', 'sneaky']);
   assert.match(refused[2]?.reason ?? '', /ignore-previous/);
-  assert.equal(logged.filter((line) => line.startsWith('MCP server box: tool')).length, 3);
+  assert.equal(lines.filter((line) => String(line['msg']).startsWith('MCP server box: tool')).length, 3);
   const sent = new ToolRegistry({ tools }).toOpenAITools();
   assert.deepEqual(sent[0]?.function.parameters, { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] });
   assert.equal(tools[0]?.parallel, 'safe');
