@@ -27,6 +27,8 @@ interface Turn {
   compressAgainAbove: number;
   /** The tool context tools run with now (a compression into a new session gives a new one). */
   toolContext: Omit<ToolContext, 'signal'>;
+  /** The tools of this turn: the run's own (a session's MCP tools besides the agent's) or the agent's. */
+  registry: ToolRegistry;
 }
 
 /** The agent loop: call the model, run the tools it asks for, repeat until it answers or must stop. */
@@ -62,7 +64,7 @@ export class AIAgent {
 
   /** Runs one turn; never throws for model or tool failures (they end the turn with an outcome). */
   async run(params: AgentRunParams): Promise<AgentResult> {
-    const turn: Turn = { params, messages: [...params.history], text: '', modelCalls: 0, route: this.route.startTurn({ model: params.model }), systemPrompt: params.systemPrompt, overflowRetried: false, compressAgainAbove: 0, toolContext: params.toolContext };
+    const turn: Turn = { params, messages: [...params.history], text: '', modelCalls: 0, route: this.route.startTurn({ model: params.model }), systemPrompt: params.systemPrompt, overflowRetried: false, compressAgainAbove: 0, toolContext: params.toolContext, registry: params.registry ?? this.options.registry };
     const budget = new IterationBudget({ max: this.options.maxIterations });
     this.answerAll({ turn, content: STALE_CALL_RESULT });
     this.add({ turn, message: { role: 'user', content: params.userText } });
@@ -89,7 +91,7 @@ export class AIAgent {
       if ('overflow' in step) return step.overflow;
       if ('done' in step) return step.done;
       const only = step.ranTools.length === 1 ? step.ranTools[0] : undefined;
-      if (only !== undefined && this.options.registry.get(only.name)?.freeRound === true) budget.refund();
+      if (only !== undefined && turn.registry.get(only.name)?.freeRound === true) budget.refund();
       if (params.signal.aborted) return this.interrupted({ turn });
     }
   }
@@ -101,12 +103,12 @@ export class AIAgent {
     const hook = turn.params.compress;
     if (hook === undefined) return;
     const within = Math.max(hook.thresholdTokens, turn.compressAgainAbove);
-    const estimate = this.estimatePromptTokens({ systemPrompt: turn.systemPrompt, history: turn.messages, within });
+    const estimate = this.estimatePromptTokens({ systemPrompt: turn.systemPrompt, history: turn.messages, within, registry: turn.registry });
     if (estimate === undefined || estimate <= within) return;
     await this.compressNow({ turn, force: false });
     // An attempt that could not get under the threshold (the fixed part alone nearly fills it) is not repeated before
     // every model call: only once the request grew again by a tenth of the threshold.
-    const after = this.estimatePromptTokens({ systemPrompt: turn.systemPrompt, history: turn.messages, within: hook.thresholdTokens }) ?? 0;
+    const after = this.estimatePromptTokens({ systemPrompt: turn.systemPrompt, history: turn.messages, within: hook.thresholdTokens, registry: turn.registry }) ?? 0;
     turn.compressAgainAbove = after > hook.thresholdTokens ? after + Math.max(1, Math.floor(hook.thresholdTokens / 10)) : 0;
   }
 
@@ -118,7 +120,7 @@ export class AIAgent {
     const { turn } = params;
     const hook = turn.params.compress;
     if (hook === undefined) return undefined;
-    const fixed = this.estimatePromptTokens({ systemPrompt: turn.systemPrompt, history: [], within: hook.contextTokens });
+    const fixed = this.estimatePromptTokens({ systemPrompt: turn.systemPrompt, history: [], within: hook.contextTokens, registry: turn.registry });
     if (fixed === undefined || fixed < hook.contextTokens) return undefined;
     const n = (value: number): string => value.toLocaleString('en-US');
     const note =
@@ -181,7 +183,7 @@ export class AIAgent {
 
   private async runTools(params: { turn: Turn; calls: ToolCallRequest[] }): Promise<void> {
     const { turn } = params;
-    const { registry } = this.options;
+    const { registry } = turn;
     const batches = planBatches({
       calls: params.calls,
       registry,
@@ -211,10 +213,10 @@ export class AIAgent {
    * the usage reported so far; undefined when the agent has no token meter. `within`: the limit the caller compares
    * against; far under it the figure is the meter's cheap estimate (see TokenMeter.estimate), exact near or past it.
    */
-  estimatePromptTokens(params: { systemPrompt: string; history: readonly ChatMessage[]; within?: number }): number | undefined {
+  estimatePromptTokens(params: { systemPrompt: string; history: readonly ChatMessage[]; within?: number; registry?: ToolRegistry | undefined }): number | undefined {
     const meter = this.options.tokenMeter;
     if (meter === undefined) return undefined;
-    const request = this.buildRequest({ systemPrompt: params.systemPrompt, messages: params.history, perCall: '' });
+    const request = this.buildRequest({ systemPrompt: params.systemPrompt, messages: params.history, perCall: '', registry: params.registry ?? this.options.registry });
     return meter.estimate({ request: { ...request, model: this.options.model }, ...(params.within !== undefined ? { within: params.within } : {}) }).tokens;
   }
 
@@ -230,13 +232,13 @@ export class AIAgent {
 
   private request(params: { turn: Turn }): Omit<ChatCompletionCreateParamsStreaming, 'stream' | 'model'> {
     const { ephemeral } = params.turn.params;
-    return this.buildRequest({ systemPrompt: params.turn.systemPrompt, messages: params.turn.messages, perCall: ephemeral?.() ?? '' });
+    return this.buildRequest({ systemPrompt: params.turn.systemPrompt, messages: params.turn.messages, perCall: ephemeral?.() ?? '', registry: params.turn.registry });
   }
 
-  private buildRequest(params: { systemPrompt: string; messages: readonly ChatMessage[]; perCall: string }): Omit<ChatCompletionCreateParamsStreaming, 'stream' | 'model'> {
+  private buildRequest(params: { systemPrompt: string; messages: readonly ChatMessage[]; perCall: string; registry: ToolRegistry }): Omit<ChatCompletionCreateParamsStreaming, 'stream' | 'model'> {
     const { options } = this;
     const { systemPrompt, perCall } = params;
-    const tools = options.registry.toOpenAITools();
+    const tools = params.registry.toOpenAITools();
     const messages = toOpenAIMessages({
       messages: [
         { role: 'system', content: systemPrompt },

@@ -71,6 +71,8 @@ export interface AgentRunParams {
   ephemeral?: () => string;
   /** The conversation so far (without the system prompt). */
   history: readonly ChatMessage[];
+  /** The tools of this turn when they are not the agent's own (the agent's plus a session's MCP tools). */
+  registry?: ToolRegistry | undefined;
   /** What the user just said. */
   userText: string;
   /** The model this turn starts on (a session's /model choice); absent: the route's primary. */

@@ -38,6 +38,7 @@ import { type AdapterEntry } from '../core/platform.js';
 import { reviewOptionsFrom } from '../gateway/review/options.js';
 import { formattingRules } from '../../adapters/index.js';
 import { terminalSandboxFor, warnIfUnconfined } from '../tools/sandbox/terminal-sandbox.js';
+import { McpHub } from '../mcp/hub.js';
 
 /** Most characters of earlier conversation sent per model call when a runner has no compression (never, from a config). */
 const HISTORY_MAX_CHARS = 200_000;
@@ -64,7 +65,7 @@ export function buildGateway(params: {
   configureStore?: OpenStoreParams['configure'];
   /** Offer the `cronjob` tool over the profile's jobs; `poke` wakes the scheduler after a change (tests; the scheduler's wiring). */
   cron?: { poke: () => void };
-}): { runner: GatewayRunner; http: GatewayHttp | undefined; registry: ToolRegistry; store: Store } {
+}): { runner: GatewayRunner; http: GatewayHttp | undefined; registry: ToolRegistry; store: Store; mcp: McpHub } {
   const { profile, config, clock, logger } = params;
   const disk = params.disk ?? new DiskHealth({ clock });
   const store = openStore({ path: profile.dbPath, clock, logger, disk, ...(params.configureStore ? { configure: params.configureStore } : {}) });
@@ -72,6 +73,8 @@ export function buildGateway(params: {
   const memory = anyMemoryEnabled({ settings: memorySettingsFrom({ config }) });
   for (const tool of [...builtinTools({ memory, skills: true, cron: params.cron !== undefined }), ...(params.extraTools ?? [])]) registry.register(tool);
   const agent = buildAgent({ profile, config, registry, clock, logger, scrub: params.scrub, store });
+  // Loads the MCP SDK only when config.yaml names a server.
+  const mcp = new McpHub({ servers: config.mcp_servers, clock, logger });
   warnIfUnconfined({ resolution: terminalSandboxFor({ profile, config }), logger });
   // /healthz asks the runner, built after the server: until then it answers that the gateway is not built yet.
   const built: { runner?: GatewayRunner } = {};
@@ -101,10 +104,10 @@ export function buildGateway(params: {
     logger,
     disk,
     ...(http ? { http } : {}),
-    options: runnerOptionsFrom({ profile, config, clock, logger, scrub: params.scrub, secrets: params.secrets, supervisorBackoff: params.supervisorBackoff, store, toolNames: registry.list().map((tool) => tool.name), registry, ...(params.cron ? { cronPoke: params.cron.poke } : {}) }),
+    options: runnerOptionsFrom({ profile, config, clock, logger, scrub: params.scrub, secrets: params.secrets, supervisorBackoff: params.supervisorBackoff, store, toolNames: registry.list().map((tool) => tool.name), registry, mcp, ...(params.cron ? { cronPoke: params.cron.poke } : {}) }),
   });
   built.runner = runner;
-  return { runner, http, registry, store };
+  return { runner, http, registry, store, mcp };
 }
 
 /** The agent for a config: model client, tools, budgets (the system prompt comes per session, see runnerOptionsFrom). */
@@ -155,6 +158,8 @@ export function runnerOptionsFrom(params: {
   registry?: ToolRegistry | undefined;
   /** Wakes the scheduler after a job changed; with a store, fills the `cronjob` tool's capability (absent: no jobs). */
   cronPoke?: (() => void) | undefined;
+  /** The profile's MCP servers (kept across reloads: a reload applies its `mcp_servers` to the same hub). */
+  mcp?: McpHub | undefined;
 }): RunnerOptions {
   const { profile, config, clock } = params;
   const workspace = config.tools.workspace ?? profile.workspaceDir;
@@ -211,6 +216,7 @@ export function runnerOptionsFrom(params: {
     modelContext: new ModelContext({ model: config.model, clock }),
     modelList: new ModelList({ baseUrl: config.model.base_url, apiKey: config.model.api_key ?? config.model.api_keys[0], clock }),
     ...(config.model.pricing === undefined ? {} : { pricing: config.model.pricing }),
+    ...(params.mcp === undefined ? {} : { mcp: params.mcp }),
     jobs: { catchUpWindowMs: config.cron.catch_up_window },
     delegation: { maxIterations: config.agent.delegate_max_iterations, maxConcurrentChildren: config.agent.max_concurrent_children },
     clarifyTimeoutMs: config.tools.clarify_timeout,

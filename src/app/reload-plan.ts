@@ -29,6 +29,7 @@ const liveKeys: ReadonlySet<string> = new Set([
   'memory',
   'agent',
   'tools',
+  'mcp_servers',
   'stream.cursor',
   'stream.typing_interval',
   'display',

@@ -20,6 +20,7 @@ import type { GatewayRunner } from '../gateway/runtime/runner.js';
 import type { AdapterEntry } from '../core/platform.js';
 import { errorMessage } from '../util/error-text.js';
 import type { UnaskedLoops } from '../gateway/inject/unasked-loops.js';
+import type { McpHub } from '../mcp/hub.js';
 
 /** What a reload did (also written to gateway.json for `hermes gateway reload`). */
 export type ReloadOutcome =
@@ -57,6 +58,8 @@ export interface ReloaderParams {
   readonly cronPoke?: () => void;
   /** The gateway's store (buildGateway returns it): the reloaded tool context's session search reads it. */
   readonly store?: Store;
+  /** The profile's MCP servers (buildGateway returns them): a reload applies its `mcp_servers` to them. */
+  readonly mcp?: McpHub;
   /** The daemon's heartbeat and checks: a reload applies its config to them (restarted when their sections changed). */
   readonly unasked?: Pick<UnaskedLoops, 'apply'>;
   /** Platform factories (default: the built-in ones, loaded on first use). */
@@ -156,6 +159,7 @@ export class GatewayReloader {
     const identity = identityLayer({ profile }).text;
     const live = identity === this.identity ? [...plan.live] : [...plan.live, 'SOUL.md'];
     this.applyLive({ config: next });
+    if (live.some((key) => key === 'mcp_servers' || key.startsWith('mcp_servers.'))) await this.applyMcp({ config: next });
     this.identity = identity;
     await this.params.unasked?.apply({ config: next });
     const promptChanges = live.filter((key) => promptKeys.some((k) => key === k || key.startsWith(`${k}.`)));
@@ -203,10 +207,22 @@ export class GatewayReloader {
     // Memory turned on by this reload: the tool is offered from the next model call on (turned off, it stays and refuses).
     if (anyMemoryEnabled({ settings: memorySettingsFrom({ config }) }) && registry.get(memoryTool.name) === undefined) registry.register(memoryTool);
     const agent = buildAgent({ profile, config, registry, clock, logger, scrub, store: this.params.store });
-    const options = runnerOptionsFrom({ profile, config, clock, logger, scrub, secrets: redactor, supervisorBackoff: this.params.supervisorBackoff, store: this.params.store, toolNames: registry.list().map((tool) => tool.name), registry, cronPoke: this.params.cronPoke });
+    const options = runnerOptionsFrom({ profile, config, clock, logger, scrub, secrets: redactor, supervisorBackoff: this.params.supervisorBackoff, store: this.params.store, toolNames: registry.list().map((tool) => tool.name), registry, cronPoke: this.params.cronPoke, mcp: this.params.mcp });
     // The edit interval lives in the adapters' pacers: it changes with a restart.
     this.params.runner.reconfigure({ agent, options: { ...options, editIntervalMs: this.config.stream.edit_interval } });
     logger.level = config.logging.level;
+  }
+
+  /** A changed `mcp_servers`: changed servers restart, new ones start, removed or disabled ones stop (new sessions see it). */
+  private async applyMcp(params: { config: AppConfig }): Promise<void> {
+    const done = await this.params.mcp?.apply({ servers: params.config.mcp_servers });
+    if (done === undefined) return;
+    const parts = [
+      done.restarted.length > 0 ? `restarted ${done.restarted.join(', ')}` : '',
+      done.started.length > 0 ? `started ${done.started.join(', ')}` : '',
+      done.stopped.length > 0 ? `stopped ${done.stopped.join(', ')}` : '',
+    ].filter((part) => part !== '');
+    this.params.logger.info({ ...done }, `config reload: MCP servers ${parts.join('; ') || 'unchanged'}; conversations started from now on get their tools, running ones keep theirs until /new`);
   }
 
   /** An unusable config: logged like `config validate` shows it, nothing changes. */

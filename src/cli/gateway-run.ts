@@ -165,7 +165,7 @@ interface ReloadWatchParams extends ServeParams {
 function watchReloads(params: ReloadWatchParams): { stop: () => Promise<void> } {
   const { io, loaded, log, state, save } = params;
   const { profile, config } = loaded;
-  const { runner, http, registry, store } = params.gateway;
+  const { runner, http, registry, store, mcp } = params.gateway;
   const unasked = new UnaskedLoops({
     profileDir: profile.dir,
     profileName: () => profile.name,
@@ -174,7 +174,7 @@ function watchReloads(params: ReloadWatchParams): { stop: () => Promise<void> } 
     clock: systemClock,
     logger: log.logger.child({ component: 'unasked' }),
   });
-  const reloader = new GatewayReloader({ profile, env: io.env, config, runner, http, registry, store, redactor: loaded.redactor, logger: log.logger, clock: systemClock, cronPoke: params.cronPoke, unasked });
+  const reloader = new GatewayReloader({ profile, env: io.env, config, runner, http, registry, store, redactor: loaded.redactor, logger: log.logger, clock: systemClock, cronPoke: params.cronPoke, unasked, mcp });
   void unasked.apply({ config }); // before any SIGHUP is taken: a reload's apply queues behind this one
   let running = true;
   const recordReload = (outcome: ReloadOutcome): void => {

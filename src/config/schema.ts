@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { mcpServersSchema } from './mcp-schema.js';
 import { bool, duration, httpUrl, int, num, optionalString, size } from '../util/config-fields.js';
 import type { PlatformBlock } from '../core/platform-descriptor.js';
 import { timeZone } from '../util/schedule/time-zone.js';
@@ -195,6 +196,7 @@ const sections = {
   stream: streamSchema,
   display: displaySchema,
   tools: toolsSchema,
+  mcp_servers: mcpServersSchema,
   cron: cronSchema,
   // Any platform name here; buildConfigSchema checks targets against the platforms it is given.
   heartbeat: heartbeatSchemaFor({ platforms: [] }),

@@ -1,5 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Logger } from 'pino';
 import type { McpServerConfig } from '../config/mcp-schema.js';
 import type { Clock } from '../core/clock.js';
@@ -7,6 +8,7 @@ import { McpError, ToolListChangedNotificationSchema } from '@modelcontextprotoc
 import { backoffDelay } from '../util/backoff.js';
 import { withTimeout } from '../util/timeout.js';
 import { errorMessage } from '../util/error-text.js';
+import type { McpToolKind } from './snapshot.js';
 
 /** A tool as the server lists it. */
 export interface McpToolInfo {
@@ -73,6 +75,8 @@ export class McpServerConnection {
   /** Settles when the current connection closed (or close() was called), and what settles it. */
   private whenClosed: Promise<string> = Promise.resolve('stopped');
   private closed: ((cause: string) => void) | undefined;
+  private firstEnded: () => void = () => undefined;
+  private readonly first = new Promise<void>((resolve) => (this.firstEnded = resolve));
 
   constructor(params: {
     name: string;
@@ -95,7 +99,7 @@ export class McpServerConnection {
     params.signal?.addEventListener('abort', () => void this.close(), { once: true });
   }
 
-  /** Starts connecting (in the background); `ready()` resolves at the first outcome. */
+  /** Starts connecting (in the background); `firstOutcome()` resolves at the first outcome. */
   start(): void {
     this.loop ??= this.run();
   }
@@ -115,14 +119,24 @@ export class McpServerConnection {
     return this.stderr;
   }
 
-  /** Calls one of the server's tools (its own name) within `timeout`; McpUnavailableError when not connected. */
-  async callTool(params: { tool: string; args: Record<string, unknown>; signal: AbortSignal }): Promise<unknown> {
+  /**
+   * One request within `timeout`: a call of one of the server's tools (its own name), or a resource or prompt
+   * wrapper's request; McpUnavailableError when not connected.
+   */
+  async request(params: { kind: McpToolKind; tool: string; args: Record<string, unknown>; signal: AbortSignal }): Promise<unknown> {
     const client = this.connectedClient();
+    const options = { timeout: this.config.timeout, signal: params.signal };
+    const send = wrapperRequest({ client, kind: params.kind, tool: params.tool, args: params.args });
     try {
-      return await client.callTool({ name: params.tool, arguments: params.args }, undefined, { timeout: this.config.timeout, signal: params.signal });
+      return await send(options);
     } catch (error) {
       throw this.failed({ error, signal: params.signal });
     }
+  }
+
+  /** Resolves once the first attempt to connect has ended (connected or failed), or at close. */
+  firstOutcome(): Promise<void> {
+    return this.first;
   }
 
   /**
@@ -167,6 +181,7 @@ export class McpServerConnection {
   /** Stops the server (its child process ends) and the reconnect loop. */
   async close(): Promise<void> {
     this.stopper.abort();
+    this.firstEnded();
     this.closed?.('stopped');
     await this.loop;
   }
@@ -178,6 +193,7 @@ export class McpServerConnection {
       let cause: string;
       try {
         await this.open({ signal });
+        this.firstEnded();
         attempt = 0;
         cause = await this.untilClosed();
       } catch (error) {
@@ -187,6 +203,7 @@ export class McpServerConnection {
       if (signal.aborted) break;
       const delay = backoffDelay({ attempt, baseMs: this.backoff.baseMs, maxMs: this.backoff.maxMs });
       this.status = { kind: 'reconnecting', cause, attempt: attempt + 1, retryAt: this.clock.now() + delay };
+      this.firstEnded();
       this.logger.warn({ server: this.name, retryInMs: delay }, `MCP server ${this.name} is unavailable: ${cause}; reconnecting`);
       try {
         await this.clock.sleep(delay, signal);
@@ -195,6 +212,7 @@ export class McpServerConnection {
       }
     }
     this.status = { kind: 'stopped' };
+    this.firstEnded();
   }
 
   /** Connects and lists the tools within connect_timeout. */
@@ -254,5 +272,40 @@ export class McpServerConnection {
   private stderrCause(): string {
     const last = this.stderr.at(-1);
     return last === undefined ? '' : ` (its last line on stderr: ${last.slice(0, 300)})`;
+  }
+}
+
+/** A required string argument of a wrapper's request (the model is told when it is missing). */
+function requiredString(params: { args: Record<string, unknown>; key: string }): string {
+  const value = params.args[params.key];
+  if (typeof value !== 'string' || value === '') throw new TypeError(`the argument "${params.key}" (a string) is missing`);
+  return value;
+}
+
+/** A prompt's arguments as the protocol takes them: strings by name (other values as JSON). */
+function stringRecord(params: { value: unknown }): Record<string, string> {
+  if (typeof params.value !== 'object' || params.value === null) return {};
+  return Object.fromEntries(Object.entries(params.value).map(([key, v]) => [key, typeof v === 'string' ? v : JSON.stringify(v)]));
+}
+
+/** The SDK request a tool call or wrapper makes (its arguments checked first: a missing one is the model's mistake, not the connection's). */
+function wrapperRequest(params: { client: Client; kind: McpToolKind; tool: string; args: Record<string, unknown> }): (options: RequestOptions) => Promise<unknown> {
+  const { client, args } = params;
+  const cursor = typeof args['cursor'] === 'string' ? { cursor: args['cursor'] } : {};
+  switch (params.kind) {
+    case 'tool':
+      return (options) => client.callTool({ name: params.tool, arguments: args }, undefined, options);
+    case 'list_resources':
+      return (options) => client.listResources(cursor, options);
+    case 'read_resource': {
+      const uri = requiredString({ args, key: 'uri' });
+      return (options) => client.readResource({ uri }, options);
+    }
+    case 'list_prompts':
+      return (options) => client.listPrompts(cursor, options);
+    case 'get_prompt': {
+      const name = requiredString({ args, key: 'name' });
+      return (options) => client.getPrompt({ name, arguments: stringRecord({ value: args['arguments'] }) }, options);
+    }
   }
 }

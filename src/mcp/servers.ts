@@ -1,9 +1,11 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { Logger } from 'pino';
 import type { McpServerConfig } from '../config/mcp-schema.js';
 import type { Clock } from '../core/clock.js';
 import type { ToolDefinition } from '../tools/tool.js';
-import { McpServerConnection, type McpConnect, type McpServerState } from './connection.js';
-import { mcpToolDefinitions, type RefusedMcpTool } from './tools.js';
+import { McpServerConnection, McpUnavailableError, type McpConnect, type McpServerState } from './connection.js';
+import type { McpSnapshot, McpSnapshotTool, McpUnavailableServer } from './snapshot.js';
+import { mcpTool, offerMcpTools, type McpToolHost, type RefusedMcpTool } from './tools.js';
 
 /** One server as `hermes status`, `hermes mcp list`, doctor and /status show it. */
 export interface McpServerStatus {
@@ -11,61 +13,63 @@ export interface McpServerStatus {
   readonly transport: 'stdio' | 'http';
   /** Absent for a server with `enabled: false`. */
   readonly state?: McpServerState;
-  /** Tools it lists that the agent is offered. */
+  /** Tools it lists that the agent is offered (the mcp_ names, wrappers included). */
   readonly tools: readonly string[];
   /** Tools it lists that are refused (name, filter-independent reasons). */
   readonly refused: readonly RefusedMcpTool[];
 }
 
-/** A server whose tools a new session goes without, and why (the agent is told in its prompt). */
-export interface UnavailableMcpServer {
-  readonly name: string;
-  readonly cause: string;
+/** What a reconfigure did to each server, by name. */
+export interface McpReconfigured {
+  readonly started: readonly string[];
+  readonly restarted: readonly string[];
+  readonly stopped: readonly string[];
+  readonly kept: readonly string[];
+}
+
+/** What a server's offered tools were made from (once per listing, so a refusal is logged once, not per session). */
+interface Offered {
+  readonly listed: unknown;
+  readonly takenKey: string;
+  readonly result: ReturnType<typeof offerMcpTools>;
+}
+
+/** How the servers are built (kept for reconfigure). */
+interface ServersSetup {
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly connect: McpConnect;
+  readonly backoff?: { baseMs: number; maxMs: number };
 }
 
 /**
- * A profile's MCP servers (`mcp_servers`): one connection each for the enabled ones, started together; the tools a
- * new session is offered come from the servers connected at that moment.
+ * A profile's MCP servers (`mcp_servers`): one connection each for the enabled ones, started together. A new
+ * session's tools are a snapshot of the servers connected when it starts (stored with it: see snapshot.ts); each turn
+ * makes the snapshot's tools again against the live connections and the current settings.
  */
 export class McpServers {
   private readonly connections = new Map<string, McpServerConnection>();
-  private readonly configs: Readonly<Record<string, McpServerConfig>>;
-  private readonly logger: Logger;
+  private configs: Readonly<Record<string, McpServerConfig>> = {};
+  private readonly setup: ServersSetup;
   /** For what status() reads without logging. */
   private readonly quiet: Logger;
-  /** The definitions made from a server's current listing (once per listing, so a refusal is logged once, not per session). */
-  private readonly made = new Map<string, { listed: unknown; taken: ReadonlySet<string>; takenKey: string; result: ReturnType<typeof mcpToolDefinitions> }>();
+  private readonly offered = new Map<string, Offered>();
+  /** The names of the tools the built-in ones took, as the last snapshot saw them (status reads against them). */
+  private lastTaken: ReadonlySet<string> = new Set();
+  /** The tools made from a stored snapshot's text, for its session's next turns (a few sessions are active at once). */
+  private readonly made = new Map<string, ToolDefinition[]>();
+  /** start() was called (servers added by a reconfigure start at once) and close() was not. */
+  private running = false;
 
-  constructor(params: {
-    servers: Readonly<Record<string, McpServerConfig>>;
-    clock: Clock;
-    logger: Logger;
-    connect: McpConnect;
-    backoff?: { baseMs: number; maxMs: number };
-    signal?: AbortSignal;
-  }) {
-    this.configs = params.servers;
-    this.logger = params.logger;
+  constructor(params: ServersSetup & { servers: Readonly<Record<string, McpServerConfig>> }) {
+    this.setup = params;
     this.quiet = params.logger.child({}, { level: 'silent' });
-    for (const [name, config] of Object.entries(params.servers)) {
-      if (!config.enabled) continue;
-      this.connections.set(
-        name,
-        new McpServerConnection({
-          name,
-          config,
-          clock: params.clock,
-          logger: params.logger,
-          connect: params.connect,
-          ...(params.backoff ? { backoff: params.backoff } : {}),
-          ...(params.signal ? { signal: params.signal } : {}),
-        }),
-      );
-    }
+    this.reconfigure({ servers: params.servers });
   }
 
   /** Starts every enabled server's connection (in the background). */
   start(): void {
+    this.running = true;
     for (const connection of this.connections.values()) connection.start();
   }
 
@@ -74,22 +78,56 @@ export class McpServers {
     return this.connections.get(params.name);
   }
 
-  /** The tools a new session gets (`taken`: the names of the tools it has already), and the servers it goes without. */
-  sessionTools(params: { taken: ReadonlySet<string> }): { tools: ToolDefinition[]; unavailable: UnavailableMcpServer[] } {
+  /** Resolves once every server's first attempt to connect has ended (each is bounded by its connect_timeout) or `signal` aborts. */
+  async firstOutcomes(params: { signal?: AbortSignal }): Promise<void> {
+    const all = Promise.all([...this.connections.values()].map((connection) => connection.firstOutcome()));
+    const { signal } = params;
+    if (signal === undefined) return void (await all);
+    if (signal.aborted) return;
+    await new Promise<void>((resolve) => {
+      const onAbort = (): void => resolve();
+      signal.addEventListener('abort', onAbort, { once: true });
+      void all.then(() => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      });
+    });
+  }
+
+  /** The MCP tools a new session is offered (`taken`: the names of its built-in tools), and the servers it goes without. */
+  snapshot(params: { taken: ReadonlySet<string> }): McpSnapshot {
     const taken = new Set(params.taken);
-    const tools: ToolDefinition[] = [];
-    const unavailable: UnavailableMcpServer[] = [];
+    this.lastTaken = new Set(params.taken);
+    const tools: McpSnapshotTool[] = [];
+    const unavailable: McpUnavailableServer[] = [];
     for (const [name, connection] of this.connections) {
-      const state = connection.state();
-      if (state.kind !== 'connected') {
+      if (connection.state().kind !== 'connected') {
         unavailable.push({ name, cause: connection.unavailableText() });
         continue;
       }
-      const offered = this.definitions({ name, connection, taken });
-      for (const tool of offered.tools) taken.add(tool.name);
-      tools.push(...offered.tools);
+      const { offered } = this.offer({ name, connection, taken });
+      for (const tool of offered) taken.add(tool.name);
+      tools.push(...offered);
     }
     return { tools, unavailable };
+  }
+
+  /**
+   * A snapshot's tools as the agent's, each calling its server's live connection with the server's current settings;
+   * a server no longer configured (or disabled) fails its tools' calls, saying so. `key`: the stored text the snapshot
+   * came from (its tools are made once while its session is active).
+   */
+  toolsFor(params: { snapshot: McpSnapshot; key: string }): ToolDefinition[] {
+    const known = this.made.get(params.key);
+    if (known !== undefined) return known;
+    const tools = params.snapshot.tools.map((entry) => {
+      const config = this.configs[entry.server];
+      const host: McpToolHost = { request: (request) => this.hostOf({ server: entry.server }).request(request) };
+      return config === undefined ? goneTool({ entry }) : mcpTool({ entry, config, host });
+    });
+    if (this.made.size >= 64) this.made.delete(this.made.keys().next().value ?? '');
+    this.made.set(params.key, tools);
+    return tools;
   }
 
   /** Every configured server and where it is. */
@@ -98,41 +136,91 @@ export class McpServers {
       const transport = config.url === undefined ? ('stdio' as const) : ('http' as const);
       const connection = this.connections.get(name);
       if (connection === undefined) return { name, transport, tools: [], refused: [] };
-      // As the last session's tools were made; a listing new since then is read quietly (its refusals are logged
-      // when a session's tools are made from it).
-      const offered = this.definitions({ name, connection, taken: this.made.get(name)?.taken ?? new Set(), quiet: true });
-      return { name, transport, state: connection.state(), tools: offered.tools.map((tool) => tool.name), refused: offered.refused };
+      // Against the built-in tools the last session saw; read quietly (a listing's refusals are logged when a
+      // session's snapshot is made from it).
+      const { offered, refused } = this.offer({ name, connection, taken: this.lastTaken, quiet: true });
+      return { name, transport, state: connection.state(), tools: offered.map((tool) => tool.name), refused };
     });
+  }
+
+  /**
+   * Applies a new `mcp_servers` (config reload): a server whose settings changed is restarted, a new one started, a
+   * removed or disabled one stopped; the others keep their connection. Sessions keep their snapshots.
+   */
+  reconfigure(params: { servers: Readonly<Record<string, McpServerConfig>> }): McpReconfigured {
+    const before = this.configs;
+    const out = { started: [] as string[], restarted: [] as string[], stopped: [] as string[], kept: [] as string[] };
+    for (const [name, connection] of this.connections) {
+      const next = params.servers[name];
+      if (next !== undefined && next.enabled && isDeepStrictEqual(next, before[name])) continue;
+      this.connections.delete(name);
+      this.offered.delete(name);
+      void connection.close();
+      if (next === undefined || !next.enabled) out.stopped.push(name);
+    }
+    this.configs = params.servers;
+    this.made.clear();
+    for (const [name, config] of Object.entries(params.servers)) {
+      if (!config.enabled) continue;
+      if (this.connections.has(name)) {
+        out.kept.push(name);
+        continue;
+      }
+      (before[name]?.enabled === true ? out.restarted : out.started).push(name);
+      const connection = new McpServerConnection({ name, config, ...this.setup });
+      this.connections.set(name, connection);
+      if (this.running) connection.start();
+    }
+    return out;
   }
 
   /** Stops every server (their child processes end). */
   async close(): Promise<void> {
+    this.running = false;
     await Promise.all([...this.connections.values()].map((connection) => connection.close()));
   }
 
-  /** The agent's tools from a server's current listing, made once per listing; `quiet`: neither logged nor remembered. */
-  private definitions(params: { name: string; connection: McpServerConnection; taken: ReadonlySet<string>; quiet?: boolean }): ReturnType<typeof mcpToolDefinitions> {
+  /** The live connection a snapshot's tool calls: the server's current one, or one that says it is gone. */
+  private hostOf(params: { server: string }): Pick<McpServerConnection, 'request'> {
+    const connection = this.connections.get(params.server);
+    if (connection !== undefined) return connection;
+    const gone = (): Promise<unknown> => Promise.reject(new McpUnavailableError(`MCP server "${params.server}" is disabled now; its tools no longer work.`));
+    return { request: gone };
+  }
+
+  /** The tools a server's current listing offers, made once per listing; `quiet`: neither logged nor remembered. */
+  private offer(params: { name: string; connection: McpServerConnection; taken: ReadonlySet<string>; quiet?: boolean }): ReturnType<typeof offerMcpTools> {
     const config = this.configs[params.name];
-    if (config === undefined) return { tools: [], refused: [] };
+    const state = params.connection.state();
+    if (config === undefined || state.kind !== 'connected') return { offered: [], refused: [] };
     const listed = params.connection.tools();
     const takenKey = [...params.taken].sort().join(',');
-    const known = this.made.get(params.name);
+    const known = this.offered.get(params.name);
     if (known !== undefined && known.listed === listed && known.takenKey === takenKey) return known.result;
-    if (params.quiet === true) return mcpToolDefinitions({ server: params.name, config, listed, host: params.connection, taken: params.taken, logger: this.quiet });
-    const result = mcpToolDefinitions({ server: params.name, config, listed, host: params.connection, taken: params.taken, logger: this.logger });
-    // A copy: sessionTools adds each server's names to the set it passes on.
-    this.made.set(params.name, { listed, taken: new Set(params.taken), takenKey, result });
+    const has = { resources: state.resources, prompts: state.prompts };
+    const logger = params.quiet === true ? this.quiet : this.setup.logger;
+    const result = offerMcpTools({ server: params.name, config, listed, has, taken: params.taken, logger });
+    if (params.quiet !== true) this.offered.set(params.name, { listed, takenKey, result });
     return result;
   }
 }
 
-/** The system prompt's note on servers a session goes without (empty when every server is connected). */
-export function unavailableMcpNote(params: { unavailable: readonly UnavailableMcpServer[] }): string {
-  if (params.unavailable.length === 0) return '';
-  const lines = params.unavailable.map((server) => `- ${server.name}: ${server.cause}`);
-  return [
-    '## MCP servers not available',
-    'These configured MCP servers were not connected when this conversation started, so their tools are missing here. If the user asks for something they would do, say the server is unavailable (and why) rather than pretending; their tools come back in a new conversation (/new) once the server is up.',
-    ...lines,
-  ].join('\n');
+/** A stored tool of a server the config no longer has: the model is told so when it calls it. */
+function goneTool(params: { entry: McpSnapshotTool }): ToolDefinition {
+  const { entry } = params;
+  const host: McpToolHost = { request: () => Promise.reject(new McpUnavailableError(`MCP server "${entry.server}" is no longer configured; its tools no longer work.`)) };
+  // The settings only decide how a call runs; it never runs.
+  return mcpTool({ entry, config: GONE_CONFIG, host });
 }
+
+/** Settings for goneTool's calls: nothing to approve, nothing to wait for. */
+const GONE_CONFIG: McpServerConfig = {
+  args: [],
+  env: {},
+  headers: {},
+  enabled: false,
+  timeout: 1,
+  connect_timeout: 1,
+  tools: { include: [], exclude: [], resources: false, prompts: false },
+  approval: 'off',
+};

@@ -10,11 +10,13 @@ import { defineTool, type ToolContext, type ToolDefinition } from '../tools/tool
 import { errorMessage } from '../util/error-text.js';
 import { formatSeconds } from '../util/timeout.js';
 import { McpUnavailableError, type McpToolInfo } from './connection.js';
+import type { McpSnapshotTool, McpToolKind } from './snapshot.js';
+import { wrapperResultText, wrapperTools } from './wrappers.js';
 import { mcpToolName, toolWanted } from './names.js';
 
-/** What a server's tools need of its connection. */
+/** What a server's tools need of its connection: one request of a kind (a tool call, or a resource or prompt wrapper's). */
 export interface McpToolHost {
-  callTool(params: { tool: string; args: Record<string, unknown>; signal: AbortSignal }): Promise<unknown>;
+  request(params: { kind: McpToolKind; tool: string; args: Record<string, unknown>; signal: AbortSignal }): Promise<unknown>;
 }
 
 /** A listed tool that is not offered, and why (logged; `hermes mcp list` shows it). */
@@ -33,29 +35,35 @@ const MAX_SHOWN_ARGS = 600;
 const anyArguments = z.record(z.string(), z.unknown());
 
 /**
- * The agent's tools for one server's listing: `mcp_<server>_<tool>` each, filtered by `tools.include` / `exclude`.
- * Refused (and logged, one line each): a name past 64 characters or taken already (`taken`: the built-in tools' and
- * other servers'), and a tool whose description the threat scan flags (an MCP server's text is untrusted: it would
- * enter every request).
+ * The tools a session is offered from one server's listing: `mcp_<server>_<tool>` each, filtered by `tools.include` /
+ * `exclude`, then the resource and prompt wrappers where the server has them (and `tools.resources` / `prompts`
+ * allow). Refused (and logged, one line each): a name past 64 characters or taken already (`taken`: the built-in
+ * tools' and other servers'), and a tool whose description the threat scan flags (an MCP server's text is
+ * untrusted: it would enter every request).
  */
-export function mcpToolDefinitions(params: {
+export function offerMcpTools(params: {
   server: string;
   config: McpServerConfig;
   listed: readonly McpToolInfo[];
-  host: McpToolHost;
+  /** What the server said it has besides tools. */
+  has: { readonly resources: boolean; readonly prompts: boolean };
   taken: ReadonlySet<string>;
   logger: Logger;
-}): { tools: ToolDefinition[]; refused: RefusedMcpTool[] } {
+}): { offered: McpSnapshotTool[]; refused: RefusedMcpTool[] } {
   const { server, config, logger } = params;
-  const tools: ToolDefinition[] = [];
+  const offered: McpSnapshotTool[] = [];
   const refused: RefusedMcpTool[] = [];
   const names = new Set(params.taken);
   const refuse = (tool: string, reason: string): void => {
     refused.push({ tool, reason });
     logger.warn({ server, tool }, `MCP server ${server}: tool ${tool} is not offered: ${reason}`);
   };
-  for (const info of params.listed) {
-    if (!toolWanted({ tool: info.name, include: config.tools.include, exclude: config.tools.exclude })) continue;
+  const wanted = params.listed.filter((info) => toolWanted({ tool: info.name, include: config.tools.include, exclude: config.tools.exclude }));
+  const candidates = [
+    ...wanted.map((info) => ({ ...info, kind: 'tool' as const })),
+    ...wrapperTools({ server, resources: params.has.resources && config.tools.resources, prompts: params.has.prompts && config.tools.prompts }),
+  ];
+  for (const info of candidates) {
     const name = mcpToolName({ server, tool: info.name });
     if (name === undefined) {
       refuse(info.name, `its name mcp_${server}_${info.name} is longer than 64 characters`);
@@ -65,44 +73,54 @@ export function mcpToolDefinitions(params: {
       refuse(info.name, `the name ${name} is taken by another tool`);
       continue;
     }
-    const finding = scanForThreats({ text: `${info.name}\n${info.description}`, source: 'mcp-tool' });
+    const finding = info.kind === 'tool' ? scanForThreats({ text: `${info.name}\n${info.description}`, source: 'mcp-tool' }) : undefined;
     if (finding !== undefined) {
       refuse(info.name, `its description ${finding.reason} (${finding.id})`);
       continue;
     }
     names.add(name);
-    tools.push(mcpTool({ server, config, info, name, host: params.host }));
+    offered.push({ server, kind: info.kind, tool: info.name, name, description: info.description, inputSchema: info.inputSchema, readOnly: info.readOnly });
   }
-  return { tools, refused };
+  return { offered, refused };
 }
 
-/** One MCP tool as the agent's tool. */
-function mcpTool(params: { server: string; config: McpServerConfig; info: McpToolInfo; name: string; host: McpToolHost }): ToolDefinition {
-  const { server, config, info, name, host } = params;
-  const description = info.description.trim() === '' ? `Tool ${info.name} of the MCP server "${server}".` : capText({ text: info.description.trim(), max: MAX_DESCRIPTION_CHARS });
-  const asks = config.approval === 'manual' && !info.readOnly;
+/** offerMcpTools' tools made into the agent's (what a session's snapshot becomes each turn: see mcpTool). */
+export function mcpToolDefinitions(params: Parameters<typeof offerMcpTools>[0] & { host: McpToolHost }): { tools: ToolDefinition[]; refused: RefusedMcpTool[] } {
+  const { offered, refused } = offerMcpTools(params);
+  return { tools: offered.map((entry) => mcpTool({ entry, config: params.config, host: params.host })), refused };
+}
+
+/**
+ * One offered MCP tool as the agent's tool, with the server's current settings (`timeout`, `approval`): the stored
+ * listing decides what the model is sent, the config how a call runs.
+ */
+export function mcpTool(params: { entry: McpSnapshotTool; config: McpServerConfig; host: McpToolHost }): ToolDefinition {
+  const { entry, config, host } = params;
+  const { server } = entry;
+  const description = entry.description.trim() === '' ? `Tool ${entry.tool} of the MCP server "${server}".` : capText({ text: entry.description.trim(), max: MAX_DESCRIPTION_CHARS });
+  const asks = config.approval === 'manual' && !entry.readOnly;
   return defineTool({
-    name,
+    name: entry.name,
     description,
     input: anyArguments,
-    parameters: modelParameters({ schema: info.inputSchema }),
+    parameters: modelParameters({ schema: entry.inputSchema }),
     // A read-only tool may run beside others; one that can change things runs alone.
-    parallel: info.readOnly ? 'safe' : 'never',
+    parallel: entry.readOnly ? 'safe' : 'never',
     progress: { emoji: '🔌' },
     handler: async (args, ctx) => {
       if (asks) {
-        const refusal = await approvalRefusal({ ctx, name, server, tool: info.name, args });
+        const refusal = await approvalRefusal({ ctx, name: entry.name, server, tool: entry.tool, args });
         if (refusal !== undefined) return refusal;
       }
       let result: unknown;
       try {
-        result = await host.callTool({ tool: info.name, args, signal: ctx.signal });
+        result = await host.request({ kind: entry.kind, tool: entry.tool, args, signal: ctx.signal });
       } catch (error) {
-        throw new ToolError(callFailure({ error, server, tool: info.name, timeoutMs: config.timeout }));
+        throw new ToolError(callFailure({ error, server, tool: entry.tool, timeoutMs: config.timeout }));
       }
-      const { text, isError } = mcpResultText({ result });
-      if (isError) throw new ToolError(`MCP server "${server}" says ${info.name} failed: ${text}`);
-      return fenced({ server, tool: info.name, text });
+      const { text, isError } = entry.kind === 'tool' ? mcpResultText({ result }) : wrapperResultText({ kind: entry.kind, result });
+      if (isError) throw new ToolError(`MCP server "${server}" says ${entry.tool} failed: ${text}`);
+      return fenced({ server, tool: entry.tool, text });
     },
   });
 }

@@ -331,4 +331,5 @@ export const migrations: readonly Migration[] = [
   { version: 11, name: 'hidden messages', up: (db) => db.exec(hiddenMessagesSchema) },
   { version: 12, name: 'visible messages by session', up: (db) => db.exec(visibleMessagesIndexSchema) },
   { version: 13, name: 'search index in batches', up: (db) => db.exec(batchedSearchIndexSchema) },
+  { version: 14, name: 'session tools beyond the built-in ones', up: (db) => db.exec('ALTER TABLE sessions ADD COLUMN extra_tools_json TEXT;') },
 ];

@@ -73,6 +73,11 @@ export interface PromptLayerSize {
 export interface SessionPrompt {
   readonly text: string;
   readonly layers: readonly PromptLayerSize[];
+  /**
+   * The tools the session is offered beyond the built-in ones (its MCP servers' tools), frozen with its prompt: the
+   * gateway's own text (src/mcp/snapshot.ts), kept as it is; absent: none.
+   */
+  readonly extraTools?: string;
 }
 
 /** Token usage of one model call as the endpoint reported it; null where it reported nothing. */

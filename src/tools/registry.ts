@@ -57,6 +57,15 @@ export class ToolRegistry {
     return this.tools.get(name);
   }
 
+  /**
+   * A registry with this one's tools and `extra` after them (a session's MCP tools): the built-in tools' schemas are
+   * not made again (they are kept per definition).
+   */
+  withTools(params: { extra: readonly ToolDefinition[] }): ToolRegistry {
+    if (params.extra.length === 0) return this;
+    return new ToolRegistry({ tools: [...this.tools.values(), ...params.extra], maxResultChars: this.maxResultChars });
+  }
+
   /** All tools in registration order. */
   list(): ToolDefinition[] {
     return [...this.tools.values()];
@@ -64,10 +73,7 @@ export class ToolRegistry {
 
   /** The `tools` parameter for chat.completions, with JSON Schemas generated from the zod inputs (see modelSchema). */
   toOpenAITools(): ChatCompletionFunctionTool[] {
-    this.openAITools ??= this.list().map((tool) => {
-      const parameters = tool.parameters ?? modelSchema({ schema: z.toJSONSchema(tool.input, { io: 'input' }) });
-      return { type: 'function', function: { name: tool.name, description: tool.description, parameters } };
-    });
+    this.openAITools ??= this.list().map((tool) => openAITool({ tool }));
     return this.openAITools;
   }
 
@@ -120,6 +126,20 @@ export class ToolRegistry {
     const omitted = content.length - this.maxResultChars;
     return `${content.slice(0, this.maxResultChars)}\n[truncated: ${omitted} more characters not shown]`;
   }
+}
+
+/** Each definition's `tools` entry, made once (a registry made per session shares the built-in tools' entries). */
+const sentForm = new WeakMap<ToolDefinition, ChatCompletionFunctionTool>();
+
+function openAITool(params: { tool: ToolDefinition }): ChatCompletionFunctionTool {
+  const { tool } = params;
+  let sent = sentForm.get(tool);
+  if (sent === undefined) {
+    const parameters = tool.parameters ?? modelSchema({ schema: z.toJSONSchema(tool.input, { io: 'input' }) });
+    sent = { type: 'function', function: { name: tool.name, description: tool.description, parameters } };
+    sentForm.set(tool, sent);
+  }
+  return sent;
 }
 
 /**

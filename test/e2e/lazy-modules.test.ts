@@ -17,7 +17,7 @@ import { owner, smsSetup } from '../helpers/sms.js';
 import { testToken } from '../helpers/telegram.js';
 
 /** Packages a Telegram-only profile with default settings must never load (each costs MBs of memory and ms of start-up). */
-const unused = ['@slack/', 'discord.js', '@discordjs/', 'imapflow', 'mailparser', 'nodemailer', 'twilio', 'prom-client', 'pino-pretty', 'marked-terminal', 'gpt-tokenizer'];
+const unused = ['@slack/', 'discord.js', '@discordjs/', 'imapflow', 'mailparser', 'nodemailer', 'twilio', 'prom-client', 'pino-pretty', 'marked-terminal', 'gpt-tokenizer', '@modelcontextprotocol/'];
 
 /** A gateway of a fresh profile "work" (the fake model, `platforms`), run by the CLI with every module it loads traced. */
 function tracedGateway(params: { model: FakeOpenAI; platforms: Record<string, unknown>; config?: Record<string, unknown> }): { home: string; dir: string; trace: string; gateway: GatewayProcess } {
@@ -33,7 +33,7 @@ function tracedGateway(params: { model: FakeOpenAI; platforms: Record<string, un
   return { home, dir, trace, gateway };
 }
 
-test('a Telegram-only profile loads neither the other platforms\' SDKs nor the tokenizer, metrics or pretty-log packages, also after a turn near the context limit and its background review; nor ICU\'s zones before it', { timeout: 60_000 }, async () => {
+test('a Telegram-only profile loads neither the other platforms\' SDKs nor the tokenizer, metrics, pretty-log or MCP packages, also after a turn near the context limit and its background review; nor ICU\'s zones before it', { timeout: 60_000 }, async () => {
   const fake = new FakeTelegram({ token: testToken });
   const model = new FakeOpenAI();
   await Promise.all([fake.start(), model.start()]);

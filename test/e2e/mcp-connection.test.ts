@@ -54,9 +54,9 @@ test('server-everything over stdio: its tools are listed, echo and get-sum answe
     for (const name of ['echo', 'get-sum', 'get-env']) assert.ok(names.includes(name), `${name} is not among ${names.join(', ')}`);
     assert.equal(connection.tools().find((tool) => tool.name === 'get-env')?.readOnly, true);
     const signal = new AbortController().signal;
-    assert.match(text(await connection.callTool({ tool: 'echo', args: { message: 'hello mcp' }, signal })), /hello mcp/);
-    assert.match(text(await connection.callTool({ tool: 'get-sum', args: { a: 2, b: 40 }, signal })), /42/);
-    const env = text(await connection.callTool({ tool: 'get-env', args: {}, signal }));
+    assert.match(text(await connection.request({ kind: 'tool', tool: 'echo', args: { message: 'hello mcp' }, signal })), /hello mcp/);
+    assert.match(text(await connection.request({ kind: 'tool', tool: 'get-sum', args: { a: 2, b: 40 }, signal })), /42/);
+    const env = text(await connection.request({ kind: 'tool', tool: 'get-env', args: {}, signal }));
     assert.match(env, /EVERYTHING_MARK/);
     assert.doesNotMatch(env, /sk-gateway-secret-not-for-children/);
   } finally {
@@ -73,17 +73,17 @@ test('kill -9 of the stdio server: calls say it is reconnecting, then work again
   try {
     await until({ what: 'the connection', timeoutMs: 30_000, check: () => connection.state().kind === 'connected' });
     // A call that outlasts `timeout` fails; the server stays and the next call works.
-    await assert.rejects(connection.callTool({ tool: 'trigger-long-running-operation', args: { duration: 5, steps: 5 }, signal }), /timed out|timeout/i);
+    await assert.rejects(connection.request({ kind: 'tool', tool: 'trigger-long-running-operation', args: { duration: 5, steps: 5 }, signal }), /timed out|timeout/i);
     assert.equal(connection.state().kind, 'connected');
-    assert.match(text(await connection.callTool({ tool: 'echo', args: { message: 'still here' }, signal })), /still here/);
+    assert.match(text(await connection.request({ kind: 'tool', tool: 'echo', args: { message: 'still here' }, signal })), /still here/);
 
     const pid = (transports[0] as StdioClientTransport).pid;
     assert.ok(pid !== null);
     process.kill(pid, 'SIGKILL');
     await until({ what: 'the reconnecting state', timeoutMs: 10_000, check: () => connection.state().kind !== 'connected' });
-    await assert.rejects(connection.callTool({ tool: 'echo', args: { message: 'x' }, signal }), (error: unknown) => error instanceof McpUnavailableError && /everything/.test(error.message));
+    await assert.rejects(connection.request({ kind: 'tool', tool: 'echo', args: { message: 'x' }, signal }), (error: unknown) => error instanceof McpUnavailableError && /everything/.test(error.message));
     await until({ what: 'the reconnect', timeoutMs: 30_000, check: () => connection.state().kind === 'connected' });
-    assert.match(text(await connection.callTool({ tool: 'echo', args: { message: 'back again' }, signal })), /back again/);
+    assert.match(text(await connection.request({ kind: 'tool', tool: 'echo', args: { message: 'back again' }, signal })), /back again/);
     assert.equal(transports.length, 2);
     assert.ok(!lines.some((line) => /changed tool list could not be read/.test(String(line['msg']))), JSON.stringify(lines));
     assert.ok(lines.some((line) => /^MCP server everything is unavailable: the connection closed.*; reconnecting$/.test(String(line['msg']))), JSON.stringify(lines));
@@ -139,13 +139,13 @@ test('server-everything over Streamable HTTP on 127.0.0.1: listed and called; wh
   try {
     await until({ what: 'the connection', timeoutMs: 30_000, check: () => connection.state().kind === 'connected' });
     assert.ok(connection.tools().some((tool) => tool.name === 'get-sum'));
-    assert.match(text(await connection.callTool({ tool: 'get-sum', args: { a: 1, b: 2 }, signal })), /3/);
+    assert.match(text(await connection.request({ kind: 'tool', tool: 'get-sum', args: { a: 1, b: 2 }, signal })), /3/);
     server.kill('SIGKILL');
     await new Promise((resolve) => server.once('exit', resolve));
-    await assert.rejects(connection.callTool({ tool: 'echo', args: { message: 'x' }, signal }), (error: unknown) => error instanceof McpUnavailableError && /reconnecting/.test(error.message));
+    await assert.rejects(connection.request({ kind: 'tool', tool: 'echo', args: { message: 'x' }, signal }), (error: unknown) => error instanceof McpUnavailableError && /reconnecting/.test(error.message));
     server = await everythingOverHttp({ port });
     await until({ what: 'the reconnect', timeoutMs: 30_000, check: () => connection.state().kind === 'connected' });
-    assert.match(text(await connection.callTool({ tool: 'echo', args: { message: 'over http again' }, signal })), /over http again/);
+    assert.match(text(await connection.request({ kind: 'tool', tool: 'echo', args: { message: 'over http again' }, signal })), /over http again/);
   } finally {
     await connection.close();
     server.kill('SIGKILL');

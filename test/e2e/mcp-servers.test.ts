@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { mcpServerSchema } from '../../src/config/mcp-schema.js';
 import { systemClock } from '../../src/core/clock.js';
-import { McpServers, unavailableMcpNote } from '../../src/mcp/servers.js';
+import { McpServers } from '../../src/mcp/servers.js';
+import { snapshotText, unavailableMcpNote } from '../../src/mcp/snapshot.js';
 import { connectMcp } from '../../src/mcp/transport.js';
 import { probeMcpServer } from '../../src/mcp/probe.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
@@ -32,8 +33,11 @@ test('a profile\'s servers: connected ones give a new session their tools (filte
   servers.start();
   try {
     await until({ what: 'both good servers connected', timeoutMs: 30_000, check: () => servers.status().filter((s) => s.state?.kind === 'connected').length === 2 });
-    const first = servers.sessionTools({ taken: new Set(['read_file', 'terminal']) });
+    const first = servers.snapshot({ taken: new Set(['read_file', 'terminal']) });
     const names = first.tools.map((tool) => tool.name);
+    // server-everything has resources and prompts: their wrappers are offered; the injection server has neither.
+    for (const name of ['mcp_everything_list_resources', 'mcp_everything_read_resource', 'mcp_everything_list_prompts', 'mcp_everything_get_prompt']) assert.ok(names.includes(name), `${name} missing`);
+    assert.ok(!names.includes('mcp_tricky_list_resources'));
     for (const name of ['mcp_everything_echo', 'mcp_everything_get_sum', 'mcp_tricky_add']) assert.ok(names.includes(name), `${name} missing from ${names.join(', ')}`);
     assert.ok(!names.some((name) => name.startsWith('mcp_everything_trigger_') || name.startsWith('mcp_everything_toggle_')), names.join(', '));
     assert.ok(!names.includes('mcp_tricky_helper'), 'the injected tool was offered');
@@ -42,15 +46,30 @@ test('a profile\'s servers: connected ones give a new session their tools (filte
     assert.match(first.unavailable[0]?.cause ?? '', /ENOENT|nonexistent/);
     assert.match(unavailableMcpNote(first), /MCP servers not available[\s\S]*- broken: MCP server "broken" is reconnecting/);
     // A second session: the same tools, and the refusal is not logged again.
-    const second = servers.sessionTools({ taken: new Set(['read_file', 'terminal']) });
+    const second = servers.snapshot({ taken: new Set(['read_file', 'terminal']) });
     assert.deepEqual(second.tools.map((tool) => tool.name), names);
     assert.equal(lines.filter((line) => /tool helper is not offered: its description/.test(String(line['msg']))).length, 1);
     // The tools work through the registry the agent uses.
-    const registry = new ToolRegistry({ tools: first.tools });
+    const registry = new ToolRegistry({ tools: servers.toolsFor({ snapshot: first, key: snapshotText({ snapshot: first }) }) });
     const sum = await registry.execute({ call: { id: '1', name: 'mcp_tricky_add', arguments: '{"a":2,"b":3}' }, ctx: bareToolContext() });
     assert.equal(sum.content, '<mcp_output server="tricky" tool="add">\n5\n</mcp_output>');
     const echo = await registry.execute({ call: { id: '2', name: 'mcp_everything_echo', arguments: '{"message":"hi"}' }, ctx: { ...bareToolContext(), approval: { decide: () => Promise.resolve({ approved: true, how: 'once' }) } } });
     assert.match(echo.content, /Echo: hi/);
+    // The resource and prompt wrappers: list, then read the first resource listed; list prompts, then get one.
+    const listed = await registry.execute({ call: { id: '3', name: 'mcp_everything_list_resources', arguments: '{}' }, ctx: bareToolContext() });
+    assert.equal(listed.isError, false, listed.content);
+    const uri = /^- (\S+) /m.exec(listed.content)?.[1];
+    assert.ok(uri !== undefined, listed.content);
+    const read = await registry.execute({ call: { id: '4', name: 'mcp_everything_read_resource', arguments: JSON.stringify({ uri }) }, ctx: bareToolContext() });
+    assert.equal(read.isError, false, read.content);
+    assert.match(read.content, new RegExp(`\\[resource ${uri.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    const prompts = await registry.execute({ call: { id: '5', name: 'mcp_everything_list_prompts', arguments: '{}' }, ctx: bareToolContext() });
+    assert.match(prompts.content, /^- simple-prompt\(/m);
+    const prompt = await registry.execute({ call: { id: '6', name: 'mcp_everything_get_prompt', arguments: '{"name":"simple-prompt"}' }, ctx: bareToolContext() });
+    assert.equal(prompt.isError, false, prompt.content);
+    assert.match(prompt.content, /^user: /m);
+    const missing = await registry.execute({ call: { id: '7', name: 'mcp_everything_read_resource', arguments: '{}' }, ctx: bareToolContext() });
+    assert.match(missing.content, /the argument "uri" \(a string\) is missing/);
     const status = servers.status();
     assert.deepEqual(status.map((s) => [s.name, s.transport, s.state?.kind ?? 'disabled']), [
       ['everything', 'stdio', 'connected'],

@@ -17,7 +17,7 @@ test('the prompt-size bench measures the first real request of a fresh default p
   assert.ok(figures.requestBytes > figures.systemBytes + figures.toolsBytes);
   const lines = promptSizeLines({ figures });
   assert.match(lines[0] ?? '', new RegExp(`= ${figures.systemBytes + figures.toolsBytes} bytes .*goal ≤ 10\\.0 KB — within`));
-  assert.match(lines[2] ?? '', /identity \d+, tool_guidance \d+, system_prompt 0, memory 0, skills 0, context_files 0, runtime \d+/);
+  assert.match(lines[2] ?? '', /identity \d+, tool_guidance \d+, system_prompt 0, memory 0, skills 0, context_files 0, mcp_servers 0, runtime \d+/);
 });
 
 test('issue 27: on telegram under `gateway run` (cronjob offered too) the first request stays within 10 KB; the bench prints each tool, largest first', async () => {

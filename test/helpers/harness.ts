@@ -19,6 +19,7 @@ import type { ToolDefinition } from '../../src/tools/tool.js';
 import { systemClock, type Clock } from '../../src/core/clock.js';
 import { FakeOpenAI } from '../fakes/openai/server.js';
 import { TestAdapter } from './test-adapter.js';
+import type { McpHub } from '../../src/mcp/hub.js';
 
 /** A whole gateway in-process: temp profile, fake model, test platform. */
 export interface Harness {
@@ -32,6 +33,8 @@ export interface Harness {
   readonly config: AppConfig;
   readonly clock: Clock;
   readonly logger: Logger;
+  /** The current gateway's MCP servers (what a reloader applies `mcp_servers` to). */
+  readonly mcp: McpHub;
   /** Opens a second handle on the profile's store (close it after use). */
   readStore(): Store;
   /** Stops the gateway and the fake and removes the temp home. */
@@ -102,8 +105,9 @@ export async function startHarness(params: {
   const logger = params.logger ?? pino({ level: 'silent' });
   const adapter = new TestAdapter({ clock, ...(params.capabilities ? { capabilities: params.capabilities } : {}) });
   const more = typeof params.adapters === 'function' ? params.adapters({ profile, clock, logger }) : (params.adapters ?? []);
-  const build = (): GatewayRunner =>
-    buildGateway({
+  let mcp: McpHub | undefined;
+  const build = (): GatewayRunner => {
+    const built = buildGateway({
       profile,
       config,
       clock,
@@ -125,7 +129,10 @@ export async function startHarness(params: {
       ...(params.configureStore ? { configureStore: params.configureStore } : {}),
       ...(params.extraTools ? { extraTools: params.extraTools } : {}),
       ...(params.cron ? { cron: params.cron } : {}),
-    }).runner;
+    });
+    mcp = built.mcp;
+    return built.runner;
+  };
   let runner = build();
   await runner.start();
   await adapter.ready();
@@ -133,6 +140,10 @@ export async function startHarness(params: {
   return {
     get runner() {
       return runner;
+    },
+    get mcp(): McpHub {
+      if (mcp === undefined) throw new Error('no gateway built');
+      return mcp;
     },
     restart: async () => {
       await runner.stop();

@@ -10,6 +10,7 @@ import type { FormattingRules } from './platform-rules.js';
 import { skillsLayer } from './skills.js';
 import { toolGuidanceLayer } from './tool-guidance.js';
 import type { PromptLayer, PromptLogger } from './types.js';
+import { unavailableMcpNote, type McpUnavailableServer } from '../../mcp/snapshot.js';
 
 /** What a session's prompt is built from. */
 export interface BuildPromptParams {
@@ -29,6 +30,8 @@ export interface BuildPromptParams {
   readonly toolNames: readonly string[];
   /** How replies are written on each platform (adapters/index.ts `formattingRules`: the descriptors' and the terminal's). */
   readonly formatting: FormattingRules;
+  /** The profile's MCP servers the session goes without (not connected when it started): named so the agent can say so. */
+  readonly mcpUnavailable?: readonly McpUnavailableServer[];
 }
 
 /** The layers in prompt order, most stable first (so a provider's prefix cache keeps hitting). */
@@ -42,6 +45,7 @@ export function promptLayers(params: BuildPromptParams): PromptLayer[] {
     memoryLayer({ profile, config }),
     skillsLayer({ dir: profile.skillsDir, platform: params.platform, maxChars: config.skills.index_max_chars, offered: params.toolNames.includes('skill_view'), logger: params.logger }),
     contextFilesLayer({ workspace: config.tools.workspace, enabled: config.agent.context_files, maxChars: config.agent.context_file_max_chars, logger: params.logger }),
+    { name: 'mcp_servers', text: unavailableMcpNote({ unavailable: params.mcpUnavailable ?? [] }) },
     runtimeLayer({ profileName: profile.name, workspace: config.tools.workspace, platform: params.platform, startedAt: params.startedAt, timeZone: profileTimeZone({ config }), formatting: params.formatting }),
   ];
 }

@@ -5,13 +5,17 @@ import type { Clock } from '../../core/clock.js';
 import { buildSessionPrompt } from './builder.js';
 import { profileTimeZone } from '../../util/schedule/time-zone.js';
 import { currentTimeBlock } from './time-text.js';
+import { parseSnapshot } from '../../mcp/snapshot.js';
 import type { FormattingRules } from './platform-rules.js';
 import type { PromptLogger } from './types.js';
 
 /** How the gateway gets system prompts: one built per session, plus an optional block on each model call. */
 export interface PromptSource {
-  /** Builds the prompt of a session that has none yet. */
-  build(params: { platform: string; startedAt: number }): SessionPrompt;
+  /**
+   * Builds the prompt of a session that has none yet. `extraTools`: the session's MCP tools as frozen when it started
+   * (kept in the prompt it returns; the servers it went without are named in the prompt).
+   */
+  build(params: { platform: string; startedAt: number; extraTools?: string }): SessionPrompt;
   /** The ephemeral block sent after the history on each model call (`agent.current_time: call`); never stored. */
   readonly perCall?: () => string;
 }
@@ -30,7 +34,11 @@ export function promptSource(params: {
 }): PromptSource {
   const { profile, config, clock, scrub, logger, toolNames, formatting } = params;
   return {
-    build: ({ platform, startedAt }) => buildSessionPrompt({ profile, config, platform, startedAt, scrub, logger, toolNames, formatting }),
+    build: ({ platform, startedAt, extraTools }) => {
+      const mcp = extraTools === undefined ? undefined : parseSnapshot({ text: extraTools });
+      const prompt = buildSessionPrompt({ profile, config, platform, startedAt, scrub, logger, toolNames, formatting, mcpUnavailable: mcp?.unavailable ?? [] });
+      return extraTools === undefined ? prompt : { ...prompt, extraTools };
+    },
     // The zone is asked at each call (cached by hostTimeZone), not here: an idle gateway need not load ICU's data.
     ...(config.agent.current_time === 'call' ? { perCall: () => currentTimeBlock({ now: clock.now(), timeZone: profileTimeZone({ config }) }) } : {}),
   };

@@ -47,6 +47,8 @@ export interface DelegateParams {
   readonly depth: number;
   /** Told of each model request of the children, retries included (metrics: purpose delegate). */
   readonly onModelCall?: OnModelAttempt | undefined;
+  /** The parent turn's tools (the agent's and the session's MCP tools); absent: the agent's. */
+  readonly parentRegistry?: () => ToolRegistry;
   /** The registry a child gets (tests give one that keeps delegate_task, to see the depth guard hold). */
   readonly childRegistryFor?: (params: { parent: ToolRegistry; toolsets?: readonly string[] | undefined }) => ToolRegistry;
 }
@@ -65,7 +67,7 @@ export function delegateCapability(params: DelegateParams): DelegateCapability {
       if (params.depth >= 1) throw new ToolError('delegate_task is not available here: a sub-agent cannot delegate further.');
       const registries = tasks.map((task, i) => {
         try {
-          return registryFor({ parent: params.agent.registry, toolsets: task.toolsets });
+          return registryFor({ parent: params.parentRegistry?.() ?? params.agent.registry, toolsets: task.toolsets });
         } catch (error) {
           if (!(error instanceof ToolError) || tasks.length === 1) throw error;
           throw new ToolError(`task ${i + 1}: ${error.message} Nothing was started.`);

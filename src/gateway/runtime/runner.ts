@@ -186,6 +186,8 @@ export class GatewayRunner {
     }
     this.phase = 'running';
     this.slots.startAll();
+    // MCP servers connect in the background; a session starting meanwhile waits for their first outcome.
+    this.options.mcp?.start().catch((error: unknown) => this.logger.error({ err: error }, 'the MCP servers could not be started'));
     // The background loops wait for the adapters' first connect (at most LOOPS_WAIT_MS): on two cores, starting them
     // at once delayed a Telegram gateway's ready by ~80 ms.
     this.loops.startAfter({ after: Promise.race([this.slots.firstOutcomes(), this.clock.sleep(LOOPS_WAIT_MS, this.loops.signal).catch(() => undefined)]) });
@@ -316,7 +318,7 @@ export class GatewayRunner {
       await this.mailboxes.settle({ timeoutMs: 5000 });
     }
     this.injected.closeAll();
-    await Promise.allSettled([this.schedulerRun, adaptersStopped, backgroundStopped, this.loops.settled(), this.replies.drain()]);
+    await Promise.allSettled([this.schedulerRun, adaptersStopped, backgroundStopped, this.loops.settled(), this.replies.drain(), this.options.mcp?.close()]);
     this.stopDiskWatch();
     this.refusals.close();
     if (this.http) await this.http.close();

@@ -90,6 +90,7 @@ function delegateFactory(params: TurnDepsSource): TurnDeps['delegate'] {
   return (p) =>
     delegateCapability({
       agent: params.agent,
+      parentRegistry: p.registry,
       store: params.store,
       settings: delegation,
       toolContext: p.toolContext,
@@ -143,6 +144,7 @@ export function turnDepsFor(params: TurnDepsSource): TurnDeps {
     ...(options.toolProgress === undefined ? {} : { toolProgress: options.toolProgress }),
     toolContext: options.toolContext,
     prompts: options.prompts,
+    ...(options.mcp === undefined ? {} : { mcp: options.mcp }),
     maxAttempts: params.maxAttempts,
     historyMaxChars: options.historyMaxChars,
     ...params.compression,

@@ -12,6 +12,7 @@ import type { MediaStager } from '../delivery/media-stage.js';
 import type { ApprovalSettings } from '../approvals/capability.js';
 import type { ToolProgressMode } from '../turns/tool-progress.js';
 import type { DelegateSettings } from '../delegate/capability.js';
+import type { McpHub } from '../../mcp/hub.js';
 
 /** Behaviour knobs, already resolved from config. */
 export interface RunnerOptions {
@@ -65,6 +66,8 @@ export interface RunnerOptions {
   readonly clarifyTimeoutMs?: number;
   /** The model endpoint's GET /models, cached (what /model lists and checks names against); absent: only the route's models. */
   readonly modelList?: ModelList;
+  /** The profile's MCP servers (`mcp_servers`): started and stopped with the runner, kept across reloads; absent: none. */
+  readonly mcp?: McpHub;
   /** model.pricing: /usage's estimated cost; absent: none. */
   readonly pricing?: ModelPricing;
 }

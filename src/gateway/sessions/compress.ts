@@ -103,7 +103,8 @@ export async function compressSession(params: {
     return scrubStoredMessage({ message: { ...row, inboxId: index >= firstTurnMessage ? params.inboxId : null }, scrub: params.scrub });
   });
   // The prompt is built before the switch; the switch itself is one store transaction (all or nothing).
-  const prompt = params.prompts.build({ platform: params.platform, startedAt: params.clock.now() });
+  // The continuation keeps the session's MCP tools (a tool list never changes within a turn).
+  const prompt = params.prompts.build({ platform: params.platform, startedAt: params.clock.now(), ...(stored?.extraTools === undefined ? {} : { extraTools: stored.extraTools }) });
   const next = store.continueSession({ fromSessionId: session.id, messages: rows, prompt, ...(params.lastMessageId === undefined ? {} : { ifLastMessageId: params.lastMessageId }) });
   params.logger.info({ from: session.id, to: next.id, outcome: result.outcome, before, after, summarised: result.stats.summarised }, 'compressed the conversation into a new session');
   return { outcome: result.outcome, before, after, session: next, systemPrompt: prompt.text, messages: result.messages, turnStart: firstTurnMessage };

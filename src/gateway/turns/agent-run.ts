@@ -129,6 +129,7 @@ function agentRequest(params: { turn: OpenTurn; context: TurnContext; compress: 
     systemPrompt: context.systemPrompt,
     ...(deps.prompts.perCall ? { ephemeral: deps.prompts.perCall } : {}),
     history: context.history,
+    registry: context.registry,
     // The session's /model choice (null: the route's primary).
     model: store.sessionModel({ sessionId: turn.session.id }) ?? undefined,
     userText: turnUserText(params),

@@ -1,9 +1,8 @@
-import type { Logger } from 'pino';
-import type { Store, SessionPrompt, SessionRow } from '../../store/types.js';
 import type { ChatMessage } from '../../agent/messages.js';
 import type { CompressedContext } from '../../agent/types.js';
 import { windowHistory } from '../../agent/history-window.js';
-import type { PromptSource } from '../../agent/prompt/source.js';
+import type { ToolRegistry } from '../../tools/registry.js';
+import { sessionPromptFor, sessionRegistry } from './session-start.js';
 import { compressSession } from '../sessions/compress.js';
 import { sessionHistory, toChatHistory } from '../sessions/history.js';
 import type { OpenTurn } from './open.js';
@@ -20,36 +19,30 @@ export interface TurnContext {
   history: readonly ChatMessage[];
   /** How many of the agent's messages came before this turn (this turn's are written with its inbox id). */
   historyLength: number;
+  /** The turn's tools: the agent's and the session's MCP tools (a compression's continuation keeps them). */
+  readonly registry: ToolRegistry;
 }
 
 /** A compression the agent asks for mid-turn (or the gateway's safety check before it): undefined when under threshold. */
 export type TurnCompressor = (params: { messages: readonly ChatMessage[]; systemPrompt: string; force: boolean; signal: AbortSignal; turnMessages: number }) => Promise<CompressedContext | undefined>;
-
-/** The session's stored system prompt; built (from the session's start and platform) and stored when it has none. */
-function sessionPromptFor(params: { store: Store; session: SessionRow; platform: string; prompts: PromptSource; logger: Logger }): SessionPrompt {
-  const { store, session } = params;
-  const stored = store.sessionPrompt({ sessionId: session.id });
-  if (stored !== undefined) return stored;
-  const prompt = params.prompts.build({ platform: params.platform, startedAt: session.startedAt });
-  store.setSessionPrompt({ sessionId: session.id, prompt });
-  params.logger.info({ sessionId: session.id, chars: prompt.text.length, layers: prompt.layers }, 'built the system prompt of a new session');
-  return prompt;
-}
 
 /**
  * The turn's system prompt (built once per session and stored with it, so every model call of the session sends the
  * same one) and history: with compression the whole session (it starts at its compression head and stays under the
  * threshold); without it (runners built without a context length), a bounded read and the character window.
  */
-export function loadContext(params: { turn: OpenTurn }): TurnContext {
+export async function loadContext(params: { turn: OpenTurn }): Promise<TurnContext> {
   const { turn } = params;
   const { store, compression } = turn.deps;
-  const systemPrompt = sessionPromptFor({ store, session: turn.session, platform: turn.event.platform, prompts: turn.deps.prompts, logger: turn.logger }).text;
+  const prompt = await sessionPromptFor({ turn });
+  const systemPrompt = prompt.text;
+  const registry = sessionRegistry({ deps: turn.deps, prompt });
+  turn.registry = registry;
   const history =
     compression === undefined
       ? windowHistory({ messages: toChatHistory({ messages: store.history({ sessionId: turn.session.id, limit: historyReadLimit }) }), maxChars: turn.deps.historyMaxChars })
       : sessionHistory({ store, sessionId: turn.session.id });
-  return { systemPrompt, history, historyLength: history.length };
+  return { systemPrompt, history, historyLength: history.length, registry };
 }
 
 /**
@@ -68,7 +61,7 @@ export function sessionCompressor(params: { turn: OpenTurn; context: TurnContext
       prompts: deps.prompts,
       deps: deps.compression,
       messages: p.messages,
-      overheadTokens: deps.agent.estimatePromptTokens({ systemPrompt: p.systemPrompt, history: [] }) ?? 0,
+      overheadTokens: deps.agent.estimatePromptTokens({ systemPrompt: p.systemPrompt, history: [], registry: context.registry }) ?? 0,
       countTokens: (message) => deps.agent.messageTokens({ message }),
       force: p.force,
       inboxId: turn.row.id,
@@ -95,9 +88,10 @@ export async function safetyCompress(params: { turn: OpenTurn; context: TurnCont
   if (compression === undefined || turn.signal.aborted) return;
   // The context of the model the session talks to (its /model choice, else the configured one).
   const contextTokens = compression.contextLength({ sessionId: turn.session.id });
-  const estimate = agent.estimatePromptTokens({ systemPrompt: context.systemPrompt, history: context.history, within: SAFETY_SHARE * contextTokens }) ?? 0;
+  const { registry } = context;
+  const estimate = agent.estimatePromptTokens({ systemPrompt: context.systemPrompt, history: context.history, within: SAFETY_SHARE * contextTokens, registry }) ?? 0;
   // When the fixed part alone does not fit, no compression helps: the agent ends the turn with a clear note.
-  const fixed = estimate > SAFETY_SHARE * contextTokens ? (agent.estimatePromptTokens({ systemPrompt: context.systemPrompt, history: [], within: contextTokens }) ?? 0) : 0;
+  const fixed = estimate > SAFETY_SHARE * contextTokens ? (agent.estimatePromptTokens({ systemPrompt: context.systemPrompt, history: [], within: contextTokens, registry }) ?? 0) : 0;
   if (estimate > SAFETY_SHARE * contextTokens && fixed < contextTokens) {
     const done = await params.compress({ messages: context.history, systemPrompt: context.systemPrompt, force: false, signal: turn.signal, turnMessages: 0 });
     if (done !== undefined) context.history = done.messages;

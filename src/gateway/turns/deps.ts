@@ -14,6 +14,7 @@ import type { SteeringSource, TypingHandle } from '../intake/mailbox.js';
 import type { SkillExpander } from './user-text.js';
 import type { ToolProgressMode } from './tool-progress.js';
 import type { TurnToolFactories } from './tools.js';
+import type { McpHub } from '../../mcp/hub.js';
 
 /** Everything a turn needs besides its message. */
 export interface TurnDeps extends TurnToolFactories {
@@ -29,6 +30,8 @@ export interface TurnDeps extends TurnToolFactories {
   readonly toolProgress?: ToolProgressMode;
   /** Builds the system prompt of a session that has none yet (then stored with it), and the per-call block. */
   readonly prompts: PromptSource;
+  /** The profile's MCP servers: a new session's tools are frozen from them, each turn's made from what was frozen. */
+  readonly mcp?: McpHub;
   /** Turns started on one message before it is given up (a message that keeps crashing the gateway). */
   readonly maxAttempts: number;
   /** Most characters of earlier conversation sent to the model when `compression` is not given (tests). */

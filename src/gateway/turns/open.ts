@@ -8,6 +8,7 @@ import { ToolProgress } from './tool-progress.js';
 import { turnToolsFor, type TurnTools } from './tools.js';
 import type { RunTurnParams, TurnDeps, TurnFinish } from './deps.js';
 import { lazyChild } from '../../log/component.js';
+import type { ToolRegistry } from '../../tools/registry.js';
 
 /** What was journaled of a turn a restart cut short: messages already on the platform, sends never confirmed. */
 export type TurnLeftovers = ReturnType<typeof turnLeftovers>;
@@ -37,6 +38,8 @@ export interface OpenTurn {
   readonly progress: ToolProgress;
   /** What the turn's tools know of it (chat, who started it, capabilities). */
   readonly tools: TurnTools;
+  /** The turn's tools: the agent's until the context is loaded, then with the session's MCP tools (loadContext). */
+  registry: ToolRegistry;
 }
 
 /**
@@ -65,9 +68,10 @@ export function openTurn(params: RunTurnParams): OpenTurn {
   // A system-started turn streams nothing (its answer is sent once complete), so it shows no tool activity either.
   // The chat's own /verbose choice wins over the configured default.
   const progressMode = store.chatToolProgress({ key: row.sessionKey }) ?? deps.toolProgress ?? 'new';
-  const progress = new ToolProgress({ mode: event.system === undefined ? progressMode : 'off', scrub: deps.scrub, sink: delivery, looks: (name) => deps.agent.registry.get(name)?.progress });
+  const progress = new ToolProgress({ mode: event.system === undefined ? progressMode : 'off', scrub: deps.scrub, sink: delivery, looks: (name) => turn.registry.get(name)?.progress });
   const merged = params.merged ?? [];
   const turn: Omit<OpenTurn, 'tools'> & { tools?: TurnTools } = {
+    registry: deps.agent.registry,
     params,
     row,
     event,
@@ -84,7 +88,7 @@ export function openTurn(params: RunTurnParams): OpenTurn {
     progress,
   };
   // The tools read the turn's current session, which a compression may switch.
-  const tools = turnToolsFor({ deps, row, progress, sessionId: () => turn.session.id });
+  const tools = turnToolsFor({ deps, row, progress, sessionId: () => turn.session.id, registry: () => turn.registry });
   return Object.assign(turn, { tools });
 }
 

@@ -1,5 +1,6 @@
 import type { InboxRow } from '../../store/types.js';
 import type { ToolContext } from '../../tools/tool.js';
+import type { ToolRegistry } from '../../tools/registry.js';
 import type { MessageEvent } from '../../core/adapter.js';
 import type { TurnOrigin } from '../../tools/capabilities.js';
 import type { ToolProgress } from './tool-progress.js';
@@ -29,6 +30,8 @@ export interface DelegateFactoryParams {
   readonly sessionId: () => string;
   /** The turn's tool activity lines (children's calls are shown there). */
   readonly progress: ToolProgress;
+  /** The turn's tools (the agent's and the session's MCP tools): children get them minus what they may not have. */
+  readonly registry: () => ToolRegistry;
 }
 
 /** The part of a turn's tool context that depends on the turn: the chat it answers, who started it, its capabilities. */
@@ -39,7 +42,7 @@ export type TurnTools = Pick<ToolContext, 'origin' | 'startedBy' | 'approval' | 
  * built for it (approval, messaging, delegation, clarify). `sessionId` reads the turn's current
  * session (a compression may switch it mid-turn); `progress` is the turn's tool-activity lines.
  */
-export function turnToolsFor(params: { deps: TurnToolFactories; row: InboxRow; progress: ToolProgress; sessionId: () => string }): TurnTools {
+export function turnToolsFor(params: { deps: TurnToolFactories; row: InboxRow; progress: ToolProgress; sessionId: () => string; registry: () => ToolRegistry }): TurnTools {
   const { deps, row } = params;
   const event = row.event;
   const system = event.system;
@@ -56,7 +59,7 @@ export function turnToolsFor(params: { deps: TurnToolFactories; row: InboxRow; p
     ...(messaging === undefined ? {} : { messaging }),
     ...(clarify === undefined ? {} : { clarify }),
   };
-  const delegate = deps.delegate?.({ toolContext: { ...deps.toolContext, ...tools }, sessionKey: row.sessionKey, inboxId: row.id, sessionId: params.sessionId, progress: params.progress });
+  const delegate = deps.delegate?.({ toolContext: { ...deps.toolContext, ...tools }, sessionKey: row.sessionKey, inboxId: row.id, sessionId: params.sessionId, progress: params.progress, registry: params.registry });
   return { ...tools, ...(delegate === undefined ? {} : { delegate }) };
 }
 

@@ -36,7 +36,7 @@ export async function runTurn(params: RunTurnParams): Promise<void> {
     await endWithNote({ turn, note: 'Nothing to retry: this conversation has no message of yours to answer again.', error: 'nothing to retry' });
     return;
   }
-  const context = loadContext({ turn });
+  const context = await loadContext({ turn });
   const compress = sessionCompressor({ turn, context });
   await safetyCompress({ turn, context, compress });
   const end = await runAgent({ turn, context, compress, retryText: retry?.text });

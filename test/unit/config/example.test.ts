@@ -54,6 +54,24 @@ describe('config.example.yaml', () => {
     });
   });
 
+  test('the commented mcp_servers example is valid as written, every key of a server in it', () => {
+    const lines = exampleText.split('\n');
+    const start = lines.indexOf('# mcp_servers:');
+    assert.ok(start > 0, 'no "# mcp_servers:" example');
+    const block: string[] = [];
+    for (let i = start; lines[i]?.startsWith('#') === true; i++) block.push((lines[i] ?? '').replace(/^# ?/, ''));
+    const example = validate(block.join('\n'));
+    assert.deepEqual(example.warnings, []);
+    const servers = example.config.mcp_servers;
+    assert.deepEqual(Object.keys(servers), ['files', 'github']);
+    assert.deepEqual(servers['files']?.tools.exclude, ['write_*', 'move_file']);
+    assert.equal(servers['github']?.headers['Authorization'], 'Bearer placeholder');
+    const written = (block.find((line) => line.startsWith('  files:')) === undefined ? [] : block).join('\n');
+    for (const key of ['command', 'args', 'env', 'cwd', 'enabled', 'timeout', 'connect_timeout', 'include', 'exclude', 'resources', 'prompts', 'approval', 'url', 'headers']) {
+      assert.match(written, new RegExp(`^\\s+${key}:`, 'm'), `${key} is not in the example`);
+    }
+  });
+
   test('describeFound never shows secret values', () => {
     assert.equal(describeFound({ value: 'abc', secret: true }), '***');
     assert.equal(describeFound({ value: 'has sk-1234 inside', secret: false, secrets: new Set(['sk-1234']) }), '***');

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { ToolRegistry } from '../../../src/tools/registry.js';
 import { test } from 'node:test';
 import type { MessageEvent, SystemOrigin } from '../../../src/core/adapter.js';
 import type { ToolProgress } from '../../../src/gateway/turns/tool-progress.js';
@@ -42,14 +43,14 @@ function row(system?: SystemOrigin): InboxRow {
 const progress = {} as ToolProgress;
 
 test('clarify only in turns a person started: a job run, the heartbeat and a check get send_message and delegate_task but no clarify', () => {
-  const user = turnToolsFor({ deps: deps(), row: row(), progress, sessionId: () => 's1' });
+  const user = turnToolsFor({ deps: deps(), row: row(), progress, sessionId: () => 's1', registry: () => new ToolRegistry() });
   assert.equal(user.clarify, clarify);
   assert.equal(user.messaging, messaging);
   assert.equal(user.delegate, delegate);
   assert.equal(user.startedBy, undefined);
   const systems: SystemOrigin[] = [{ kind: 'job', jobId: 'j1', runId: 1 }, { kind: 'heartbeat' }, { kind: 'check', name: 'disk' }];
   for (const system of systems) {
-    const tools = turnToolsFor({ deps: deps(), row: row(system), progress, sessionId: () => 's1' });
+    const tools = turnToolsFor({ deps: deps(), row: row(system), progress, sessionId: () => 's1', registry: () => new ToolRegistry() });
     assert.equal(tools.clarify, undefined, `${system.kind} got clarify`);
     assert.equal(tools.messaging, messaging, `${system.kind} has no send_message`);
     assert.equal(tools.delegate, delegate);

@@ -26,7 +26,7 @@ test('the layers come in order, most stable first, and the text joins the non-em
     writeFileSync(path.join(rig.workspace, 'AGENTS.md'), 'Run the linter before committing.');
     const config = rig.config({ agent: { system_prompt: 'Answer in French.' }, model: { name: 'claude-x' } });
     const prompt = buildSessionPrompt({ profile: rig.profile, config, platform: 'telegram', startedAt, scrub: identity, logger: rig.logger, toolNames: [], formatting: formattingRules });
-    assert.deepEqual(prompt.layers.map((l) => l.name), ['identity', 'tool_guidance', 'system_prompt', 'memory', 'skills', 'context_files', 'runtime']);
+    assert.deepEqual(prompt.layers.map((l) => l.name), ['identity', 'tool_guidance', 'system_prompt', 'memory', 'skills', 'context_files', 'mcp_servers', 'runtime']);
     const markers = ['You are the WORK assistant.', '# Using your tools', 'Answer in French.', 'The owner deploys on Fridays.', 'Run the linter', 'Profile: work.'];
     const positions = markers.map((m) => prompt.text.indexOf(m));
     for (const [i, p] of positions.entries()) assert.ok(p >= 0, `missing ${markers[i]}`);

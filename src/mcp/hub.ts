@@ -1,0 +1,135 @@
+import type { Logger } from 'pino';
+import type { McpServerConfig } from '../config/mcp-schema.js';
+import type { Clock } from '../core/clock.js';
+import type { ToolDefinition } from '../tools/tool.js';
+import type { McpConnect } from './connection.js';
+import type { McpReconfigured, McpServers, McpServerStatus } from './servers.js';
+import { EMPTY_SNAPSHOT, parseSnapshot, snapshotText } from './snapshot.js';
+
+/** Longest a new session waits for servers still making their first connect (each is bounded by its connect_timeout too). */
+const FIRST_CONNECT_WAIT_MS = 15_000;
+
+/**
+ * A profile's MCP servers as the gateway holds them across reloads. The MCP SDK is loaded only when `mcp_servers`
+ * names a server (a profile without one never loads it); until then, and without servers, every answer is empty.
+ */
+export class McpHub {
+  private configs: Readonly<Record<string, McpServerConfig>>;
+  private servers: McpServers | undefined;
+  private loading: Promise<McpServers> | undefined;
+  private readonly clock: Clock;
+  private readonly logger: Logger;
+  private readonly connect: McpConnect | undefined;
+  private readonly backoff: { baseMs: number; maxMs: number } | undefined;
+  private started = false;
+  private closed = false;
+
+  constructor(params: {
+    servers: Readonly<Record<string, McpServerConfig>>;
+    clock: Clock;
+    logger: Logger;
+    /** How a server is reached (default: the SDK's stdio and Streamable HTTP transports). */
+    connect?: McpConnect;
+    backoff?: { baseMs: number; maxMs: number };
+  }) {
+    this.configs = params.servers;
+    this.clock = params.clock;
+    this.logger = params.logger.child({ component: 'mcp' });
+    this.connect = params.connect;
+    this.backoff = params.backoff;
+  }
+
+  /** Whether the config names any server (enabled or not). */
+  get configured(): boolean {
+    return Object.keys(this.configs).length > 0;
+  }
+
+  /** Starts the servers' connections in the background (at the gateway's start). */
+  async start(): Promise<void> {
+    this.started = true;
+    if (!this.configured) return;
+    const servers = await this.load();
+    if (!this.closed) servers.start();
+  }
+
+  /** A reloaded `mcp_servers`: changed servers restart, new ones start, removed ones stop; sessions keep their tools. */
+  async apply(params: { servers: Readonly<Record<string, McpServerConfig>> }): Promise<McpReconfigured | undefined> {
+    this.configs = params.servers;
+    const existed = this.loading !== undefined;
+    if (!existed && !this.configured) return undefined;
+    const servers = await this.load();
+    // Servers loaded just now were made with this config.
+    const enabled = Object.entries(params.servers).filter(([, config]) => config.enabled).map(([name]) => name);
+    const outcome = existed ? servers.reconfigure({ servers: params.servers }) : { started: enabled, restarted: [], stopped: [], kept: [] };
+    if (this.started && !this.closed) servers.start();
+    return outcome;
+  }
+
+  /**
+   * The MCP tools of a session starting now, as the text stored with its prompt: the servers connected now, the
+   * others named as unavailable. Waits (at most ~15 s, and not past `signal`) for servers still making their first
+   * connect, so a message sent right after a restart does not start a session without them. Undefined when the
+   * profile has no servers.
+   */
+  async newSession(params: { taken: ReadonlySet<string>; signal: AbortSignal }): Promise<string | undefined> {
+    if (!this.configured) return undefined;
+    const servers = await this.load();
+    const wait = new AbortController();
+    const onAbort = (): void => wait.abort();
+    params.signal.addEventListener('abort', onAbort, { once: true });
+    const timer = this.clock.sleep(FIRST_CONNECT_WAIT_MS, wait.signal).then(() => wait.abort(), () => undefined);
+    try {
+      await servers.firstOutcomes({ signal: wait.signal });
+    } finally {
+      params.signal.removeEventListener('abort', onAbort);
+      wait.abort();
+      await timer;
+    }
+    return snapshotText({ snapshot: servers.snapshot({ taken: params.taken }) });
+  }
+
+  /** The tools a session's stored snapshot gives its turn ([] without one, or before the servers are loaded). */
+  toolsFor(params: { extraTools: string | undefined }): ToolDefinition[] {
+    const text = params.extraTools;
+    if (text === undefined || this.servers === undefined) return [];
+    const snapshot = parseSnapshot({ text }) ?? EMPTY_SNAPSHOT;
+    if (snapshot.tools.length === 0) return [];
+    return this.servers.toolsFor({ snapshot, key: text });
+  }
+
+  /** Every configured server and where it is ([] without servers). */
+  status(): McpServerStatus[] {
+    if (this.servers !== undefined) return this.servers.status();
+    return Object.entries(this.configs).map(([name, config]) => ({
+      name,
+      transport: config.url === undefined ? ('stdio' as const) : ('http' as const),
+      ...(config.enabled ? { state: { kind: 'connecting' as const, attempt: 0 } } : {}),
+      tools: [],
+      refused: [],
+    }));
+  }
+
+  /** Stops every server (their child processes end). */
+  async close(): Promise<void> {
+    this.closed = true;
+    const servers = this.servers ?? (this.loading === undefined ? undefined : await this.loading);
+    await servers?.close();
+  }
+
+  /** Loads the MCP code and makes the servers, once. */
+  private load(): Promise<McpServers> {
+    this.loading ??= (async () => {
+      const [{ McpServers }, { connectMcp }] = await Promise.all([import('./servers.js'), import('./transport.js')]);
+      const servers = new McpServers({
+        servers: this.configs,
+        clock: this.clock,
+        logger: this.logger,
+        connect: this.connect ?? connectMcp,
+        ...(this.backoff === undefined ? {} : { backoff: this.backoff }),
+      });
+      this.servers = servers;
+      return servers;
+    })();
+    return this.loading;
+  }
+}

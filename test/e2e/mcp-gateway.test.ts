@@ -1,0 +1,111 @@
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { test } from 'node:test';
+import type { CapturedRequest } from '../fakes/openai/server.js';
+import { say } from '../helpers/converse.js';
+import { until } from '../helpers/gateway-process.js';
+import { startHarness, type Harness } from '../helpers/harness.js';
+
+const everything = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
+const changing = fileURLToPath(new URL('../fakes/mcp/changing-server.mjs', import.meta.url));
+
+/** The tool names a model request offered. */
+function offered(request: CapturedRequest | undefined): string[] {
+  return (request?.body.tools ?? []).map((tool) => String((tool as { function: { name: string } }).function.name));
+}
+
+/** The text of the system message of a request. */
+function systemPrompt(request: CapturedRequest | undefined): string {
+  return String(request?.body.messages?.find((m) => m['role'] === 'system')?.['content'] ?? '');
+}
+
+/** The tool results the model was sent in a request, in order. */
+function toolResults(request: CapturedRequest | undefined): string[] {
+  return (request?.body.messages ?? []).filter((m) => m['role'] === 'tool').map((m) => String(m['content']));
+}
+
+/** Waits until every enabled MCP server of the harness's gateway has connected. */
+async function connected(h: Harness, names: readonly string[]): Promise<void> {
+  await until({ what: `MCP servers ${names.join(', ')} connected`, timeoutMs: 30_000, check: () => names.every((name) => h.mcp.status().find((s) => s.name === name)?.state?.kind === 'connected') });
+}
+
+test('through the gateway: the model calls server-everything\'s echo and get-sum (results fenced), an excluded tool is never offered, a server that cannot start is named in the prompt, and the tool list is the same on every request of the session and after a restart', { timeout: 90_000 }, async () => {
+  const h = await startHarness({
+    config: {
+      skills: { review: false },
+      memory: { review_interval: 1000 },
+      mcp_servers: {
+        everything: { command: process.execPath, args: [everything, 'stdio'], tools: { exclude: ['get-env', 'trigger-*', 'toggle-*'] }, approval: 'off' },
+        broken: { command: '/nonexistent/mcp-server' },
+      },
+    },
+  });
+  try {
+    h.fake.enqueue(
+      { toolCalls: [{ name: 'mcp_everything_echo', arguments: { message: 'hello from the gateway' } }, { name: 'mcp_everything_get_sum', arguments: { a: 19, b: 23 } }] },
+      { text: 'echoed and added' },
+    );
+    // The first message may arrive before the servers are up: the new session waits for their first outcome.
+    assert.equal(await say(h, 'echo something and add 19 and 23'), 'echoed and added');
+    const [first, second] = h.fake.requests;
+    const names = offered(first);
+    for (const name of ['mcp_everything_echo', 'mcp_everything_get_sum', 'mcp_everything_list_resources', 'terminal', 'memory']) assert.ok(names.includes(name), `${name} not offered: ${names.join(', ')}`);
+    assert.ok(!names.includes('mcp_everything_get_env'), 'an excluded tool was offered');
+    assert.ok(!names.some((name) => name.startsWith('mcp_everything_trigger_') || name.startsWith('mcp_broken_')), names.join(', '));
+    assert.match(systemPrompt(first), /## MCP servers not available\n[\s\S]*- broken: MCP server "broken" is (reconnecting|still starting)/);
+    const results = toolResults(second);
+    assert.equal(results.length, 2);
+    assert.match(results[0] ?? '', /^<mcp_output server="everything" tool="echo">\nEcho: hello from the gateway\n<\/mcp_output>$/);
+    assert.match(results[1] ?? '', /^<mcp_output server="everything" tool="get-sum">\n[\s\S]*\b42\b[\s\S]*<\/mcp_output>$/);
+    assert.deepEqual(second?.body.tools, first?.body.tools, 'the tool list changed within the turn');
+
+    h.fake.enqueue({ text: 'second answer' });
+    assert.equal(await say(h, 'and again'), 'second answer');
+    assert.deepEqual(h.fake.requests[2]?.body.tools, first?.body.tools, 'the tool list changed between turns');
+    assert.equal(systemPrompt(h.fake.requests[2]), systemPrompt(first));
+
+    // After a restart the session goes on with the tools it was given (byte for byte), the servers connecting again.
+    await h.restart();
+    await connected(h, ['everything']);
+    h.fake.enqueue({ toolCalls: [{ name: 'mcp_everything_echo', arguments: { message: 'after restart' } }] }, { text: 'third answer' });
+    assert.equal(await say(h, 'after the restart'), 'third answer');
+    assert.equal(JSON.stringify(h.fake.requests[3]?.body.tools), JSON.stringify(first?.body.tools));
+    assert.match(toolResults(h.fake.requests[4]).at(-1) ?? '', /Echo: after restart/);
+  } finally {
+    await h.stop();
+  }
+});
+
+test('a server\'s changed tool list (notifications/tools/list_changed) reaches the next session, not the running one; a reload that drops a server leaves its stored tools failing with a clear error', { timeout: 90_000 }, async () => {
+  const h = await startHarness({
+    config: { skills: { review: false }, memory: { review_interval: 1000 }, mcp_servers: { shifty: { command: process.execPath, args: [changing], approval: 'off' } } },
+  });
+  try {
+    await connected(h, ['shifty']);
+    h.fake.enqueue({ toolCalls: [{ name: 'mcp_shifty_grow', arguments: {} }] }, { text: 'grew it' });
+    assert.equal(await say(h, 'grow'), 'grew it');
+    assert.deepEqual(offered(h.fake.requests[0]).filter((n) => n.startsWith('mcp_')), ['mcp_shifty_grow']);
+    await until({ what: 'the new tool listed', timeoutMs: 10_000, check: () => h.mcp.status()[0]?.tools.includes('mcp_shifty_extra') === true });
+    h.fake.enqueue({ text: 'same session' });
+    await say(h, 'still here?');
+    assert.deepEqual(offered(h.fake.requests[2]).filter((n) => n.startsWith('mcp_')), ['mcp_shifty_grow'], 'the running session got the new tool');
+
+    await say(h, '/new');
+    h.fake.enqueue({ toolCalls: [{ name: 'mcp_shifty_extra', arguments: { name: 'owner' } }] }, { text: 'greeted' });
+    assert.equal(await say(h, 'greet me'), 'greeted');
+    const fresh = h.fake.requests.at(-2);
+    assert.deepEqual(offered(fresh).filter((n) => n.startsWith('mcp_')), ['mcp_shifty_grow', 'mcp_shifty_extra']);
+    assert.match(toolResults(h.fake.requests.at(-1)).at(-1) ?? '', /hello owner/);
+
+    // The server is taken out of the config: its process ends, the session keeps its tool list, a call says why it fails.
+    const done = await h.mcp.apply({ servers: {} });
+    assert.deepEqual(done?.stopped, ['shifty']);
+    h.fake.enqueue({ toolCalls: [{ name: 'mcp_shifty_extra', arguments: { name: 'again' } }] }, { text: 'could not' });
+    assert.equal(await say(h, 'greet me again'), 'could not');
+    assert.deepEqual(offered(h.fake.requests.at(-2)), offered(fresh));
+    assert.match(toolResults(h.fake.requests.at(-1)).at(-1) ?? '', /^Error: MCP server "shifty" is no longer configured; its tools no longer work\.$/);
+  } finally {
+    await h.stop();
+  }
+});
