@@ -65,6 +65,8 @@ export function buildGateway(params: {
   configureStore?: OpenStoreParams['configure'];
   /** Offer the `cronjob` tool over the profile's jobs; `poke` wakes the scheduler after a change (tests; the scheduler's wiring). */
   cron?: { poke: () => void };
+  /** Reads `mcp_servers` from config.yaml again (what /reload-mcp applies); absent: /reload-mcp reconnects the servers as they are. */
+  readMcpServers?: () => Promise<GatewayConfig['mcp_servers']>;
 }): { runner: GatewayRunner; http: GatewayHttp | undefined; registry: ToolRegistry; store: Store; mcp: McpHub } {
   const { profile, config, clock, logger } = params;
   const disk = params.disk ?? new DiskHealth({ clock });
@@ -74,7 +76,7 @@ export function buildGateway(params: {
   for (const tool of [...builtinTools({ memory, skills: true, cron: params.cron !== undefined }), ...(params.extraTools ?? [])]) registry.register(tool);
   const agent = buildAgent({ profile, config, registry, clock, logger, scrub: params.scrub, store });
   // Loads the MCP SDK only when config.yaml names a server.
-  const mcp = new McpHub({ servers: config.mcp_servers, clock, logger });
+  const mcp = new McpHub({ servers: config.mcp_servers, clock, logger, ...(params.readMcpServers === undefined ? {} : { reread: params.readMcpServers }) });
   warnIfUnconfined({ resolution: terminalSandboxFor({ profile, config }), logger });
   // /healthz asks the runner, built after the server: until then it answers that the gateway is not built yet.
   const built: { runner?: GatewayRunner } = {};

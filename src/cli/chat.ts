@@ -6,7 +6,7 @@ import { UserFacingError } from '../core/errors.js';
 import { modelLabel, modelProblem } from '../gateway/ops/model-check.js';
 import { systemClock } from '../core/clock.js';
 import { chatSessionKey, openChatSession, type ChatSessionChoice } from './chat-session.js';
-import { loadProfile, openLog, type GlobalOptions } from './context.js';
+import { loadProfile, mcpServersRereader, openLog, type GlobalOptions } from './context.js';
 import { println, type CliIO } from './output.js';
 
 /** True when the user types into a terminal (not a pipe or file). */
@@ -57,6 +57,7 @@ export async function chat(params: { options: GlobalOptions; io: CliIO; session?
       withHttp: false,
       scrub: (text) => loaded.redactor.scrub(text),
       secrets: loaded.redactor,
+      readMcpServers: mcpServersRereader({ loaded, env: io.env }),
     });
     const opened = openChatSession({ store, key: chatSessionKey({ profile: profile.name }), choice: params.session ?? { kind: 'continue' } });
     if (!opened.ok) {

@@ -51,6 +51,18 @@ export async function loadExistingProfile(params: { options: GlobalOptions; io: 
   return loadProfile(params);
 }
 
+/**
+ * Reads the profile's `mcp_servers` again from config.yaml and .env (/reload-mcp), adding any new secret to the
+ * redactor before it could be logged; throws ConfigError when the config does not load.
+ */
+export function mcpServersRereader(params: { loaded: LoadedProfile; env: CliIO['env'] }): () => Promise<AppConfig['mcp_servers']> {
+  return async () => {
+    const next = await loadAppConfig({ profile: params.loaded.profile, env: params.env });
+    params.loaded.redactor.add({ secrets: next.secrets });
+    return next.config.mcp_servers;
+  };
+}
+
 /** Opens the profile's log (creating its folders); a log file that refuses writes is reported to `disk`. */
 export function openLog(params: { loaded: LoadedProfile; tty: boolean; disk?: DiskReporter }): LoggerHandle {
   const { profile, config, redactor } = params.loaded;

@@ -8,7 +8,7 @@ import { assertNoClashes } from '../app/clashes.js';
 import { acquirePidLock, type PidLock } from '../home/pid-lock.js';
 import type { Profile } from '../home/profile.js';
 import { systemClock } from '../core/clock.js';
-import { loadProfile, openLog, type GlobalOptions, type LoadedProfile } from './context.js';
+import { loadProfile, mcpServersRereader, openLog, type GlobalOptions, type LoadedProfile } from './context.js';
 import { firstStopSignal, hangups } from './gateway-signals.js';
 import { println, type CliIO } from './output.js';
 import { tolerateBrokenOutput } from '../log/broken-output.js';
@@ -118,6 +118,7 @@ async function startGateway(params: ServeParams & { adapters: readonly AdapterEn
     scrub: (text) => loaded.redactor.scrub(text),
     secrets: loaded.redactor,
     disk: params.disk,
+    readMcpServers: mcpServersRereader({ loaded, env: params.io.env }),
   });
   const { runner } = gateway;
   pokeScheduler = () => runner.scheduler.poke();

@@ -223,6 +223,13 @@ function addHostCommands(params: CommandGroupParams): void {
     .action(async (opts: { follow?: boolean; lines: string; json?: boolean }) =>
       setExit(await (await import('./logs-cmd.js')).logs({ options: globals(), io, lines: positive(opts.lines, 100, 100_000), follow: opts.follow === true, json: opts.json === true })),
     );
+  const mcp = program.command('mcp').description("the profile's MCP servers (tools from other programs: files, GitHub, databases, ...)");
+  mcp.command('list').description('each server: how it is reached, its filters, its state and tools in the running gateway').action(exitWith({ setExit, action: async () => (await import('./mcp-cmd.js')).mcpList({ options: globals(), io }) }));
+  mcp
+    .command('test')
+    .description('start or connect to one server now: handshake, its tools, a ping')
+    .argument('<name>')
+    .action(async (name: string) => setExit(await (await import('./mcp-cmd.js')).mcpTest({ options: globals(), io, name })));
   program.command('doctor').description('check this host and profile: node, sqlite, files, config, model, platforms, port').action(exitWith({ setExit, action: async () => (await import('./doctor-cmd.js')).doctor({ options: globals(), io }) }));
 }
 

@@ -13,9 +13,10 @@ import { println, type CliIO } from './output.js';
 import { nextJobLine } from './status-jobs.js';
 import { assertProfileExists } from './unknown-profile.js';
 import { errorMessage } from '../util/error-text.js';
+import { mcpServerLine } from '../mcp/status-text.js';
 
 /** The running gateway's /healthz, or why it could not be read. */
-async function health(params: { host: string; port: number }): Promise<HealthReport | string> {
+export async function health(params: { host: string; port: number }): Promise<HealthReport | string> {
   try {
     const response = await fetch(`http://${params.host.includes(':') ? `[${params.host}]` : params.host}:${params.port}/healthz`, { signal: AbortSignal.timeout(2000) });
     return (await response.json()) as HealthReport;
@@ -77,7 +78,7 @@ function diskLines(params: { disk: NonNullable<HealthReport['disk']>; profileDir
  * Where to ask a running gateway for /healthz: what its gateway.json says when that file is its own (same pid),
  * else the configured fixed port (gateway.json cannot be written on a full disk); null when neither is known.
  */
-async function healthAddress(params: { profile: Profile; pid: number; env: EnvSnapshot }): Promise<{ host: string; port: number } | null> {
+export async function healthAddress(params: { profile: Profile; pid: number; env: EnvSnapshot }): Promise<{ host: string; port: number } | null> {
   const state = readGatewayState({ profile: params.profile });
   if (state !== undefined && state.pid === params.pid) return state.http;
   try {
@@ -132,6 +133,7 @@ export async function status(params: { io: CliIO; profile?: string }): Promise<n
       if (adapter.state === 'fatal') exit = 1;
       println({ stream: params.io.stdout, text: `  ${adapter.name}: ${adapter.state}${adapter.lastError ? ` — ${adapter.lastError}` : ''}` });
     }
+    for (const server of report.mcp ?? []) println({ stream: params.io.stdout, text: `  mcp ${mcpServerLine({ server })}` });
     if (report.model) {
       // A gateway whose model cannot be reached answers nobody: as bad as a fatal adapter.
       if (report.model.state === 'fail') exit = 1;

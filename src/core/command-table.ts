@@ -100,5 +100,11 @@ export const commandTable = [
     menu: 'Add a message to the answer being written',
     arg: { name: 'text', description: 'the message' },
   },
+  {
+    name: 'reload_mcp',
+    aliases: ['reload-mcp'],
+    help: '/reload-mcp — read the MCP servers from config.yaml again and reconnect them; new conversations (/new) get their tools',
+    menu: 'Reconnect the MCP servers (their tools reach new conversations)',
+  },
   { name: 'help', aliases: ['start'], help: '/help — this list', menu: 'List the commands' },
 ] as const satisfies readonly CommandSpec[];

@@ -13,6 +13,7 @@ import { modelEndpointCheck } from './model.js';
 import { credentialLines } from './platforms.js';
 import { nodeVersionCheck, sqliteCheck } from './runtime.js';
 import { sandboxCheck } from './sandbox.js';
+import { mcpLines } from './mcp.js';
 import { line, type CheckLine } from '../core/check-line.js';
 import { Redactor } from '../log/redact.js';
 import type { ProbeResult } from '../tools/sandbox/probe.js';
@@ -68,6 +69,7 @@ export async function runDoctor(params: DoctorParams): Promise<CheckLine[]> {
     add(...(await credentialLines({ config: loaded, clock, checks: params.checks })));
     add(...(await clashLines({ profile, config: loaded, env: params.env })));
     add(sandboxCheck({ config: loaded, profile, ...(params.probeSandbox ? { probe: params.probeSandbox } : {}) }));
+    add(...(await mcpLines({ config: loaded, profile, clock })));
   }
   add(gatewayRunningCheck({ profile, clock }));
   if (config.loaded !== undefined) add(await portCheck({ profile, config: config.loaded.config }));

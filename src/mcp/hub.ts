@@ -5,6 +5,8 @@ import type { ToolDefinition } from '../tools/tool.js';
 import type { McpConnect } from './connection.js';
 import type { McpReconfigured, McpServers, McpServerStatus } from './servers.js';
 import { EMPTY_SNAPSHOT, parseSnapshot, snapshotText } from './snapshot.js';
+import { mcpHealth, mcpServerLine } from './status-text.js';
+import { errorMessage } from '../util/error-text.js';
 
 /** Longest a new session waits for servers still making their first connect (each is bounded by its connect_timeout too). */
 const FIRST_CONNECT_WAIT_MS = 15_000;
@@ -21,6 +23,7 @@ export class McpHub {
   private readonly logger: Logger;
   private readonly connect: McpConnect | undefined;
   private readonly backoff: { baseMs: number; maxMs: number } | undefined;
+  private readonly reread: (() => Promise<Readonly<Record<string, McpServerConfig>>>) | undefined;
   private started = false;
   private closed = false;
 
@@ -31,7 +34,10 @@ export class McpHub {
     /** How a server is reached (default: the SDK's stdio and Streamable HTTP transports). */
     connect?: McpConnect;
     backoff?: { baseMs: number; maxMs: number };
+    /** Reads `mcp_servers` from config.yaml again (/reload-mcp); absent: /reload-mcp reconnects the servers as configured. */
+    reread?: () => Promise<Readonly<Record<string, McpServerConfig>>>;
   }) {
+    this.reread = params.reread;
     this.configs = params.servers;
     this.clock = params.clock;
     this.logger = params.logger.child({ component: 'mcp' });
@@ -52,15 +58,35 @@ export class McpHub {
     if (!this.closed) servers.start();
   }
 
+  /**
+   * /reload-mcp: reads `mcp_servers` again and reconnects every server (a server's new version or tools are taken
+   * in), waits for their first outcome (bounded) and says where each is. A config that does not load changes nothing.
+   */
+  async reload(params: { signal: AbortSignal }): Promise<string> {
+    let servers = this.configs;
+    if (this.reread !== undefined) {
+      try {
+        servers = await this.reread();
+      } catch (error) {
+        return `The MCP servers were not reloaded: config.yaml could not be read (${errorMessage(error)}). Fix it and send /reload-mcp again; the running servers are unchanged.`;
+      }
+    }
+    await this.apply({ servers, restartAll: true });
+    if (!this.configured) return 'No MCP servers are configured (mcp_servers in config.yaml).';
+    await this.firstOutcomes({ signal: params.signal });
+    const lines = mcpHealth({ statuses: this.status(), now: this.clock.now(), scrub: (text) => text }).map((server) => `• ${mcpServerLine({ server })}`);
+    return ['MCP servers reloaded:', ...lines, 'New conversations (/new) get their tools; this one keeps the tools it started with.'].join('\n');
+  }
+
   /** A reloaded `mcp_servers`: changed servers restart, new ones start, removed ones stop; sessions keep their tools. */
-  async apply(params: { servers: Readonly<Record<string, McpServerConfig>> }): Promise<McpReconfigured | undefined> {
+  async apply(params: { servers: Readonly<Record<string, McpServerConfig>>; restartAll?: boolean }): Promise<McpReconfigured | undefined> {
     this.configs = params.servers;
     const existed = this.loading !== undefined;
     if (!existed && !this.configured) return undefined;
     const servers = await this.load();
     // Servers loaded just now were made with this config.
     const enabled = Object.entries(params.servers).filter(([, config]) => config.enabled).map(([name]) => name);
-    const outcome = existed ? servers.reconfigure({ servers: params.servers }) : { started: enabled, restarted: [], stopped: [], kept: [] };
+    const outcome = existed ? servers.reconfigure({ servers: params.servers, ...(params.restartAll === true ? { restartAll: true } : {}) }) : { started: enabled, restarted: [], stopped: [], kept: [] };
     if (this.started && !this.closed) servers.start();
     return outcome;
   }
@@ -74,6 +100,13 @@ export class McpHub {
   async newSession(params: { taken: ReadonlySet<string>; signal: AbortSignal }): Promise<string | undefined> {
     if (!this.configured) return undefined;
     const servers = await this.load();
+    await this.firstOutcomes({ signal: params.signal });
+    return snapshotText({ snapshot: servers.snapshot({ taken: params.taken }) });
+  }
+
+  /** Waits for the servers still making their first connect: at most ~15 s, and not past `signal`. */
+  private async firstOutcomes(params: { signal: AbortSignal }): Promise<void> {
+    const servers = await this.load();
     const wait = new AbortController();
     const onAbort = (): void => wait.abort();
     params.signal.addEventListener('abort', onAbort, { once: true });
@@ -85,7 +118,6 @@ export class McpHub {
       wait.abort();
       await timer;
     }
-    return snapshotText({ snapshot: servers.snapshot({ taken: params.taken }) });
   }
 
   /** The tools a session's stored snapshot gives its turn ([] without one, or before the servers are loaded). */

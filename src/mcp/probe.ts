@@ -4,6 +4,7 @@ import { errorMessage } from '../util/error-text.js';
 import { formatSeconds, withTimeout } from '../util/timeout.js';
 import { listServerTools, type McpConnect } from './connection.js';
 import { toolWanted } from './names.js';
+import { wrapperTools } from './wrappers.js';
 
 /** What one try of a server gave (`hermes mcp test NAME`, doctor). */
 export interface McpProbe {
@@ -46,6 +47,8 @@ export async function probeMcpServer(params: { name: string; config: McpServerCo
         } else {
           lines.push('✓ it has no tools');
         }
+        const wrappers = wrapperTools({ server: name, resources: capabilities.resources !== undefined && config.tools.resources, prompts: capabilities.prompts !== undefined && config.tools.prompts });
+        if (wrappers.length > 0) lines.push(`✓ its ${wrappers.length > 2 ? 'resources and prompts' : wrappers[0]?.kind === 'list_resources' ? 'resources' : 'prompts'} are offered too: ${wrappers.map((w) => w.name).join(', ')}`);
         const before = clock.now();
         await client.ping({ signal });
         lines.push(`✓ ping answered in ${Math.max(0, clock.now() - before)} ms`);

@@ -144,15 +144,16 @@ export class McpServers {
   }
 
   /**
-   * Applies a new `mcp_servers` (config reload): a server whose settings changed is restarted, a new one started, a
-   * removed or disabled one stopped; the others keep their connection. Sessions keep their snapshots.
+   * Applies a new `mcp_servers` (config reload): a server whose settings changed is restarted (every one with
+   * `restartAll`: /reload-mcp), a new one started, a removed or disabled one stopped; the others keep their
+   * connection. Sessions keep their snapshots.
    */
-  reconfigure(params: { servers: Readonly<Record<string, McpServerConfig>> }): McpReconfigured {
+  reconfigure(params: { servers: Readonly<Record<string, McpServerConfig>>; restartAll?: boolean }): McpReconfigured {
     const before = this.configs;
     const out = { started: [] as string[], restarted: [] as string[], stopped: [] as string[], kept: [] as string[] };
     for (const [name, connection] of this.connections) {
       const next = params.servers[name];
-      if (next !== undefined && next.enabled && isDeepStrictEqual(next, before[name])) continue;
+      if (next !== undefined && next.enabled && isDeepStrictEqual(next, before[name]) && params.restartAll !== true) continue;
       this.connections.delete(name);
       this.offered.delete(name);
       void connection.close();

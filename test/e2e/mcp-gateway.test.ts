@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
@@ -77,7 +78,7 @@ test('through the gateway: the model calls server-everything\'s echo and get-sum
   }
 });
 
-test('a server\'s changed tool list (notifications/tools/list_changed) reaches the next session, not the running one; a reload that drops a server leaves its stored tools failing with a clear error', { timeout: 90_000 }, async () => {
+test('a server\'s changed tool list (notifications/tools/list_changed) reaches the next session, not the running one; /status lists the server; /reload-mcp reads config.yaml again and reconnects; a reload that drops a server leaves its stored tools failing with a clear error', { timeout: 90_000 }, async () => {
   const h = await startHarness({
     config: { skills: { review: false }, memory: { review_interval: 1000 }, mcp_servers: { shifty: { command: process.execPath, args: [changing], approval: 'off' } } },
   });
@@ -98,9 +99,25 @@ test('a server\'s changed tool list (notifications/tools/list_changed) reaches t
     assert.deepEqual(offered(fresh).filter((n) => n.startsWith('mcp_')), ['mcp_shifty_grow', 'mcp_shifty_extra']);
     assert.match(toolResults(h.fake.requests.at(-1)).at(-1) ?? '', /hello owner/);
 
+    // /status names the server and its tools; /reload-mcp reads config.yaml again: a filter added there applies to
+    // the next conversation, and the server is reconnected.
+    assert.match(await say(h, '/status'), /\nMCP servers:\n• shifty: connected, 2 tools$/);
+    const raw = readFileSync(h.profile.configPath, 'utf8');
+    writeFileSync(h.profile.configPath, raw.replace('approval: off', 'approval: off\n    tools: { exclude: [grow] }'));
+    assert.match(await say(h, '/reload-mcp'), /^MCP servers reloaded:\n• shifty: connected, 0 tools\nNew conversations \(\/new\) get their tools; this one keeps the tools it started with\.$/);
+    h.fake.enqueue({ text: 'kept' });
+    await say(h, 'same conversation after the reload');
+    assert.deepEqual(offered(h.fake.requests.at(-1)).filter((n) => n.startsWith('mcp_')), ['mcp_shifty_grow', 'mcp_shifty_extra'], 'the running conversation lost its tools');
+    await say(h, '/new');
+    h.fake.enqueue({ text: 'filtered' });
+    await say(h, 'a new one');
+    // The reconnected server starts without `extra` again (a new process): only what the filter leaves of its tools.
+    assert.deepEqual(offered(h.fake.requests.at(-1)).filter((n) => n.startsWith('mcp_')), []);
+
     // The server is taken out of the config: its process ends, the session keeps its tool list, a call says why it fails.
     const done = await h.mcp.apply({ servers: {} });
     assert.deepEqual(done?.stopped, ['shifty']);
+    await say(h, '/resume 2');
     h.fake.enqueue({ toolCalls: [{ name: 'mcp_shifty_extra', arguments: { name: 'again' } }] }, { text: 'could not' });
     assert.equal(await say(h, 'greet me again'), 'could not');
     assert.deepEqual(offered(h.fake.requests.at(-2)), offered(fresh));

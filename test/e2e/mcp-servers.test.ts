@@ -89,7 +89,8 @@ test('probing a server once (hermes mcp test): start, tools, ping, then the chil
   assert.match(good.lines[0] ?? '', /^✓ started in \d+ ms \(.+\)$/);
   assert.match(good.lines[1] ?? '', /^✓ \d+ tools offered \(\d+ left out by tools.include\/exclude\): echo, /);
   assert.ok(good.tools.every((tool) => tool === 'echo' || tool.startsWith('get-')), good.tools.join(', '));
-  assert.match(good.lines[2] ?? '', /^✓ ping answered in \d+ ms$/);
+  assert.match(good.lines[2] ?? '', /^✓ its resources and prompts are offered too: list_resources, read_resource, list_prompts, get_prompt$/);
+  assert.match(good.lines[3] ?? '', /^✓ ping answered in \d+ ms$/);
   const failing = await probeMcpServer({ name: 'broken', config: mcpServerSchema.parse({ command: process.execPath, args: ['-e', 'console.error("cannot open /var/db/x"); process.exit(2)'] }), clock: systemClock, connect: connectMcp });
   assert.equal(failing.ok, false);
   assert.match(failing.lines.at(-1) ?? '', /^✗ .*; its last line on stderr: cannot open \/var\/db\/x$/);

@@ -129,6 +129,8 @@ export async function startHarness(params: {
       ...(params.configureStore ? { configureStore: params.configureStore } : {}),
       ...(params.extraTools ? { extraTools: params.extraTools } : {}),
       ...(params.cron ? { cron: params.cron } : {}),
+      // /reload-mcp reads config.yaml again, as `gateway run` does.
+      readMcpServers: async () => (await loadAppConfig({ profile, env: {} })).config.mcp_servers,
     });
     mcp = built.mcp;
     return built.runner;

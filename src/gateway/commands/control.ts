@@ -52,10 +52,12 @@ export interface ControlContext {
   readonly timeZone?: string | undefined;
   /** The command's own inbox row (/undo marks what it hides with its id). */
   readonly row?: InboxRow | undefined;
+  /** One line per configured MCP server (what /status lists); absent or empty: none configured. */
+  readonly mcpLines?: (() => string[]) | undefined;
 }
 
 /** Runs one control command immediately (never behind a turn) and returns the reply text (/compress: compress-command.ts). */
-export function runControlCommand(params: { name: Exclude<GatewayCommandName, 'compress' | 'model'>; args?: string; event: MessageEvent; ctx: ControlContext }): string {
+export function runControlCommand(params: { name: Exclude<GatewayCommandName, 'compress' | 'model' | 'reload_mcp'>; args?: string; event: MessageEvent; ctx: ControlContext }): string {
   const { name, ctx } = params;
   switch (name) {
     case 'stop': {
@@ -144,8 +146,15 @@ function statusText(params: { ctx: ControlContext }): string {
     ...(session ? [usageLine({ usage: ctx.store.sessionUsage({ sessionId: session.id, withChildren: true }) })] : []),
     ...contextLines({ ctx, sessionId: session?.id }),
     `Gateway up ${uptime}s; platforms: ${ctx.adapters().map((a) => `${a.name} ${a.state}`).join(', ') || 'none'}`,
+    ...mcpStatusLines({ ctx }),
   ];
   return lines.join('\n');
+}
+
+/** "MCP servers:" and a line per server, when the profile has any. */
+function mcpStatusLines(params: { ctx: ControlContext }): string[] {
+  const lines = params.ctx.mcpLines?.() ?? [];
+  return lines.length === 0 ? [] : ['MCP servers:', ...lines.map((line) => `• ${line}`)];
 }
 
 /** The "Context: ~12,400 / 128,000 tokens (10%)" line, when the session and the figures are known. */

@@ -12,6 +12,8 @@ export async function commandReply(params: {
   command: MessageCommand;
   event: MessageEvent;
   compress: () => Promise<string>;
+  /** /reload-mcp: reads mcp_servers again and reconnects them (absent: the profile's gateway has no MCP servers). */
+  reloadMcp: () => Promise<string>;
   /** What /model reads (it may wait briefly for the endpoint's model list). */
   model: () => ModelCommandDeps;
   ctx: () => ControlContext;
@@ -19,6 +21,7 @@ export async function commandReply(params: {
   const { command } = params;
   if (command.kind !== 'command') return otherCommandReply({ command });
   if (command.name === 'compress') return params.compress();
+  if (command.name === 'reload_mcp') return params.reloadMcp();
   if (command.name === 'model') return modelCommand({ args: command.args, deps: params.model() });
   return runControlCommand({ name: command.name, args: command.args, event: params.event, ctx: params.ctx() });
 }

@@ -1,3 +1,4 @@
+import type { McpServerHealth } from '../../mcp/status-text.js';
 import { createServer, type Server } from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
@@ -43,6 +44,8 @@ export interface HealthReport {
     readonly fix?: string;
     readonly checkedAt: string | null;
   };
+  /** The profile's MCP servers (absent without any): where each is and the tools it gives new sessions. */
+  readonly mcp?: readonly McpServerHealth[];
   /** Whether the profile's disk takes writes (log file, store, state file); `reason` says why not ("disk full"). */
   readonly disk?:
     | { readonly state: 'ok' }

@@ -14,6 +14,7 @@ import type { RunnerOptions } from './types.js';
 import type { SessionMailboxes } from '../intake/mailboxes.js';
 import { skillCatalogOf, type MessageCommand } from '../commands/skill-command.js';
 import type { AdapterStatus } from './supervisor.js';
+import { mcpHealth, mcpServerLine } from '../../mcp/status-text.js';
 
 /** What the runner lends its control lane: the parts a command reads or changes, as they are now. */
 export interface RunnerControlDeps {
@@ -57,6 +58,7 @@ export async function answerControl(params: { deps: RunnerControlDeps; row: Inbo
         clock,
         logger,
       }),
+    reloadMcp: () => options.mcp?.reload({ signal: deps.signal }) ?? Promise.resolve('No MCP servers are configured (mcp_servers in config.yaml).'),
     model: () => ({ store, sessionKey: row.sessionKey, routeModels: agent.route.targets.map((t) => t.name), modelList: options.modelList, signal: deps.signal }),
     ctx: () => ({
       store,
@@ -77,6 +79,7 @@ export async function answerControl(params: { deps: RunnerControlDeps; row: Inbo
       scrub: options.scrub,
       timeZone: agent.route.timeZone,
       row,
+      mcpLines: () => mcpHealth({ statuses: options.mcp?.status() ?? [], now: clock.now(), scrub: options.scrub }).map((server) => mcpServerLine({ server })),
     }),
   });
   logger.info({ command: command.kind === 'none' ? null : command.name, inboxId: row.id }, 'control command');
