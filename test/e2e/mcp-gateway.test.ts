@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
@@ -7,6 +8,7 @@ import type { CapturedRequest } from '../fakes/openai/server.js';
 import { say } from '../helpers/converse.js';
 import { until } from '../helpers/gateway-process.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
+import { closedPort } from '../helpers/ports.js';
 
 const everything = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
 const changing = fileURLToPath(new URL('../fakes/mcp/changing-server.mjs', import.meta.url));
@@ -124,5 +126,65 @@ test('a server\'s changed tool list (notifications/tools/list_changed) reaches t
     assert.match(toolResults(h.fake.requests.at(-1)).at(-1) ?? '', /^Error: MCP server "shifty" is no longer configured; its tools no longer work\.$/);
   } finally {
     await h.stop();
+  }
+});
+
+/** The pid of the process whose environment holds `marker` (a stdio server the SDK spawned). */
+function pidWithMarker(marker: string): number | undefined {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/environ`, 'latin1').split('\0').includes(`MCP_TEST_MARKER=${marker}`)) return Number(entry);
+    } catch {
+      // gone, or not ours
+    }
+  }
+  return undefined;
+}
+
+test('server-everything over Streamable HTTP on 127.0.0.1 through the gateway (echo, get-sum); kill -9 of a stdio server mid-session: the next call says it is reconnecting, then it works again without a restart', { timeout: 90_000 }, async () => {
+  const port = await closedPort();
+  const server = spawn(process.execPath, [everything, 'streamableHttp'], { env: { PATH: process.env['PATH'] ?? '', PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  server.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
+  const marker = `m${process.pid}${Date.now()}`;
+  const h = await startHarness({
+    config: {
+      skills: { review: false },
+      memory: { review_interval: 1000 },
+      mcp_servers: {
+        everything: { url: `http://127.0.0.1:${port}/mcp`, tools: { include: ['echo', 'get-sum'] }, approval: 'off' },
+        local: { command: process.execPath, args: [everything, 'stdio'], env: { MCP_TEST_MARKER: marker }, tools: { include: ['echo'] }, approval: 'off' },
+      },
+    },
+  });
+  try {
+    await until({ what: 'server-everything listening', timeoutMs: 20_000, check: () => /listening on port/.test(err), output: () => err });
+    await connected(h, ['everything', 'local']);
+    h.fake.enqueue(
+      { toolCalls: [{ name: 'mcp_everything_echo', arguments: { message: 'over http' } }, { name: 'mcp_everything_get_sum', arguments: { a: 40, b: 2 } }] },
+      { text: 'done over http' },
+    );
+    assert.equal(await say(h, 'use the http server'), 'done over http');
+    assert.ok(offered(h.fake.requests[0]).includes('mcp_everything_get_sum'));
+    const [echoed, summed] = toolResults(h.fake.requests[1]);
+    assert.match(echoed ?? '', /^<mcp_output server="everything" tool="echo">\nEcho: over http\n/);
+    assert.match(summed ?? '', /\b42\b/);
+
+    const pid = pidWithMarker(marker);
+    assert.ok(pid !== undefined, 'the stdio server\'s process was not found');
+    process.kill(pid, 'SIGKILL');
+    await until({ what: 'the gateway noticing the dead server', timeoutMs: 10_000, check: () => h.mcp.status().find((s) => s.name === 'local')?.state?.kind !== 'connected' });
+    h.fake.enqueue({ toolCalls: [{ name: 'mcp_local_echo', arguments: { message: 'anyone?' } }] }, { text: 'it is away' });
+    assert.equal(await say(h, 'call the local one'), 'it is away');
+    assert.match(toolResults(h.fake.requests.at(-1)).at(-1) ?? '', /^Error: MCP server "local" is (reconnecting|still starting)/);
+    await connected(h, ['local']);
+    assert.notEqual(pidWithMarker(marker), pid, 'no new server process');
+    h.fake.enqueue({ toolCalls: [{ name: 'mcp_local_echo', arguments: { message: 'back again' } }] }, { text: 'it is back' });
+    assert.equal(await say(h, 'and now?'), 'it is back');
+    assert.match(toolResults(h.fake.requests.at(-1)).at(-1) ?? '', /Echo: back again/);
+  } finally {
+    await h.stop();
+    server.kill('SIGKILL');
   }
 });
