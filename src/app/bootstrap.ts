@@ -39,6 +39,7 @@ import { reviewOptionsFrom } from '../gateway/review/options.js';
 import { formattingRules } from '../../adapters/index.js';
 import { terminalSandboxFor, warnIfUnconfined } from '../tools/sandbox/terminal-sandbox.js';
 import { McpHub } from '../mcp/hub.js';
+import { ToolsetPolicy } from '../tools/toolsets.js';
 
 /** Most characters of earlier conversation sent per model call when a runner has no compression (never, from a config). */
 const HISTORY_MAX_CHARS = 200_000;
@@ -168,6 +169,8 @@ export function runnerOptionsFrom(params: {
   const memory = memoryFilesFor({ profile, config, clock, secrets: params.secrets, logger: params.logger });
   // A registered tool whose capability is off (memory turned off by a reload) gets no guidance in new prompts.
   const toolNames = params.toolNames.filter((name) => (name !== 'memory' || memory !== undefined) && (name !== 'session_search' || params.store !== undefined));
+  const modelContext = new ModelContext({ model: config.model, clock });
+  const { toolsets, toolsOf } = toolChoices({ config, modelContext, toolNames, registry: params.registry });
   return {
     profileName: profile.name,
     busyPolicy: config.gateway.busy_policy,
@@ -211,11 +214,12 @@ export function runnerOptionsFrom(params: {
       }),
       ...(params.store && params.cronPoke ? { cron: cronCapability({ store: params.store, get timeZone() { return profileTimeZone({ config }); }, clock, poke: params.cronPoke, scrub: params.scrub }) } : {}),
     },
-    prompts: promptSource({ profile, config, clock, scrub: params.scrub, logger: params.logger.child({ component: 'prompt' }), toolNames, formatting: formattingRules }),
+    prompts: promptSource({ profile, config, clock, scrub: params.scrub, logger: params.logger.child({ component: 'prompt' }), toolNames: toolsOf, formatting: formattingRules }),
+    toolsets,
     ...(memory ? { memoryReport: () => memoryReport({ read: (target) => memory.read(target) }) } : {}),
     ...(params.supervisorBackoff ? { supervisorBackoff: params.supervisorBackoff } : {}),
     modelProbe: ({ signal }) => modelEndpointCheck({ config, profile, clock, signal }),
-    modelContext: new ModelContext({ model: config.model, clock }),
+    modelContext,
     modelList: new ModelList({ baseUrl: config.model.base_url, apiKey: config.model.api_key ?? config.model.api_keys[0], clock }),
     ...(config.model.pricing === undefined ? {} : { pricing: config.model.pricing }),
     ...(params.mcp === undefined ? {} : { mcp: params.mcp }),
@@ -225,6 +229,18 @@ export function runnerOptionsFrom(params: {
     approval: { mode: config.tools.approval, timeoutMs: config.tools.approval_timeout, ...(config.tools.approval === 'smart' ? { judge: summariserFor({ config }) } : {}) },
     ...(params.registry ? { review: reviewOptionsFrom({ config, registry: params.registry, clock, logger: params.logger, scrub: params.scrub, store: params.store }) } : {}),
   };
+}
+
+/** The profile's tool sets, and the names of the tools each platform's prompt is built for. */
+function toolChoices(params: { config: GatewayConfig; modelContext: ModelContext; toolNames: readonly string[]; registry: ToolRegistry | undefined }): { toolsets: ToolsetPolicy; toolsOf: (platform: string) => readonly string[] } {
+  const { config, modelContext, toolNames, registry } = params;
+  const toolsets = new ToolsetPolicy({ toolsets: config.toolsets, platforms: config.platform_toolsets, contextTokens: () => modelContext.current().tokens });
+  const toolsOf = (platform: string): readonly string[] => {
+    if (registry === undefined) return toolNames;
+    const offered = new Set(toolsets.registryFor({ base: registry, platform }).list().map((tool) => tool.name));
+    return toolNames.filter((name) => offered.has(name));
+  };
+  return { toolsets, toolsOf };
 }
 
 /**

@@ -223,6 +223,22 @@ function addHostCommands(params: CommandGroupParams): void {
     .action(async (opts: { follow?: boolean; lines: string; json?: boolean }) =>
       setExit(await (await import('./logs-cmd.js')).logs({ options: globals(), io, lines: positive(opts.lines, 100, 100_000), follow: opts.follow === true, json: opts.json === true })),
     );
+  const tools = program.command('tools').description('which tool sets the agent has, per profile or per platform (toolsets, platform_toolsets)');
+  tools
+    .command('list')
+    .description('each tool set, on or off, with its tools')
+    .option('--platform <name>', 'one platform (telegram, slack, discord, email, sms, terminal)')
+    .action(async (opts: { platform?: string }) => setExit(await (await import('./tools-cmd.js')).toolsList({ options: globals(), io, ...(opts.platform === undefined ? {} : { platform: opts.platform }) })));
+  for (const [verb, on] of [['enable', true], ['disable', false]] as const) {
+    tools
+      .command(verb)
+      .description(`${verb} tool sets (file, terminal, memory, ..., mcp-<server>) in config.yaml`)
+      .argument('<names...>')
+      .option('--platform <name>', 'only on this platform (platform_toolsets)')
+      .action(async (names: string[], opts: { platform?: string }) =>
+        setExit(await (await import('./tools-cmd.js')).toolsChange({ options: globals(), io, names, on, ...(opts.platform === undefined ? {} : { platform: opts.platform }) })),
+      );
+  }
   const mcp = program.command('mcp').description("the profile's MCP servers (tools from other programs: files, GitHub, databases, ...)");
   mcp.command('list').description('each server: how it is reached, its filters, its state and tools in the running gateway').action(exitWith({ setExit, action: async () => (await import('./mcp-cmd.js')).mcpList({ options: globals(), io }) }));
   mcp

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { mcpServersSchema } from './mcp-schema.js';
+import { isToolsetChoice, TOOLSET_NAMES } from '../core/toolset-names.js';
 import { bool, duration, httpUrl, int, num, optionalString, size } from '../util/config-fields.js';
 import type { PlatformBlock } from '../core/platform-descriptor.js';
 import { timeZone } from '../util/schedule/time-zone.js';
@@ -167,6 +168,13 @@ const toolsSchema = z
   })
   .prefault({});
 
+/** One toolset list (`toolsets`, a `platform_toolsets` entry): Hermes Agent's set names, `all`, `mcp`, `mcp-<server>`. */
+const toolsetList = z.array(
+  z.string().refine((name) => isToolsetChoice({ name }), {
+    message: `a tool set: all, ${TOOLSET_NAMES.join(', ')}, mcp (every MCP server) or mcp-<server>`,
+  }),
+);
+
 /** cron: scheduled jobs. */
 const cronSchema = z
   .strictObject({
@@ -197,6 +205,8 @@ const sections = {
   display: displaySchema,
   tools: toolsSchema,
   mcp_servers: mcpServersSchema,
+  toolsets: toolsetList.optional(),
+  platform_toolsets: z.record(z.string().min(1), toolsetList).default({}),
   cron: cronSchema,
   // Any platform name here; buildConfigSchema checks targets against the platforms it is given.
   heartbeat: heartbeatSchemaFor({ platforms: [] }),

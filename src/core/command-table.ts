@@ -101,6 +101,11 @@ export const commandTable = [
     arg: { name: 'text', description: 'the message' },
   },
   {
+    name: 'tools',
+    help: '/tools — the tool sets of this platform (on or off) and their tools; `hermes tools enable|disable` changes them',
+    menu: 'The tool sets the agent has here',
+  },
+  {
     name: 'reload_mcp',
     aliases: ['reload-mcp'],
     help: '/reload-mcp — read the MCP servers from config.yaml again and reconnect them; new conversations (/new) get their tools',

@@ -94,14 +94,14 @@ export class McpHub {
   /**
    * The MCP tools of a session starting now, as the text stored with its prompt: the servers connected now, the
    * others named as unavailable. Waits (at most ~15 s, and not past `signal`) for servers still making their first
-   * connect, so a message sent right after a restart does not start a session without them. Undefined when the
-   * profile has no servers.
+   * connect, so a message sent right after a restart does not start a session without them. `wanted`: the servers the
+   * session's platform enables (its tool sets). Undefined when the profile has no servers.
    */
-  async newSession(params: { taken: ReadonlySet<string>; signal: AbortSignal }): Promise<string | undefined> {
+  async newSession(params: { taken: ReadonlySet<string>; signal: AbortSignal; wanted?: (server: string) => boolean }): Promise<string | undefined> {
     if (!this.configured) return undefined;
     const servers = await this.load();
     await this.firstOutcomes({ signal: params.signal });
-    return snapshotText({ snapshot: servers.snapshot({ taken: params.taken }) });
+    return snapshotText({ snapshot: servers.snapshot({ taken: params.taken, ...(params.wanted === undefined ? {} : { wanted: params.wanted }) }) });
   }
 
   /** Waits for the servers still making their first connect: at most ~15 s, and not past `signal`. */

@@ -94,13 +94,18 @@ export class McpServers {
     });
   }
 
-  /** The MCP tools a new session is offered (`taken`: the names of its built-in tools), and the servers it goes without. */
-  snapshot(params: { taken: ReadonlySet<string> }): McpSnapshot {
+  /**
+   * The MCP tools a new session is offered (`taken`: the names of the built-in tools; `wanted`: the servers its tool
+   * sets enable, default all), and the servers it goes without.
+   */
+  snapshot(params: { taken: ReadonlySet<string>; wanted?: (server: string) => boolean }): McpSnapshot {
     const taken = new Set(params.taken);
     this.lastTaken = new Set(params.taken);
     const tools: McpSnapshotTool[] = [];
     const unavailable: McpUnavailableServer[] = [];
     for (const [name, connection] of this.connections) {
+      // A server the session's tool sets leave out is neither offered nor named as unavailable.
+      if (params.wanted !== undefined && !params.wanted(name)) continue;
       if (connection.state().kind !== 'connected') {
         unavailable.push({ name, cause: connection.unavailableText() });
         continue;

@@ -66,6 +66,11 @@ export class ToolRegistry {
     return new ToolRegistry({ tools: [...this.tools.values(), ...params.extra], maxResultChars: this.maxResultChars });
   }
 
+  /** A registry with only the tools `keep` accepts (a platform's tool sets), in the same order and with the same result cap. */
+  filtered(params: { keep: (tool: ToolDefinition) => boolean }): ToolRegistry {
+    return new ToolRegistry({ tools: this.list().filter(params.keep), maxResultChars: this.maxResultChars });
+  }
+
   /** All tools in registration order. */
   list(): ToolDefinition[] {
     return [...this.tools.values()];

@@ -81,11 +81,8 @@ export type ParallelPolicy<Args> =
       paths(args: Args): PathAccess[];
     };
 
-/** Hermes Agent's toolset names, in its order: what a delegate_task task's `toolsets` may name. */
-export const TOOLSET_NAMES = ['file', 'terminal', 'search', 'session_search', 'web', 'skills', 'cronjob'] as const;
-
-/** One of Hermes Agent's toolsets (a group of tools a delegate_task child may be given). */
-export type ToolsetName = (typeof TOOLSET_NAMES)[number];
+export { TOOLSET_NAMES, type ToolsetName } from '../core/toolset-names.js';
+import type { ToolsetName } from '../core/toolset-names.js';
 
 /** A switch of builtinTools: the profile has memory on, has skills, runs the scheduler. */
 export type BuiltinSwitch = 'memory' | 'skills' | 'cron';

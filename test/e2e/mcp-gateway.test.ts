@@ -188,3 +188,29 @@ test('server-everything over Streamable HTTP on 127.0.0.1 through the gateway (e
     server.kill('SIGKILL');
   }
 });
+
+test('tool sets: a platform\'s platform_toolsets decide its built-in tools and which MCP servers its new sessions get; /tools shows them on or off', { timeout: 90_000 }, async () => {
+  const injection = fileURLToPath(new URL('../fakes/mcp/injection-server.mjs', import.meta.url));
+  const h = await startHarness({
+    config: {
+      skills: { review: false },
+      memory: { review_interval: 1000 },
+      toolsets: ['file'],
+      platform_toolsets: { test: ['terminal', 'memory', 'mcp-shifty'] },
+      mcp_servers: { shifty: { command: process.execPath, args: [changing], approval: 'off' }, tricky: { command: process.execPath, args: [injection], approval: 'off' } },
+    },
+  });
+  try {
+    await connected(h, ['shifty', 'tricky']);
+    h.fake.enqueue({ text: 'lean' });
+    assert.equal(await say(h, 'what can you do?'), 'lean');
+    assert.deepEqual(offered(h.fake.requests[0]), ['terminal', 'memory', 'mcp_shifty_grow']);
+    assert.doesNotMatch(systemPrompt(h.fake.requests[0]), /tricky/, 'a server the sets leave out was named in the prompt');
+    const tools = await say(h, '/tools');
+    assert.match(tools, /^Tool sets on test \(platform_toolsets\.test in config\.yaml\):\n✗ file: read_file, write_file, patch, search_files\n✓ terminal: terminal\n/);
+    assert.match(tools, /^✓ mcp-shifty: connected, 1 tool$/m);
+    assert.match(tools, /^✗ mcp-tricky: connected, 1 tool \(1 refused: see the log\)$/m);
+  } finally {
+    await h.stop();
+  }
+});

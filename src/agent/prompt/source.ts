@@ -27,8 +27,8 @@ export function promptSource(params: {
   clock: Clock;
   scrub: (text: string) => string;
   logger: PromptLogger;
-  /** The names of the tools the agent is offered (see BuildPromptParams.toolNames). */
-  toolNames: readonly string[];
+  /** The names of the tools the agent is offered (see BuildPromptParams.toolNames), or those a platform's tool sets offer. */
+  toolNames: readonly string[] | ((platform: string) => readonly string[]);
   /** How replies are written on each platform (see BuildPromptParams.formatting). */
   formatting: FormattingRules;
 }): PromptSource {
@@ -36,7 +36,8 @@ export function promptSource(params: {
   return {
     build: ({ platform, startedAt, extraTools }) => {
       const mcp = extraTools === undefined ? undefined : parseSnapshot({ text: extraTools });
-      const prompt = buildSessionPrompt({ profile, config, platform, startedAt, scrub, logger, toolNames, formatting, mcpUnavailable: mcp?.unavailable ?? [] });
+      const names = typeof toolNames === 'function' ? toolNames(platform) : toolNames;
+      const prompt = buildSessionPrompt({ profile, config, platform, startedAt, scrub, logger, toolNames: names, formatting, mcpUnavailable: mcp?.unavailable ?? [] });
       return extraTools === undefined ? prompt : { ...prompt, extraTools };
     },
     // The zone is asked at each call (cached by hostTimeZone), not here: an idle gateway need not load ICU's data.

@@ -4,7 +4,7 @@ import { TOOLSET_NAMES, type ToolDefinition, type ToolsetName } from '../../tool
 import { ToolError } from '../../core/errors.js';
 
 /** Hermes Agent's tools of a toolset that no tool here has yet: named when a task asks for it (and matched by name). */
-const TOOLSET_PLACEHOLDERS: Readonly<Partial<Record<ToolsetName, readonly string[]>>> = { web: ['web_search', 'web_extract'] };
+const TOOLSET_PLACEHOLDERS: Readonly<Partial<Record<ToolsetName, readonly string[]>>> = { web: ['web_search', 'web_extract'], vision: ['vision_analyze'] };
 
 /** Each toolset's tools: those whose definitions name it (`toolsets`), in order, then its placeholders. */
 export function toolsetTools(params: { tools: readonly ToolDefinition[] }): ReadonlyMap<ToolsetName, readonly string[]> {

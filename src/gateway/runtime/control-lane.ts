@@ -15,6 +15,7 @@ import type { SessionMailboxes } from '../intake/mailboxes.js';
 import { skillCatalogOf, type MessageCommand } from '../commands/skill-command.js';
 import type { AdapterStatus } from './supervisor.js';
 import { mcpHealth, mcpServerLine } from '../../mcp/status-text.js';
+import { toolsetLines } from '../../tools/toolsets.js';
 
 /** What the runner lends its control lane: the parts a command reads or changes, as they are now. */
 export interface RunnerControlDeps {
@@ -34,6 +35,15 @@ export interface RunnerControlDeps {
   readonly adapters: () => readonly AdapterStatus[];
   /** Aborted when the gateway stops (a /compress in flight ends). */
   readonly signal: AbortSignal;
+}
+
+/** /tools: the platform's tool sets with the profile's tools, its MCP servers' sets, and how to change them. */
+function toolsReply(params: { platform: string; agent: AIAgent; options: RunnerOptions; now: number }): string {
+  const { platform, options } = params;
+  const toolsets = options.toolsets?.setsFor({ platform }) ?? { sets: new Set(['all']), source: 'default' as const };
+  const mcp = mcpHealth({ statuses: options.mcp?.status() ?? [], now: params.now, scrub: options.scrub }).map((server) => ({ name: server.name, detail: mcpServerLine({ server }).slice(server.name.length + 2) }));
+  const lines = toolsetLines({ platform, toolsets, tools: params.agent.registry.list(), mcp });
+  return [...lines, `Change them with \`hermes tools enable|disable NAME --platform ${platform}\` (then \`hermes gateway reload\`); new turns use them.`].join('\n');
 }
 
 /** Answers one control command at once (never behind a turn): the reply is sent, the inbox row marked done. */
@@ -79,6 +89,7 @@ export async function answerControl(params: { deps: RunnerControlDeps; row: Inbo
       scrub: options.scrub,
       timeZone: agent.route.timeZone,
       row,
+      toolsText: (platform) => toolsReply({ platform, agent, options, now: clock.now() }),
       mcpLines: () => mcpHealth({ statuses: options.mcp?.status() ?? [], now: clock.now(), scrub: options.scrub }).map((server) => mcpServerLine({ server })),
     }),
   });

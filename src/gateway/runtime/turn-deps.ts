@@ -145,6 +145,7 @@ export function turnDepsFor(params: TurnDepsSource): TurnDeps {
     toolContext: options.toolContext,
     prompts: options.prompts,
     ...(options.mcp === undefined ? {} : { mcp: options.mcp }),
+    ...(options.toolsets === undefined ? {} : { toolsets: options.toolsets }),
     maxAttempts: params.maxAttempts,
     historyMaxChars: options.historyMaxChars,
     ...params.compression,

@@ -13,6 +13,7 @@ import type { ApprovalSettings } from '../approvals/capability.js';
 import type { ToolProgressMode } from '../turns/tool-progress.js';
 import type { DelegateSettings } from '../delegate/capability.js';
 import type { McpHub } from '../../mcp/hub.js';
+import type { ToolsetPolicy } from '../../tools/toolsets.js';
 
 /** Behaviour knobs, already resolved from config. */
 export interface RunnerOptions {
@@ -66,6 +67,8 @@ export interface RunnerOptions {
   readonly clarifyTimeoutMs?: number;
   /** The model endpoint's GET /models, cached (what /model lists and checks names against); absent: only the route's models. */
   readonly modelList?: ModelList;
+  /** Which tools each platform's turns offer (`toolsets`, `platform_toolsets`); absent: all of them. */
+  readonly toolsets?: ToolsetPolicy;
   /** The profile's MCP servers (`mcp_servers`): started and stopped with the runner, kept across reloads; absent: none. */
   readonly mcp?: McpHub;
   /** model.pricing: /usage's estimated cost; absent: none. */

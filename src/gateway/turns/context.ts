@@ -36,7 +36,7 @@ export async function loadContext(params: { turn: OpenTurn }): Promise<TurnConte
   const { store, compression } = turn.deps;
   const prompt = await sessionPromptFor({ turn });
   const systemPrompt = prompt.text;
-  const registry = sessionRegistry({ deps: turn.deps, prompt });
+  const registry = sessionRegistry({ deps: turn.deps, prompt, platform: turn.event.platform });
   turn.registry = registry;
   const history =
     compression === undefined

@@ -15,6 +15,7 @@ import type { SkillExpander } from './user-text.js';
 import type { ToolProgressMode } from './tool-progress.js';
 import type { TurnToolFactories } from './tools.js';
 import type { McpHub } from '../../mcp/hub.js';
+import type { ToolsetPolicy } from '../../tools/toolsets.js';
 
 /** Everything a turn needs besides its message. */
 export interface TurnDeps extends TurnToolFactories {
@@ -30,6 +31,8 @@ export interface TurnDeps extends TurnToolFactories {
   readonly toolProgress?: ToolProgressMode;
   /** Builds the system prompt of a session that has none yet (then stored with it), and the per-call block. */
   readonly prompts: PromptSource;
+  /** Which tools each platform's turns offer (`toolsets`, `platform_toolsets`); absent: all of the agent's. */
+  readonly toolsets?: ToolsetPolicy;
   /** The profile's MCP servers: a new session's tools are frozen from them, each turn's made from what was frozen. */
   readonly mcp?: McpHub;
   /** Turns started on one message before it is given up (a message that keeps crashing the gateway). */

@@ -16,6 +16,7 @@ const input = z.object({
 /** `clarify`: Hermes Agent's tool (same name and arguments): asks the owner a question in the chat and waits for the answer. */
 export const clarifyTool = defineTool({
   name: 'clarify',
+  toolsets: ['clarify'],
   description:
     'Ask the user and wait for the answer, only when you cannot go on well without it, never for what you can find ' +
     'out. No answer: go on with the most reasonable choice and say what you assumed.',

@@ -30,6 +30,7 @@ const input = z.object({
 /** `delegate_task`: Hermes Agent's tool (same name and arguments) handing sub-tasks to child agents with a clean context. */
 export const delegateTaskTool = defineTool({
   name: 'delegate_task',
+  toolsets: ['delegation'],
   description:
     'Hand sub-tasks to sub-agents that run in parallel and know only goal and context; you get back each final summary. ' +
     'They cannot ask the user, send messages, use memory or delegate.',

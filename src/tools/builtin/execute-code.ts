@@ -30,6 +30,7 @@ export function executeCodeTool(params: { runtime: CodeRuntime; tools: readonly 
   const refused = [...new Set([...(params.refused ?? directOnlyNames({ tools: params.tools })), name])];
   return defineTool({
     name,
+    toolsets: ['code_execution'],
     description: executeCodeDescription({ runtime, signatures: listed }),
     input,
     parallel: 'never',

@@ -12,6 +12,7 @@ const input = z.object({
 /** `memory`: Hermes Agent's tool (same name and arguments) over the profile's MEMORY.md and USER.md. */
 export const memoryTool = defineTool({
   name: 'memory',
+  toolsets: ['memory'],
   description:
     'Persistent memory, shown in the system prompt of later sessions (not this one); keep entries short. ' +
     "target 'user': who the user is and what they prefer; 'memory': your own notes (environment, conventions, lessons). " +

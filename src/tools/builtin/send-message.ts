@@ -30,6 +30,7 @@ function listText(params: { targets: readonly MessageTarget[]; origin: TurnOrigi
 /** `send_message`: Hermes Agent's tool (same name and arguments) over the chats the profile talks with. */
 export const sendMessageTool = defineTool({
   name: 'send_message',
+  toolsets: ['messaging'],
   description:
     'Send a message to another chat, or list the chats you can send to: list first unless the user gave a target. ' +
     'Not for this chat: your answer goes here.',

@@ -23,6 +23,14 @@ const OLD_TOOLSETS: Record<string, readonly string[]> = {
   web: ['web_search', 'web_extract'],
   skills: ['skills_list', 'skill_view', 'skill_manage'],
   cronjob: ['cronjob'],
+  // Named for profiles' toolsets (issue 28); a child never gets these tools (childBlocked), so a task naming one is refused.
+  memory: ['memory'],
+  delegation: ['delegate_task'],
+  // execute_code is made per registry (not one of BUILTIN_TOOLS); it names code_execution itself.
+  code_execution: [],
+  messaging: ['send_message'],
+  clarify: ['clarify'],
+  vision: ['vision_analyze'],
 };
 const OLD_NOT_CALLABLE_FROM_CODE = ['delegate_task', 'clarify', 'send_message', 'memory', 'execute_code'];
 const OLD_REVIEW_TOOLS = ['skills_list', 'skill_view', 'skill_manage', 'memory'];
@@ -86,8 +94,8 @@ test("toolsets keep Hermes Agent's names and error texts; a toolset whose tools 
     }
     return 'no error';
   };
-  assert.equal(refusal(['files']), 'unknown toolset "files"; known toolsets: file, terminal, search, session_search, web, skills, cronjob.');
-  assert.equal(refusal(['constructor']), 'unknown toolset "constructor"; known toolsets: file, terminal, search, session_search, web, skills, cronjob.');
+  assert.equal(refusal(['files']), 'unknown toolset "files"; known toolsets: file, terminal, search, session_search, web, skills, cronjob, memory, delegation, code_execution, messaging, clarify, vision.');
+  assert.equal(refusal(['constructor']), 'unknown toolset "constructor"; known toolsets: file, terminal, search, session_search, web, skills, cronjob, memory, delegation, code_execution, messaging, clarify, vision.');
   assert.equal(refusal(['web']), 'toolset "web" has no tools in this agent (it would need web_search or web_extract); leave it out.');
   assert.equal(refusal([' Skills ']), 'toolset " Skills " has no tools in this agent (it would need skills_list or skill_view or skill_manage); leave it out.');
   assert.equal(refusal(['cronjob']), 'toolset "cronjob" has no tools in this agent (it would need cronjob); leave it out.');
