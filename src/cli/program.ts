@@ -99,8 +99,9 @@ function addPromptCommands(params: CommandGroupParams): void {
     .description("a session's stored system prompt, or what a new session gets now; each layer's size first")
     .option('--session <id>', 'a session (full id or the short id `hermes sessions list` shows)')
     .option('--platform <name>', `for a new session: ${Object.keys(formattingRules).join(', ')}`, 'terminal')
-    .action(async (opts: { session?: string; platform: string }) =>
-      setExit(await (await import('./prompt-cmd.js')).promptShow({ options: globals(), io, platform: opts.platform, ...(opts.session !== undefined ? { session: opts.session } : {}) })),
+    .option('--context', "instead of the text: the next request's size by part (layers, each tool, history) in tokens and as a share of the model's context")
+    .action(async (opts: { session?: string; platform: string; context?: boolean }) =>
+      setExit(await (await import('./prompt-cmd.js')).promptShow({ options: globals(), io, platform: opts.platform, context: opts.context === true, ...(opts.session !== undefined ? { session: opts.session } : {}) })),
     );
 }
 

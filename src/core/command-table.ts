@@ -101,6 +101,11 @@ export const commandTable = [
     arg: { name: 'text', description: 'the message' },
   },
   {
+    name: 'context',
+    help: "/context — what this conversation's next request is made of (prompt layers, each tool's schema, summary, history) in tokens and as a share of the model's context",
+    menu: 'What the next request is made of, in tokens',
+  },
+  {
     name: 'tools',
     help: '/tools — the tool sets of this platform (on or off) and their tools; `hermes tools enable|disable` changes them',
     menu: 'The tool sets the agent has here',

@@ -67,6 +67,13 @@ test('through the gateway: the model calls server-everything\'s echo and get-sum
     assert.equal(await say(h, 'and again'), 'second answer');
     assert.deepEqual(h.fake.requests[2]?.body.tools, first?.body.tools, 'the tool list changed between turns');
     assert.equal(systemPrompt(h.fake.requests[2]), systemPrompt(first));
+    // /context: the next request by part, the MCP tools among the tools.
+    const context = await say(h, '/context');
+    assert.match(context, /^Next request: ~[\d,]+ of [\d,]+ tokens \([\d.]+% of the context\), estimated\n {2}system prompt +[\d,]+ +[\d.]+%\n {4}identity +[\d,]+/);
+    assert.match(context, new RegExp(`^ {2}tools \\(${offered(first).length}\\) +[\\d,]+ +[\\d.]+%$`, 'm'));
+    assert.match(context, /^ {4}mcp_everything_echo +[\d,]+ +[\d.]+%$/m);
+    assert.match(context, /^ {4}mcp_servers +[\d,]+ +[\d.]+%$/m, 'the unavailable-server note is a layer');
+    assert.match(context, /^ {2}history \(\d+ messages\) +[\d,]+ +[\d.]+%$/m);
 
     // After a restart the session goes on with the tools it was given (byte for byte), the servers connecting again.
     await h.restart();

@@ -52,6 +52,8 @@ export interface ControlContext {
   readonly timeZone?: string | undefined;
   /** The command's own inbox row (/undo marks what it hides with its id). */
   readonly row?: InboxRow | undefined;
+  /** What /context answers (the next request by part); absent: not measurable here. */
+  readonly contextText?: (() => string) | undefined;
   /** What /tools answers for a platform (its tool sets and their tools); absent: every tool, no sets to show. */
   readonly toolsText?: ((platform: string) => string) | undefined;
   /** One line per configured MCP server (what /status lists); absent or empty: none configured. */
@@ -117,6 +119,8 @@ export function runControlCommand(params: { name: Exclude<GatewayCommandName, 'c
       return 'Usage: /queue <text> — the text is answered next, without stopping the answer being written.';
     case 'steer':
       return 'Usage: /steer <text> — the text joins the answer being written at its next model call.';
+    case 'context':
+      return ctx.contextText?.() ?? 'The next request cannot be measured here.';
     case 'tools':
       return ctx.toolsText?.(params.event.platform) ?? 'Every tool is on here (no tool sets are configured).';
     case 'help':

@@ -16,6 +16,7 @@ import { skillCatalogOf, type MessageCommand } from '../commands/skill-command.j
 import type { AdapterStatus } from './supervisor.js';
 import { mcpHealth, mcpServerLine } from '../../mcp/status-text.js';
 import { toolsetLines } from '../../tools/toolsets.js';
+import { contextReply } from '../commands/context.js';
 
 /** What the runner lends its control lane: the parts a command reads or changes, as they are now. */
 export interface RunnerControlDeps {
@@ -89,6 +90,7 @@ export async function answerControl(params: { deps: RunnerControlDeps; row: Inbo
       scrub: options.scrub,
       timeZone: agent.route.timeZone,
       row,
+      contextText: () => contextReply({ store, sessionKey: row.sessionKey, platform: event.platform, agent, tools: { ...(options.mcp ? { mcp: options.mcp } : {}), ...(options.toolsets ? { toolsets: options.toolsets } : {}) }, modelContext: options.modelContext }),
       toolsText: (platform) => toolsReply({ platform, agent, options, now: clock.now() }),
       mcpLines: () => mcpHealth({ statuses: options.mcp?.status() ?? [], now: clock.now(), scrub: options.scrub }).map((server) => mcpServerLine({ server })),
     }),

@@ -34,6 +34,14 @@ test('hermes prompt show prints each layer with its size in characters and the t
   assert.match(text, /^You are Hermes/);
   assert.match(text, /Platform: sms\. Plain text only/);
 
+  // --context: the request a new sms session would send, by part, in tokens and as a share of the model's context.
+  writeFileSync(profile.configPath, 'platform_toolsets:\n  sms: [memory, session_search]\n', { flag: 'a' });
+  const context = await cli({ argv: ['-p', 'work', 'prompt', 'show', '--platform', 'sms', '--context'], env });
+  assert.equal(context.code, 0, context.stderr);
+  assert.match(context.stdout, /^the next request of a new sms session of profile work now\nNext request: ~[\d,]+ of [\d,]+ tokens \([\d.]+% of the context\), estimated\n {2}system prompt /);
+  assert.match(context.stdout, /^ {2}tools \(2\) +[\d,]+ +[\d.]+%\n {4}(memory|session_search) +[\d,]+ +[\d.]+%\n {4}(memory|session_search) /m);
+  assert.match(context.stdout, /^ {2}history \(0 messages\) +0 +0\.0%$/m);
+
   const unknown = await cli({ argv: ['-p', 'work', 'prompt', 'show', '--platform', 'pager'], env });
   assert.notEqual(unknown.code, 0);
   assert.match(unknown.stderr, /unknown platform "pager"/);
