@@ -1,5 +1,7 @@
 // The fixed part of the first model request (system prompt + tool schemas) for a fresh default profile.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { stringify } from 'yaml';
 import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -63,7 +65,7 @@ export interface PromptSizeFigures {
  * and measures the first request the fake received. `cron` offers the `cronjob` tool as `hermes gateway run` does
  * (its scheduler runs); `hermes chat` runs none. Default: on for every platform but terminal.
  */
-export async function runPromptSize(params: { platform?: string; skills?: number; cron?: boolean } = {}): Promise<PromptSizeFigures> {
+export async function runPromptSize(params: { platform?: string; skills?: number; cron?: boolean; config?: Record<string, unknown> } = {}): Promise<PromptSizeFigures> {
   const platform = params.platform ?? 'terminal';
   const cron = params.cron ?? platform !== 'terminal';
   const home = mkdtempSync(path.join(os.tmpdir(), 'hermes-bench-prompt-'));
@@ -75,6 +77,7 @@ export async function runPromptSize(params: { platform?: string; skills?: number
     profileCreate({ io: { stdout: sink, stderr: sink, stdin: new PassThrough(), env, isTTY: false }, name: 'default-bench' });
     const profile = resolveProfile({ hermesHome: home, name: 'default-bench' });
     if ((params.skills ?? 0) > 0) generateSkills({ dir: profile.skillsDir, count: params.skills ?? 0 });
+    if (params.config !== undefined) appendFileSync(profile.configPath, `\n${stringify(params.config)}`);
     const loaded = await loadAppConfig({ profile, env });
     const config = { ...loaded.config, model: { ...loaded.config.model, base_url: fake.baseURL } };
     const redactor = new Redactor({ secrets: loaded.secrets });
@@ -203,6 +206,47 @@ export function skillsIndexLines(params: { figures: SkillsIndexFigures }): strin
   ];
 }
 
+/** The first request on Telegram without MCP servers, with server-everything attached, and trimmed two ways. */
+export interface McpPromptFigures {
+  readonly none: PromptSizeFigures;
+  readonly everything: PromptSizeFigures;
+  /** server-everything with `tools.include: [echo, get-sum]` and no resource or prompt wrappers. */
+  readonly trimmed: PromptSizeFigures;
+  /** The trimmed server with `toolsets` cut to file, terminal, memory, session_search, clarify and mcp-everything. */
+  readonly lean: PromptSizeFigures;
+}
+
+/** Measures the first Telegram request with server-everything (stdio, from npm) attached, whole and trimmed. */
+export async function runMcpPromptBench(): Promise<McpPromptFigures> {
+  const server = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
+  const everything = { command: process.execPath, args: [server, 'stdio'] };
+  const trimmedServer = { ...everything, tools: { include: ['echo', 'get-sum'], resources: false, prompts: false } };
+  return {
+    none: await runPromptSize({ platform: 'telegram' }),
+    everything: await runPromptSize({ platform: 'telegram', config: { mcp_servers: { everything } } }),
+    trimmed: await runPromptSize({ platform: 'telegram', config: { mcp_servers: { everything: trimmedServer } } }),
+    lean: await runPromptSize({ platform: 'telegram', config: { mcp_servers: { everything: trimmedServer }, toolsets: ['file', 'terminal', 'memory', 'session_search', 'clarify', 'mcp-everything'] } }),
+  };
+}
+
+/** The lines `npm run bench:prompt` prints for the MCP figures. */
+export function mcpPromptLines(params: { figures: McpPromptFigures }): string[] {
+  const kb = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KB`;
+  const line = (label: string, f: PromptSizeFigures): string => {
+    const fixed = f.systemBytes + f.toolsBytes;
+    const mcp = f.toolBytes.filter((t) => t.name.startsWith('mcp_'));
+    return `  ${label.padEnd(48)} ${String(fixed).padStart(6)} bytes (${kb(fixed)}, ~${f.systemTokens + f.toolsTokens} tokens), ${f.toolCount} tools (${mcp.length} MCP: ${mcp.reduce((n, t) => n + t.bytes, 0)} bytes)`;
+  };
+  const { none, everything, trimmed, lean } = params.figures;
+  return [
+    'first request on telegram with an MCP server (system prompt + tools JSON):',
+    line('no MCP server', none),
+    line('server-everything, every tool', everything),
+    line('trimmed: include echo, get-sum; no wrappers', trimmed),
+    line('trimmed + toolsets file, terminal, memory, ...', lean),
+  ];
+}
+
 if (isMain({ moduleUrl: import.meta.url })) {
   const terminal = await runPromptSize();
   const telegram = await runPromptSize({ platform: 'telegram' });
@@ -211,4 +255,5 @@ if (isMain({ moduleUrl: import.meta.url })) {
   }
   for (const line of goalLines({ figures: [terminal, telegram] })) console.log(line);
   for (const line of skillsIndexLines({ figures: await runSkillsIndexBench() })) console.log(line);
+  for (const line of mcpPromptLines({ figures: await runMcpPromptBench() })) console.log(line);
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { goalLines, promptSizeGoalBytes, promptSizeLines, runPromptSize, runSkillsIndexBench, skillsIndexLines, toolTableLines } from '../../bench/prompt-size.js';
+import { goalLines, mcpPromptLines, promptSizeGoalBytes, promptSizeLines, runMcpPromptBench, runPromptSize, runSkillsIndexBench, skillsIndexLines, toolTableLines } from '../../bench/prompt-size.js';
 import { builtinTools } from '../../src/tools/builtin/index.js';
 
 test('the prompt-size bench measures the first real request of a fresh default profile: system prompt and every built-in tool', async () => {
@@ -65,4 +65,16 @@ test('the skills-index bench: 100 generated skills grow the first request by the
   // ASCII index: each of its newlines (and the two separating it) costs one more byte as "\n" in JSON.
   assert.ok(grew >= index + 2 && grew <= index + 2 + 2 * 120, `grew ${grew} for an index of ${index}`);
   assert.match(skillsIndexLines({ figures })[0] ?? '', /^skills index: first request \d+ bytes with 0 skills, \d+ bytes with 100 generated skills \(\+\d+\); the skills layer is \d+ chars, .*tools JSON unchanged$/);
+});
+
+test('issue 28: the MCP bench measures the first Telegram request with server-everything attached (every tool, then trimmed, then with lean tool sets)', { timeout: 120_000 }, async () => {
+  const figures = await runMcpPromptBench();
+  const mcp = (f: typeof figures.none): string[] => f.toolBytes.map((t) => t.name).filter((name) => name.startsWith('mcp_everything_'));
+  assert.deepEqual(mcp(figures.none), []);
+  assert.ok(mcp(figures.everything).length >= 10, mcp(figures.everything).join(', '));
+  assert.deepEqual(mcp(figures.trimmed), ['mcp_everything_echo', 'mcp_everything_get_sum']);
+  assert.deepEqual(mcp(figures.lean), ['mcp_everything_echo', 'mcp_everything_get_sum']);
+  const fixed = (f: typeof figures.none): number => f.systemBytes + f.toolsBytes;
+  assert.ok(fixed(figures.everything) > fixed(figures.trimmed) && fixed(figures.trimmed) > fixed(figures.none) && fixed(figures.lean) < fixed(figures.none), JSON.stringify([figures.none, figures.everything, figures.trimmed, figures.lean].map(fixed)));
+  assert.match(mcpPromptLines({ figures }).join('\n'), /server-everything, every tool +\d+ bytes \([\d.]+ KB, ~\d+ tokens\), \d+ tools \(\d+ MCP: \d+ bytes\)/);
 });
