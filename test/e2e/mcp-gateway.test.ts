@@ -9,6 +9,10 @@ import { say } from '../helpers/converse.js';
 import { until } from '../helpers/gateway-process.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { closedPort } from '../helpers/ports.js';
+import { pino } from 'pino';
+import { parse, stringify } from 'yaml';
+import { GatewayReloader } from '../../src/app/reload.js';
+import { Redactor } from '../../src/log/redact.js';
 
 const everything = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
 const changing = fileURLToPath(new URL('../fakes/mcp/changing-server.mjs', import.meta.url));
@@ -123,9 +127,16 @@ test('a server\'s changed tool list (notifications/tools/list_changed) reaches t
     // The reconnected server starts without `extra` again (a new process): only what the filter leaves of its tools.
     assert.deepEqual(offered(h.fake.requests.at(-1)).filter((n) => n.startsWith('mcp_')), []);
 
-    // The server is taken out of the config: its process ends, the session keeps its tool list, a call says why it fails.
-    const done = await h.mcp.apply({ servers: {} });
-    assert.deepEqual(done?.stopped, ['shifty']);
+    // The server is taken out of config.yaml and the config reloaded (SIGHUP, `hermes gateway reload`): its process
+    // ends, the session keeps its tool list, a call says why it fails.
+    const silent = pino({ level: 'silent' }, { write: () => undefined });
+    const reloader = new GatewayReloader({ profile: h.profile, env: {}, config: h.config, runner: h.runner, http: undefined, registry: h.registry, redactor: new Redactor({ secrets: [] }), logger: silent, clock: h.clock, mcp: h.mcp });
+    const edited = parse(readFileSync(h.profile.configPath, 'utf8')) as Record<string, unknown>;
+    delete edited['mcp_servers'];
+    writeFileSync(h.profile.configPath, stringify(edited));
+    const outcome = await reloader.request();
+    assert.ok(outcome.ok && outcome.live.includes('mcp_servers.shifty'), JSON.stringify(outcome));
+    await until({ what: 'the server stopped', timeoutMs: 10_000, check: () => h.mcp.status().length === 0 });
     await say(h, '/resume 2');
     h.fake.enqueue({ toolCalls: [{ name: 'mcp_shifty_extra', arguments: { name: 'again' } }] }, { text: 'could not' });
     assert.equal(await say(h, 'greet me again'), 'could not');

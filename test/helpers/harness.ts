@@ -20,6 +20,7 @@ import { systemClock, type Clock } from '../../src/core/clock.js';
 import { FakeOpenAI } from '../fakes/openai/server.js';
 import { TestAdapter } from './test-adapter.js';
 import type { McpHub } from '../../src/mcp/hub.js';
+import type { ToolRegistry } from '../../src/tools/registry.js';
 
 /** A whole gateway in-process: temp profile, fake model, test platform. */
 export interface Harness {
@@ -35,6 +36,8 @@ export interface Harness {
   readonly logger: Logger;
   /** The current gateway's MCP servers (what a reloader applies `mcp_servers` to). */
   readonly mcp: McpHub;
+  /** The current gateway's tool registry (what a reloader's new agent offers). */
+  readonly registry: ToolRegistry;
   /** Opens a second handle on the profile's store (close it after use). */
   readStore(): Store;
   /** Stops the gateway and the fake and removes the temp home. */
@@ -106,6 +109,7 @@ export async function startHarness(params: {
   const adapter = new TestAdapter({ clock, ...(params.capabilities ? { capabilities: params.capabilities } : {}) });
   const more = typeof params.adapters === 'function' ? params.adapters({ profile, clock, logger }) : (params.adapters ?? []);
   let mcp: McpHub | undefined;
+  let registry: ToolRegistry | undefined;
   const build = (): GatewayRunner => {
     const built = buildGateway({
       profile,
@@ -133,6 +137,7 @@ export async function startHarness(params: {
       readMcpServers: async () => (await loadAppConfig({ profile, env: {} })).config.mcp_servers,
     });
     mcp = built.mcp;
+    registry = built.registry;
     return built.runner;
   };
   let runner = build();
@@ -146,6 +151,10 @@ export async function startHarness(params: {
     get mcp(): McpHub {
       if (mcp === undefined) throw new Error('no gateway built');
       return mcp;
+    },
+    get registry(): ToolRegistry {
+      if (registry === undefined) throw new Error('no gateway built');
+      return registry;
     },
     restart: async () => {
       await runner.stop();
