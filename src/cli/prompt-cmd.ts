@@ -68,7 +68,9 @@ export async function promptShow(params: { options: GlobalOptions; io: CliIO; se
     }
     const logger: PromptLogger = { warn: (_obj, msg) => println({ stream: io.stderr, text: `warning: ${scrub(msg ?? 'prompt warning')}` }) };
     // The tools a gateway of this config offers (the built-in ones; a host program's own are not known here).
-    const toolNames = builtinTools({ memory: anyMemoryEnabled({ settings: memorySettingsFrom({ config }) }), skills: true }).map((tool) => tool.name);
+    // The tools a gateway of this config offers on the platform (the built-in ones its tool sets enable; a host
+    // program's own are not known here).
+    const toolNames = toolsetPolicyOf({ config }).registryFor({ base: builtinRegistry({ config }), platform }).list().map((tool) => tool.name);
     prompt = buildSessionPrompt({ profile, config, platform, startedAt: systemClock.now(), scrub, logger, toolNames, formatting: formattingRules });
     heading = `a new ${platform} session of profile ${profile.name} now`;
   }
@@ -91,8 +93,8 @@ export async function promptShow(params: { options: GlobalOptions; io: CliIO; se
 function requestLines(params: { config: AppConfig; platform: string; prompt: SessionPrompt; history: readonly ChatMessage[]; model: string }): string[] {
   const { config, platform, prompt } = params;
   const context = new ModelContext({ model: config.model, clock: systemClock });
-  const policy = new ToolsetPolicy({ toolsets: config.toolsets, platforms: config.platform_toolsets, contextTokens: () => context.current().tokens });
-  const builtin = new ToolRegistry({ tools: builtinTools({ memory: anyMemoryEnabled({ settings: memorySettingsFrom({ config }) }), skills: true, cron: true }) });
+  const policy = toolsetPolicyOf({ config });
+  const builtin = builtinRegistry({ config });
   const snapshot = prompt.extraTools === undefined ? undefined : parseSnapshot({ text: prompt.extraTools });
   const mcp = (snapshot?.tools ?? []).map((tool): ChatCompletionFunctionTool => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.inputSchema } }));
   const meter = new TokenMeter();
@@ -106,6 +108,18 @@ function requestLines(params: { config: AppConfig; platform: string; prompt: Ses
   });
   const note = prompt.extraTools === undefined && Object.keys(config.mcp_servers).length > 0 ? ["(MCP servers' tools are counted for a conversation that has started: --session)"] : [];
   return [...lines, ...note];
+}
+
+/** The profile's tool sets, the context length known without asking the endpoint deciding the lean default. */
+function toolsetPolicyOf(params: { config: AppConfig }): ToolsetPolicy {
+  const { config } = params;
+  const context = new ModelContext({ model: config.model, clock: systemClock });
+  return new ToolsetPolicy({ toolsets: config.toolsets, platforms: config.platform_toolsets, contextTokens: () => context.current().tokens });
+}
+
+/** The built-in tools a gateway of this config registers (`gateway run`: cronjob too). */
+function builtinRegistry(params: { config: AppConfig }): ToolRegistry {
+  return new ToolRegistry({ tools: builtinTools({ memory: anyMemoryEnabled({ settings: memorySettingsFrom({ config: params.config }) }), skills: true, cron: true }) });
 }
 
 /** The platform of a session key, when it names one known here. */
