@@ -30,6 +30,8 @@ const liveKeys: ReadonlySet<string> = new Set([
   'agent',
   'tools',
   'mcp_servers',
+  'toolsets',
+  'platform_toolsets',
   'stream.cursor',
   'stream.typing_interval',
   'display',

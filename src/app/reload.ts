@@ -81,6 +81,8 @@ const promptKeys: readonly string[] = [
   'agent.context_files',
   'agent.context_file_max_chars',
   'tools.workspace',
+  'toolsets',
+  'platform_toolsets',
 ];
 
 /** What a reload asked for while the gateway stops gets. */

@@ -228,6 +228,18 @@ test('tool sets: a platform\'s platform_toolsets decide its built-in tools and w
     assert.match(tools, /^Tool sets on test \(platform_toolsets\.test in config\.yaml\):\n✗ file: read_file, write_file, patch, search_files\n✓ terminal: terminal\n/);
     assert.match(tools, /^✓ mcp-shifty: connected, 1 tool$/m);
     assert.match(tools, /^✗ mcp-tricky: connected, 1 tool \(1 refused: see the log\)$/m);
+
+    // A reload changes the platform's sets for the next turn (live, no restart); the conversation's MCP tools stay.
+    const silent = pino({ level: 'silent' }, { write: () => undefined });
+    const reloader = new GatewayReloader({ profile: h.profile, env: {}, config: h.config, runner: h.runner, http: undefined, registry: h.registry, redactor: new Redactor({ secrets: [] }), logger: silent, clock: h.clock, mcp: h.mcp });
+    const edited = parse(readFileSync(h.profile.configPath, 'utf8')) as Record<string, unknown>;
+    edited['platform_toolsets'] = { test: ['file'] };
+    writeFileSync(h.profile.configPath, stringify(edited));
+    const outcome = await reloader.request();
+    assert.ok(outcome.ok && outcome.live.includes('platform_toolsets.test') && outcome.restartNeeded.length === 0, JSON.stringify(outcome));
+    h.fake.enqueue({ text: 'files now' });
+    await say(h, 'and now?');
+    assert.deepEqual(offered(h.fake.requests.at(-1)), ['read_file', 'write_file', 'patch', 'search_files', 'mcp_shifty_grow']);
   } finally {
     await h.stop();
   }
