@@ -13,7 +13,6 @@ import { println, type CliIO } from './output.js';
 import { nextJobLine } from './status-jobs.js';
 import { assertProfileExists } from './unknown-profile.js';
 import { errorMessage } from '../util/error-text.js';
-import { mcpServerLine } from '../mcp/status-text.js';
 
 /** The running gateway's /healthz, or why it could not be read. */
 export async function health(params: { host: string; port: number }): Promise<HealthReport | string> {
@@ -133,7 +132,10 @@ export async function status(params: { io: CliIO; profile?: string }): Promise<n
       if (adapter.state === 'fatal') exit = 1;
       println({ stream: params.io.stdout, text: `  ${adapter.name}: ${adapter.state}${adapter.lastError ? ` — ${adapter.lastError}` : ''}` });
     }
-    for (const server of report.mcp ?? []) println({ stream: params.io.stdout, text: `  mcp ${mcpServerLine({ server })}` });
+    if (report.mcp !== undefined) {
+      const { mcpServerLine } = await import('../mcp/status-text.js');
+      for (const server of report.mcp) println({ stream: params.io.stdout, text: `  mcp ${mcpServerLine({ server })}` });
+    }
     if (report.model) {
       // A gateway whose model cannot be reached answers nobody: as bad as a fatal adapter.
       if (report.model.state === 'fail') exit = 1;

@@ -14,10 +14,14 @@ export interface PlatformToolsets {
   readonly source: 'platform_toolsets' | 'toolsets' | 'lean default' | 'default';
 }
 
-/** Whether a built-in tool is enabled by the sets: `all`, or one of the sets it names. A tool naming no set needs `all`. */
+/**
+ * Whether a tool is enabled by the sets: `all`, or one of the sets it names. A tool naming no set (a host program's
+ * own, given to buildGateway) is always offered: the sets choose among the built-in tools.
+ */
 export function toolEnabled(params: { tool: Pick<ToolDefinition, 'toolsets'>; sets: ReadonlySet<string> }): boolean {
-  if (params.sets.has('all')) return true;
-  return (params.tool.toolsets ?? []).some((set) => params.sets.has(set));
+  const own = params.tool.toolsets ?? [];
+  if (params.sets.has('all') || own.length === 0) return true;
+  return own.some((set) => params.sets.has(set));
 }
 
 /** Whether an MCP server's tools are enabled by the sets: `all`, `mcp` or `mcp-<server>`. */

@@ -23,7 +23,7 @@ test('a compression made mid-turn moves the rest of the turn to the new session:
       return `session ${ctx.sessionId ?? 'none'}`;
     } }),
   ];
-  const h = await startHarness({ config: { model: { context_length: 3434 } }, extraTools: tools });
+  const h = await startHarness({ config: { model: { context_length: 3434 }, toolsets: ['all'] }, extraTools: tools });
   try {
     h.fake.setResponder((req) => {
       if (req.body.stream !== true) return { text: 'The user chatted about the weather and asked for a report.' };

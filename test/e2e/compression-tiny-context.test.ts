@@ -16,7 +16,7 @@ const tick = tickTool(0);
 
 /** The estimated tokens of the fixed part of a request (system prompt + tool schemas) on this harness's setup. */
 async function fixedTokens(): Promise<number> {
-  const h = await startHarness({ config: { model: { context_length: 1_000_000 } }, extraTools: [tick] });
+  const h = await startHarness({ config: { model: { context_length: 1_000_000 }, toolsets: ['all'] }, extraTools: [tick] });
   try {
     h.fake.reportUsage = false;
     await say(h, 'hi');
@@ -30,7 +30,7 @@ async function fixedTokens(): Promise<number> {
 
 test('a context length the system prompt and tools alone do not fit: a clear note, no model call, no compression', async () => {
   const fixed = await fixedTokens();
-  const h = await startHarness({ config: { model: { context_length: Math.floor(fixed * 0.9) } }, extraTools: [tick] });
+  const h = await startHarness({ config: { model: { context_length: Math.floor(fixed * 0.9) }, toolsets: ['all'] }, extraTools: [tick] });
   try {
     h.fake.reportUsage = false;
     const reply = await say(h, 'hello there');
@@ -55,7 +55,7 @@ test('when the fixed part alone passes the threshold, a compression that cannot 
   // threshold 0.5 × 1.6 × fixed = 0.8 × fixed: every request is above it; the context itself has room.
   // Each tool result is about a twentieth of the fixed part: every round pushes older ones out of a tail sized on
   // the plain threshold (0.8 × fixed), so an unreachable target meant a summary before every model call.
-  const h = await startHarness({ config: { model: { context_length: Math.floor(fixed * 1.6) } }, extraTools: [tickTool(Math.floor(fixed / 20))] });
+  const h = await startHarness({ config: { model: { context_length: Math.floor(fixed * 1.6) }, toolsets: ['all'] }, extraTools: [tickTool(Math.floor(fixed / 20))] });
   try {
     h.fake.reportUsage = false;
     let round = 0;

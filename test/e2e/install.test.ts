@@ -116,7 +116,8 @@ test('the README install leaves a working `hermes` command on a clean PATH', { t
     const first = await tracedStatus(clean);
     assert.equal(first.stdout, 'default: stopped\n');
     const built = first.urls.filter((u) => u.includes('/hermes-gateway/dist/'));
-    assert.ok(built.length > 3 && built.length < 40, `${built.length} built files:\n${built.join('\n')}`);
+    // Split: more than one file, and far from all of them (small shared chunks of the config schema count too).
+    assert.ok(built.length > 3 && built.length < 45, `${built.length} built files:\n${built.join('\n')}`);
     const heavy = ['better-sqlite3', 'pino', 'openai', 'grammy', 'discord.js', '@slack/bolt', 'fastify', 'imapflow', 'nodemailer', 'twilio', 'marked'];
     for (const name of heavy) assert.ok(!first.urls.some((u) => u.includes(`/node_modules/${name}/`)) && !loadsBundled(first.urls, [name]), `status loaded ${name}`);
 
