@@ -71,6 +71,8 @@ export class McpServerConnection {
   private listed: readonly McpToolInfo[] = [];
   private status: McpServerState = { kind: 'connecting', attempt: 0 };
   private readonly stderr: string[] = [];
+  /** The cause of the last failure logged as a warning (the same one again is logged at debug). */
+  private loggedCause: string | undefined;
   private loop: Promise<void> | undefined;
   /** Settles when the current connection closed (or close() was called), and what settles it. */
   private whenClosed: Promise<string> = Promise.resolve('stopped');
@@ -204,7 +206,10 @@ export class McpServerConnection {
       const delay = backoffDelay({ attempt, baseMs: this.backoff.baseMs, maxMs: this.backoff.maxMs });
       this.status = { kind: 'reconnecting', cause, attempt: attempt + 1, retryAt: this.clock.now() + delay };
       this.firstEnded();
-      this.logger.warn({ server: this.name, retryInMs: delay }, `MCP server ${this.name} is unavailable: ${cause}; reconnecting`);
+      // One warning per cause: a server down for hours retries every minute without a line each time.
+      const repeated = cause === this.loggedCause;
+      this.loggedCause = cause;
+      (repeated ? this.logger.debug : this.logger.warn).call(this.logger, { server: this.name, retryInMs: delay, attempt: attempt + 1 }, `MCP server ${this.name} is unavailable: ${cause}; reconnecting`);
       try {
         await this.clock.sleep(delay, signal);
       } catch {
@@ -238,7 +243,8 @@ export class McpServerConnection {
       },
     });
     const tools = this.listed;
-    this.logger.info({ server: this.name, tools: tools.length }, `MCP server ${this.name} connected`);
+    this.logger.info({ server: this.name, tools: tools.length }, `MCP server ${this.name} connected${this.loggedCause === undefined ? '' : ' again'}`);
+    this.loggedCause = undefined;
     this.onToolsChanged();
   }
 
