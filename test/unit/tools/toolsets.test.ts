@@ -8,6 +8,8 @@ import { ToolRegistry } from '../../../src/tools/registry.js';
 import { LEAN_TOOLSETS, ToolsetPolicy } from '../../../src/tools/toolsets.js';
 import { resolveProfile } from '../../../src/home/index.js';
 import { cli } from '../../helpers/cli.js';
+import { appConfigSchema } from '../../../src/app/config-schema.js';
+import { validateConfig } from '../../../src/config/validate.js';
 
 const base = new ToolRegistry({ tools: builtinTools({ memory: true, skills: true, cron: true }) });
 const names = (registry: ToolRegistry): string[] => registry.list().map((tool) => tool.name);
@@ -68,4 +70,13 @@ test('hermes tools list / enable / disable [--platform]: lists each set on or of
   const badPlatform = await cli({ argv: ['-p', 'work', 'tools', 'list', '--platform', 'pager'], env });
   assert.equal(badPlatform.code, 64);
   assert.match(badPlatform.stderr, /unknown platform "pager"/);
+});
+
+test('config: toolsets and platform_toolsets take known set names (any platform name: a host program may add its own); a set name typo is an error naming the choices', async () => {
+  const schema = await appConfigSchema();
+  const parsed = validateConfig({ schema, tree: { toolsets: ['file', 'mcp-notes'], platform_toolsets: { terminal: ['all'], sms: ['memory'] } }, file: 'config.yaml' }).config;
+  assert.deepEqual(parsed.toolsets, ['file', 'mcp-notes']);
+  assert.deepEqual(parsed.platform_toolsets, { terminal: ['all'], sms: ['memory'] });
+  assert.throws(() => validateConfig({ schema, tree: { platform_toolsets: { sms: ['memroy'] } }, file: 'config.yaml' }), /platform_toolsets\.sms\[0\]: expected a tool set: all, file, terminal, [^\n]*, found "memroy"/);
+  assert.throws(() => validateConfig({ schema, tree: { toolsets: ['browser'] }, file: 'config.yaml' }), /a tool set: all, file, terminal/);
 });
