@@ -160,7 +160,7 @@ function pidWithMarker(marker: string): number | undefined {
   return undefined;
 }
 
-test('server-everything over Streamable HTTP on 127.0.0.1 through the gateway (echo, get-sum); kill -9 of a stdio server mid-session: the next call says it is reconnecting, then it works again without a restart', { timeout: 90_000 }, async () => {
+test('server-everything over Streamable HTTP on 127.0.0.1 through the gateway (echo, get-sum); a call past `timeout` fails alone; kill -9 of a stdio server mid-session: the next call says it is reconnecting, then it works again without a restart', { timeout: 90_000 }, async () => {
   const port = await closedPort();
   const server = spawn(process.execPath, [everything, 'streamableHttp'], { env: { PATH: process.env['PATH'] ?? '', PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
@@ -172,7 +172,7 @@ test('server-everything over Streamable HTTP on 127.0.0.1 through the gateway (e
       memory: { review_interval: 1000 },
       mcp_servers: {
         everything: { url: `http://127.0.0.1:${port}/mcp`, tools: { include: ['echo', 'get-sum'] }, approval: 'off' },
-        local: { command: process.execPath, args: [everything, 'stdio'], env: { MCP_TEST_MARKER: marker }, tools: { include: ['echo'] }, approval: 'off' },
+        local: { command: process.execPath, args: [everything, 'stdio'], env: { MCP_TEST_MARKER: marker }, tools: { include: ['echo', 'trigger-long-running-operation'] }, approval: 'off', timeout: '1s' },
       },
     },
   });
@@ -188,6 +188,16 @@ test('server-everything over Streamable HTTP on 127.0.0.1 through the gateway (e
     const [echoed, summed] = toolResults(h.fake.requests[1]);
     assert.match(echoed ?? '', /^<mcp_output server="everything" tool="echo">\nEcho: over http\n/);
     assert.match(summed ?? '', /\b42\b/);
+
+    // A call the server does not answer within `timeout` fails alone: the next call in the same turn works.
+    h.fake.enqueue(
+      { toolCalls: [{ name: 'mcp_local_trigger_long_running_operation', arguments: { duration: 5, steps: 5 } }, { name: 'mcp_local_echo', arguments: { message: 'after the slow one' } }] },
+      { text: 'one was slow' },
+    );
+    assert.equal(await say(h, 'do the slow thing'), 'one was slow');
+    const [slow, quick] = toolResults(h.fake.requests.at(-1)).slice(-2);
+    assert.match(slow ?? '', /^Error: MCP server "local" did not answer trigger-long-running-operation within 1s; the call was abandoned \(the server and its other tools are still there\)\.$/);
+    assert.match(quick ?? '', /Echo: after the slow one/);
 
     const pid = pidWithMarker(marker);
     assert.ok(pid !== undefined, 'the stdio server\'s process was not found');
