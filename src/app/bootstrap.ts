@@ -77,7 +77,7 @@ export function buildGateway(params: {
   for (const tool of [...builtinTools({ memory, skills: true, cron: params.cron !== undefined }), ...(params.extraTools ?? [])]) registry.register(tool);
   const agent = buildAgent({ profile, config, registry, clock, logger, scrub: params.scrub, store });
   // Loads the MCP SDK only when config.yaml names a server.
-  const mcp = new McpHub({ servers: config.mcp_servers, clock, logger, ...(params.readMcpServers === undefined ? {} : { reread: params.readMcpServers }) });
+  const mcp = new McpHub({ servers: config.mcp_servers, clock, logger, scrub: params.scrub, ...(params.readMcpServers === undefined ? {} : { reread: params.readMcpServers }) });
   warnIfUnconfined({ resolution: terminalSandboxFor({ profile, config }), logger });
   // /healthz asks the runner, built after the server: until then it answers that the gateway is not built yet.
   const built: { runner?: GatewayRunner } = {};

@@ -4,7 +4,7 @@ import type { Clock } from '../core/clock.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import type { McpConnect } from './connection.js';
 import type { McpReconfigured, McpServers, McpServerStatus } from './servers.js';
-import { EMPTY_SNAPSHOT, parseSnapshot, snapshotText } from './snapshot.js';
+import { EMPTY_SNAPSHOT, parseSnapshot, snapshotText, type McpSnapshot } from './snapshot.js';
 import { mcpHealth, mcpServerLine } from './status-text.js';
 import { errorMessage } from '../util/error-text.js';
 
@@ -24,6 +24,7 @@ export class McpHub {
   private readonly connect: McpConnect | undefined;
   private readonly backoff: { baseMs: number; maxMs: number } | undefined;
   private readonly reread: (() => Promise<Readonly<Record<string, McpServerConfig>>>) | undefined;
+  private readonly scrub: (text: string) => string;
   private started = false;
   private closed = false;
 
@@ -36,8 +37,11 @@ export class McpHub {
     backoff?: { baseMs: number; maxMs: number };
     /** Reads `mcp_servers` from config.yaml again (/reload-mcp); absent: /reload-mcp reconnects the servers as configured. */
     reread?: () => Promise<Readonly<Record<string, McpServerConfig>>>;
+    /** Redacts the profile's secrets from what a server lists (a description quoting a token it was given goes nowhere). */
+    scrub?: (text: string) => string;
   }) {
     this.reread = params.reread;
+    this.scrub = params.scrub ?? ((text) => text);
     this.configs = params.servers;
     this.clock = params.clock;
     this.logger = params.logger.child({ component: 'mcp' });
@@ -101,7 +105,8 @@ export class McpHub {
     if (!this.configured) return undefined;
     const servers = await this.load();
     await this.firstOutcomes({ signal: params.signal });
-    return snapshotText({ snapshot: servers.snapshot({ taken: params.taken, ...(params.wanted === undefined ? {} : { wanted: params.wanted }) }) });
+    const snapshot = servers.snapshot({ taken: params.taken, ...(params.wanted === undefined ? {} : { wanted: params.wanted }) });
+    return snapshotText({ snapshot: scrubbedSnapshot({ snapshot, scrub: this.scrub }) });
   }
 
   /** Waits for the servers still making their first connect: at most ~15 s, and not past `signal`. */
@@ -164,4 +169,26 @@ export class McpHub {
     })();
     return this.loading;
   }
+}
+
+/**
+ * A snapshot with the profile's secrets redacted from what the servers said (descriptions, schemas, causes): it goes
+ * into every request of the session and into the store.
+ */
+function scrubbedSnapshot(params: { snapshot: McpSnapshot; scrub: (text: string) => string }): McpSnapshot {
+  const { scrub } = params;
+  const schema = (value: Record<string, unknown>): Record<string, unknown> => {
+    const text = JSON.stringify(value);
+    const clean = scrub(text);
+    if (clean === text) return value;
+    try {
+      return JSON.parse(clean) as Record<string, unknown>;
+    } catch {
+      return { type: 'object', properties: {} };
+    }
+  };
+  return {
+    tools: params.snapshot.tools.map((tool) => ({ ...tool, description: scrub(tool.description), inputSchema: schema(tool.inputSchema) })),
+    unavailable: params.snapshot.unavailable.map((server) => ({ ...server, cause: scrub(server.cause) })),
+  };
 }

@@ -254,3 +254,24 @@ test('tool sets: a platform\'s platform_toolsets decide its built-in tools and w
     await h.stop();
   }
 });
+
+test('a server that leaks the token it was given: the profile\'s secret never reaches the model, in its tool\'s description or its result', { timeout: 60_000 }, async () => {
+  const leaky = fileURLToPath(new URL('../fakes/mcp/leaky-server.mjs', import.meta.url));
+  const secret = 'leak-me-not-0123456789abcdef';
+  const h = await startHarness({
+    env: { NOTES_TOKEN: secret },
+    config: { skills: { review: false }, memory: { review_interval: 1000 }, mcp_servers: { leaky: { command: process.execPath, args: [leaky], env: { LEAKY_TOKEN: '${NOTES_TOKEN}' } } } },
+  });
+  try {
+    await connected(h, ['leaky']);
+    h.fake.enqueue({ toolCalls: [{ name: 'mcp_leaky_whoami', arguments: {} }] }, { text: 'checked' });
+    assert.equal(await say(h, 'who am I?'), 'checked');
+    const sent = JSON.stringify(h.fake.requests.map((request) => request.body));
+    assert.ok(!sent.includes(secret), 'the secret reached the model');
+    const tool = (h.fake.requests[0]?.body.tools ?? []).find((t) => (t as { function: { name: string } }).function.name === 'mcp_leaky_whoami') as { function: { description: string } } | undefined;
+    assert.match(tool?.function.description ?? '', /^Says who you are \(authenticated with \*+\)\.$/);
+    assert.match(toolResults(h.fake.requests[1]).at(-1) ?? '', /token \*+/);
+  } finally {
+    await h.stop();
+  }
+});
