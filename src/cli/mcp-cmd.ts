@@ -2,8 +2,7 @@ import type { McpServerConfig } from '../config/mcp-schema.js';
 import { UserFacingError } from '../core/errors.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { runningPid } from '../home/pid-lock.js';
-import type { McpServerHealth } from '../mcp/status-text.js';
-import { mcpServerLine } from '../mcp/status-text.js';
+import { mcpServerState, type McpServerHealth } from '../mcp/status-text.js';
 import { loadExistingProfile, type GlobalOptions, type LoadedProfile } from './context.js';
 import { println, type CliIO } from './output.js';
 import { health, healthAddress } from './status-cmd.js';
@@ -53,7 +52,7 @@ export async function mcpList(params: { options: GlobalOptions; io: CliIO }): Pr
       println({ stream: io.stdout, text: '  not in the running gateway yet (`hermes gateway reload` applies config.yaml)' });
       continue;
     }
-    println({ stream: io.stdout, text: `  ${mcpServerLine({ server }).slice(name.length + 2)}` });
+    println({ stream: io.stdout, text: `  ${mcpServerState({ server })}` });
     if (server.tools.length > 0) println({ stream: io.stdout, text: `  tools: ${server.tools.join(', ')}` });
   }
   return 0;

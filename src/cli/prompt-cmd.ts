@@ -4,8 +4,6 @@ import type { PromptLogger } from '../agent/prompt/types.js';
 import { UserFacingError } from '../core/errors.js';
 import { shortSessionId } from '../store/session-id.js';
 import type { SessionPrompt, SessionRow, Store } from '../store/types.js';
-import { anyMemoryEnabled, memorySettingsFrom } from '../memory/settings.js';
-import { builtinTools } from '../tools/builtin/index.js';
 import { systemClock } from '../core/clock.js';
 import { loadExistingProfile, type GlobalOptions } from './context.js';
 import { println, type CliIO } from './output.js';
@@ -14,13 +12,11 @@ import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completio
 import type { AppConfig } from '../app/config-schema.js';
 import { contextBreakdownLines } from '../agent/context-breakdown.js';
 import type { ChatMessage } from '../agent/messages.js';
-import { ModelContext } from '../agent/tokens/model-context.js';
 import { TokenMeter } from '../agent/tokens/meter.js';
 import { sessionHistory } from '../gateway/sessions/history.js';
 import { parseSnapshot } from '../mcp/snapshot.js';
 import { platformOfSessionKey } from '../core/session-key.js';
-import { ToolRegistry } from '../tools/registry.js';
-import { ToolsetPolicy } from '../tools/toolsets.js';
+import { profileTools } from './profile-tools.js';
 
 /** Most sessions looked through for a short id. */
 const shortIdScan = 100_000;
@@ -67,10 +63,9 @@ export async function promptShow(params: { options: GlobalOptions; io: CliIO; se
       throw new UserFacingError({ message: `unknown platform "${platform}"`, hint: `Use one of: ${Object.keys(formattingRules).join(', ')}.`, exitCode: 64 });
     }
     const logger: PromptLogger = { warn: (_obj, msg) => println({ stream: io.stderr, text: `warning: ${scrub(msg ?? 'prompt warning')}` }) };
-    // The tools a gateway of this config offers (the built-in ones; a host program's own are not known here).
-    // The tools a gateway of this config offers on the platform (the built-in ones its tool sets enable; a host
-    // program's own are not known here).
-    const toolNames = toolsetPolicyOf({ config }).registryFor({ base: builtinRegistry({ config }), platform }).list().map((tool) => tool.name);
+    // The tools a gateway of this config offers on the platform (the built-in ones its tool sets enable).
+    const { toolsets, builtin } = profileTools({ config });
+    const toolNames = toolsets.registryFor({ base: builtin, platform }).list().map((tool) => tool.name);
     prompt = buildSessionPrompt({ profile, config, platform, startedAt: systemClock.now(), scrub, logger, toolNames, formatting: formattingRules });
     heading = `a new ${platform} session of profile ${profile.name} now`;
   }
@@ -92,34 +87,20 @@ export async function promptShow(params: { options: GlobalOptions; io: CliIO; se
  */
 function requestLines(params: { config: AppConfig; platform: string; prompt: SessionPrompt; history: readonly ChatMessage[]; model: string }): string[] {
   const { config, platform, prompt } = params;
-  const context = new ModelContext({ model: config.model, clock: systemClock });
-  const policy = toolsetPolicyOf({ config });
-  const builtin = builtinRegistry({ config });
+  const { context, toolsets, builtin } = profileTools({ config });
   const snapshot = prompt.extraTools === undefined ? undefined : parseSnapshot({ text: prompt.extraTools });
   const mcp = (snapshot?.tools ?? []).map((tool): ChatCompletionFunctionTool => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.inputSchema } }));
   const meter = new TokenMeter();
   const lines = contextBreakdownLines({
     model: params.model,
     prompt,
-    tools: [...policy.registryFor({ base: builtin, platform }).toOpenAITools(), ...mcp],
+    tools: [...toolsets.registryFor({ base: builtin, platform }).toOpenAITools(), ...mcp],
     history: params.history,
     contextTokens: context.current({ model: params.model }).tokens,
     count: (request) => meter.estimate({ request }).tokens,
   });
   const note = prompt.extraTools === undefined && Object.keys(config.mcp_servers).length > 0 ? ["(MCP servers' tools are counted for a conversation that has started: --session)"] : [];
   return [...lines, ...note];
-}
-
-/** The profile's tool sets, the context length known without asking the endpoint deciding the lean default. */
-function toolsetPolicyOf(params: { config: AppConfig }): ToolsetPolicy {
-  const { config } = params;
-  const context = new ModelContext({ model: config.model, clock: systemClock });
-  return new ToolsetPolicy({ toolsets: config.toolsets, platforms: config.platform_toolsets, contextTokens: () => context.current().tokens });
-}
-
-/** The built-in tools a gateway of this config registers (`gateway run`: cronjob too). */
-function builtinRegistry(params: { config: AppConfig }): ToolRegistry {
-  return new ToolRegistry({ tools: builtinTools({ memory: anyMemoryEnabled({ settings: memorySettingsFrom({ config: params.config }) }), skills: true, cron: true }) });
 }
 
 /** The platform of a session key, when it names one known here. */

@@ -1,12 +1,9 @@
 import { platforms } from '../../adapters/index.js';
-import { ModelContext } from '../agent/tokens/model-context.js';
-import { appConfigSchema, type AppConfig } from '../app/config-schema.js';
-import { systemClock } from '../core/clock.js';
+import { appConfigSchema } from '../app/config-schema.js';
 import { UserFacingError } from '../core/errors.js';
 import { isToolsetChoice, TOOLSET_NAMES } from '../core/toolset-names.js';
-import { anyMemoryEnabled, memorySettingsFrom } from '../memory/settings.js';
-import { builtinTools } from '../tools/builtin/index.js';
-import { toolsetLines, ToolsetPolicy } from '../tools/toolsets.js';
+import { toolsetLines } from '../tools/toolsets.js';
+import { profileTools } from './profile-tools.js';
 import { loadExistingProfile, type GlobalOptions } from './context.js';
 import { println, type CliIO } from './output.js';
 import { SetupFiles } from './setup/files.js';
@@ -16,12 +13,6 @@ const PLATFORM_NAMES: readonly string[] = [...platforms.map((platform) => platfo
 
 /** Where a profile-wide list applies (no --platform): every platform without its own platform_toolsets. */
 const EVERY_PLATFORM = 'every platform';
-
-function policyOf(params: { config: AppConfig }): ToolsetPolicy {
-  const { config } = params;
-  const context = new ModelContext({ model: config.model, clock: systemClock });
-  return new ToolsetPolicy({ toolsets: config.toolsets, platforms: config.platform_toolsets, contextTokens: () => context.current().tokens });
-}
 
 function checkPlatform(params: { platform?: string | undefined }): void {
   const { platform } = params;
@@ -33,8 +24,8 @@ function checkPlatform(params: { platform?: string | undefined }): void {
 export async function toolsList(params: { options: GlobalOptions; io: CliIO; platform?: string }): Promise<number> {
   checkPlatform(params);
   const { config } = await loadExistingProfile(params);
-  const policy = policyOf({ config });
-  const tools = builtinTools({ memory: anyMemoryEnabled({ settings: memorySettingsFrom({ config }) }), skills: true, cron: true });
+  const { toolsets: policy, builtin } = profileTools({ config });
+  const tools = builtin.list();
   const mcp = Object.entries(config.mcp_servers).map(([name, server]) => ({ name, detail: server.enabled ? 'its tools (`hermes mcp list`)' : 'disabled (enabled: false)' }));
   const platform = params.platform ?? EVERY_PLATFORM;
   for (const text of toolsetLines({ platform, toolsets: policy.setsFor({ platform }), tools, mcp })) println({ stream: params.io.stdout, text });
@@ -56,7 +47,7 @@ export async function toolsChange(params: { options: GlobalOptions; io: CliIO; n
   }
   const loaded = await loadExistingProfile(params);
   const platform = params.platform ?? EVERY_PLATFORM;
-  const now = [...policyOf({ config: loaded.config }).setsFor({ platform }).sets];
+  const now = [...profileTools({ config: loaded.config }).toolsets.setsFor({ platform }).sets];
   // Switching one set off "all" leaves every other set on.
   const expanded = now.includes('all') && !params.on ? [...TOOLSET_NAMES, 'mcp'] : now;
   const next = params.on ? [...new Set([...expanded, ...params.names])] : params.names.includes('all') ? [] : expanded.filter((name) => !params.names.includes(name));

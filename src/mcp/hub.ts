@@ -5,8 +5,9 @@ import type { ToolDefinition } from '../tools/tool.js';
 import type { McpConnect } from './connection.js';
 import type { McpReconfigured, McpServers, McpServerStatus } from './servers.js';
 import { EMPTY_SNAPSHOT, parseSnapshot, snapshotText, type McpSnapshot } from './snapshot.js';
-import { mcpHealth, mcpServerLine } from './status-text.js';
+import { mcpHealth, mcpServerLine, type McpServerHealth } from './status-text.js';
 import { errorMessage } from '../util/error-text.js';
+import { withTimeout } from '../util/timeout.js';
 
 /** Longest a new session waits for servers still making their first connect (each is bounded by its connect_timeout too). */
 const FIRST_CONNECT_WAIT_MS = 15_000;
@@ -78,7 +79,7 @@ export class McpHub {
     await this.apply({ servers, restartAll: true });
     if (!this.configured) return 'No MCP servers are configured (mcp_servers in config.yaml).';
     await this.firstOutcomes({ signal: params.signal });
-    const lines = mcpHealth({ statuses: this.status(), now: this.clock.now(), scrub: (text) => text }).map((server) => `• ${mcpServerLine({ server })}`);
+    const lines = this.health({ scrub: (text) => text }).map((server) => `• ${mcpServerLine({ server })}`);
     return ['MCP servers reloaded:', ...lines, 'New conversations (/new) get their tools; this one keeps the tools it started with.'].join('\n');
   }
 
@@ -112,17 +113,7 @@ export class McpHub {
   /** Waits for the servers still making their first connect: at most ~15 s, and not past `signal`. */
   private async firstOutcomes(params: { signal: AbortSignal }): Promise<void> {
     const servers = await this.load();
-    const wait = new AbortController();
-    const onAbort = (): void => wait.abort();
-    params.signal.addEventListener('abort', onAbort, { once: true });
-    const timer = this.clock.sleep(FIRST_CONNECT_WAIT_MS, wait.signal).then(() => wait.abort(), () => undefined);
-    try {
-      await servers.firstOutcomes({ signal: wait.signal });
-    } finally {
-      params.signal.removeEventListener('abort', onAbort);
-      wait.abort();
-      await timer;
-    }
+    await withTimeout({ clock: this.clock, ms: FIRST_CONNECT_WAIT_MS, signal: params.signal, run: (signal) => servers.firstOutcomes({ signal }) });
   }
 
   /** The tools a session's stored snapshot gives its turn ([] without one, or before the servers are loaded). */
@@ -144,6 +135,11 @@ export class McpHub {
       tools: [],
       refused: [],
     }));
+  }
+
+  /** Every configured server as /healthz, `hermes status` and /status show it (`scrub`: for the failure causes). */
+  health(params: { scrub: (text: string) => string }): McpServerHealth[] {
+    return mcpHealth({ statuses: this.status(), now: this.clock.now(), scrub: params.scrub });
   }
 
   /** Stops every server (their child processes end). */

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { McpServerConfig } from '../config/mcp-schema.js';
 import type { Clock } from '../core/clock.js';
 import type { ToolDefinition } from '../tools/tool.js';
+import { whenAborted } from '../util/when-aborted.js';
 import { McpServerConnection, McpUnavailableError, type McpConnect, type McpServerState } from './connection.js';
 import type { McpSnapshot, McpSnapshotTool, McpUnavailableServer } from './snapshot.js';
 import { mcpTool, offerMcpTools, type McpToolHost, type RefusedMcpTool } from './tools.js';
@@ -79,19 +80,9 @@ export class McpServers {
   }
 
   /** Resolves once every server's first attempt to connect has ended (each is bounded by its connect_timeout) or `signal` aborts. */
-  async firstOutcomes(params: { signal?: AbortSignal }): Promise<void> {
+  async firstOutcomes(params: { signal: AbortSignal }): Promise<void> {
     const all = Promise.all([...this.connections.values()].map((connection) => connection.firstOutcome()));
-    const { signal } = params;
-    if (signal === undefined) return void (await all);
-    if (signal.aborted) return;
-    await new Promise<void>((resolve) => {
-      const onAbort = (): void => resolve();
-      signal.addEventListener('abort', onAbort, { once: true });
-      void all.then(() => {
-        signal.removeEventListener('abort', onAbort);
-        resolve();
-      });
-    });
+    await Promise.race([all, whenAborted({ signal: params.signal })]);
   }
 
   /**

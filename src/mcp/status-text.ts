@@ -27,18 +27,23 @@ export function mcpHealth(params: { statuses: readonly McpServerStatus[]; now: n
 
 /** One line about a server, e.g. "files: connected, 11 tools" or "github: reconnecting — fetch failed; next try in 8s". */
 export function mcpServerLine(params: { server: McpServerHealth }): string {
+  return `${params.server.name}: ${mcpServerState(params)}`;
+}
+
+/** Where a server is, without its name: "connected, 11 tools", "reconnecting — fetch failed; next try in 8s", ... */
+export function mcpServerState(params: { server: McpServerHealth }): string {
   const { server } = params;
   const refused = server.refused > 0 ? ` (${server.refused} refused: see the log)` : '';
   switch (server.state) {
     case 'connected':
-      return `${server.name}: connected, ${server.tools.length} tool${server.tools.length === 1 ? '' : 's'}${refused}`;
+      return `connected, ${server.tools.length} tool${server.tools.length === 1 ? '' : 's'}${refused}`;
     case 'reconnecting':
-      return `${server.name}: reconnecting — ${server.detail ?? 'unknown cause'}`;
+      return `reconnecting — ${server.detail ?? 'unknown cause'}`;
     case 'connecting':
-      return `${server.name}: connecting`;
+      return 'connecting';
     case 'stopped':
-      return `${server.name}: stopped`;
+      return 'stopped';
     case 'disabled':
-      return `${server.name}: disabled (enabled: false)`;
+      return 'disabled (enabled: false)';
   }
 }

@@ -14,7 +14,7 @@ import type { RunnerOptions } from './types.js';
 import type { SessionMailboxes } from '../intake/mailboxes.js';
 import { skillCatalogOf, type MessageCommand } from '../commands/skill-command.js';
 import type { AdapterStatus } from './supervisor.js';
-import { mcpHealth, mcpServerLine } from '../../mcp/status-text.js';
+import { mcpServerLine, mcpServerState } from '../../mcp/status-text.js';
 import { toolsetLines } from '../../tools/toolsets.js';
 import { contextReply } from '../commands/context.js';
 
@@ -39,10 +39,10 @@ export interface RunnerControlDeps {
 }
 
 /** /tools: the platform's tool sets with the profile's tools, its MCP servers' sets, and how to change them. */
-function toolsReply(params: { platform: string; agent: AIAgent; options: RunnerOptions; now: number }): string {
+function toolsReply(params: { platform: string; agent: AIAgent; options: RunnerOptions }): string {
   const { platform, options } = params;
   const toolsets = options.toolsets?.setsFor({ platform }) ?? { sets: new Set(['all']), source: 'default' as const };
-  const mcp = mcpHealth({ statuses: options.mcp?.status() ?? [], now: params.now, scrub: options.scrub }).map((server) => ({ name: server.name, detail: mcpServerLine({ server }).slice(server.name.length + 2) }));
+  const mcp = (options.mcp?.health({ scrub: options.scrub }) ?? []).map((server) => ({ name: server.name, detail: mcpServerState({ server }) }));
   const lines = toolsetLines({ platform, toolsets, tools: params.agent.registry.list(), mcp });
   return [...lines, `Change them with \`hermes tools enable|disable NAME --platform ${platform}\` (then \`hermes gateway reload\`); new turns use them.`].join('\n');
 }
@@ -91,8 +91,8 @@ export async function answerControl(params: { deps: RunnerControlDeps; row: Inbo
       timeZone: agent.route.timeZone,
       row,
       contextText: () => contextReply({ store, sessionKey: row.sessionKey, platform: event.platform, agent, tools: { ...(options.mcp ? { mcp: options.mcp } : {}), ...(options.toolsets ? { toolsets: options.toolsets } : {}) }, modelContext: options.modelContext }),
-      toolsText: (platform) => toolsReply({ platform, agent, options, now: clock.now() }),
-      mcpLines: () => mcpHealth({ statuses: options.mcp?.status() ?? [], now: clock.now(), scrub: options.scrub }).map((server) => mcpServerLine({ server })),
+      toolsText: (platform) => toolsReply({ platform, agent, options }),
+      mcpLines: () => (options.mcp?.health({ scrub: options.scrub }) ?? []).map((server) => mcpServerLine({ server })),
     }),
   });
   logger.info({ command: command.kind === 'none' ? null : command.name, inboxId: row.id }, 'control command');

@@ -14,7 +14,6 @@ import { acceptEvent, type AcceptDeps, type AcceptResult, type RunnerPhase } fro
 import { GatewayLoops } from '../ops/loops.js';
 import { DiskHealth, type DiskChange } from '../ops/disk-health.js';
 import { gatewayHealth } from './health.js';
-import { mcpHealth } from '../../mcp/status-text.js';
 import { AdapterSlots, type AdapterChange, type AdapterSlot } from './slots.js';
 import { GatewayReplies } from '../delivery/replies.js';
 import { superviseEntry } from './supervise-entry.js';
@@ -246,7 +245,7 @@ export class GatewayRunner {
   health(): HealthReport {
     const { phase, startedAt } = this;
     const common = { phase, startedAt, now: this.clock.now(), profileName: this.options.profileName, scrub: this.options.scrub };
-    const mcp = mcpHealth({ statuses: this.options.mcp?.status() ?? [], now: common.now, scrub: this.options.scrub });
+    const mcp = this.options.mcp?.health({ scrub: this.options.scrub }) ?? [];
     return gatewayHealth({ ...common, adapters: this.adapterStatuses(), model: this.loops.modelStatus(), disk: this.disk.status(), mcp });
   }
 
