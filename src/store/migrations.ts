@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { promptDigest } from './session-prompts.js';
 
 /** One schema change. Versions start at 1 and have no gaps; a released migration is never edited. */
 export interface Migration {
@@ -316,6 +317,45 @@ BEGIN
 END;
 `;
 
+/**
+ * Session prompts in a table of their own (issue 27): a system prompt is ~10 KB, and kept in the sessions row it made
+ * every later column (model, extra_tools_json) a walk through its overflow pages, and every update of the row (title,
+ * end, model) a rewrite of it. Sessions started within one minute on one platform share the same prompt text, so a
+ * prompt is stored once by its digest (sha256 of text, layers and tools) and sessions point at it. Sessions are never
+ * deleted, so a prompt is never orphaned.
+ */
+const promptsSchema = `
+CREATE TABLE prompts (
+  id               INTEGER PRIMARY KEY,
+  digest           TEXT    NOT NULL UNIQUE,
+  text             TEXT    NOT NULL,
+  layers_json      TEXT    NOT NULL,
+  extra_tools_json TEXT
+) STRICT;
+ALTER TABLE sessions ADD COLUMN prompt_id INTEGER REFERENCES prompts (id);
+`;
+
+/** Moves every stored session prompt into `prompts` (one row per distinct prompt), then drops the old columns. */
+function movePrompts(db: Database.Database): void {
+  db.exec(promptsSchema);
+  const rows = db.prepare<[], { id: string; text: string; layers: string | null; tools: string | null }>(
+    'SELECT id, system_prompt AS text, prompt_layers_json AS layers, extra_tools_json AS tools FROM sessions WHERE system_prompt IS NOT NULL',
+  );
+  const insert = db.prepare<{ digest: string; text: string; layers: string; tools: string | null }>(
+    'INSERT INTO prompts (digest, text, layers_json, extra_tools_json) VALUES (@digest, @text, @layers, @tools) ON CONFLICT (digest) DO NOTHING',
+  );
+  const idOf = db.prepare<[string], number>('SELECT id FROM prompts WHERE digest = ?').pluck();
+  const point = db.prepare<{ session: string; prompt: number }>('UPDATE sessions SET prompt_id = @prompt WHERE id = @session');
+  for (const row of rows.all()) {
+    const layers = row.layers ?? '[]';
+    const digest = promptDigest({ text: row.text, layers, tools: row.tools });
+    insert.run({ digest, text: row.text, layers, tools: row.tools });
+    const prompt = idOf.get(digest);
+    if (prompt !== undefined) point.run({ session: row.id, prompt });
+  }
+  db.exec('ALTER TABLE sessions DROP COLUMN system_prompt; ALTER TABLE sessions DROP COLUMN prompt_layers_json; ALTER TABLE sessions DROP COLUMN extra_tools_json;');
+}
+
 /** The store's schema history, oldest first. Append new migrations; never edit released ones. */
 export const migrations: readonly Migration[] = [
   { version: 1, name: 'initial schema', up: (db) => db.exec(initialSchema) },
@@ -332,4 +372,5 @@ export const migrations: readonly Migration[] = [
   { version: 12, name: 'visible messages by session', up: (db) => db.exec(visibleMessagesIndexSchema) },
   { version: 13, name: 'search index in batches', up: (db) => db.exec(batchedSearchIndexSchema) },
   { version: 14, name: 'session tools beyond the built-in ones', up: (db) => db.exec('ALTER TABLE sessions ADD COLUMN extra_tools_json TEXT;') },
+  { version: 15, name: 'session prompts stored once, outside the sessions row', up: movePrompts },
 ];

@@ -137,7 +137,7 @@ test('a session from before the upgrade (no stored prompt) gets one at its next 
     // What a database migrated from before prompts were stored holds: the session without its prompt.
     const db = new Database(h.profile.dbPath);
     try {
-      db.prepare('UPDATE sessions SET system_prompt = NULL, prompt_layers_json = NULL WHERE id = ?').run(sessionId);
+      db.prepare('UPDATE sessions SET prompt_id = NULL WHERE id = ?').run(sessionId);
     } finally {
       db.close();
     }

@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { migrate } from '../../../src/store/migrate.js';
+import { migrations } from '../../../src/store/migrations.js';
 import { openStore } from '../../../src/store/sqlite-store.js';
+import { silentStoreLogger } from '../../../src/store/store-logger.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
+import { makeTempDir } from './fixtures.js';
 
 describe('session prompts and model usage (migration 4)', () => {
   test('a session keeps the exact prompt stored with it; other sessions have none', () => {
@@ -14,6 +20,64 @@ describe('session prompts and model usage (migration 4)', () => {
     assert.equal(store.sessionPrompt({ sessionId: b.id }), undefined);
     assert.throws(() => store.setSessionPrompt({ sessionId: 'nope', prompt: { text: 'x', layers: [] } }), /no such session/);
     store.close();
+  });
+
+  test('sessions with the same prompt share one stored copy; the sessions row holds only a pointer to it', () => {
+    let handle: Database.Database | undefined;
+    const store = openStore({
+      path: ':memory:',
+      clock: new FakeClock(),
+      configure: (db) => {
+        handle = db;
+      },
+    });
+    const prompt = { text: 'You are Hermes.\n' + 'x'.repeat(10_000), layers: [{ name: 'identity', chars: 10_016 }] };
+    const [a, b, c] = [store.createSession({ key: 'a' }), store.createSession({ key: 'b' }), store.createSession({ key: 'c' })];
+    store.setSessionPrompt({ sessionId: a.id, prompt });
+    store.setSessionPrompt({ sessionId: b.id, prompt });
+    store.setSessionPrompt({ sessionId: c.id, prompt: { ...prompt, extraTools: '{"servers":[]}' } });
+    assert.deepEqual(store.sessionPrompt({ sessionId: b.id }), prompt);
+    assert.deepEqual(store.sessionPrompt({ sessionId: c.id }), { ...prompt, extraTools: '{"servers":[]}' });
+    assert.ok(handle);
+    assert.equal(handle.prepare('SELECT count(*) FROM prompts').pluck().get(), 2, 'the same text, layers and tools are stored once');
+    const columns = handle.prepare<[], { name: string }>('PRAGMA table_info(sessions)').all().map((col) => col.name);
+    assert.ok(!columns.includes('system_prompt') && columns.includes('prompt_id'), columns.join(', '));
+    store.close();
+  });
+
+  test('migration 15 moves the prompts a store kept in its sessions rows, sharing equal ones, and keeps sessions without one', () => {
+    const { dir, cleanup } = makeTempDir();
+    try {
+      const file = path.join(dir, 'state.db');
+      const db = new Database(file);
+      migrate({ db, clock: new FakeClock(), location: file, logger: silentStoreLogger, migrations: migrations.filter((m) => m.version <= 14) });
+      const insert = db.prepare('INSERT INTO sessions (id, key, started_at, system_prompt, prompt_layers_json, extra_tools_json, model) VALUES (?, ?, 0, ?, ?, ?, ?)');
+      const layers = JSON.stringify([{ name: 'identity', chars: 5 }]);
+      insert.run('s1', 'k1', 'Hello', layers, null, 'm1');
+      insert.run('s2', 'k2', 'Hello', layers, null, null);
+      insert.run('s3', 'k3', 'Other', null, '{"servers":[]}', null);
+      insert.run('s4', 'k4', null, null, null, 'm4');
+      db.close();
+      const store = openStore({ path: file, clock: new FakeClock() });
+      try {
+        assert.deepEqual(store.sessionPrompt({ sessionId: 's1' }), { text: 'Hello', layers: [{ name: 'identity', chars: 5 }] });
+        assert.deepEqual(store.sessionPrompt({ sessionId: 's2' }), { text: 'Hello', layers: [{ name: 'identity', chars: 5 }] });
+        assert.deepEqual(store.sessionPrompt({ sessionId: 's3' }), { text: 'Other', layers: [], extraTools: '{"servers":[]}' });
+        assert.equal(store.sessionPrompt({ sessionId: 's4' }), undefined);
+        assert.equal(store.sessionModel({ sessionId: 's1' }), 'm1');
+        assert.equal(store.sessionModel({ sessionId: 's4' }), 'm4');
+      } finally {
+        store.close();
+      }
+      const after = new Database(file, { readonly: true });
+      try {
+        assert.equal(after.prepare('SELECT count(*) FROM prompts').pluck().get(), 2);
+      } finally {
+        after.close();
+      }
+    } finally {
+      cleanup();
+    }
   });
 
   test('usage adds up per session; calls without reported usage are counted apart', () => {
