@@ -3,6 +3,7 @@ import type { JobRow, JobRunRow } from '../store/job-types.js';
 import { describeSchedule } from './schedule-describe.js';
 import { describeTarget } from './targets.js';
 import { formatWallTime } from '../util/schedule/zoned-time.js';
+import { isMissed, missedText, shownState } from './missed.js';
 
 /** A time as listings show it: "2026-12-02 09:00 (Europe/Berlin)". */
 export function whenText(params: { atMs: number; timeZone: string }): string {
@@ -20,6 +21,10 @@ function runError(params: { run: JobRunRow | undefined }): string | undefined {
 /** The "last run" part: "2026-12-02 09:00 (UTC) delivered", "… delivery_failed: 500 from telegram", "never". */
 function lastText(params: { job: JobRow; store: Pick<JobStore, 'runsOf'> }): string {
   const { job } = params;
+  if (isMissed({ job })) {
+    const run = params.store.runsOf({ jobId: job.id, limit: 1 })[0];
+    return run?.outcome === 'skipped' ? `missed, ${missedText({ job, run })}` : 'missed';
+  }
   if (job.lastRunAt === null) return 'never';
   const error = job.lastOutcome === 'delivery_failed' || job.lastOutcome === 'failed' || job.lastOutcome === 'retrying'
     ? runError({ run: params.store.runsOf({ jobId: job.id, limit: 1 })[0] })
@@ -32,7 +37,7 @@ export function jobText(params: { job: JobRow; store: Pick<JobStore, 'runsOf'> }
   const { job } = params;
   const next = job.nextRunAt === null || job.state !== 'active' ? (job.state === 'paused' ? 'paused' : 'none') : formatWallTime({ atMs: job.nextRunAt, timeZone: job.timeZone });
   return [
-    `${job.id} "${job.name}" [${job.state}]`,
+    `${job.id} "${job.name}" [${shownState({ job })}]`,
     `  schedule: ${describeSchedule({ schedule: job.schedule, timeZone: job.timeZone })} — "${job.scheduleText}"`,
     `  next run: ${next}; last run: ${lastText(params)}`,
     `  delivers to: ${job.targets.map((target) => describeTarget({ target })).join(', ')}`,
@@ -53,8 +58,8 @@ export function jobsShortText(params: { store: Pick<JobStore, 'listJobs'>; maxCh
   const jobs = params.store.listJobs({});
   if (jobs.length === 0) return 'No scheduled jobs. Ask the agent ("remind me at 9 to …") to make one.';
   const lines = jobs.map((job) => {
-    const next = job.state !== 'active' ? job.state : job.nextRunAt === null ? 'no next run' : `next ${formatWallTime({ atMs: job.nextRunAt, timeZone: job.timeZone })}`;
-    const last = job.lastOutcome !== null ? `, last ${job.lastOutcome}` : '';
+    const next = job.state !== 'active' || isMissed({ job }) ? shownState({ job }) : job.nextRunAt === null ? 'no next run' : `next ${formatWallTime({ atMs: job.nextRunAt, timeZone: job.timeZone })}`;
+    const last = job.lastOutcome !== null && !isMissed({ job }) ? `, last ${job.lastOutcome}` : '';
     return `${job.id} ${job.name}: ${describeSchedule({ schedule: job.schedule, timeZone: job.timeZone })}; ${next}${last}`;
   });
   const out: string[] = [];
@@ -80,7 +85,9 @@ export function historyText(params: { job: JobRow; runs: readonly JobRunRow[] })
     const when = formatWallTime({ atMs: run.scheduledFor, timeZone: job.timeZone });
     if (run.outcome === 'skipped') {
       const until = run.skippedUntil !== null && run.skippedUntil !== run.scheduledFor ? ` to ${formatWallTime({ atMs: run.skippedUntil, timeZone: job.timeZone })}` : '';
-      return `${when}${until} skipped (${run.skippedCount ?? 1} missed while the gateway was down)`;
+      const reason = run.error !== null && run.error !== '' ? `, ${run.error}` : '';
+      const told = run.deliveries.map((d) => (d.error !== null ? `telling ${d.target} failed: ${d.error}` : `told ${d.target}, message ids ${d.messageIds.join(', ')}`));
+      return `${when}${until} skipped (${run.skippedCount ?? 1} missed while the gateway was down until ${formatWallTime({ atMs: run.startedAt, timeZone: job.timeZone })}${reason})${told.length > 0 ? `; ${told.join('; ')}` : ''}`;
     }
     const error = run.error !== null && run.error !== '' ? `: ${run.error}` : '';
     const deliveries = run.deliveries.map((d) => (d.error !== null ? `${d.target} failed: ${d.error}` : `${d.target} message ids ${d.messageIds.join(', ')}`));

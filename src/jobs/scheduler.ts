@@ -1,5 +1,7 @@
 import type { JobRow, JobRunRow } from '../store/job-types.js';
 import { planCatchUp } from './catch-up.js';
+import { isMissed, missedReason } from './missed.js';
+import { tellMissed } from './missed-notice.js';
 import { runAttempt } from './run-job.js';
 import type { AttemptOutcome, SchedulerDeps } from './run-types.js';
 import { backoffDelay } from '../util/backoff.js';
@@ -25,6 +27,9 @@ export class Scheduler {
   private poked = false;
   /** Runs in flight, by job id (a job runs one attempt at a time). */
   private readonly running = new Map<string, Promise<void>>();
+  /** Notices of missed one-shots being sent, and the skipped runs this process told (or tried to) already. */
+  private readonly telling = new Set<Promise<void>>();
+  private readonly told = new Set<number>();
 
   constructor(deps: SchedulerDeps) {
     this.deps = deps;
@@ -50,9 +55,13 @@ export class Scheduler {
       this.poked = false;
       let ms: number;
       try {
-        if (!resumed) this.resumeOpenRuns({ signal });
+        if (!resumed) {
+          this.resumeOpenRuns({ signal });
+          // Notices a crash kept from going out before: the missed one-shots not yet told.
+          this.tellMissedOneShots();
+        }
         resumed = true;
-        this.tick({ signal });
+        if (this.tick({ signal }).missedOneShot) this.tellMissedOneShots();
         ms = this.sleepMs();
         failures = 0;
       } catch (error) {
@@ -63,7 +72,7 @@ export class Scheduler {
       if (this.poked && failures === 0) continue;
       await this.sleep({ ms, signal });
     }
-    await Promise.allSettled([...this.running.values()]);
+    await Promise.allSettled([...this.running.values(), ...this.telling]);
   }
 
   /** Runs a crash left `running` again in place: their turn's journal row is replayed (or found done), never a second run. */
@@ -76,21 +85,30 @@ export class Scheduler {
     }
   }
 
-  /** One look at the store: due jobs (catch-up planned, skipped times recorded, one time claimed) and due retries. */
-  private tick(params: { signal: AbortSignal }): void {
+  /**
+   * One look at the store: due jobs (catch-up planned, skipped times recorded, one time claimed) and due retries. Says
+   * whether a one-shot was found missed (its time passed beyond the catch-up window while the gateway was down).
+   */
+  private tick(params: { signal: AbortSignal }): { missedOneShot: boolean } {
     const { store, clock } = this.deps;
     const now = clock.now();
+    let missedOneShot = false;
     for (const job of store.dueJobs({ now })) {
       if (this.running.has(job.id)) continue;
       const plan = planCatchUp({ schedule: job.schedule, timeZone: job.timeZone, nextRunAt: job.nextRunAt, lastScheduledFor: job.lastRunAt, now, catchUpWindowMs: this.deps.catchUpWindowMs() });
       const nextRunAt = plan.nextRunAt ?? null;
       if (plan.skipped !== undefined) {
-        store.recordSkipped({ jobId: job.id, from: plan.skipped.from, to: plan.skipped.to, count: plan.skipped.count, now, ...(plan.runFor === undefined ? { nextRunAt } : {}) });
+        // Nothing runs: every missed time was past the window; that is the reason the skipped run keeps.
+        const reason = plan.runFor === undefined ? { reason: missedReason({ catchUpWindowMs: this.deps.catchUpWindowMs() }) } : {};
+        store.recordSkipped({ jobId: job.id, from: plan.skipped.from, to: plan.skipped.to, count: plan.skipped.count, now, ...reason, ...(plan.runFor === undefined ? { nextRunAt } : {}) });
         this.deps.logger.info({ jobId: job.id, skipped: plan.skipped.count }, 'job: missed runs skipped (older than the catch-up window)');
       }
       if (plan.runFor === undefined) {
         if (plan.skipped === undefined) store.updateJob({ jobId: job.id, changes: { nextRunAt } });
-        if (nextRunAt === null && job.schedule.kind === 'once') store.setJobState({ jobId: job.id, state: 'done' });
+        if (nextRunAt === null && job.schedule.kind === 'once') {
+          store.setJobState({ jobId: job.id, state: 'done' });
+          missedOneShot ||= plan.skipped !== undefined;
+        }
         continue;
       }
       const run = store.claimRun({ jobId: job.id, scheduledFor: plan.runFor, now, nextRunAt });
@@ -107,6 +125,25 @@ export class Scheduler {
       const job = store.job({ jobId: waiting.jobId });
       const run = job === undefined ? undefined : store.claimRetry({ runId: waiting.id, now });
       if (job !== undefined && run !== undefined) this.start({ job, run, signal: params.signal });
+    }
+    return { missedOneShot };
+  }
+
+  /**
+   * Tells the chats of each missed one-shot not yet told (at most once per process; a notice that failed is tried again
+   * at the next start): in the background, awaited by the loop's end.
+   */
+  private tellMissedOneShots(): void {
+    const { store, logger } = this.deps;
+    for (const job of store.listJobs({ states: ['done', 'active'] })) {
+      if (!isMissed({ job })) continue;
+      const run = store.runsOf({ jobId: job.id, limit: 1 })[0];
+      if (run === undefined || run.outcome !== 'skipped' || this.told.has(run.id)) continue;
+      this.told.add(run.id);
+      const work = tellMissed({ deps: this.deps, job, run })
+        .catch((error: unknown) => logger.error({ err: error, jobId: job.id }, 'job: telling the chat about a missed one-shot failed'))
+        .finally(() => this.telling.delete(work));
+      this.telling.add(work);
     }
   }
 

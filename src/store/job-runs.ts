@@ -128,9 +128,9 @@ function createRunClaims(params: { db: Database.Database; reader: RunReader }): 
     `UPDATE jobs SET next_run_at = @nextRunAt, updated_at = @now, last_outcome = 'running',
        last_run_at = max(coalesce(last_run_at, @scheduledFor), @scheduledFor) WHERE id = @jobId`,
   );
-  const skip = db.prepare<{ jobId: string; from: number; to: number; count: number; now: number }, { id: number }>(
-    `INSERT INTO job_runs (job_id, scheduled_for, started_at, finished_at, outcome, attempts, skipped_count, skipped_until)
-     SELECT @jobId, @from, @now, @now, 'skipped', 0, @count, @to WHERE EXISTS (SELECT 1 FROM jobs WHERE id = @jobId)
+  const skip = db.prepare<{ jobId: string; from: number; to: number; count: number; reason: string | null; now: number }, { id: number }>(
+    `INSERT INTO job_runs (job_id, scheduled_for, started_at, finished_at, outcome, error, attempts, skipped_count, skipped_until)
+     SELECT @jobId, @from, @now, @now, 'skipped', @reason, 0, @count, @to WHERE EXISTS (SELECT 1 FROM jobs WHERE id = @jobId)
      ON CONFLICT (job_id, scheduled_for) DO NOTHING RETURNING id`,
   );
   const afterSkip = db.prepare<{ jobId: string; nextRunAt: number | null; now: number }>(
@@ -143,8 +143,8 @@ function createRunClaims(params: { db: Database.Database; reader: RunReader }): 
     return inserted.id;
   });
   const skipTx = db.transaction(
-    (p: { jobId: string; from: number; to: number; count: number; now: number; nextRunAt?: number | null }): number | undefined => {
-      const inserted = skip.get({ jobId: p.jobId, from: p.from, to: p.to, count: p.count, now: p.now });
+    (p: { jobId: string; from: number; to: number; count: number; reason?: string; now: number; nextRunAt?: number | null }): number | undefined => {
+      const inserted = skip.get({ jobId: p.jobId, from: p.from, to: p.to, count: p.count, reason: p.reason ?? null, now: p.now });
       if (!inserted) return undefined;
       if (p.nextRunAt !== undefined) afterSkip.run({ jobId: p.jobId, nextRunAt: p.nextRunAt, now: p.now });
       return inserted.id;

@@ -60,9 +60,10 @@ export interface JobStore {
   runsOf(params: { jobId: string; limit: number }): JobRunRow[];
   /**
    * Records `count` missed scheduled times from `from` to `to` as one `skipped` run (at `from`) and, when given, the
-   * job's next run, in one transaction; undefined when that record exists already (a replay).
+   * job's next run, in one transaction; undefined when that record exists already (a replay). `reason` (why they were
+   * not run, e.g. "past the catch-up window of 1h") is kept as the run's error.
    */
-  recordSkipped(params: { jobId: string; from: number; to: number; count: number; now: number; nextRunAt?: number | null }): JobRunRow | undefined;
+  recordSkipped(params: { jobId: string; from: number; to: number; count: number; reason?: string; now: number; nextRunAt?: number | null }): JobRunRow | undefined;
   /** Sets the platform's home channel (/sethome), replacing the old one. */
   setHomeChannel(params: { platform: string; chat: ChatRef }): HomeChannel;
   /** The platform's home channel, if set. */
