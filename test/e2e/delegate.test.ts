@@ -194,6 +194,35 @@ test('a shutdown that finds children running (past the drain timeout) aborts eve
   }
 });
 
+test('a stop while the parent streams lets that model call finish; the delegate_task it then asks for starts no child, and the turn is left open', async () => {
+  const goals = ['late1', 'late2'];
+  const h = await setup({ goals, config: { gateway: { drain_timeout: '5s' } } });
+  try {
+    h.fake.setResponder(
+      delegateResponder({
+        parent: () => ({ chunks: ['let me ', 'split ', 'this up'], chunkDelayMs: 300, toolCalls: [{ name: 'delegate_task', arguments: { tasks: goals.map((goal) => ({ goal })) } }] }),
+        child: () => ({ text: 'done at once' }),
+      }),
+    );
+    await h.adapter.inject({ text: 'plan it' });
+    await until(() => h.fake.requests.length === 1, 'the parent request');
+    const stoppingAt = Date.now();
+    await h.runner.stop();
+    // The drain waited for the streaming answer (~1 s), not for its 5 s: the delegate_task call interrupted the turn.
+    assert.ok(Date.now() - stoppingAt < 3000, `the stop took ${Date.now() - stoppingAt} ms`);
+    assert.equal(childRequests({ requests: h.fake.requests }).size, 0, 'a child started during the drain');
+    assert.equal(parentRequests({ requests: h.fake.requests }).length, 1);
+    const store = h.readStore();
+    try {
+      assert.equal(store.pendingInbound().length, 1, 'the interrupted turn stays journaled for the replay');
+    } finally {
+      store.close();
+    }
+  } finally {
+    await h.stop();
+  }
+});
+
 test('a child whose model call fails gives the parent its error line; the other children still give their summaries', async () => {
   const goals = ['good1', 'broken', 'good2'];
   const h = await setup({ goals, config: { model: { max_retries: 0 } } });

@@ -10,6 +10,7 @@ import { ToolError } from '../../core/errors.js';
 import { runChild } from './run-child.js';
 import { ChildSlots } from './slots.js';
 import { childRegistry } from './toolsets.js';
+import type { RunningDelegations } from './running.js';
 import { componentLogger } from '../../log/component.js';
 
 /** Abort listeners one child may hold on its call's signal at once (its slot wait, model call, tools, scripts). */
@@ -49,6 +50,8 @@ export interface DelegateParams {
   readonly onModelCall?: OnModelAttempt | undefined;
   /** The parent turn's tools (the agent's and the session's MCP tools); absent: the agent's. */
   readonly parentRegistry?: () => ToolRegistry;
+  /** Where the runner sees which turns run children (a stop interrupts those at once); absent: nobody is told. */
+  readonly running?: RunningDelegations;
   /** The registry a child gets (tests give one that keeps delegate_task, to see the depth guard hold). */
   readonly childRegistryFor?: (params: { parent: ToolRegistry; toolsets?: readonly string[] | undefined }) => ToolRegistry;
 }
@@ -56,7 +59,8 @@ export interface DelegateParams {
 /**
  * The delegate_task capability of one turn: each task runs as a child agent (runChild) once one of the turn's
  * `maxConcurrentChildren` slots is free; aborting the call's signal (the turn's) stops the running children and the
- * waiting ones at once. Throws ToolError, running nothing, at depth ≥ 1 or for a task whose toolsets cannot be met.
+ * waiting ones at once. While children run, `running` knows the turn (a gateway stop interrupts it then, not after the
+ * drain). Throws ToolError, running nothing, at depth ≥ 1 or for a task whose toolsets cannot be met.
  */
 export function delegateCapability(params: DelegateParams): DelegateCapability {
   const slots = new ChildSlots({ size: params.settings.maxConcurrentChildren });
@@ -80,6 +84,8 @@ export function delegateCapability(params: DelegateParams): DelegateCapability {
       const children = new AbortController();
       setMaxListeners(Math.max(10, LISTENERS_PER_TASK * total), children.signal);
       const follow = (): void => children.abort();
+      // Before the signal is read: a gateway that is stopping interrupts the turn here, and no child starts.
+      const leave = params.running?.enter({ sessionKey: params.parentKey });
       if (signal.aborted) children.abort();
       else signal.addEventListener('abort', follow, { once: true });
       const outcomes = Promise.all(
@@ -112,6 +118,7 @@ export function delegateCapability(params: DelegateParams): DelegateCapability {
         return await outcomes;
       } finally {
         signal.removeEventListener('abort', follow);
+        leave?.();
       }
     },
   };

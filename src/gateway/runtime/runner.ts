@@ -42,6 +42,7 @@ import { replayPending } from './replay.js';
 import { sessionContextLength } from '../sessions/context-length.js';
 import { OwnerQuestions } from '../owner/questions.js';
 import type { SteeringSource } from '../intake/mailbox.js';
+import { RunningDelegations } from '../delegate/running.js';
 
 export type { RunnerOptions } from './types.js';
 
@@ -76,6 +77,8 @@ export class GatewayRunner {
   private readonly stalled: StalledTurns;
   /** Waiters for system-started turns (runner.inject), settled when each ends. */
   private readonly injected = new TurnWatch();
+  /** The turns running delegate_task children: a stop interrupts them at once instead of draining them. */
+  private readonly delegations = new RunningDelegations();
   /** Where button presses go: approvals and clarify questions register their prefix here. */
   readonly choices: ChoiceRouter;
   /** Approval and clarify questions waiting for an owner (in memory), and which messages answer them. */
@@ -301,7 +304,11 @@ export class GatewayRunner {
     }
   }
 
-  /** Stops intake, lets running turns finish for up to the drain timeout, then interrupts them; closes the store. */
+  /**
+   * Stops intake, lets running turns finish for up to the drain timeout, then interrupts them; closes the store. A turn
+   * running delegate_task children is interrupted at once (children and their commands with it): it is left open and
+   * replayed on the next start, as a turn the drain timeout cut short.
+   */
   async stop(): Promise<void> {
     if (this.phase === 'stopped' || this.phase === 'draining') return;
     this.phase = 'draining';
@@ -312,6 +319,7 @@ export class GatewayRunner {
     const backgroundStopped = this.background.stop();
     const adaptersStopped = this.slots.stopAll();
     for (const mailbox of this.mailboxes.all()) mailbox.clearQueue();
+    this.delegations.stopping({ interrupt: ({ sessionKey }) => this.interruptDelegating({ sessionKey }) });
     const drained = await this.mailboxes.settle({ timeoutMs: this.options.drainTimeoutMs });
     if (!drained) {
       this.logger.warn({ timeoutMs: this.options.drainTimeoutMs }, 'drain timeout: interrupting running turns; they resume on next start');
@@ -326,6 +334,13 @@ export class GatewayRunner {
     this.store.close();
     this.phase = 'stopped';
     this.logger.info('gateway stopped');
+  }
+
+  /** Interrupts (kind shutdown) the session's turn that runs sub-agents while the gateway stops. */
+  private interruptDelegating(params: { sessionKey: string }): void {
+    const mailbox = this.mailboxes.get({ key: params.sessionKey });
+    if (mailbox?.interrupt({ kind: 'shutdown' }) !== true) return;
+    this.logger.info({ inboxId: mailbox.runningRow?.id }, 'stopping: a turn running sub-agents is interrupted now; it resumes on next start');
   }
 
   private async control(params: { row: InboxRow; command: MessageCommand }): Promise<void> {
@@ -365,7 +380,7 @@ export class GatewayRunner {
     const onFinished: TurnDeps['onFinished'] =
       row.event.system === undefined ? undefined : (end) => this.injected.settle({ inboxId: row.id, end: { ...end, messageIds: turnMessageIds({ store: this.store, inboxId: row.id }) } });
     const { store, agent, clock, logger, options } = this;
-    const deps = meteredTurn({ deps: turnDepsFor({ store, agent, clock, logger, slot: params.slot, options, maxAttempts: maxTurnAttempts, compression: this.compressionDeps(), onDelivered: params.onDelivered, onFinished, approvals: this.questions.approvals, slots: this.slots, clarifications: this.questions.clarifications, metrics: this.http?.metrics }), metrics: this.http?.metrics, row, clock });
+    const deps = meteredTurn({ deps: turnDepsFor({ store, agent, clock, logger, slot: params.slot, options, maxAttempts: maxTurnAttempts, compression: this.compressionDeps(), onDelivered: params.onDelivered, onFinished, approvals: this.questions.approvals, slots: this.slots, clarifications: this.questions.clarifications, metrics: this.http?.metrics, delegations: this.delegations }), metrics: this.http?.metrics, row, clock });
     await runTurn({ row, merged: params.merged, signal: params.signal, ...(params.typing === undefined ? {} : { typing: params.typing }), ...(params.steering === undefined ? {} : { steering: params.steering }), deps });
   }
 

@@ -13,6 +13,7 @@ import { hasApprovalOwner } from '../approvals/owner.js';
 import { sendText } from '../inject/send.js';
 import { messagingCapability } from '../messaging/capability.js';
 import { delegateCapability } from '../delegate/capability.js';
+import type { RunningDelegations } from '../delegate/running.js';
 import { clarifyCapability } from '../clarify/capability.js';
 import type { ClarifyDesk } from '../clarify/desk.js';
 import type { GatewayMetrics } from '../ops/metrics.js';
@@ -39,6 +40,8 @@ export interface TurnDepsSource {
   readonly clarifications?: ClarifyDesk;
   /** Counts the model calls of the turn's judge and children (gateway.http.metrics). */
   readonly metrics?: GatewayMetrics | undefined;
+  /** The turns running delegate_task children (the runner's): a stop interrupts them at once. */
+  readonly delegations?: RunningDelegations;
 }
 
 /** The turn's dangerous-command approval, when the runner has a desk and approval settings (the judge metered). */
@@ -102,6 +105,7 @@ function delegateFactory(params: TurnDepsSource): TurnDeps['delegate'] {
       logger: params.logger,
       depth: p.toolContext.depth ?? 0,
       onModelCall: modelMeter({ metrics, purpose: 'delegate' }),
+      ...(params.delegations === undefined ? {} : { running: params.delegations }),
     });
 }
 

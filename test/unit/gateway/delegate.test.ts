@@ -8,6 +8,7 @@ import { pino } from 'pino';
 import { AIAgent } from '../../../src/agent/agent.js';
 import { delegateCapability, childToolContext } from '../../../src/gateway/delegate/capability.js';
 import { ChildSlots } from '../../../src/gateway/delegate/slots.js';
+import { RunningDelegations } from '../../../src/gateway/delegate/running.js';
 import { childRegistry } from '../../../src/gateway/delegate/toolsets.js';
 import { openStore } from '../../../src/store/sqlite-store.js';
 import type { Store } from '../../../src/store/types.js';
@@ -218,4 +219,22 @@ test('child slots: at most `size` held; a waiter gets the next free slot; an abo
   b();
   release();
   assert.equal(slots.running, 0);
+});
+
+test('running delegations: a stop interrupts each session running children then, and one that starts them later as it starts; ended ones are not', () => {
+  const running = new RunningDelegations();
+  const leaveA = running.enter({ sessionKey: 'a' });
+  const leaveB1 = running.enter({ sessionKey: 'b' });
+  const leaveB2 = running.enter({ sessionKey: 'b' });
+  const leaveC = running.enter({ sessionKey: 'c' });
+  leaveA();
+  leaveA(); // twice: still one call's end
+  leaveB1();
+  leaveC();
+  const interrupted: string[] = [];
+  running.stopping({ interrupt: ({ sessionKey }) => interrupted.push(sessionKey) });
+  assert.deepEqual(interrupted, ['b'], 'b still runs its second call');
+  leaveB2();
+  running.enter({ sessionKey: 'd' });
+  assert.deepEqual(interrupted, ['b', 'd']);
 });
