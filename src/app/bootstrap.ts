@@ -38,6 +38,7 @@ import { type AdapterEntry } from '../core/platform.js';
 import { reviewOptionsFrom } from '../gateway/review/options.js';
 import { formattingRules } from '../../adapters/index.js';
 import { terminalSandboxFor, warnIfUnconfined } from '../tools/sandbox/terminal-sandbox.js';
+import { webCapability, type WebSettings } from '../web/capability.js';
 import { McpHub } from '../mcp/hub.js';
 import { ToolsetPolicy } from '../tools/toolsets.js';
 
@@ -74,7 +75,7 @@ export function buildGateway(params: {
   const store = openStore({ path: profile.dbPath, clock, logger, disk, ...(params.configureStore ? { configure: params.configureStore } : {}) });
   const registry = new ToolRegistry();
   const memory = anyMemoryEnabled({ settings: memorySettingsFrom({ config }) });
-  for (const tool of [...builtinTools({ memory, skills: true, cron: params.cron !== undefined }), ...(params.extraTools ?? [])]) registry.register(tool);
+  for (const tool of [...builtinTools({ memory, skills: true, cron: params.cron !== undefined, web_search: config.web.search_backend !== undefined }), ...(params.extraTools ?? [])]) registry.register(tool);
   const agent = buildAgent({ profile, config, registry, clock, logger, scrub: params.scrub, store });
   // Loads the MCP SDK only when config.yaml names a server.
   const mcp = new McpHub({ servers: config.mcp_servers, clock, logger, scrub: params.scrub, ...(params.readMcpServers === undefined ? {} : { reread: params.readMcpServers }) });
@@ -205,6 +206,7 @@ export function runnerOptionsFrom(params: {
         sandbox: terminalSandboxFor({ profile, config }).spec,
       },
       codeExecution: { timeoutMs: config.tools.code_execution.timeout, maxToolCalls: config.tools.code_execution.max_tool_calls },
+      web: webCapability({ settings: () => webSettingsFrom({ config }), clock }),
       ...(memory ? { memory } : {}),
       ...(params.store ? { sessionSearch: sessionSearchFor({ config, store: params.store, scrub: params.scrub, logger: params.logger }) } : {}),
       skills: skillsCapability({
@@ -228,6 +230,19 @@ export function runnerOptionsFrom(params: {
     clarifyTimeoutMs: config.tools.clarify_timeout,
     approval: { mode: config.tools.approval, timeoutMs: config.tools.approval_timeout, ...(config.tools.approval === 'smart' ? { judge: summariserFor({ config }) } : {}) },
     ...(params.registry ? { review: reviewOptionsFrom({ config, registry: params.registry, clock, logger: params.logger, scrub: params.scrub, store: params.store }) } : {}),
+  };
+}
+
+/** The web tools' settings from config `web`. */
+function webSettingsFrom(params: { config: GatewayConfig }): WebSettings {
+  const { web } = params.config;
+  return {
+    search: web.search_backend === undefined ? undefined : { kind: web.search_backend, url: web.search_url, apiKey: web.search_api_key },
+    extractCharLimit: web.extract_char_limit,
+    maxBytes: web.max_bytes,
+    timeoutMs: web.timeout,
+    cacheTtlMs: web.cache_ttl,
+    allowPrivate: web.allow_private,
   };
 }
 

@@ -29,6 +29,15 @@ const liveKeys: ReadonlySet<string> = new Set([
   'memory',
   'agent',
   'tools',
+  // Read at each call of the web tools; only whether web_search is offered at all (search_backend set or not) waits
+  // for a restart.
+  'web.search_url',
+  'web.search_api_key',
+  'web.extract_char_limit',
+  'web.max_bytes',
+  'web.timeout',
+  'web.cache_ttl',
+  'web.allow_private',
   'mcp_servers',
   'toolsets',
   'platform_toolsets',

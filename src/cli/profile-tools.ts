@@ -23,6 +23,6 @@ export function profileTools(params: { config: AppConfig }): ProfileTools {
   return {
     context,
     toolsets: new ToolsetPolicy({ toolsets: config.toolsets, platforms: config.platform_toolsets, contextTokens: () => context.current().tokens }),
-    builtin: new ToolRegistry({ tools: builtinTools({ memory: anyMemoryEnabled({ settings: memorySettingsFrom({ config }) }), skills: true, cron: true }) }),
+    builtin: new ToolRegistry({ tools: builtinTools({ memory: anyMemoryEnabled({ settings: memorySettingsFrom({ config }) }), skills: true, cron: true, web_search: config.web.search_backend !== undefined }) }),
   };
 }

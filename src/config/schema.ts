@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { mcpServersSchema } from './mcp-schema.js';
 import { isToolsetChoice, TOOLSET_NAMES } from '../core/toolset-names.js';
-import { bool, duration, httpUrl, int, num, optionalString, size } from '../util/config-fields.js';
+import { bool, duration, httpUrl, int, num, optionalHttpUrl, optionalString, size } from '../util/config-fields.js';
 import type { PlatformBlock } from '../core/platform-descriptor.js';
 import { timeZone } from '../util/schedule/time-zone.js';
 import { checksSchemaFor, heartbeatSchemaFor } from './unasked-schema.js';
@@ -182,6 +182,31 @@ const cronSchema = z
   })
   .prefault({});
 
+/** The search services web_search can ask. */
+export const WEB_SEARCH_BACKENDS = ['searxng', 'brave', 'tavily'] as const;
+
+/** web: the web_search and web_extract tools. */
+const webSchema = z
+  .strictObject({
+    search_backend: z.enum(WEB_SEARCH_BACKENDS).optional(),
+    search_url: optionalHttpUrl(),
+    search_api_key: optionalString(),
+    extract_char_limit: int({ min: 1000, max: 1_000_000 }).default(15_000),
+    max_bytes: size({ defaultValue: '5m' }),
+    timeout: duration({ defaultValue: '20s', minMs: 1_000 }),
+    cache_ttl: duration({ defaultValue: '15m' }),
+    allow_private: bool().default(false),
+  })
+  .superRefine((web, ctx) => {
+    if (web.search_backend === 'searxng' && web.search_url === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['search_url'], message: "the SearXNG instance's address (e.g. http://127.0.0.1:8888), needed with search_backend: searxng" });
+    }
+    if ((web.search_backend === 'brave' || web.search_backend === 'tavily') && web.search_api_key === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['search_api_key'], message: `the ${web.search_backend} API key (e.g. \${${web.search_backend.toUpperCase()}_API_KEY} from .env), needed with search_backend: ${web.search_backend}` });
+    }
+  })
+  .prefault({});
+
 /** logging: the profile's logs/gateway.log. */
 const loggingSchema = z
   .strictObject({
@@ -208,6 +233,7 @@ const sections = {
   toolsets: toolsetList.optional(),
   platform_toolsets: z.record(z.string().min(1), toolsetList).default({}),
   cron: cronSchema,
+  web: webSchema,
   // Any platform name here; buildConfigSchema checks targets against the platforms it is given.
   heartbeat: heartbeatSchemaFor({ platforms: [] }),
   checks: checksSchemaFor({ platforms: [] }),

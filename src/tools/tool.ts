@@ -5,6 +5,7 @@ import type { SkillsCapability } from '../skills/types.js';
 import type { SessionSearchCapability } from '../search/capability.js';
 import type { MemoryCapability } from '../memory/capability.js';
 import type { SandboxSpec } from './sandbox/spec.js';
+import type { WebCapability } from '../web/capability.js';
 
 /** Limits for the `terminal` tool. */
 export interface TerminalLimits {
@@ -54,6 +55,8 @@ export interface ToolContext {
   codeExecution?: CodeExecutionLimits;
   /** 0 for the turn's own agent, 1 in a child of `delegate_task` (children never delegate further). */
   depth?: number;
+  /** The web (`web_search`, `web_extract`); absent where the gateway gives none. */
+  web?: WebCapability;
 }
 
 /** Limits for the `execute_code` tool. */
@@ -84,8 +87,8 @@ export type ParallelPolicy<Args> =
 export { TOOLSET_NAMES, type ToolsetName } from '../core/toolset-names.js';
 import type { ToolsetName } from '../core/toolset-names.js';
 
-/** A switch of builtinTools: the profile has memory on, has skills, runs the scheduler. */
-export type BuiltinSwitch = 'memory' | 'skills' | 'cron';
+/** A switch of builtinTools: the profile has memory on, has skills, runs the scheduler, has a search service (web.search_backend). */
+export type BuiltinSwitch = 'memory' | 'skills' | 'cron' | 'web_search';
 
 /** How a tool's calls look in the chat's tool-activity lines (the data only: the gateway draws the line). */
 export interface ToolProgressLook {

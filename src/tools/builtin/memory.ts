@@ -15,8 +15,8 @@ export const memoryTool = defineTool({
   toolsets: ['memory'],
   description:
     'Persistent memory, shown in the system prompt of later sessions (not this one); keep entries short. ' +
-    "target 'user': who the user is and what they prefer; 'memory': your own notes (environment, conventions, lessons). " +
-    'A full file refuses the add: merge or remove entries first.',
+    // A full file's refusal says how to make room (merge with replace, drop with remove): not repeated here.
+    "target 'user': who the user is and what they prefer; 'memory': your own notes (environment, conventions, lessons).",
   input,
   parallel: 'never',
   offeredWith: 'memory',

@@ -23,7 +23,7 @@ test('without python3 on PATH the runtime is JavaScript, the description says so
     const runtime = probeCodeRuntime({ searchPath: empty });
     assert.deepEqual(runtime, { language: 'javascript', node: process.execPath });
     const tool = executeCodeTool({ runtime, tools: builtinTools() });
-    assert.match(tool.description, / JavaScript \(no python3 here\): a Node ES module with top-level await; import \{ read_file, write_file, patch, search_files, terminal, session_search \} from 'hermes_tools'/);
+    assert.match(tool.description, / JavaScript \(no python3 here\): a Node ES module with top-level await; import \{ read_file, write_file, patch, search_files, terminal, session_search, web_extract \} from 'hermes_tools'/);
     const registry = new ToolRegistry({ tools: [tool] });
     const ctx = { ...sb.ctx, toolCalls: toolCallsFor({ registry: sb.registry, ctx: sb.ctx }) };
     const refused = await registry.execute({ call: { id: '1', name: 'execute_code', arguments: JSON.stringify({ code: 'print(1)', language: 'python' }) }, ctx });
@@ -55,7 +55,7 @@ test('toolCallsFor: the safe and file tools plus terminal, never memory, delegat
     registry.register(echo);
     registry.register(serial);
     const tools = toolCallsFor({ registry, ctx: sb.ctx, scrub: (text) => text.replaceAll('s3cret', '***') });
-    assert.deepEqual(tools.names, ['read_file', 'write_file', 'patch', 'search_files', 'terminal', 'session_search', 'skills_list', 'skill_view', 'echo_safe']);
+    assert.deepEqual(tools.names, ['read_file', 'write_file', 'patch', 'search_files', 'terminal', 'session_search', 'web_extract', 'skills_list', 'skill_view', 'echo_safe']);
     const signal = new AbortController().signal;
     assert.deepEqual(await tools.call({ name: 'echo_safe', args: { text: 'the s3cret' }, signal }), { content: 'echo the ***', isError: false });
     const bad = await tools.call({ name: 'echo_safe', args: { text: 5 }, signal });

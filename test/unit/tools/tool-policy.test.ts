@@ -50,6 +50,8 @@ const OLD_LOOKS: Record<string, { emoji: string; arg?: string; style?: 'colon' |
   execute_code: { emoji: '🐍' },
   clarify: { emoji: '❓' },
   send_message: { emoji: '✉', arg: 'target', style: 'colon' },
+  // Issue 29's web tools (web_search only with a search service, so not in `all`).
+  web_extract: { emoji: '🌐', arg: 'url' },
 };
 
 const all = builtinTools({ memory: true, skills: true, cron: true });
@@ -59,20 +61,21 @@ const sorted = (list: readonly string[]): string[] => [...list].sort();
 test('the lists derived from the definitions equal the ones once written out by name', () => {
   assert.deepEqual(sorted(names(all.filter((tool) => tool.childBlocked === true))), sorted(OLD_CHILD_BLOCKED));
   assert.deepEqual(Object.fromEntries(TOOLSETS), OLD_TOOLSETS);
-  assert.deepEqual(names(codeCallableTools({ tools: all })), ['read_file', 'write_file', 'patch', 'search_files', 'terminal', 'session_search', 'skills_list', 'skill_view']);
+  assert.deepEqual(names(codeCallableTools({ tools: all })), ['read_file', 'write_file', 'patch', 'search_files', 'terminal', 'session_search', 'web_extract', 'skills_list', 'skill_view']);
   assert.deepEqual(sorted(directOnlyNames({ tools: all })), sorted(OLD_NOT_CALLABLE_FROM_CODE));
   assert.deepEqual(sorted(names(all.filter((tool) => tool.review === true))), sorted(OLD_REVIEW_TOOLS));
   assert.deepEqual(Object.fromEntries(all.map((tool) => [tool.name, tool.progress])), OLD_LOOKS);
   assert.deepEqual(names(all.filter((tool) => tool.freeRound === true || tool.callsTools === true)), ['execute_code']);
 });
 
-test('the switches offer what they did: memory, the three skills tools, cronjob; execute_code always last', () => {
-  const base = ['read_file', 'write_file', 'patch', 'search_files', 'terminal', 'session_search', 'send_message', 'delegate_task', 'clarify'];
+test('the switches offer what they did: memory, the three skills tools, cronjob, web_search; execute_code always last', () => {
+  const base = ['read_file', 'write_file', 'patch', 'search_files', 'terminal', 'session_search', 'web_extract', 'send_message', 'delegate_task', 'clarify'];
   assert.deepEqual(names(builtinTools()), [...base, 'execute_code']);
+  assert.deepEqual(names(builtinTools({ web_search: true })), [...base.slice(0, 6), 'web_search', ...base.slice(6), 'execute_code']);
   assert.deepEqual(names(builtinTools({ memory: true })), [...base, 'memory', 'execute_code']);
   assert.deepEqual(names(builtinTools({ skills: true })), [...base, 'skills_list', 'skill_view', 'skill_manage', 'execute_code']);
   assert.deepEqual(names(all), [...base, 'memory', 'skills_list', 'skill_view', 'skill_manage', 'cronjob', 'execute_code']);
-  assert.deepEqual(names(BUILTIN_TOOLS), names(all).slice(0, -1));
+  assert.deepEqual(names(BUILTIN_TOOLS), names(builtinTools({ memory: true, skills: true, cron: true, web_search: true })).slice(0, -1));
 });
 
 test("each shown argument is one of its tool's arguments", () => {
@@ -96,7 +99,8 @@ test("toolsets keep Hermes Agent's names and error texts; a toolset whose tools 
   };
   assert.equal(refusal(['files']), 'unknown toolset "files"; known toolsets: file, terminal, search, session_search, web, skills, cronjob, memory, delegation, code_execution, messaging, clarify, vision.');
   assert.equal(refusal(['constructor']), 'unknown toolset "constructor"; known toolsets: file, terminal, search, session_search, web, skills, cronjob, memory, delegation, code_execution, messaging, clarify, vision.');
-  assert.equal(refusal(['web']), 'toolset "web" has no tools in this agent (it would need web_search or web_extract); leave it out.');
+  assert.equal(refusal(['vision']), 'toolset "vision" has no tools in this agent (it would need vision_analyze); leave it out.');
+  assert.deepEqual(names(childRegistry({ parent, toolsets: ['web'] }).list()), ['web_extract']);
   assert.equal(refusal([' Skills ']), 'toolset " Skills " has no tools in this agent (it would need skills_list or skill_view or skill_manage); leave it out.');
   assert.equal(refusal(['cronjob']), 'toolset "cronjob" has no tools in this agent (it would need cronjob); leave it out.');
   assert.deepEqual(names(childRegistry({ parent, toolsets: ['FILE'] }).list()), ['read_file', 'write_file', 'patch', 'search_files']);
@@ -118,7 +122,7 @@ test('a new tool with the fields set lands in the right lists; one named like a 
   const webSearch = defineTool({ name: 'web_search', description: 'test', input: z.object({ query: z.string() }), parallel: 'safe', handler: async () => 'hits' });
   const parent = new ToolRegistry({ tools: [...all, fetcher, owner, webSearch] });
 
-  assert.deepEqual(names(childRegistry({ parent, toolsets: ['web'] }).list()), ['web_fetch_page', 'web_search']);
+  assert.deepEqual(names(childRegistry({ parent, toolsets: ['web'] }).list()), ['web_extract', 'web_fetch_page', 'web_search']);
   assert.deepEqual(names(childRegistry({ parent, toolsets: ['search'] }).list()), ['search_files', 'session_search', 'web_fetch_page']);
   const child = names(childRegistry({ parent }).list());
   assert.ok(child.includes('web_fetch_page') && child.includes('web_search') && !child.includes('ask_owner'));

@@ -44,7 +44,8 @@ test('hermes tools list / enable / disable [--platform]: lists each set on or of
   assert.equal(listed.code, 0, listed.stderr);
   assert.match(listed.stdout, /^Tool sets on every platform \(the default: every tool\):\n✓ file: read_file, write_file, patch, search_files\n/);
   assert.match(listed.stdout, /^✓ code_execution: execute_code$/m);
-  assert.match(listed.stdout, /^✓ web: no tools here$/m);
+  assert.match(listed.stdout, /^✓ web: web_extract$/m);
+  assert.match(listed.stdout, /^✓ vision: no tools here$/m);
 
   const off = await cli({ argv: ['-p', 'work', 'tools', 'disable', 'delegation', 'code_execution', '--platform', 'sms'], env });
   assert.equal(off.code, 0, off.stderr);

@@ -1,0 +1,112 @@
+import type { Clock } from '../core/clock.js';
+import { withTimeout } from '../util/timeout.js';
+import { fetchPage, PageFetchError } from './fetch-page.js';
+import { searchWeb, type SearchBackend, type SearchHit } from './search.js';
+
+/** What the web tools may do (config `web`). */
+export interface WebSettings {
+  /** Absent: no search service, web_search is not offered. */
+  readonly search?: SearchBackend | undefined;
+  /** Characters of a page's text web_extract returns whole; past it, the head and tail of the text. */
+  readonly extractCharLimit: number;
+  /** Most bytes of a page downloaded. */
+  readonly maxBytes: number;
+  /** Longest a fetch or search may take. */
+  readonly timeoutMs: number;
+  /** How long a page's text is reused for the same URL. */
+  readonly cacheTtlMs: number;
+  /** Pages on private, loopback and link-local addresses may be fetched. */
+  readonly allowPrivate: boolean;
+}
+
+/** A page's text as web_extract gets it. */
+export interface ExtractedPage {
+  /** The address asked for, and where the text came from after redirects. */
+  readonly url: string;
+  readonly finalUrl: string;
+  readonly title: string;
+  readonly text: string;
+  /** True when the download stopped at `web.max_bytes`. */
+  readonly truncated: boolean;
+  readonly contentType: string;
+}
+
+/** The web for the tools (ToolContext.web). */
+export interface WebCapability {
+  readonly settings: () => WebSettings;
+  /** A page's readable text; throws Error with a readable message when it cannot be had. */
+  extract(params: { url: string; signal: AbortSignal }): Promise<ExtractedPage>;
+  /** Hits for a query from the configured service; throws when none is configured or it fails. */
+  search(params: { query: string; limit: number; signal: AbortSignal }): Promise<SearchHit[]>;
+}
+
+/** Network error codes in words. */
+const CODES: Readonly<Record<string, string>> = {
+  ENOTFOUND: 'no such host',
+  EAI_AGAIN: 'the host name could not be resolved now',
+  ECONNREFUSED: 'the connection was refused',
+  ECONNRESET: 'the connection was reset',
+  ETIMEDOUT: 'the connection timed out',
+  EHOSTUNREACH: 'the host is unreachable',
+  ENETUNREACH: 'the network is unreachable',
+  CERT_HAS_EXPIRED: "the site's certificate has expired",
+  DEPTH_ZERO_SELF_SIGNED_CERT: "the site's certificate is self-signed",
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: "the site's certificate could not be verified",
+  ERR_TLS_CERT_ALTNAME_INVALID: "the site's certificate is for another name",
+};
+
+/** A fetch's or search's failure in one readable line (fetch's "fetch failed" says why through its cause). */
+export function webFailure(params: { error: unknown }): string {
+  const { error } = params;
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? error.cause : undefined;
+  const code = [error, cause].map((e) => (e !== undefined && 'code' in e ? String(e.code) : '')).find((c) => c !== '' && CODES[c] !== undefined);
+  if (code !== undefined) return `${CODES[code] ?? code} (${code})`;
+  return cause !== undefined && error.message === 'fetch failed' ? cause.message : error.message;
+}
+
+/** Pages kept in the cache at most (the oldest goes first). */
+const CACHE_ENTRIES = 64;
+
+/** The user agent pages see. */
+const USER_AGENT = 'Mozilla/5.0 (compatible; hermes-gateway; +https://github.com/NousResearch/hermes-agent)';
+
+/**
+ * The web capability over `settings` (read at each call, so a reload applies): page fetches with the address rule
+ * (`isPublic`, default isPublicAddress: tests let their own server through), timeout and size cap, text by
+ * Readability, and a cache of recent pages by URL for `cacheTtlMs`.
+ */
+export function webCapability(params: { settings: () => WebSettings; clock: Clock; isPublic?: (address: string) => boolean }): WebCapability {
+  const { clock } = params;
+  const cache = new Map<string, { at: number; page: ExtractedPage }>();
+  return {
+    settings: params.settings,
+    extract: async ({ url, signal }) => {
+      const settings = params.settings();
+      const cached = cache.get(url);
+      if (cached !== undefined && clock.now() - cached.at < settings.cacheTtlMs) return cached.page;
+      const fetched = await withTimeout({
+        clock,
+        ms: settings.timeoutMs,
+        signal,
+        run: (timed) =>
+          fetchPage({ url, allowPrivate: settings.allowPrivate, maxBytes: settings.maxBytes, signal: timed, userAgent: USER_AGENT, ...(params.isPublic ? { isPublic: params.isPublic } : {}) }),
+      });
+      // Readability and linkedom load with the first page read, not with the gateway.
+      const { extractText } = await import('./extract.js');
+      const text = extractText({ body: fetched.body, contentType: fetched.contentType, url: fetched.url });
+      if (text === undefined) throw new PageFetchError(`${fetched.url} is not a text page (${fetched.contentType || 'no content type'}); it was not read`);
+      const page: ExtractedPage = { url, finalUrl: fetched.url, title: text.title, text: text.text, truncated: fetched.truncated, contentType: fetched.contentType };
+      cache.delete(url);
+      cache.set(url, { at: clock.now(), page });
+      if (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
+      return page;
+    },
+    search: async ({ query, limit, signal }) => {
+      const settings = params.settings();
+      if (settings.search === undefined) throw new Error('no search service is configured: set web.search_backend (searxng, brave or tavily) in config.yaml');
+      const backend = settings.search;
+      return withTimeout({ clock, ms: settings.timeoutMs, signal, run: (timed) => searchWeb({ backend, query, limit, signal: timed }) });
+    },
+  };
+}
