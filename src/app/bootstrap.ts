@@ -206,7 +206,7 @@ export function runnerOptionsFrom(params: {
         sandbox: terminalSandboxFor({ profile, config }).spec,
       },
       codeExecution: { timeoutMs: config.tools.code_execution.timeout, maxToolCalls: config.tools.code_execution.max_tool_calls },
-      web: webCapability({ settings: () => webSettingsFrom({ config }), clock }),
+      web: webCapability({ settings: () => webSettingsFrom({ config }), clock, scrub: params.scrub }),
       ...(memory ? { memory } : {}),
       ...(params.store ? { sessionSearch: sessionSearchFor({ config, store: params.store, scrub: params.scrub, logger: params.logger }) } : {}),
       skills: skillsCapability({

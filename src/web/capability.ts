@@ -74,14 +74,26 @@ const USER_AGENT = 'Mozilla/5.0 (compatible; hermes-gateway; +https://github.com
 /**
  * The web capability over `settings` (read at each call, so a reload applies): page fetches with the address rule
  * (`isPublic`, default isPublicAddress: tests let their own server through), timeout and size cap, text by
- * Readability, and a cache of recent pages by URL for `cacheTtlMs`.
+ * Readability, and a cache of recent pages by URL for `cacheTtlMs`. An address or query holding one of the profile's
+ * secrets (what `scrub` replaces, percent-encoded too) is refused before anything is sent.
  */
-export function webCapability(params: { settings: () => WebSettings; clock: Clock; isPublic?: (address: string) => boolean }): WebCapability {
+export function webCapability(params: { settings: () => WebSettings; clock: Clock; scrub: (text: string) => string; isPublic?: (address: string) => boolean }): WebCapability {
   const { clock } = params;
+  // A model (or a page it read) could put a secret into an address or a query and send it away: such a request is refused.
+  const refuseSecrets = ({ text, what }: { text: string; what: string }): void => {
+    let decoded = text;
+    try {
+      decoded = decodeURIComponent(text.replace(/\+/g, ' '));
+    } catch {
+      // Not valid percent-encoding: the text as it is is checked.
+    }
+    if (params.scrub(text) !== text || params.scrub(decoded) !== decoded) throw new Error(`the ${what} holds one of the profile's secrets; it was not sent`);
+  };
   const cache = new Map<string, { at: number; page: ExtractedPage }>();
   return {
     settings: params.settings,
     extract: async ({ url, signal }) => {
+      refuseSecrets({ text: url, what: 'address' });
       const settings = params.settings();
       const cached = cache.get(url);
       if (cached !== undefined && clock.now() - cached.at < settings.cacheTtlMs) return cached.page;
@@ -103,6 +115,7 @@ export function webCapability(params: { settings: () => WebSettings; clock: Cloc
       return page;
     },
     search: async ({ query, limit, signal }) => {
+      refuseSecrets({ text: query, what: 'query' });
       const settings = params.settings();
       if (settings.search === undefined) throw new Error('no search service is configured: set web.search_backend (searxng, brave or tavily) in config.yaml');
       const backend = settings.search;

@@ -14,6 +14,10 @@ import { startHarness } from '../helpers/harness.js';
 
 const article = readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'web', 'article.html'));
 
+/** The profile's one secret in these tests. */
+const SECRET = 'sk-web-test-5f3c9a1e77';
+const scrub = (text: string): string => text.replaceAll(SECRET, '***');
+
 /** What the local site served, by path. */
 const served: string[] = [];
 let bigBytesSent = 0;
@@ -71,7 +75,7 @@ describe('web_extract and web_search against a local site', () => {
   };
   /** Runs a web tool; the site on 127.0.0.1 counts as public here, every other private address does not. */
   const call = async (name: string, args: object, opts: { strict?: boolean } = {}) => {
-    const web = webCapability({ settings: () => settings.current, clock: systemClock, ...(opts.strict === true ? {} : { isPublic: (address: string) => address === '127.0.0.1' }) });
+    const web = webCapability({ settings: () => settings.current, clock: systemClock, scrub, ...(opts.strict === true ? {} : { isPublic: (address: string) => address === '127.0.0.1' }) });
     return registry.execute({ call: { id: `c${served.length}`, name, arguments: JSON.stringify(args) }, ctx: { ...sandbox.ctx, web } });
   };
 
@@ -125,6 +129,19 @@ describe('web_extract and web_search against a local site', () => {
     assert.deepEqual(served.slice(before), ['/to-private', '/to-loopback-name'], 'only the redirecting pages of the site itself were asked');
   });
 
+  test("an address or query holding one of the profile's secrets is refused before anything is sent", async () => {
+    const before = served.length;
+    const plain = await call('web_extract', { urls: [`${base}/article?k=${SECRET}`, `${base}/article?k=${encodeURIComponent(SECRET).replace('-', '%2D')}`] });
+    const [first, second] = plain.content.split('\n\n');
+    for (const block of [first, second]) assert.match(block ?? '', /\[Not read: the address holds one of the profile's secrets; it was not sent\]/);
+    settings.current = { ...settings.current, search: { kind: 'searxng', url: `${base}/` } };
+    const search = await call('web_search', { query: `what is ${SECRET}` });
+    assert.equal(search.isError, true);
+    assert.match(search.content, /the query holds one of the profile's secrets; it was not sent/);
+    settings.current = { ...settings.current, search: undefined };
+    assert.equal(served.length, before, 'nothing reached the site');
+  });
+
   test('a 20 MB page is cut at web.max_bytes and its download stops there', async () => {
     settings.current = { ...settings.current, maxBytes: 1024 * 1024 };
     try {
@@ -163,7 +180,7 @@ describe('web_extract and web_search against a local site', () => {
   });
 
   test('a page read again within web.cache_ttl is answered from the cache', async () => {
-    const web = webCapability({ settings: () => settings.current, clock: systemClock, isPublic: (address) => address === '127.0.0.1' });
+    const web = webCapability({ settings: () => settings.current, clock: systemClock, scrub, isPublic: (address) => address === '127.0.0.1' });
     const ctx = { ...sandbox.ctx, web };
     const asked = (): number => served.filter((p) => p === '/article').length;
     await registry.execute({ call: { id: 'x1', name: 'web_extract', arguments: JSON.stringify({ url: `${base}/article` }) }, ctx });
