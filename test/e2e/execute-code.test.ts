@@ -34,7 +34,7 @@ test('a Python script calling read_file 5 times and search_files once: one model
     assert.equal(h.adapter.shown().at(-1)?.text, 'five notes read');
     // The tool is offered with its Python helpers listed.
     const offered = (h.fake.requests[0]?.body.tools ?? []).map((t) => t['function'] as { name: string; description: string }).find((f) => f.name === 'execute_code');
-    assert.match(offered?.description ?? '', / Python 3: from hermes_tools import read_file, write_file, patch, search_files, terminal, session_search, skills_list, skill_view \(keyword arguments as the tool's; .*\)\. language 'javascript': /);
+    assert.match(offered?.description ?? '', / Python 3: from hermes_tools import read_file, write_file, patch, search_files, terminal, session_search, web_extract, skills_list, skill_view \(keyword arguments as the tool's; .*\)\. language 'javascript': /);
   } finally {
     await h.stop();
   }
