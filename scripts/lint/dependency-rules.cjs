@@ -11,7 +11,7 @@ const layers = [
   { name: 'log', paths: ['src/log/'] },
   { name: 'config', paths: ['src/config/'] },
   { name: 'store', paths: ['src/store/'] },
-  { name: 'memory, skills, search, web', paths: ['src/memory/', 'src/skills/', 'src/search/', 'src/web/'] },
+  { name: 'memory, skills, search, web, media', paths: ['src/memory/', 'src/skills/', 'src/search/', 'src/web/', 'src/media/'] },
   { name: 'tools', paths: ['src/tools/'] },
   { name: 'mcp', paths: ['src/mcp/'] },
   { name: 'agent', paths: ['src/agent/'] },

@@ -228,6 +228,7 @@ export function runnerOptionsFrom(params: {
     jobs: { catchUpWindowMs: config.cron.catch_up_window },
     delegation: { maxIterations: config.agent.delegate_max_iterations, maxConcurrentChildren: config.agent.max_concurrent_children },
     clarifyTimeoutMs: config.tools.clarify_timeout,
+    documentCharLimit: config.media.document_char_limit,
     approval: { mode: config.tools.approval, timeoutMs: config.tools.approval_timeout, ...(config.tools.approval === 'smart' ? { judge: summariserFor({ config }) } : {}) },
     ...(params.registry ? { review: reviewOptionsFrom({ config, registry: params.registry, clock, logger: params.logger, scrub: params.scrub, store: params.store }) } : {}),
   };

@@ -38,6 +38,7 @@ const liveKeys: ReadonlySet<string> = new Set([
   'web.timeout',
   'web.cache_ttl',
   'web.allow_private',
+  'media',
   'mcp_servers',
   'toolsets',
   'platform_toolsets',

@@ -207,6 +207,13 @@ const webSchema = z
   })
   .prefault({});
 
+/** media: what arrives with a message (documents now). */
+const mediaSchema = z
+  .strictObject({
+    document_char_limit: int({ min: 1000, max: 1_000_000 }).default(20_000),
+  })
+  .prefault({});
+
 /** logging: the profile's logs/gateway.log. */
 const loggingSchema = z
   .strictObject({
@@ -234,6 +241,7 @@ const sections = {
   platform_toolsets: z.record(z.string().min(1), toolsetList).default({}),
   cron: cronSchema,
   web: webSchema,
+  media: mediaSchema,
   // Any platform name here; buildConfigSchema checks targets against the platforms it is given.
   heartbeat: heartbeatSchemaFor({ platforms: [] }),
   checks: checksSchemaFor({ platforms: [] }),

@@ -159,6 +159,7 @@ export function turnDepsFor(params: TurnDepsSource): TurnDeps {
     scrub: options.scrub,
     safeLength: options.safeLength,
     ...(options.skillsDir === undefined ? {} : { expandSkill: skillExpander({ dir: options.skillsDir }) }),
+    ...(options.documentCharLimit === undefined ? {} : { documentCharLimit: options.documentCharLimit }),
     ...(params.onDelivered ? { onDelivered: params.onDelivered } : {}),
     ...(params.onFinished ? { onFinished: params.onFinished } : {}),
     ...(approval ? { approval } : {}),

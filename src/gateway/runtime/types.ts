@@ -65,6 +65,8 @@ export interface RunnerOptions {
   readonly delegation?: DelegateSettings;
   /** How long a `clarify` question waits for the owner (`tools.clarify_timeout`); absent: the clarify tool is not available. */
   readonly clarifyTimeoutMs?: number;
+  /** Most characters of an attached document's text a turn gets (`media.document_char_limit`); absent: 20,000. */
+  readonly documentCharLimit?: number;
   /** The model endpoint's GET /models, cached (what /model lists and checks names against); absent: only the route's models. */
   readonly modelList?: ModelList;
   /** Which tools each platform's turns offer (`toolsets`, `platform_toolsets`); absent: all of them. */

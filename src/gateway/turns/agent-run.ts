@@ -7,6 +7,7 @@ import type { TypingHandle } from '../intake/mailbox.js';
 import { reactToTurn } from './reactions.js';
 import { startTyping } from './typing.js';
 import { userTextFor } from './user-text.js';
+import { turnDocuments } from './documents.js';
 import type { OpenTurn } from './open.js';
 import type { TurnCompressor, TurnContext } from './context.js';
 
@@ -63,7 +64,8 @@ export async function runAgent(params: { turn: OpenTurn; context: TurnContext; c
   if (reactions && started) await reactOnTurn({ turn, emoji: reactions.start });
   const seen = { streamed: '', storedCalls: 0 };
   try {
-    const result = await deps.agent.run(agentRequest({ ...params, seen }));
+    const documents = await turnDocuments({ turn });
+    const result = await deps.agent.run(agentRequest({ ...params, seen, documents }));
     turn.logger.info({ outcome: result.outcome, modelCalls: result.modelCalls }, 'turn finished');
     return { text: result.text, note: result.note, failed: result.outcome === 'error', storedCalls: seen.storedCalls };
   } catch (error) {
@@ -82,11 +84,11 @@ export async function runAgent(params: { turn: OpenTurn; context: TurnContext; c
 }
 
 /** The user text of the turn: its own message (or the /retry's text), then the merged parts, empty ones left out. */
-function turnUserText(params: { turn: OpenTurn; retryText: string | undefined }): string {
-  const { turn } = params;
+function turnUserText(params: { turn: OpenTurn; retryText: string | undefined; documents: ReadonlyMap<string, string> }): string {
+  const { turn, documents } = params;
   const expandSkill = turn.deps.expandSkill;
-  const own = params.retryText ?? userTextFor({ event: turn.row.event, expandSkill });
-  const parts = (turn.params.merged ?? []).map((part) => userTextFor({ event: part.event, expandSkill }));
+  const own = params.retryText ?? userTextFor({ event: turn.row.event, expandSkill, documents });
+  const parts = (turn.params.merged ?? []).map((part) => userTextFor({ event: part.event, expandSkill, documents }));
   return [own, ...parts].filter((t) => t !== '').join('\n\n');
 }
 
@@ -121,7 +123,14 @@ function compressOption(params: { turn: OpenTurn; context: TurnContext; compress
 }
 
 /** The agent's request for this turn, with the callbacks that stream, store and count what it does. */
-function agentRequest(params: { turn: OpenTurn; context: TurnContext; compress: TurnCompressor; retryText: string | undefined; seen: { streamed: string; storedCalls: number } }): AgentRunParams {
+function agentRequest(params: {
+  turn: OpenTurn;
+  context: TurnContext;
+  compress: TurnCompressor;
+  retryText: string | undefined;
+  seen: { streamed: string; storedCalls: number };
+  documents: ReadonlyMap<string, string>;
+}): AgentRunParams {
   const { turn, context, seen } = params;
   const { deps, signal } = turn;
   const { store } = deps;

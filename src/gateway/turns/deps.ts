@@ -53,6 +53,8 @@ export interface TurnDeps extends TurnToolFactories {
   readonly reactions?: TurnReactions;
   /** Turns `/<skill-name> [text]` into the skill's body plus the text (absent: messages are sent as written). */
   readonly expandSkill?: SkillExpander;
+  /** Most characters of an attached document's text (a PDF's, a text file's) the turn gets; absent: 20,000. */
+  readonly documentCharLimit?: number;
   /** Called after the reply was delivered and the turn completed (never after an error turn, /stop or shutdown), with the model calls it stored. */
   readonly onDelivered?: (params: { sessionId: string; modelCalls: number }) => void;
   /** Called when the turn ended (not when a shutdown left it open for replay): how it ended, for system-started turns' runs. */

@@ -19,8 +19,11 @@ function wordsOf(params: { event: MessageEvent; expandSkill: SkillExpander | und
   return expandSkill({ name: command.name, args: command.args, platform: event.platform }) ?? event.text;
 }
 
-/** The text the agent sees for one inbound message: the words (a skill command expanded), then the files that came with it. */
-export function userTextFor(params: { event: MessageEvent; expandSkill?: SkillExpander | undefined }): string {
+/**
+ * The text the agent sees for one inbound message: the words (a skill command expanded), then the files that came with
+ * it, each followed by its text when `documents` has it (by path: turnDocuments).
+ */
+export function userTextFor(params: { event: MessageEvent; expandSkill?: SkillExpander | undefined; documents?: ReadonlyMap<string, string> }): string {
   const { event } = params;
   const lines: string[] = [];
   if (event.text.trim() !== '') lines.push(wordsOf({ event, expandSkill: params.expandSkill }));
@@ -29,6 +32,8 @@ export function userTextFor(params: { event: MessageEvent; expandSkill?: SkillEx
       .filter((x): x is string => x !== undefined)
       .join(', ');
     lines.push(`[Attached file: ${item.path} (${details})${item.fileName ? ` named "${item.fileName}"` : ''}]`);
+    const text = params.documents?.get(item.path);
+    if (text !== undefined) lines.push(text);
   }
   if (event.replyToId !== undefined && lines.length === 0) lines.push('(empty message)');
   return lines.join('\n');
