@@ -39,6 +39,7 @@ const liveKeys: ReadonlySet<string> = new Set([
   'web.cache_ttl',
   'web.allow_private',
   'media',
+  'stt',
   'mcp_servers',
   'toolsets',
   'platform_toolsets',

@@ -207,6 +207,25 @@ const webSchema = z
   })
   .prefault({});
 
+/** stt: speech to text for voice notes and audio that arrive with a message. */
+const sttSchema = z
+  .strictObject({
+    provider: z.enum(['openai', 'command']).optional(),
+    base_url: optionalHttpUrl(),
+    api_key: optionalString(),
+    model: z.string().min(1).default('whisper-1'),
+    language: optionalString(),
+    command: optionalString(),
+    max_bytes: size({ defaultValue: '20m' }),
+    timeout: duration({ defaultValue: '120s', minMs: 1_000 }),
+  })
+  .superRefine((stt, ctx) => {
+    if (stt.provider === 'command' && stt.command === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['command'], message: 'the command that transcribes a file, with {input} or {input_wav} (and {output} if it writes a file), needed with provider: command' });
+    }
+  })
+  .prefault({});
+
 /** media: what arrives with a message (documents now). */
 const mediaSchema = z
   .strictObject({
@@ -242,6 +261,7 @@ const sections = {
   cron: cronSchema,
   web: webSchema,
   media: mediaSchema,
+  stt: sttSchema,
   // Any platform name here; buildConfigSchema checks targets against the platforms it is given.
   heartbeat: heartbeatSchemaFor({ platforms: [] }),
   checks: checksSchemaFor({ platforms: [] }),

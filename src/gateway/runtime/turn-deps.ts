@@ -160,6 +160,7 @@ export function turnDepsFor(params: TurnDepsSource): TurnDeps {
     safeLength: options.safeLength,
     ...(options.skillsDir === undefined ? {} : { expandSkill: skillExpander({ dir: options.skillsDir }) }),
     ...(options.documentCharLimit === undefined ? {} : { documentCharLimit: options.documentCharLimit }),
+    ...(options.stt === undefined ? {} : { stt: options.stt }),
     ...(params.onDelivered ? { onDelivered: params.onDelivered } : {}),
     ...(params.onFinished ? { onFinished: params.onFinished } : {}),
     ...(approval ? { approval } : {}),

@@ -1,3 +1,4 @@
+import type { SttSettings } from '../../media/transcribe.js';
 import type { ModelList } from '../commands/model-list.js';
 import type { ModelPricing } from '../commands/usage.js';
 import type { PromptSource } from '../../agent/prompt/source.js';
@@ -65,6 +66,8 @@ export interface RunnerOptions {
   readonly delegation?: DelegateSettings;
   /** How long a `clarify` question waits for the owner (`tools.clarify_timeout`); absent: the clarify tool is not available. */
   readonly clarifyTimeoutMs?: number;
+  /** Speech to text for voice notes (`stt`); absent: not set up. */
+  readonly stt?: SttSettings;
   /** Most characters of an attached document's text a turn gets (`media.document_char_limit`); absent: 20,000. */
   readonly documentCharLimit?: number;
   /** The model endpoint's GET /models, cached (what /model lists and checks names against); absent: only the route's models. */

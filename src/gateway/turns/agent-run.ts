@@ -8,6 +8,7 @@ import { reactToTurn } from './reactions.js';
 import { startTyping } from './typing.js';
 import { userTextFor } from './user-text.js';
 import { turnDocuments } from './documents.js';
+import { turnTranscripts } from './voice.js';
 import type { OpenTurn } from './open.js';
 import type { TurnCompressor, TurnContext } from './context.js';
 
@@ -64,10 +65,13 @@ export async function runAgent(params: { turn: OpenTurn; context: TurnContext; c
   if (reactions && started) await reactOnTurn({ turn, emoji: reactions.start });
   const seen = { streamed: '', storedCalls: 0 };
   try {
-    const documents = await turnDocuments({ turn });
+    // What came with the messages, read before the model sees them: voice notes transcribed, documents' text.
+    const voice = await turnTranscripts({ turn });
+    const documents = new Map([...(await turnDocuments({ turn })), ...voice.blocks]);
     const result = await deps.agent.run(agentRequest({ ...params, seen, documents }));
     turn.logger.info({ outcome: result.outcome, modelCalls: result.modelCalls }, 'turn finished');
-    return { text: result.text, note: result.note, failed: result.outcome === 'error', storedCalls: seen.storedCalls };
+    const note = [...voice.notes, ...(result.note === undefined ? [] : [result.note])].join('\n') || undefined;
+    return { text: result.text, note, failed: result.outcome === 'error', storedCalls: seen.storedCalls };
   } catch (error) {
     const refused = storeDiskErrorOf({ error });
     if (refused !== undefined && seen.streamed === '') throw error;

@@ -11,6 +11,7 @@ import type { CompressionDeps } from '../sessions/compress.js';
 import type { MediaPolicy } from '../delivery/media-policy.js';
 import type { MediaStager } from '../delivery/media-stage.js';
 import type { SteeringSource, TypingHandle } from '../intake/mailbox.js';
+import type { SttSettings } from '../../media/transcribe.js';
 import type { SkillExpander } from './user-text.js';
 import type { ToolProgressMode } from './tool-progress.js';
 import type { TurnToolFactories } from './tools.js';
@@ -53,6 +54,8 @@ export interface TurnDeps extends TurnToolFactories {
   readonly reactions?: TurnReactions;
   /** Turns `/<skill-name> [text]` into the skill's body plus the text (absent: messages are sent as written). */
   readonly expandSkill?: SkillExpander;
+  /** Speech to text for voice notes and audio (`stt`); absent: they are not transcribed, and the user is told so. */
+  readonly stt?: SttSettings;
   /** Most characters of an attached document's text (a PDF's, a text file's) the turn gets; absent: 20,000. */
   readonly documentCharLimit?: number;
   /** Called after the reply was delivered and the turn completed (never after an error turn, /stop or shutdown), with the model calls it stored. */
