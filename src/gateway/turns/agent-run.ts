@@ -73,6 +73,8 @@ export async function runAgent(params: { turn: OpenTurn; context: TurnContext; c
     const note = [...voice.notes, ...(result.note === undefined ? [] : [result.note])].join('\n') || undefined;
     return { text: result.text, note, failed: result.outcome === 'error', storedCalls: seen.storedCalls };
   } catch (error) {
+    // Cut short (a /stop, a shutdown) while a voice note or document was being read: the end says so, not "went wrong".
+    if (turn.signal.aborted && seen.streamed === '' && seen.storedCalls === 0) return { text: '', note: undefined, failed: false, storedCalls: 0 };
     const refused = storeDiskErrorOf({ error });
     if (refused !== undefined && seen.streamed === '') throw error;
     if (refused !== undefined) {
