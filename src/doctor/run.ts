@@ -17,6 +17,7 @@ import { mcpLines } from './mcp.js';
 import { line, type CheckLine } from '../core/check-line.js';
 import { Redactor } from '../log/redact.js';
 import type { ProbeResult } from '../tools/sandbox/probe.js';
+import { speechCheck, webSearchCheck } from './senses.js';
 
 /** What runDoctor needs. */
 export interface DoctorParams {
@@ -70,6 +71,7 @@ export async function runDoctor(params: DoctorParams): Promise<CheckLine[]> {
     add(...(await clashLines({ profile, config: loaded, env: params.env })));
     add(sandboxCheck({ config: loaded, profile, ...(params.probeSandbox ? { probe: params.probeSandbox } : {}) }));
     add(...(await mcpLines({ config: loaded, profile, clock })));
+    add(...speechCheck({ config: loaded }), ...(await webSearchCheck({ config: loaded, clock })));
   }
   add(gatewayRunningCheck({ profile, clock }));
   if (config.loaded !== undefined) add(await portCheck({ profile, config: config.loaded.config }));

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
-import path from 'node:path';
+import { findOnPath } from '../../util/on-path.js';
 
 /** The languages an execute_code script may be written in. */
 export type CodeLanguage = 'python' | 'javascript';
@@ -38,19 +38,6 @@ export function probeCodeRuntime(params: { searchPath?: string } = {}): CodeRunt
   }
 }
 
-/** True when an executable `name` is in one of the PATH's folders (a look at the disk, no process started). */
-function onPath(params: { name: string; searchPath: string }): boolean {
-  for (const dir of params.searchPath.split(path.delimiter)) {
-    if (dir === '') continue;
-    try {
-      accessSync(path.join(dir, params.name), constants.X_OK);
-      return true;
-    } catch {
-      // not in this folder
-    }
-  }
-  return false;
-}
 
 /**
  * The host's runtime, once per process. Starting `python3` to ask for its real executable takes from 30 ms to a
@@ -61,7 +48,7 @@ function onPath(params: { name: string; searchPath: string }): boolean {
 export function codeRuntime(): CodeRuntime {
   if (cached !== undefined) return cached;
   const node = process.execPath;
-  if (!onPath({ name: 'python3', searchPath: process.env['PATH'] ?? '/usr/bin:/bin' })) {
+  if (findOnPath({ name: 'python3', searchPath: process.env['PATH'] ?? '/usr/bin:/bin' }) === undefined) {
     cached = { language: 'javascript', node };
     return cached;
   }

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { findOnPath } from '../../util/on-path.js';
 
 /** Longest the probe's `bwrap … /bin/true` may take. */
 const PROBE_TIMEOUT_MS = 5_000;
@@ -10,25 +11,11 @@ export type ProbeResult = { readonly ok: true; readonly bwrap: string } | { read
 
 const cache = new Map<string, ProbeResult>();
 
-/** The first executable `name` on `searchPath` (colon-separated), or undefined. */
-function which(params: { name: string; searchPath: string }): string | undefined {
-  for (const dir of params.searchPath.split(':')) {
-    if (dir === '') continue;
-    const candidate = path.join(dir, params.name);
-    try {
-      fs.accessSync(candidate, fs.constants.X_OK);
-      if (fs.statSync(candidate).isFile()) return candidate;
-    } catch {
-      // Not here.
-    }
-  }
-  return undefined;
-}
 
 /** Runs `bwrap … /bin/true` with the namespaces the terminal uses; uncached (see probeBwrap). */
 export function runBwrapProbe(params: { name?: string; searchPath?: string } = {}): ProbeResult {
   const name = params.name ?? 'bwrap';
-  const bwrap = path.isAbsolute(name) ? name : which({ name, searchPath: params.searchPath ?? process.env['PATH'] ?? '/usr/bin:/bin' });
+  const bwrap = path.isAbsolute(name) ? name : findOnPath({ name, searchPath: params.searchPath ?? process.env['PATH'] ?? '/usr/bin:/bin' });
   if (bwrap === undefined || !fs.existsSync(bwrap)) return { ok: false, reason: 'bubblewrap (bwrap) is not installed' };
   const args = ['--die-with-parent', '--new-session', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-net', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '/bin/true'];
   const result = spawnSync(bwrap, args, { env: { PATH: '/usr/bin:/bin' }, timeout: PROBE_TIMEOUT_MS, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
