@@ -65,11 +65,12 @@ export function webFailure(params: { error: unknown }): string {
   return cause !== undefined && error.message === 'fetch failed' ? cause.message : error.message;
 }
 
-/** Pages kept in the cache at most (the oldest goes first). */
+/** Pages kept in the cache at most, and their characters in all (the oldest go first; a bigger page is not kept). */
 const CACHE_ENTRIES = 64;
+const CACHE_CHARS = 4_000_000;
 
 /** The user agent pages see. */
-const USER_AGENT = 'Mozilla/5.0 (compatible; hermes-gateway; +https://github.com/NousResearch/hermes-agent)';
+const USER_AGENT = 'Mozilla/5.0 (compatible; hermes-gateway)';
 
 /**
  * The web capability over `settings` (read at each call, so a reload applies): page fetches with the address rule
@@ -90,6 +91,21 @@ export function webCapability(params: { settings: () => WebSettings; clock: Cloc
     if (params.scrub(text) !== text || params.scrub(decoded) !== decoded) throw new Error(`the ${what} holds one of the profile's secrets; it was not sent`);
   };
   const cache = new Map<string, { at: number; page: ExtractedPage }>();
+  let cachedChars = 0;
+  // Bounded by count and by size: a gateway reading pages for days keeps at most a few MB of them.
+  const remember = ({ url, page }: { url: string; page: ExtractedPage }): void => {
+    const old = cache.get(url);
+    if (old !== undefined) cachedChars -= old.page.text.length;
+    cache.delete(url);
+    if (page.text.length > CACHE_CHARS / 4) return;
+    cache.set(url, { at: clock.now(), page });
+    cachedChars += page.text.length;
+    for (const [key, entry] of cache) {
+      if (cache.size <= CACHE_ENTRIES && cachedChars <= CACHE_CHARS) break;
+      cache.delete(key);
+      cachedChars -= entry.page.text.length;
+    }
+  };
   return {
     settings: params.settings,
     extract: async ({ url, signal }) => {
@@ -109,9 +125,7 @@ export function webCapability(params: { settings: () => WebSettings; clock: Cloc
       const text = extractText({ body: fetched.body, contentType: fetched.contentType, url: fetched.url });
       if (text === undefined) throw new PageFetchError(`${fetched.url} is not a text page (${fetched.contentType || 'no content type'}); it was not read`);
       const page: ExtractedPage = { url, finalUrl: fetched.url, title: text.title, text: text.text, truncated: fetched.truncated, contentType: fetched.contentType };
-      cache.delete(url);
-      cache.set(url, { at: clock.now(), page });
-      if (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
+      remember({ url, page });
       return page;
     },
     search: async ({ query, limit, signal }) => {
