@@ -338,20 +338,24 @@ ALTER TABLE sessions ADD COLUMN prompt_id INTEGER REFERENCES prompts (id);
 /** Moves every stored session prompt into `prompts` (one row per distinct prompt), then drops the old columns. */
 function movePrompts(db: Database.Database): void {
   db.exec(promptsSchema);
-  const rows = db.prepare<[], { id: string; text: string; layers: string | null; tools: string | null }>(
-    'SELECT id, system_prompt AS text, prompt_layers_json AS layers, extra_tools_json AS tools FROM sessions WHERE system_prompt IS NOT NULL',
+  // A page at a time: a store of years holds thousands of ~10 KB prompts (and a statement cannot read while others write).
+  const page = db.prepare<[number], { rid: number; id: string; text: string; layers: string | null; tools: string | null }>(
+    'SELECT rowid AS rid, id, system_prompt AS text, prompt_layers_json AS layers, extra_tools_json AS tools FROM sessions WHERE rowid > ? AND system_prompt IS NOT NULL ORDER BY rowid LIMIT 200',
   );
   const insert = db.prepare<{ digest: string; text: string; layers: string; tools: string | null }>(
     'INSERT INTO prompts (digest, text, layers_json, extra_tools_json) VALUES (@digest, @text, @layers, @tools) ON CONFLICT (digest) DO NOTHING',
   );
   const idOf = db.prepare<[string], number>('SELECT id FROM prompts WHERE digest = ?').pluck();
   const point = db.prepare<{ session: string; prompt: number }>('UPDATE sessions SET prompt_id = @prompt WHERE id = @session');
-  for (const row of rows.all()) {
-    const layers = row.layers ?? '[]';
-    const digest = promptDigest({ text: row.text, layers, tools: row.tools });
-    insert.run({ digest, text: row.text, layers, tools: row.tools });
-    const prompt = idOf.get(digest);
-    if (prompt !== undefined) point.run({ session: row.id, prompt });
+  for (let after = 0, rows = page.all(after); rows.length > 0; rows = page.all(after)) {
+    for (const row of rows) {
+      const layers = row.layers ?? '[]';
+      const digest = promptDigest({ text: row.text, layers, tools: row.tools });
+      insert.run({ digest, text: row.text, layers, tools: row.tools });
+      const prompt = idOf.get(digest);
+      if (prompt !== undefined) point.run({ session: row.id, prompt });
+      after = row.rid;
+    }
   }
   db.exec('ALTER TABLE sessions DROP COLUMN system_prompt; ALTER TABLE sessions DROP COLUMN prompt_layers_json; ALTER TABLE sessions DROP COLUMN extra_tools_json;');
 }

@@ -57,6 +57,8 @@ describe('session prompts and model usage (migration 4)', () => {
       insert.run('s2', 'k2', 'Hello', layers, null, null);
       insert.run('s3', 'k3', 'Other', null, '{"servers":[]}', null);
       insert.run('s4', 'k4', null, null, null, 'm4');
+      // More than one page of the move (200 rows a page).
+      for (let i = 0; i < 450; i++) insert.run(`many-${i}`, `km-${i}`, `Prompt ${i % 3}`, layers, null, null);
       db.close();
       const store = openStore({ path: file, clock: new FakeClock() });
       try {
@@ -66,12 +68,14 @@ describe('session prompts and model usage (migration 4)', () => {
         assert.equal(store.sessionPrompt({ sessionId: 's4' }), undefined);
         assert.equal(store.sessionModel({ sessionId: 's1' }), 'm1');
         assert.equal(store.sessionModel({ sessionId: 's4' }), 'm4');
+        for (const i of [0, 199, 200, 201, 449]) assert.equal(store.sessionPrompt({ sessionId: `many-${i}` })?.text, `Prompt ${i % 3}`, `many-${i}`);
       } finally {
         store.close();
       }
       const after = new Database(file, { readonly: true });
       try {
-        assert.equal(after.prepare('SELECT count(*) FROM prompts').pluck().get(), 2);
+        assert.equal(after.prepare('SELECT count(*) FROM prompts').pluck().get(), 5);
+        assert.equal(after.prepare('SELECT count(*) FROM sessions WHERE prompt_id IS NULL').pluck().get(), 1, 'only the session that had none');
       } finally {
         after.close();
       }
