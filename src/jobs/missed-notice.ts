@@ -1,6 +1,5 @@
 import type { JobRow, JobRunRow } from '../store/job-types.js';
-import { DELIVERY_GIVE_UP_MS } from './run-job.js';
-import { deliveryJournal } from './run-journal.js';
+import { DELIVERY_GIVE_UP_MS, deliverToTarget } from './run-job.js';
 import { resolveTargets } from './run-targets.js';
 import type { SchedulerDeps } from './run-types.js';
 import { missedNotice } from './missed.js';
@@ -19,16 +18,7 @@ export async function tellMissed(params: { deps: SchedulerDeps; job: JobRow; run
   const text = missedNotice({ job, run });
   for (const target of resolveTargets({ store, targets: job.targets })) {
     if (told.has(target.key)) continue;
-    if (!target.ok) {
-      store.recordDelivery({ runId: run.id, target: target.key, platform: target.platform, chatId: '', messageIds: [], error: target.error, now: clock.now() });
-      deps.logger.warn({ jobId: job.id, target: target.key, error: target.error }, 'job: could not tell a chat about a missed one-shot');
-      continue;
-    }
-    const journalId = deliveryJournal({ store, clock, profile: deps.profileName(), run, target });
-    const sent = await deps.sendText({ platform: target.platform, chat: target.chat, text, journalId });
-    const ids = sent.ok ? sent.messageIds : [];
-    const error = sent.ok ? (ids.length > 0 ? null : 'the platform returned no message id') : sent.error;
-    store.recordDelivery({ runId: run.id, target: target.key, platform: target.platform, chatId: target.chat.id, threadId: target.chat.threadId ?? null, messageIds: ids, error, now: clock.now() });
+    const error = await deliverToTarget({ deps, run, target, text });
     if (error === null) deps.logger.info({ jobId: job.id, target: target.key }, 'job: told the chat about a missed one-shot');
     else deps.logger.warn({ jobId: job.id, target: target.key, error }, 'job: could not tell a chat about a missed one-shot');
   }

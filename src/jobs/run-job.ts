@@ -129,6 +129,26 @@ async function injectRun(params: { deps: SchedulerDeps; job: JobRow; run: JobRun
   return end;
 }
 
+/**
+ * Sends `text` to one of a run's targets and records the delivery on the run: journaled like a reply (parts sent before
+ * a crash or a failure are found, never sent twice). Returns the error, or null when the platform gave message ids; a
+ * target that cannot be reached (no home channel) is recorded with its error and nothing is sent.
+ */
+export async function deliverToTarget(params: { deps: SchedulerDeps; run: JobRunRow; target: ResolvedTarget; text: string }): Promise<string | null> {
+  const { deps, run, target, text } = params;
+  const { store, clock } = deps;
+  if (!target.ok) {
+    store.recordDelivery({ runId: run.id, target: target.key, platform: target.platform, chatId: '', messageIds: [], error: target.error, now: clock.now() });
+    return target.error;
+  }
+  const journalId = deliveryJournal({ store, clock, profile: deps.profileName(), run, target });
+  const sent = await deps.sendText({ platform: target.platform, chat: target.chat, text, journalId });
+  const ids = sent.ok ? sent.messageIds : [];
+  const error = sent.ok ? (ids.length > 0 ? null : 'the platform returned no message id') : sent.error;
+  store.recordDelivery({ runId: run.id, target: target.key, platform: target.platform, chatId: target.chat.id, threadId: target.chat.threadId ?? null, messageIds: ids, error, now: clock.now() });
+  return error;
+}
+
 /** Sends the answer to every target still without proof, records each, and finishes the run (delivered only with proof from all). */
 async function deliverAll(params: {
   deps: SchedulerDeps;
@@ -140,26 +160,16 @@ async function deliverAll(params: {
   logger: SchedulerDeps['logger'];
 }): Promise<AttemptOutcome> {
   const { deps, run, targets, proven, text } = params;
-  const { store, clock } = deps;
+  const { clock } = deps;
   const errors: string[] = [];
   for (const target of targets) {
     if (proven.has(target.key)) continue;
-    if (!target.ok) {
-      store.recordDelivery({ runId: run.id, target: target.key, platform: target.platform, chatId: '', messageIds: [], error: target.error, now: clock.now() });
-      errors.push(`${target.key}: ${target.error}`);
-      continue;
-    }
-    if (text.trim() === '') {
+    if (target.ok && text.trim() === '') {
       // No answer to send: the run's turn did not get one onto the platform (refused: no adapter running, …), say why.
       errors.push(`${target.key}: ${params.failed?.get(target.key) ?? 'nothing to send (the answer was not found)'}`);
       continue;
     }
-    // Journaled like a reply: parts sent before a crash or a failure are found, never sent twice.
-    const journalId = deliveryJournal({ store, clock, profile: deps.profileName(), run, target });
-    const sent = await deps.sendText({ platform: target.platform, chat: target.chat, text, journalId });
-    const ids = sent.ok ? sent.messageIds : [];
-    const error = sent.ok ? (ids.length > 0 ? null : 'the platform returned no message id') : sent.error;
-    store.recordDelivery({ runId: run.id, target: target.key, platform: target.platform, chatId: target.chat.id, threadId: target.chat.threadId ?? null, messageIds: ids, error, now: clock.now() });
+    const error = await deliverToTarget({ deps, run, target, text });
     if (error === null) proven.add(target.key);
     else errors.push(`${target.key}: ${error}`);
   }
