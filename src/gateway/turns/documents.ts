@@ -1,8 +1,7 @@
-import type { MessageEvent } from '../../core/adapter.js';
 import { documentKind, documentText, type DocumentText } from '../../media/documents.js';
 import { scanForThreats } from '../../threats/scan.js';
 import { errorMessage } from '../../util/error-text.js';
-import type { OpenTurn } from './open.js';
+import { turnFiles, type OpenTurn } from './open.js';
 
 /** A document's text cap when the config gives none (`media.document_char_limit`). */
 const DEFAULT_CHAR_LIMIT = 20_000;
@@ -26,10 +25,9 @@ function documentBlock(params: { name: string; path: string; document: DocumentT
 export async function turnDocuments(params: { turn: OpenTurn }): Promise<ReadonlyMap<string, string>> {
   const { turn } = params;
   const limit = turn.deps.documentCharLimit ?? DEFAULT_CHAR_LIMIT;
-  const events: MessageEvent[] = [turn.row.event, ...(turn.params.merged ?? []).map((part) => part.event)];
   const blocks = new Map<string, string>();
-  for (const item of events.flatMap((event) => event.media)) {
-    if (blocks.has(item.path) || documentKind(item) === undefined) continue;
+  for (const item of turnFiles({ turn })) {
+    if (documentKind(item) === undefined) continue;
     const name = item.fileName ?? item.path.split('/').pop() ?? item.path;
     try {
       const document = await documentText({ path: item.path, mimeType: item.mimeType, fileName: item.fileName, maxChars: limit });

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { InboxRow, SessionRow } from '../../store/types.js';
-import type { MessageEvent, SystemOrigin } from '../../core/adapter.js';
+import type { MediaItem, MessageEvent, SystemOrigin } from '../../core/adapter.js';
 import { StreamDelivery } from '../delivery/stream.js';
 import { turnJournal, turnLeftovers } from './journal.js';
 import { titleFor } from './user-text.js';
@@ -127,6 +127,13 @@ export function turnFinished(params: { turn: OpenTurn; end: TurnFinish }): void 
   } catch (error) {
     turn.logger.warn({ err: error }, 'the adapter failed on the end of a turn');
   }
+}
+
+/** The files that came with the turn's messages (its own, then the merged parts'), each path once. */
+export function turnFiles(params: { turn: OpenTurn }): MediaItem[] {
+  const { turn } = params;
+  const all = [turn.row.event, ...(turn.params.merged ?? []).map((part) => part.event)].flatMap((event) => event.media);
+  return all.filter((item, i) => all.findIndex((other) => other.path === item.path) === i);
 }
 
 /** Marks the turn's row and every row merged or steered into it done. */

@@ -1,8 +1,7 @@
-import type { MessageEvent } from '../../core/adapter.js';
 import { transcribe, TranscriptionError } from '../../media/transcribe.js';
 import { errorMessage } from '../../util/error-text.js';
 import { withTimeout } from '../../util/timeout.js';
-import type { OpenTurn } from './open.js';
+import { turnFiles, type OpenTurn } from './open.js';
 
 /** What the turn's voice notes became: a block per file for the user text, and lines for the user about failures. */
 export interface TurnTranscripts {
@@ -19,11 +18,10 @@ export interface TurnTranscripts {
 export async function turnTranscripts(params: { turn: OpenTurn }): Promise<TurnTranscripts> {
   const { turn } = params;
   const { stt, clock } = turn.deps;
-  const events: MessageEvent[] = [turn.row.event, ...(turn.params.merged ?? []).map((part) => part.event)];
   const blocks = new Map<string, string>();
   const notes: string[] = [];
-  for (const item of events.flatMap((event) => event.media)) {
-    if (blocks.has(item.path) || (item.kind !== 'voice' && item.kind !== 'audio')) continue;
+  for (const item of turnFiles({ turn })) {
+    if (item.kind !== 'voice' && item.kind !== 'audio') continue;
     const what = item.kind === 'voice' ? 'voice note' : 'audio file';
     if (stt === undefined) {
       blocks.set(item.path, `[The ${what} was not transcribed: no speech-to-text is set up.]`);
