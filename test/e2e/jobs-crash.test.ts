@@ -1,23 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { JobRow } from '../../src/store/job-types.js';
 import { until } from '../helpers/gateway-process.js';
-import { startCrashRig, waitDelivered, withStoreAt } from '../helpers/jobs-crash.js';
-
-/** A one-shot job at `atMs` to the loopback chat c1. */
-function oneShot(params: { dbPath: string; atMs: number; prompt: string }): JobRow {
-  return withStoreAt(params.dbPath, (store) =>
-    store.createJob({
-      name: 'Crash job',
-      prompt: params.prompt,
-      scheduleText: 'once',
-      schedule: { kind: 'once', atMs: params.atMs },
-      timeZone: 'UTC',
-      targets: [{ kind: 'chat', platform: 'loopback', chat: { id: 'c1', kind: 'dm' }, origin: true }],
-      nextRunAt: params.atMs,
-    }),
-  );
-}
+import { oneShotJob, startCrashRig, waitDelivered, withStoreAt } from '../helpers/jobs-crash.js';
 
 test('kill -9 one second before the due time, restart two minutes after it: delivered exactly once (catch-up)', { timeout: 60_000 }, async () => {
   const rig = await startCrashRig({ tmpPrefix: 'hermes-jobs-crash-' });
@@ -27,7 +11,7 @@ test('kill -9 one second before the due time, restart two minutes after it: deli
   try {
     await until({ what: 'the gateway started', timeoutMs: 20_000, output: proc.output, check: () => /gateway running/.test(proc.output()) });
     const dueAt = Date.now() + 3000;
-    const job = oneShot({ dbPath, atMs: dueAt, prompt: 'Remind me.' });
+    const job = oneShotJob({ dbPath, atMs: dueAt, prompt: 'Remind me.' });
     await new Promise((r) => setTimeout(r, dueAt - 1000 - Date.now()));
     proc.proc.kill('SIGKILL');
     await proc.exited;
@@ -58,7 +42,7 @@ test('kill -9 while the job’s turn runs: after restart the same run finishes i
   let proc = rig.spawn();
   try {
     await until({ what: 'the gateway started', timeoutMs: 20_000, output: proc.output, check: () => /gateway running/.test(proc.output()) });
-    const job = oneShot({ dbPath, atMs: Date.now() - 1000, prompt: 'Count.' });
+    const job = oneShotJob({ dbPath, atMs: Date.now() - 1000, prompt: 'Count.' });
     // The running scheduler sees it within its longest sleep; a restart would too, so restart to pick it up now.
     proc.proc.kill('SIGTERM');
     await proc.exited;

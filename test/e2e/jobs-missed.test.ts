@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { cli } from '../helpers/cli.js';
 import { until } from '../helpers/gateway-process.js';
-import { startCrashRig, withStoreAt } from '../helpers/jobs-crash.js';
+import { oneShotJob, startCrashRig } from '../helpers/jobs-crash.js';
 import { formatWallTime } from '../../src/util/schedule/zoned-time.js';
 
 test('a one-shot due while the gateway was stopped, past the catch-up window: cron list says missed and why, the chat is told once, nothing runs late', { timeout: 90_000 }, async () => {
@@ -16,17 +16,7 @@ test('a one-shot due while the gateway was stopped, past the catch-up window: cr
     await proc.exited;
     // The reminder was due two hours ago, while the gateway was stopped: past the default catch-up window (1 h).
     const dueAt = Date.now() - 2 * 3_600_000;
-    const job = withStoreAt(dbPath, (store) =>
-      store.createJob({
-        name: 'Call the dentist',
-        prompt: 'Remind me to call the dentist.',
-        scheduleText: 'once',
-        schedule: { kind: 'once', atMs: dueAt },
-        timeZone: 'UTC',
-        targets: [{ kind: 'chat', platform: 'loopback', chat: { id: 'c1', kind: 'dm' }, origin: true }],
-        nextRunAt: dueAt,
-      }),
-    );
+    const job = oneShotJob({ dbPath, atMs: dueAt, name: 'Call the dentist', prompt: 'Remind me to call the dentist.' });
     const startedAt = Date.now();
     proc = rig.spawn();
     await until({ what: 'the chat told about the missed reminder', timeoutMs: 20_000, output: proc.output, check: () => platform.chat('c1').length > 0 });
@@ -49,17 +39,7 @@ test('a one-shot due while the gateway was stopped, past the catch-up window: cr
     // Told once: the next start tells only about what it finds missed then (a second reminder), not the first again.
     proc.proc.kill('SIGTERM');
     await proc.exited;
-    withStoreAt(dbPath, (store) =>
-      store.createJob({
-        name: 'Water the plants',
-        prompt: 'Remind me to water the plants.',
-        scheduleText: 'once',
-        schedule: { kind: 'once', atMs: dueAt },
-        timeZone: 'UTC',
-        targets: [{ kind: 'chat', platform: 'loopback', chat: { id: 'c1', kind: 'dm' }, origin: true }],
-        nextRunAt: dueAt,
-      }),
-    );
+    oneShotJob({ dbPath, atMs: dueAt, name: 'Water the plants', prompt: 'Remind me to water the plants.' });
     proc = rig.spawn();
     await until({ what: 'the chat told about the second missed reminder', timeoutMs: 20_000, output: proc.output, check: () => platform.chat('c1').length > 1 });
     const after = platform.chat('c1').map((m) => m.text);

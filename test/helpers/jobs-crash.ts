@@ -4,6 +4,7 @@ import path from 'node:path';
 import { stringify } from 'yaml';
 import { openStore } from '../../src/store/sqlite-store.js';
 import type { Store } from '../../src/store/types.js';
+import type { JobRow } from '../../src/store/job-types.js';
 import { systemClock } from '../../src/core/clock.js';
 import { FakeOpenAI } from '../fakes/openai/server.js';
 import { LoopbackPlatform } from '../fakes/loopback/server.js';
@@ -57,6 +58,21 @@ export function withStoreAt<T>(dbPath: string, fn: (store: Store) => T): T {
   } finally {
     store.close();
   }
+}
+
+/** A one-shot job at `atMs` to the loopback chat c1, made in the store at `dbPath` (named `name`, default "Crash job"). */
+export function oneShotJob(params: { dbPath: string; atMs: number; prompt: string; name?: string }): JobRow {
+  return withStoreAt(params.dbPath, (store) =>
+    store.createJob({
+      name: params.name ?? 'Crash job',
+      prompt: params.prompt,
+      scheduleText: 'once',
+      schedule: { kind: 'once', atMs: params.atMs },
+      timeZone: 'UTC',
+      targets: [{ kind: 'chat', platform: 'loopback', chat: { id: 'c1', kind: 'dm' }, origin: true }],
+      nextRunAt: params.atMs,
+    }),
+  );
 }
 
 /** Waits until the job's newest run is delivered, then half a second longer (for any stray send). */
