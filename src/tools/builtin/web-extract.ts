@@ -84,7 +84,8 @@ function block(params: { page: ExtractedPage; body: string }): string {
  */
 export const webExtractTool = defineTool({
   name: 'web_extract',
-  description: "Read web pages' main text; a long page comes back as its start and end, read_file has the rest.",
+  // A long page's window says itself where the rest is (its footer names the saved file and read_file).
+  description: "Read web pages' main text.",
   input,
   // Written out: Hermes Agent's `urls` alone (`url` for one page is taken too, not advertised), without the checks the
   // model needs no telling of (minLength, minItems).
