@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import {
-  Client, DiscordjsErrorCodes, Events, GatewayIntentBits, Partials, type ChatInputCommandInteraction, type Message, type SendableChannels,
+  Client, DiscordAPIError, DiscordjsErrorCodes, Events, MessageFlags, MessagePayload, GatewayIntentBits, Partials, type ChatInputCommandInteraction, type Message, type SendableChannels,
 } from 'discord.js';
 import type { Logger } from 'pino';
 import type { DiscordConfig } from './config-schema.js';
@@ -22,7 +22,7 @@ import { openThread, wantsThread } from './auto-thread.js';
 import { choiceComponents, handleButtonPress } from './buttons.js';
 import { readMessage, type DiscordInboundPolicy } from './inbound.js';
 import { readCommand, takeCommand } from './interactions.js';
-import { oversizeNote } from './media-out.js';
+import { oversizeNote, voiceMessageFiles } from './media-out.js';
 import { syncSlashCommands } from './slash-commands.js';
 import { downloadAttachments } from './media-in.js';
 import { RefusedHold } from '../kit/refused-hold.js';
@@ -148,6 +148,28 @@ export class DiscordAdapter implements PlatformAdapter {
 
   async send(message: OutboundMessage): Promise<{ messageId: string }> {
     const channel = await this.channel({ chat: message.chat });
+    const replyTo = message.replyToId !== undefined && !this.interactionIds.has(message.replyToId) ? message.replyToId : undefined;
+    const common = {
+      allowedMentions,
+      ...(replyTo !== undefined ? { reply: { messageReference: replyTo, failIfNotExists: false } } : {}),
+      // With enforce_nonce Discord answers a repeated nonce (within minutes) with the message it already created.
+      ...(message.nonce !== undefined ? { nonce: message.nonce, enforceNonce: true } : {}),
+    };
+    const voice = await voiceMessageFiles({ message, maxFileSize: this.config.max_file_size });
+    if (voice !== undefined) {
+      try {
+        // Discord keeps a voice message's duration and waveform only for an audio upload: the part says audio/ogg
+        // (discord.js would sniff the bytes as application/ogg).
+        const payload = await MessagePayload.create(channel, { ...common, files: voice, flags: MessageFlags.IsVoiceMessage }).resolveBody().resolveFiles();
+        for (const file of payload.files ?? []) file.contentType = 'audio/ogg';
+        const sent = await channel.send(payload);
+        return { messageId: sent.id };
+      } catch (error) {
+        // A channel where the bot may not send voice messages still gets the audio, as a file.
+        if (!(error instanceof DiscordAPIError) || error.status >= 500) throw error;
+        this.logger.warn({ code: error.code, status: error.status }, 'Discord refused the voice message; sending the audio as a file');
+      }
+    }
     const files = [];
     const notes: string[] = [];
     for (const attachment of message.attachments ?? []) {
@@ -160,16 +182,12 @@ export class DiscordAdapter implements PlatformAdapter {
     const text = [message.text, ...notes].filter((part) => part.trim() !== '').join('\n');
     if (text.length > this.capabilities.maxMessageLength) throw new Error(`${notes.join(' ')} (and the message text is too long to say so in it)`);
     const content = text === '' ? undefined : text;
-    const replyTo = message.replyToId !== undefined && !this.interactionIds.has(message.replyToId) ? message.replyToId : undefined;
     const choices = message.choices ?? [];
     const sent = await channel.send({
+      ...common,
       ...(content !== undefined ? { content } : {}),
       files,
       ...(choices.length > 0 ? { components: choiceComponents({ choices }) } : {}),
-      allowedMentions,
-      ...(replyTo !== undefined ? { reply: { messageReference: replyTo, failIfNotExists: false } } : {}),
-      // With enforce_nonce Discord answers a repeated nonce (within minutes) with the message it already created.
-      ...(message.nonce !== undefined ? { nonce: message.nonce, enforceNonce: true } : {}),
     });
     if (choices.length > 0) this.withButtons.add(sent.id);
     return { messageId: sent.id };

@@ -54,7 +54,7 @@ export class SmsAdapter implements PlatformAdapter {
   readonly name = 'sms';
   /** Twilio fetches MMS pictures by their signed link after the send. */
   readonly readsAttachmentsLater = true;
-  readonly capabilities: AdapterCapabilities = { edit: false, threads: false, typing: false, reactions: false, media: true, maxMessageLength: SMS_MAX_LENGTH, markup: 'none' };
+  readonly capabilities: AdapterCapabilities = { edit: false, threads: false, typing: false, reactions: false, media: true, voice: false, maxMessageLength: SMS_MAX_LENGTH, markup: 'none' };
   private readonly config: SmsConfig;
   private readonly accountSid: string;
   private readonly authToken: string;

@@ -39,7 +39,7 @@ import { reviewOptionsFrom } from '../gateway/review/options.js';
 import { formattingRules } from '../../adapters/index.js';
 import { terminalSandboxFor, warnIfUnconfined } from '../tools/sandbox/terminal-sandbox.js';
 import { webCapability, type WebSettings } from '../web/capability.js';
-import type { SttSettings } from '../media/transcribe.js';
+import { mediaOptionsFrom } from './media-settings.js';
 import { McpHub } from '../mcp/hub.js';
 import { ToolsetPolicy } from '../tools/toolsets.js';
 
@@ -229,7 +229,7 @@ export function runnerOptionsFrom(params: {
     jobs: { catchUpWindowMs: config.cron.catch_up_window },
     delegation: { maxIterations: config.agent.delegate_max_iterations, maxConcurrentChildren: config.agent.max_concurrent_children },
     clarifyTimeoutMs: config.tools.clarify_timeout,
-    ...mediaOptionsFrom({ config }),
+    ...mediaOptionsFrom({ config, cacheDir: profile.cacheDir }),
     approval: { mode: config.tools.approval, timeoutMs: config.tools.approval_timeout, ...(config.tools.approval === 'smart' ? { judge: summariserFor({ config }) } : {}) },
     ...(params.registry ? { review: reviewOptionsFrom({ config, registry: params.registry, clock, logger: params.logger, scrub: params.scrub, store: params.store }) } : {}),
   };
@@ -245,27 +245,6 @@ function webSettingsFrom(params: { config: GatewayConfig }): WebSettings {
     timeoutMs: web.timeout,
     cacheTtlMs: web.cache_ttl,
     allowPrivate: web.allow_private,
-  };
-}
-
-/** What the turns do with what arrives with a message: documents' text (`media`), voice notes (`stt`, when its provider is set). */
-function mediaOptionsFrom(params: { config: GatewayConfig }): { documentCharLimit: number; stt?: SttSettings } {
-  const { config } = params;
-  return { documentCharLimit: config.media.document_char_limit, ...(config.stt.provider === undefined ? {} : { stt: sttSettingsFrom({ config }) }) };
-}
-
-/** Speech to text from config `stt` (its provider set). */
-function sttSettingsFrom(params: { config: GatewayConfig }): SttSettings {
-  const { stt } = params.config;
-  return {
-    provider: stt.provider ?? 'openai',
-    baseUrl: stt.base_url,
-    apiKey: stt.api_key,
-    model: stt.model,
-    language: stt.language,
-    command: stt.command,
-    maxBytes: stt.max_bytes,
-    timeoutMs: stt.timeout,
   };
 }
 

@@ -40,6 +40,7 @@ const liveKeys: ReadonlySet<string> = new Set([
   'web.allow_private',
   'media',
   'stt',
+  'tts',
   'mcp_servers',
   'toolsets',
   'platform_toolsets',

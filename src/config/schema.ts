@@ -226,6 +226,26 @@ const sttSchema = z
   })
   .prefault({});
 
+/** tts: text to speech for the replies of chats that asked for voice (/voice on, /voice tts). */
+const ttsSchema = z
+  .strictObject({
+    provider: z.enum(['openai', 'command']).optional(),
+    base_url: optionalHttpUrl(),
+    api_key: optionalString(),
+    model: z.string().min(1).default('gpt-4o-mini-tts'),
+    voice: z.string().min(1).default('alloy'),
+    command: optionalString(),
+    chunk_chars: int({ min: 100, max: 4096 }).default(1500),
+    max_chunks: int({ min: 1, max: 20 }).default(4),
+    timeout: duration({ defaultValue: '60s', minMs: 1_000 }),
+  })
+  .superRefine((tts, ctx) => {
+    if (tts.provider === 'command' && (tts.command === undefined || !tts.command.includes('{output}'))) {
+      ctx.addIssue({ code: 'custom', path: ['command'], message: 'the command that speaks {input} (a file with the text) or {text} into the audio file {output}, needed with provider: command' });
+    }
+  })
+  .prefault({});
+
 /** media: what arrives with a message (documents now). */
 const mediaSchema = z
   .strictObject({
@@ -262,6 +282,7 @@ const sections = {
   web: webSchema,
   media: mediaSchema,
   stt: sttSchema,
+  tts: ttsSchema,
   // Any platform name here; buildConfigSchema checks targets against the platforms it is given.
   heartbeat: heartbeatSchemaFor({ platforms: [] }),
   checks: checksSchemaFor({ platforms: [] }),

@@ -84,6 +84,8 @@ export interface AdapterCapabilities {
   readonly reactions: boolean;
   /** Files can be sent. */
   readonly media: boolean;
+  /** Spoken replies (/voice) can be sent, as audio files; false: never, even with `media` (SMS: MMS audio is dear and few phones play OGG). */
+  readonly voice?: boolean;
   /** Longest text one message may carry, in the platform's own units. */
   readonly maxMessageLength: number;
   /** What formatting the platform renders. */

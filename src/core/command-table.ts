@@ -79,6 +79,12 @@ export const commandTable = [
     arg: { name: 'mode', description: 'on, off, all or new (empty: switch)' },
   },
   {
+    name: 'voice',
+    help: '/voice [off|on|tts] — spoken replies in this chat: on answers a voice note with one, tts speaks every reply; the text is always sent (bare: switch on/off)',
+    menu: 'Turn voice replies on or off',
+    arg: { name: 'mode', description: 'off, on or tts (empty: switch)' },
+  },
+  {
     name: 'retry',
     help: '/retry — answer your last message again: the last answer leaves the conversation and a new one is written (refused while an answer is being written: /stop it first)',
     menu: 'Answer your last message again',

@@ -16,23 +16,39 @@ function firstProgram(params: { command: string }): string | undefined {
   return program === undefined || /[|;&$`'"(){}<>]/.test(program) ? undefined : program;
 }
 
+/** The programs of a speech command (and ffmpeg, when it is needed) not found on PATH. */
+function missingPrograms(params: { command: string | undefined; ffmpeg: boolean; searchPath: string }): { program: string | undefined; missing: string[] } {
+  const { searchPath } = params;
+  const missing: string[] = [];
+  const program = params.command === undefined ? undefined : firstProgram({ command: params.command });
+  if (program !== undefined && !program.includes('/') && findOnPath({ name: program, searchPath }) === undefined) missing.push(program);
+  if (params.ffmpeg && findOnPath({ name: 'ffmpeg', searchPath }) === undefined) missing.push('ffmpeg');
+  return { program, missing };
+}
+
 /**
- * Voice notes (`stt`): with `command`, its program and ffmpeg (for {input_wav}) must be on PATH; with `openai`, where it
- * goes. No line when speech to text is not set up.
+ * Voice notes (`stt`) and voice replies (`tts`): with `command`, its program (and ffmpeg for {input_wav}) must be on
+ * PATH; with `openai`, where it goes. Spoken replies are always made OGG/Opus with ffmpeg. No line for what is not set up.
  */
 export function speechCheck(params: { config: GatewayConfig; searchPath?: string }): CheckLine[] {
-  const { stt } = params.config;
-  const name = 'voice notes (stt)';
-  if (stt.provider === undefined) return [];
-  if (stt.provider === 'openai') return [line.ok(name, `openai at ${stt.base_url ?? 'https://api.openai.com/v1'}, model ${stt.model}`)];
+  const { stt, tts } = params.config;
   const searchPath = params.searchPath ?? process.env['PATH'] ?? '/usr/bin:/bin';
-  const command = stt.command ?? '';
-  const missing: string[] = [];
-  const program = firstProgram({ command });
-  if (program !== undefined && !program.includes('/') && findOnPath({ name: program, searchPath }) === undefined) missing.push(program);
-  if (command.includes('{input_wav}') && findOnPath({ name: 'ffmpeg', searchPath }) === undefined) missing.push('ffmpeg');
-  if (missing.length > 0) return [line.fail(name, `${missing.join(' and ')} not found on PATH`, `Install ${missing.join(' and ')} (ffmpeg: apt-get install ffmpeg), or change stt.command.`)];
-  return [line.ok(name, `command ${program ?? '(a shell command)'}`)];
+  const lines: CheckLine[] = [];
+  if (stt.provider !== undefined) {
+    const name = 'voice notes (stt)';
+    const command = stt.provider === 'command' ? stt.command : undefined;
+    const { program, missing } = missingPrograms({ command, ffmpeg: command?.includes('{input_wav}') === true, searchPath });
+    if (missing.length > 0) lines.push(line.fail(name, `${missing.join(' and ')} not found on PATH`, `Install ${missing.join(' and ')} (ffmpeg: apt-get install ffmpeg), or change stt.command.`));
+    else lines.push(line.ok(name, stt.provider === 'openai' ? `openai at ${stt.base_url ?? 'https://api.openai.com/v1'}, model ${stt.model}` : `command ${program ?? '(a shell command)'}`));
+  }
+  if (tts.provider !== undefined) {
+    const name = 'voice replies (tts)';
+    const command = tts.provider === 'command' ? tts.command : undefined;
+    const { program, missing } = missingPrograms({ command, ffmpeg: true, searchPath });
+    if (missing.length > 0) lines.push(line.fail(name, `${missing.join(' and ')} not found on PATH`, `Install ${missing.join(' and ')} (voice notes are made OGG/Opus with ffmpeg: apt-get install ffmpeg), or change tts.${command === undefined ? 'provider' : 'command'}.`));
+    else lines.push(line.ok(name, tts.provider === 'openai' ? `openai at ${tts.base_url ?? 'https://api.openai.com/v1'}, model ${tts.model}, voice ${tts.voice}` : `command ${program ?? '(a shell command)'}`));
+  }
+  return lines;
 }
 
 /** Web search (`web.search_backend`): one query to the service, its answer counted. No line without a service. */

@@ -1,7 +1,7 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { MediaError, runProgram, runTemplate } from './programs.js';
 
 /** Speech to text (config `stt`). */
 export interface SttSettings {
@@ -20,41 +20,13 @@ export interface SttSettings {
 }
 
 /** A transcription that did not happen, with a reason a user can act on. */
-export class TranscriptionError extends Error {
+export class TranscriptionError extends MediaError {
   override readonly name = 'TranscriptionError';
-}
-
-/** `text` quoted for /bin/sh. */
-function shellQuote(text: string): string {
-  return `'${text.replaceAll("'", `'\\''`)}'`;
-}
-
-/** Runs `file args`, resolving with stdout; rejects with its stderr's last line on a failure. */
-function run(params: { file: string; args: readonly string[]; signal: AbortSignal }): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(params.file, [...params.args], { signal: params.signal, maxBuffer: 4 * 1024 * 1024, killSignal: 'SIGKILL' }, (error, stdout, stderr) => {
-      if (error === null) {
-        resolve(stdout);
-        return;
-      }
-      if (params.signal.aborted) {
-        const reason: unknown = params.signal.reason;
-        reject(reason instanceof Error ? reason : new TranscriptionError('it was cut short'));
-        return;
-      }
-      if (error.code === 'ENOENT') {
-        reject(new TranscriptionError(`${params.file} is not installed`));
-        return;
-      }
-      const last = stderr.trim().split('\n').pop() ?? '';
-      reject(new TranscriptionError(`${path.basename(params.file)} failed: ${last !== '' ? last : error.message}`));
-    });
-  });
 }
 
 /** The audio as 16 kHz mono WAV (what pocketsphinx and whisper.cpp read), made with ffmpeg (Debian's `ffmpeg`). */
 async function toWav(params: { input: string; output: string; signal: AbortSignal }): Promise<void> {
-  await run({ file: 'ffmpeg', args: ['-nostdin', '-loglevel', 'error', '-y', '-i', params.input, '-ar', '16000', '-ac', '1', '-f', 'wav', params.output], signal: params.signal });
+  await runProgram({ file: 'ffmpeg', args: ['-nostdin', '-loglevel', 'error', '-y', '-i', params.input, '-ar', '16000', '-ac', '1', '-f', 'wav', params.output], signal: params.signal });
 }
 
 /** The `command` provider: the owner's command over the file; the transcript is {output}'s content, else its stdout. */
@@ -65,8 +37,7 @@ async function byCommand(params: { settings: SttSettings; path: string; signal: 
     const wav = path.join(dir, 'input.wav');
     const output = path.join(dir, 'transcript.txt');
     if (template.includes('{input_wav}')) await toWav({ input: params.path, output: wav, signal: params.signal });
-    const command = template.replaceAll('{input_wav}', shellQuote(wav)).replaceAll('{input}', shellQuote(params.path)).replaceAll('{output}', shellQuote(output));
-    const stdout = await run({ file: '/bin/sh', args: ['-c', command], signal: params.signal });
+    const stdout = await runTemplate({ template, values: { input_wav: wav, input: params.path, output }, signal: params.signal });
     return template.includes('{output}') ? await readFile(output, 'utf8').catch(() => '') : stdout;
   } finally {
     await rm(dir, { recursive: true, force: true });

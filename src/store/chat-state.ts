@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Clock } from '../core/clock.js';
 import { sessionColumns, toSessionRow, type SessionRecord } from './sessions.js';
-import type { Store } from './types.js';
+import type { Store, VoiceMode } from './types.js';
 
 /** A session's model_calls summed per model, as SQLite returns it. */
 interface ModelUsageRecord {
@@ -14,7 +14,7 @@ interface ModelUsageRecord {
 }
 
 /** The chat-command part of the Store: a session's chosen model, a chat's settings, resuming a session, usage per model. */
-export type ChatStateQueries = Pick<Store, 'sessionModel' | 'setSessionModel' | 'chatToolProgress' | 'setChatToolProgress' | 'reopenSession' | 'sessionUsageByModel'>;
+export type ChatStateQueries = Pick<Store, 'sessionModel' | 'setSessionModel' | 'chatToolProgress' | 'setChatToolProgress' | 'chatVoiceMode' | 'setChatVoiceMode' | 'reopenSession' | 'sessionUsageByModel'>;
 
 /** Prepares the chat-command statements once and returns the methods that use them. */
 export function createChatStateQueries(params: { db: Database.Database; clock: Clock }): ChatStateQueries {
@@ -25,6 +25,11 @@ export function createChatStateQueries(params: { db: Database.Database; clock: C
   const setProgress = db.prepare<{ key: string; mode: string | null; now: number }>(
     `INSERT INTO chat_settings (session_key, tool_progress, updated_at) VALUES (@key, @mode, @now)
      ON CONFLICT (session_key) DO UPDATE SET tool_progress = excluded.tool_progress, updated_at = excluded.updated_at`,
+  );
+  const voice = db.prepare<[string], { voice_mode: VoiceMode | null }>('SELECT voice_mode FROM chat_settings WHERE session_key = ?');
+  const setVoice = db.prepare<{ key: string; mode: string | null; now: number }>(
+    `INSERT INTO chat_settings (session_key, voice_mode, updated_at) VALUES (@key, @mode, @now)
+     ON CONFLICT (session_key) DO UPDATE SET voice_mode = excluded.voice_mode, updated_at = excluded.updated_at`,
   );
   const byId = db.prepare<[string], SessionRecord>(`SELECT ${sessionColumns} FROM sessions s WHERE s.id = ?`);
   const endOthers = db.prepare<{ key: string; id: string; now: number }>('UPDATE sessions SET ended_at = @now WHERE key = @key AND id <> @id AND ended_at IS NULL');
@@ -58,6 +63,10 @@ export function createChatStateQueries(params: { db: Database.Database; clock: C
     chatToolProgress: ({ key }) => progress.get(key)?.tool_progress ?? undefined,
     setChatToolProgress: ({ key, mode }) => {
       setProgress.run({ key, mode, now: clock.now() });
+    },
+    chatVoiceMode: ({ key }) => voice.get(key)?.voice_mode ?? undefined,
+    setChatVoiceMode: ({ key, mode }) => {
+      setVoice.run({ key, mode, now: clock.now() });
     },
     reopenSession: ({ sessionId }) => reopenRun.immediate(sessionId),
     sessionUsageByModel: ({ sessionId, withChildren }) =>

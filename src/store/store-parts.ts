@@ -130,6 +130,8 @@ function sessionMethods(
     setSessionModel: live('setSessionModel', chatState.setSessionModel),
     chatToolProgress: live('chatToolProgress', chatState.chatToolProgress),
     setChatToolProgress: live('setChatToolProgress', chatState.setChatToolProgress),
+    chatVoiceMode: live('chatVoiceMode', chatState.chatVoiceMode),
+    setChatVoiceMode: live('setChatVoiceMode', chatState.setChatVoiceMode),
     reopenSession: live('reopenSession', chatState.reopenSession),
     sessionUsageByModel: live('sessionUsageByModel', chatState.sessionUsageByModel),
     recordModelCall: live('recordModelCall', usage.recordModelCall),

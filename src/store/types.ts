@@ -125,6 +125,9 @@ export interface ModelUsage extends SessionUsage {
 /** How much tool activity a chat shows (`display.tool_progress`, or the chat's own /verbose choice). */
 export type ToolProgressSetting = 'all' | 'new' | 'off';
 
+/** When a chat's replies are also spoken (/voice): never, when the user spoke (a voice note), or every reply. */
+export type VoiceMode = 'off' | 'on' | 'tts';
+
 /** Roles the chat history holds. */
 export type MessageRole = 'system' | 'user' | 'assistant' | 'tool';
 
@@ -340,6 +343,10 @@ export interface Store extends JobStore, ApprovalStore {
   chatToolProgress(params: { key: string }): ToolProgressSetting | undefined;
   /** Stores (or, with null, clears) a chat's tool-progress choice. */
   setChatToolProgress(params: { key: string; mode: ToolProgressSetting | null }): void;
+  /** A chat's /voice choice, by session key; undefined: none made (off). */
+  chatVoiceMode(params: { key: string }): VoiceMode | undefined;
+  /** Stores (or, with null, clears) a chat's /voice choice. */
+  setChatVoiceMode(params: { key: string; mode: VoiceMode | null }): void;
   /**
    * Makes an earlier session its key's open one again (/resume), atomically: every other open session of the key ends,
    * the session's end is cleared. Throws when there is no such session. Returns it, open.

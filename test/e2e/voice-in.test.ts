@@ -1,52 +1,18 @@
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { FakeTelegram } from '../fakes/telegram/index.js';
-import { startHarness, type Harness } from '../helpers/harness.js';
-import { telegramAdapter, testToken } from '../helpers/telegram.js';
+import { dm, lastUserText, owner, telegramHarness } from '../helpers/telegram-harness.js';
+import { missingAudioTools, spokenOgg } from '../helpers/audio.js';
 
-const owner = { id: 1001, first_name: 'Owner', username: 'owner' };
-const dm = { id: 1001, type: 'private' as const };
 const grammar = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'voice', 'reminder.jsgf');
 const model = '/usr/share/pocketsphinx/model/en-us';
 
-/** Why the real-audio test cannot run here (CI installs the packages: .ci/run), or undefined. */
-function missingAudioTools(): string | undefined {
-  const missing = ['espeak-ng', 'ffmpeg', 'pocketsphinx_continuous'].filter((cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status !== 0);
-  return missing.length > 0 ? `needs ${missing.join(', ')} (Debian: espeak-ng ffmpeg pocketsphinx pocketsphinx-en-us)` : undefined;
-}
-const missing = missingAudioTools();
-if (missing !== undefined && process.env['HERMES_REQUIRE_AUDIO'] === '1') throw new Error(`HERMES_REQUIRE_AUDIO is set but the real-audio test ${missing}`);
-
-/** A spoken sentence as Telegram sends a voice note: espeak-ng's WAV made OGG/Opus by ffmpeg. */
-function spokenOgg(params: { sentence: string; dir: string }): Buffer {
-  const wav = path.join(params.dir, 'say.wav');
-  const ogg = path.join(params.dir, 'say.ogg');
-  execFileSync('espeak-ng', ['-v', 'en-us', '-s', '140', '-w', wav, params.sentence]);
-  execFileSync('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', '-i', wav, '-c:a', 'libopus', '-b:a', '24k', ogg]);
-  return readFileSync(ogg);
-}
-
-async function telegramHarness(params: { config: Record<string, unknown> }): Promise<{ h: Harness; fake: FakeTelegram }> {
-  const fake = new FakeTelegram({ token: testToken });
-  await fake.start();
-  const h = await startHarness({
-    config: params.config,
-    adapters: ({ profile, clock, logger }) => [{ adapter: telegramAdapter({ fake, cacheDir: profile.cacheDir, clock, logger, overrides: { allowed_users: ['1001'] } }), allow: ['1001'], unauthorized: 'ignore', mergeWindowMs: 0 }],
-  });
-  return { h, fake };
-}
-
-/** The last user message of a model request. */
-function userText(h: Harness, index: number): string {
-  return String((h.fake.requests[index]?.body.messages ?? []).filter((m) => m['role'] === 'user').at(-1)?.['content'] ?? '');
-}
+const missing = missingAudioTools({ tools: ['espeak-ng', 'ffmpeg', 'pocketsphinx_continuous'] });
 
 test('a real spoken voice note through Telegram is transcribed by pocketsphinx (stt.provider command) before the model sees the turn', { skip: missing ?? false, timeout: 60_000 }, async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'hermes-voice-'));
@@ -57,7 +23,7 @@ test('a real spoken voice note through Telegram is transcribed by pocketsphinx (
     const voice = fake.addFile({ bytes: spokenOgg({ sentence: 'remind me to call the dentist tomorrow', dir }), mimeType: 'audio/ogg', duration: 3 });
     fake.pushMessage({ chat: dm, from: owner, voice });
     await fake.waitFor({ predicate: (f) => f.chatMessages(dm.id).some((m) => m.shown === 'Reminder noted.'), timeoutMs: 30_000 });
-    const text = userText(h, 0);
+    const text = lastUserText({ h, index: 0 });
     assert.match(text, /^\[Attached file: .*\.(oga|ogg) \(voice, audio\/ogg, \d+ bytes\)\]\n\[The voice note says:\] remind me to call the dentist tomorrow$/);
   } finally {
     await h.stop();
@@ -86,7 +52,7 @@ test('stt.provider openai: the audio goes as multipart to /audio/transcriptions 
     const voice = fake.addFile({ bytes: Buffer.from('OggS fake opus bytes'), mimeType: 'audio/ogg' });
     fake.pushMessage({ chat: dm, from: owner, voice });
     await fake.waitFor({ predicate: (f) => f.chatMessages(dm.id).some((m) => m.shown === 'Nothing today.'), timeoutMs: 10_000 });
-    assert.match(userText(h, 0), /\[The voice note says:\] what is on my calendar today$/);
+    assert.match(lastUserText({ h, index: 0 }), /\[The voice note says:\] what is on my calendar today$/);
     const [request] = seen;
     assert.equal(request?.auth, 'Bearer sk-stt-test');
     assert.match(request?.type ?? '', /^multipart\/form-data; boundary=/);
@@ -97,7 +63,7 @@ test('stt.provider openai: the audio goes as multipart to /audio/transcriptions 
     const again = fake.addFile({ bytes: Buffer.from('OggS more bytes'), mimeType: 'audio/ogg' });
     fake.pushMessage({ chat: dm, from: owner, voice: again });
     await fake.waitFor({ predicate: (f) => f.chatMessages(dm.id).filter((m) => m.shown.startsWith('Nothing today.')).length === 2, timeoutMs: 10_000 });
-    assert.match(userText(h, 1), /\[The voice note could not be transcribed: the transcription service answered HTTP 500\.\]$/);
+    assert.match(lastUserText({ h, index: 1 }), /\[The voice note could not be transcribed: the transcription service answered HTTP 500\.\]$/);
     const shown = fake.chatMessages(dm.id).map((m) => m.shown).at(-1) ?? '';
     assert.match(shown, /^Nothing today\.\n+\(I could not transcribe your voice note: the transcription service answered HTTP 500\.\)$/);
   } finally {
@@ -114,7 +80,7 @@ test('without speech-to-text set up a voice note is not transcribed: the model i
     fake.pushMessage({ chat: dm, from: owner, voice: fake.addFile({ bytes: Buffer.from('OggS bytes'), mimeType: 'audio/ogg' }) });
     await fake.waitFor({ predicate: (f) => f.chatMessages(dm.id).some((m) => m.shown.startsWith('I got a voice note.')), timeoutMs: 10_000 });
     await h.runner.waitIdle();
-    assert.match(userText(h, 0), /\n\[The voice note was not transcribed: no speech-to-text is set up\.\]$/);
+    assert.match(lastUserText({ h, index: 0 }), /\n\[The voice note was not transcribed: no speech-to-text is set up\.\]$/);
     assert.match(fake.chatMessages(dm.id).at(-1)?.shown ?? '', /\(I could not listen to your voice note: speech-to-text is not set up; stt in config\.yaml\.\)$/);
   } finally {
     await h.stop();

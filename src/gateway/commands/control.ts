@@ -16,6 +16,8 @@ import { usageReply, type ModelPricing } from './usage.js';
 import { titleReply } from './title.js';
 import { resumeReply, sessionsReply } from './sessions.js';
 import { verboseReply } from './verbose.js';
+import { voiceReply } from './voice.js';
+import { speaksOn } from '../turns/voice-out.js';
 import type { InboxRow } from '../../store/types.js';
 import { retryRefusal } from './retry.js';
 import { undoReply } from './undo.js';
@@ -46,6 +48,8 @@ export interface ControlContext {
   readonly pricing?: ModelPricing | undefined;
   /** The configured tool progress (display.tool_progress): what /verbose turns on and the chat has without a choice. */
   readonly toolProgress?: ToolProgressSetting | undefined;
+  /** Text to speech is set up (`tts.provider`): what /voice says when it cannot speak yet. */
+  readonly speech?: boolean | undefined;
   /** Redacts secrets (a /title's text). */
   readonly scrub?: ((text: string) => string) | undefined;
   /** The time zone /sessions shows times in. */
@@ -110,6 +114,8 @@ export function runControlCommand(params: { name: Exclude<GatewayCommandName, 'c
       });
     case 'verbose':
       return verboseReply({ args: params.args ?? '', store: ctx.store, sessionKey: ctx.sessionKey, defaultMode: ctx.toolProgress ?? 'new' });
+    case 'voice':
+      return voiceReply({ args: params.args ?? '', store: ctx.store, sessionKey: ctx.sessionKey, speaks: ctx.entry === undefined || speaksOn({ adapter: ctx.entry.adapter }), configured: ctx.speech === true });
     case 'retry':
       // Only a /retry that cannot run reaches the control lane (see runner.accept): say why.
       return retryRefusal({ store: ctx.store, sessionKey: ctx.sessionKey, mailbox: ctx.mailbox }) ?? 'Nothing to retry right now.';

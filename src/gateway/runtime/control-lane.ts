@@ -87,6 +87,7 @@ export async function answerControl(params: { deps: RunnerControlDeps; row: Inbo
       approvals: deps.questions.approvals,
       pricing: options.pricing,
       toolProgress: options.toolProgress,
+      speech: options.speech !== undefined,
       scrub: options.scrub,
       timeZone: agent.route.timeZone,
       row,

@@ -161,6 +161,7 @@ export function turnDepsFor(params: TurnDepsSource): TurnDeps {
     ...(options.skillsDir === undefined ? {} : { expandSkill: skillExpander({ dir: options.skillsDir }) }),
     ...(options.documentCharLimit === undefined ? {} : { documentCharLimit: options.documentCharLimit }),
     ...(options.stt === undefined ? {} : { stt: options.stt }),
+    ...(options.speech === undefined ? {} : { speech: options.speech }),
     ...(params.onDelivered ? { onDelivered: params.onDelivered } : {}),
     ...(params.onFinished ? { onFinished: params.onFinished } : {}),
     ...(approval ? { approval } : {}),

@@ -1,4 +1,5 @@
 import type { SttSettings } from '../../media/transcribe.js';
+import type { VoiceReplies } from '../../media/speech.js';
 import type { ModelList } from '../commands/model-list.js';
 import type { ModelPricing } from '../commands/usage.js';
 import type { PromptSource } from '../../agent/prompt/source.js';
@@ -68,6 +69,8 @@ export interface RunnerOptions {
   readonly clarifyTimeoutMs?: number;
   /** Speech to text for voice notes (`stt`); absent: not set up. */
   readonly stt?: SttSettings;
+  /** Text to speech for the replies of chats that asked for voice (`tts`); absent: not set up. */
+  readonly speech?: VoiceReplies;
   /** Most characters of an attached document's text a turn gets (`media.document_char_limit`); absent: 20,000. */
   readonly documentCharLimit?: number;
   /** The model endpoint's GET /models, cached (what /model lists and checks names against); absent: only the route's models. */

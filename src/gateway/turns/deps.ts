@@ -13,6 +13,7 @@ import type { MediaStager } from '../delivery/media-stage.js';
 import type { SteeringSource, TypingHandle } from '../intake/mailbox.js';
 import type { SttSettings } from '../../media/transcribe.js';
 import type { SkillExpander } from './user-text.js';
+import type { VoiceReplies } from '../../media/speech.js';
 import type { ToolProgressMode } from './tool-progress.js';
 import type { TurnToolFactories } from './tools.js';
 import type { McpHub } from '../../mcp/hub.js';
@@ -56,6 +57,8 @@ export interface TurnDeps extends TurnToolFactories {
   readonly expandSkill?: SkillExpander;
   /** Speech to text for voice notes and audio (`stt`); absent: they are not transcribed, and the user is told so. */
   readonly stt?: SttSettings;
+  /** Text to speech for replies (`tts`, the chat's /voice choice); absent: replies are never spoken. */
+  readonly speech?: VoiceReplies;
   /** Most characters of an attached document's text (a PDF's, a text file's) the turn gets; absent: 20,000. */
   readonly documentCharLimit?: number;
   /** Called after the reply was delivered and the turn completed (never after an error turn, /stop or shutdown), with the model calls it stored. */

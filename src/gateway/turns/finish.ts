@@ -6,6 +6,7 @@ import { abortKindOf } from './abort.js';
 import { turnLeftovers } from './journal.js';
 import { completeTurn, turnFinished, type OpenTurn } from './open.js';
 import { reactOnTurn, type AgentEnd } from './agent-run.js';
+import { removeSpoken, spokenReply } from './voice-out.js';
 
 /** Further tries to deliver a finished reply the platform refused (not counting the delivery's own retries). */
 const deliveryRetries = 4;
@@ -40,7 +41,11 @@ export async function finishTurn(params: { turn: OpenTurn; end: AgentEnd }): Pro
     }
     turn.delivery.push(end.text);
   }
-  const delivered = await deliverWithRetries({ turn, text: end.text, note });
+  // The chat's /voice choice: the reply also spoken, its voice notes attached after the text.
+  const spoken = stopped || end.failed || end.text.trim() === '' ? undefined : await spokenReply({ turn, text: end.text });
+  if (spoken !== undefined && spoken.lines !== '') turn.delivery.push(spoken.lines);
+  const notes = [note, spoken?.note].filter((line) => line !== undefined).join('\n') || undefined;
+  const delivered = await deliverWithRetries({ turn, text: end.text + (spoken?.lines ?? ''), note: notes }).finally(() => removeSpoken({ files: spoken?.files ?? [] }));
   if (!delivered.textComplete) {
     logger.error({ errors: delivered.errors }, 'the reply could not be delivered; the message stays journaled and is answered on the next start');
     turnFinished({ turn, end: { outcome: 'undelivered', sessionId: turn.session.id, text: end.text, error: delivered.errors.join('; ') || 'not delivered' } });

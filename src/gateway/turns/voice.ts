@@ -1,4 +1,5 @@
-import { transcribe, TranscriptionError } from '../../media/transcribe.js';
+import { MediaError } from '../../media/programs.js';
+import { transcribe } from '../../media/transcribe.js';
 import { errorMessage } from '../../util/error-text.js';
 import { withTimeout } from '../../util/timeout.js';
 import { turnFiles, type OpenTurn } from './open.js';
@@ -34,7 +35,7 @@ export async function turnTranscripts(params: { turn: OpenTurn }): Promise<TurnT
       blocks.set(item.path, `[The ${what} says:] ${transcript}`);
     } catch (error) {
       if (turn.signal.aborted) throw error;
-      const reason = error instanceof TranscriptionError ? error.message : errorMessage(error);
+      const reason = error instanceof MediaError ? error.message : errorMessage(error);
       turn.logger.warn({ file: item.path, reason }, 'a voice note could not be transcribed');
       blocks.set(item.path, `[The ${what} could not be transcribed: ${reason}.]`);
       notes.push(`(I could not transcribe your ${what}: ${reason}.)`);

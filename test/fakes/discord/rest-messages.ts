@@ -94,6 +94,8 @@ function createMessage(deps: MessageRouteDeps, request: RestRequest): { status: 
     throw invalidForm({ field: 'message_reference', code: 'MESSAGE_REFERENCE_UNKNOWN_MESSAGE', text: 'Unknown message' });
   }
   const sent = uploads({ state, files: request.files, declared: body['attachments'] });
+  const flags = typeof body['flags'] === 'number' ? body['flags'] : 0;
+  if ((flags & VOICE_MESSAGE) !== 0) checkVoiceMessage({ content, embeds, sent });
   const id = state.nextId();
   const message = messageJson({
     state, id, channelId, author: { ...state.bot, bot: true }, content, embeds,
@@ -108,9 +110,10 @@ function createMessage(deps: MessageRouteDeps, request: RestRequest): { status: 
     state.nonces.set(`${channelId}:${nonce}`, { messageId: id, at: state.clock.now() });
   }
   if (components.length > 0) message['components'] = components;
+  if (flags !== 0) message['flags'] = flags;
   state.messages.set(id, message);
   const record: BotMessage = {
-    id, channelId, content, edits: 0, history: [content], attachments: sent, embeds, reactions: [], deleted: false,
+    id, channelId, content, edits: 0, history: [content], attachments: sent, flags, embeds, reactions: [], deleted: false,
   };
   if (body['allowed_mentions'] !== undefined) record.allowed_mentions = body['allowed_mentions'];
   if (reference) record.message_reference = reference;
@@ -153,8 +156,21 @@ function uploads(params: { state: DiscordState; files: MultipartPart[]; declared
     const name = typeof meta?.['filename'] === 'string' ? meta['filename'] : (part.fileName ?? `file${index}`);
     const file: SentAttachment = { id: params.state.nextId(), name, bytes: Buffer.from(part.data) };
     if (part.contentType) file.contentType = part.contentType;
+    if (typeof meta?.['duration_secs'] === 'number') file.durationSecs = meta['duration_secs'];
+    if (typeof meta?.['waveform'] === 'string') file.waveform = meta['waveform'];
     return file;
   });
+}
+
+/** Discord's IS_VOICE_MESSAGE message flag. */
+const VOICE_MESSAGE = 1 << 13;
+
+/** Discord's rules for a voice message: no text or embeds, one audio file, its duration and waveform declared. */
+function checkVoiceMessage(params: { content: string; embeds: unknown[]; sent: SentAttachment[] }): void {
+  if (params.content !== '' || params.embeds.length > 0) throw new DiscordApiError({ status: 400, code: 50159, message: 'Voice messages do not support additional content.' });
+  const only = params.sent.length === 1 ? params.sent[0] : undefined;
+  if (only === undefined || !(only.contentType ?? '').startsWith('audio/')) throw new DiscordApiError({ status: 400, code: 50160, message: 'Voice messages must have a single audio attachment.' });
+  if (only.durationSecs === undefined || only.waveform === undefined) throw new DiscordApiError({ status: 400, code: 50161, message: 'Voice messages must have supporting metadata.' });
 }
 
 function checkContent(params: { content: string }): void {

@@ -95,6 +95,10 @@ export interface SentAttachment {
   bytes: Buffer;
   /** The part's content type, if given. */
   contentType?: string;
+  /** A voice message's declared length (payload_json attachments[].duration_secs). */
+  durationSecs?: number;
+  /** A voice message's declared waveform (base64). */
+  waveform?: string;
 }
 
 /** A message the bot sent, as the test sees it. */
@@ -111,6 +115,8 @@ export interface BotMessage {
   history: string[];
   /** Uploaded files. */
   attachments: SentAttachment[];
+  /** The message flags sent (8192: a voice message). */
+  flags: number;
   /** allowed_mentions as sent, if any. */
   allowed_mentions?: unknown;
   /** message_reference as sent, if any. */

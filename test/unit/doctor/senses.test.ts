@@ -28,6 +28,23 @@ test('hermes doctor: a command stt names what is missing from PATH (its program,
   }
 });
 
+test('hermes doctor: tts needs ffmpeg (voice notes are made OGG/Opus) and, for command, its program; openai names where it goes', async () => {
+  const bin = mkdtempSync(path.join(os.tmpdir(), 'hermes-doctor-bin-'));
+  try {
+    const { config } = (await loadTempConfig('tts:\n  provider: command\n  command: espeak-ng -w {output} -f {input}\n')).loaded;
+    assert.deepEqual(speechCheck({ config, searchPath: bin }), [
+      { status: 'fail', name: 'voice replies (tts)', detail: 'espeak-ng and ffmpeg not found on PATH', fix: 'Install espeak-ng and ffmpeg (voice notes are made OGG/Opus with ffmpeg: apt-get install ffmpeg), or change tts.command.' },
+    ]);
+    writeFileSync(path.join(bin, 'ffmpeg'), '#!/bin/sh\n');
+    chmodSync(path.join(bin, 'ffmpeg'), 0o755);
+    const api = (await loadTempConfig('tts:\n  provider: openai\n  base_url: http://127.0.0.1:9/v1\n')).loaded.config;
+    assert.deepEqual(speechCheck({ config: api, searchPath: bin }), [{ status: 'ok', name: 'voice replies (tts)', detail: 'openai at http://127.0.0.1:9/v1, model gpt-4o-mini-tts, voice alloy' }]);
+    await assert.rejects(loadTempConfig('tts:\n  provider: command\n  command: espeak-ng -f {input}\n'), /\{output\}/);
+  } finally {
+    rmSync(bin, { recursive: true, force: true });
+  }
+});
+
 test('hermes doctor: web search asks the configured SearXNG once and counts its results; a refusal is a failure with the fix', async () => {
   const server = http.createServer((req, res) => {
     if ((req.url ?? '').startsWith('/search?')) res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ results: [{ url: 'https://a.example', title: 'A', content: '' }, { url: 'https://b.example', title: 'B', content: '' }] }));

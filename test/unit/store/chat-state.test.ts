@@ -36,6 +36,22 @@ test("a chat's tool progress choice is kept per session key (and cleared with nu
   store.close();
 });
 
+test("a chat's /voice choice is kept per session key apart from its tool progress (and cleared with null)", () => {
+  const store = openStore({ path: ':memory:', clock: new FakeClock() });
+  assert.equal(store.chatVoiceMode({ key: 'k' }), undefined);
+  store.setChatToolProgress({ key: 'k', mode: 'off' });
+  store.setChatVoiceMode({ key: 'k', mode: 'on' });
+  assert.equal(store.chatVoiceMode({ key: 'k' }), 'on');
+  assert.equal(store.chatToolProgress({ key: 'k' }), 'off', 'setting the voice keeps the tool progress choice');
+  store.setChatToolProgress({ key: 'k', mode: 'all' });
+  assert.equal(store.chatVoiceMode({ key: 'k' }), 'on', 'and the other way round');
+  store.setChatVoiceMode({ key: 'k', mode: 'tts' });
+  assert.equal(store.chatVoiceMode({ key: 'k' }), 'tts');
+  store.setChatVoiceMode({ key: 'k', mode: null });
+  assert.equal(store.chatVoiceMode({ key: 'k' }), undefined);
+  store.close();
+});
+
 test('resumeSession: by number (newest first) or short id; the open session ends; the resumed one is open; bad references say why', async () => {
   const clock = new FakeClock(1_000);
   const store = openStore({ path: ':memory:', clock });
