@@ -67,7 +67,8 @@ export class AIAgent {
     const turn: Turn = { params, messages: [...params.history], text: '', modelCalls: 0, route: this.route.startTurn({ model: params.model }), systemPrompt: params.systemPrompt, overflowRetried: false, compressAgainAbove: 0, toolContext: params.toolContext, registry: params.registry ?? this.options.registry };
     const budget = new IterationBudget({ max: this.options.maxIterations });
     this.answerAll({ turn, content: STALE_CALL_RESULT });
-    this.add({ turn, message: { role: 'user', content: params.userText } });
+    const images = params.userImages ?? [];
+    this.add({ turn, message: { role: 'user', content: params.userText, ...(images.length > 0 ? { images } : {}) } });
     for (;;) {
       if (params.signal.aborted) return this.interrupted({ turn });
       if (!budget.tryConsume()) {

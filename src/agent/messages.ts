@@ -24,6 +24,8 @@ export interface UserMessage {
   role: 'user';
   /** The user's text. */
   content: string;
+  /** Images that came with it (data URLs), sent as image parts after the text; never stored (the text names the files). */
+  images?: readonly string[];
 }
 
 /** What the model said: text, tool calls, or both. */
@@ -56,8 +58,10 @@ export function toOpenAIMessages(params: { messages: readonly ChatMessage[] }): 
   return params.messages.map((msg): ChatCompletionMessageParam => {
     switch (msg.role) {
       case 'system':
-      case 'user':
         return { role: msg.role, content: msg.content };
+      case 'user':
+        if (msg.images === undefined || msg.images.length === 0) return { role: 'user', content: msg.content };
+        return { role: 'user', content: [{ type: 'text', text: msg.content }, ...msg.images.map((url) => ({ type: 'image_url' as const, image_url: { url } }))] };
       case 'assistant':
         return msg.tool_calls && msg.tool_calls.length > 0
           ? { role: 'assistant', content: msg.content, tool_calls: msg.tool_calls }

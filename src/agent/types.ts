@@ -75,6 +75,8 @@ export interface AgentRunParams {
   registry?: ToolRegistry | undefined;
   /** What the user just said. */
   userText: string;
+  /** Images that came with it (data URLs), for a model that sees them. */
+  userImages?: readonly string[] | undefined;
   /** The model this turn starts on (a session's /model choice); absent: the route's primary. */
   model?: string | undefined;
   /** Aborted to interrupt the turn (new message with policy interrupt, /stop). */

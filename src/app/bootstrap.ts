@@ -229,7 +229,7 @@ export function runnerOptionsFrom(params: {
     jobs: { catchUpWindowMs: config.cron.catch_up_window },
     delegation: { maxIterations: config.agent.delegate_max_iterations, maxConcurrentChildren: config.agent.max_concurrent_children },
     clarifyTimeoutMs: config.tools.clarify_timeout,
-    ...mediaOptionsFrom({ config, cacheDir: profile.cacheDir }),
+    ...mediaOptionsFrom({ config, cacheDir: profile.cacheDir, modelContext }),
     approval: { mode: config.tools.approval, timeoutMs: config.tools.approval_timeout, ...(config.tools.approval === 'smart' ? { judge: summariserFor({ config }) } : {}) },
     ...(params.registry ? { review: reviewOptionsFrom({ config, registry: params.registry, clock, logger: params.logger, scrub: params.scrub, store: params.store }) } : {}),
   };

@@ -36,6 +36,7 @@ const modelSchema = z
     temperature: num({ min: 0, max: 2 }).optional(),
     max_tokens: int({ min: 1 }).optional(),
     context_length: int({ min: 256 }).optional(),
+    vision: bool().optional(),
     request_timeout: duration({ defaultValue: '120s', minMs: 1 }),
     max_retries: int({ min: 0, max: 20 }).default(4),
     pricing: modelPricingSchema.optional(),
@@ -94,6 +95,7 @@ const auxiliaryModelSchema = z.strictObject({
 const auxiliarySchema = z
   .strictObject({
     model: auxiliaryModelSchema.optional(),
+    vision: auxiliaryModelSchema.optional(),
   })
   .prefault({});
 
@@ -250,6 +252,8 @@ const ttsSchema = z
 const mediaSchema = z
   .strictObject({
     document_char_limit: int({ min: 1000, max: 1_000_000 }).default(20_000),
+    image_max_edge: int({ min: 256, max: 8192 }).default(1568),
+    image_max_bytes: size({ defaultValue: '1m' }),
   })
   .prefault({});
 

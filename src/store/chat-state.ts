@@ -14,7 +14,7 @@ interface ModelUsageRecord {
 }
 
 /** The chat-command part of the Store: a session's chosen model, a chat's settings, resuming a session, usage per model. */
-export type ChatStateQueries = Pick<Store, 'sessionModel' | 'setSessionModel' | 'chatToolProgress' | 'setChatToolProgress' | 'chatVoiceMode' | 'setChatVoiceMode' | 'reopenSession' | 'sessionUsageByModel'>;
+export type ChatStateQueries = Pick<Store, 'sessionModel' | 'setSessionModel' | 'chatToolProgress' | 'setChatToolProgress' | 'chatVoiceMode' | 'setChatVoiceMode' | 'chatToldNoVision' | 'setChatToldNoVision' | 'reopenSession' | 'sessionUsageByModel'>;
 
 /** Prepares the chat-command statements once and returns the methods that use them. */
 export function createChatStateQueries(params: { db: Database.Database; clock: Clock }): ChatStateQueries {
@@ -30,6 +30,11 @@ export function createChatStateQueries(params: { db: Database.Database; clock: C
   const setVoice = db.prepare<{ key: string; mode: string | null; now: number }>(
     `INSERT INTO chat_settings (session_key, voice_mode, updated_at) VALUES (@key, @mode, @now)
      ON CONFLICT (session_key) DO UPDATE SET voice_mode = excluded.voice_mode, updated_at = excluded.updated_at`,
+  );
+  const toldNoVision = db.prepare<[string], { no_vision_told_at: number | null }>('SELECT no_vision_told_at FROM chat_settings WHERE session_key = ?');
+  const setToldNoVision = db.prepare<{ key: string; now: number }>(
+    `INSERT INTO chat_settings (session_key, no_vision_told_at, updated_at) VALUES (@key, @now, @now)
+     ON CONFLICT (session_key) DO UPDATE SET no_vision_told_at = excluded.no_vision_told_at, updated_at = excluded.updated_at`,
   );
   const byId = db.prepare<[string], SessionRecord>(`SELECT ${sessionColumns} FROM sessions s WHERE s.id = ?`);
   const endOthers = db.prepare<{ key: string; id: string; now: number }>('UPDATE sessions SET ended_at = @now WHERE key = @key AND id <> @id AND ended_at IS NULL');
@@ -67,6 +72,10 @@ export function createChatStateQueries(params: { db: Database.Database; clock: C
     chatVoiceMode: ({ key }) => voice.get(key)?.voice_mode ?? undefined,
     setChatVoiceMode: ({ key, mode }) => {
       setVoice.run({ key, mode, now: clock.now() });
+    },
+    chatToldNoVision: ({ key }) => (toldNoVision.get(key)?.no_vision_told_at ?? null) !== null,
+    setChatToldNoVision: ({ key }) => {
+      setToldNoVision.run({ key, now: clock.now() });
     },
     reopenSession: ({ sessionId }) => reopenRun.immediate(sessionId),
     sessionUsageByModel: ({ sessionId, withChildren }) =>

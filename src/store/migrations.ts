@@ -360,9 +360,13 @@ function movePrompts(db: Database.Database): void {
   db.exec('ALTER TABLE sessions DROP COLUMN system_prompt; ALTER TABLE sessions DROP COLUMN prompt_layers_json; ALTER TABLE sessions DROP COLUMN extra_tools_json;');
 }
 
-/** A chat's own /voice choice (issue 29): null is the default (off); `on` answers voice with voice, `tts` every reply. */
-const voiceModeSchema = `
+/**
+ * Senses (issue 29): a chat's own /voice choice (null is the default, off; `on` answers voice with voice, `tts` every
+ * reply), and when the chat was told its model cannot see images (it is told once).
+ */
+const sensesSchema = `
 ALTER TABLE chat_settings ADD COLUMN voice_mode TEXT CHECK (voice_mode IN ('off', 'on', 'tts'));
+ALTER TABLE chat_settings ADD COLUMN no_vision_told_at INTEGER;
 `;
 
 /** The store's schema history, oldest first. Append new migrations; never edit released ones. */
@@ -382,5 +386,5 @@ export const migrations: readonly Migration[] = [
   { version: 13, name: 'search index in batches', up: (db) => db.exec(batchedSearchIndexSchema) },
   { version: 14, name: 'session tools beyond the built-in ones', up: (db) => db.exec('ALTER TABLE sessions ADD COLUMN extra_tools_json TEXT;') },
   { version: 15, name: 'session prompts stored once, outside the sessions row', up: movePrompts },
-  { version: 16, name: "a chat's voice replies", up: (db) => db.exec(voiceModeSchema) },
+  { version: 16, name: "a chat's voice replies and vision notice", up: (db) => db.exec(sensesSchema) },
 ];

@@ -132,6 +132,8 @@ function sessionMethods(
     setChatToolProgress: live('setChatToolProgress', chatState.setChatToolProgress),
     chatVoiceMode: live('chatVoiceMode', chatState.chatVoiceMode),
     setChatVoiceMode: live('setChatVoiceMode', chatState.setChatVoiceMode),
+    chatToldNoVision: live('chatToldNoVision', chatState.chatToldNoVision),
+    setChatToldNoVision: live('setChatToldNoVision', chatState.setChatToldNoVision),
     reopenSession: live('reopenSession', chatState.reopenSession),
     sessionUsageByModel: live('sessionUsageByModel', chatState.sessionUsageByModel),
     recordModelCall: live('recordModelCall', usage.recordModelCall),

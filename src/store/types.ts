@@ -347,6 +347,10 @@ export interface Store extends JobStore, ApprovalStore {
   chatVoiceMode(params: { key: string }): VoiceMode | undefined;
   /** Stores (or, with null, clears) a chat's /voice choice. */
   setChatVoiceMode(params: { key: string; mode: VoiceMode | null }): void;
+  /** Whether the chat was told its model cannot see images. */
+  chatToldNoVision(params: { key: string }): boolean;
+  /** Records that the chat was told its model cannot see images (now). */
+  setChatToldNoVision(params: { key: string }): void;
   /**
    * Makes an earlier session its key's open one again (/resume), atomically: every other open session of the key ends,
    * the session's end is cleared. Throws when there is no such session. Returns it, open.

@@ -17,7 +17,7 @@ import { owner, smsSetup } from '../helpers/sms.js';
 import { testToken } from '../helpers/telegram.js';
 
 /** Packages a Telegram-only profile with default settings must never load (each costs MBs of memory and ms of start-up). */
-const unused = ['@slack/', 'discord.js', '@discordjs/', 'imapflow', 'mailparser', 'nodemailer', 'twilio', 'prom-client', 'pino-pretty', 'marked-terminal', 'gpt-tokenizer', '@modelcontextprotocol/', 'linkedom', '@mozilla/readability', 'pdfjs-dist'];
+const unused = ['@slack/', 'discord.js', '@discordjs/', 'imapflow', 'mailparser', 'nodemailer', 'twilio', 'prom-client', 'pino-pretty', 'marked-terminal', 'gpt-tokenizer', '@modelcontextprotocol/', 'linkedom', '@mozilla/readability', 'pdfjs-dist', 'sharp', '@img/'];
 
 /** A gateway of a fresh profile "work" (the fake model, `platforms`), run by the CLI with every module it loads traced. */
 function tracedGateway(params: { model: FakeOpenAI; platforms: Record<string, unknown>; config?: Record<string, unknown> }): { home: string; dir: string; trace: string; gateway: GatewayProcess } {

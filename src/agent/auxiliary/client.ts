@@ -14,6 +14,8 @@ export interface AuxiliaryRequest {
   readonly maxTokens?: number;
   /** Told how the request ended: `ok` (the model answered), or why it failed (metrics). */
   readonly onAttempt?: OnModelAttempt | undefined;
+  /** Images (data URLs) the model is shown after the user text: a model that sees describes or reads them. */
+  readonly images?: readonly string[] | undefined;
   /** The model asked instead of the route's (the main model standing in for the auxiliary one: a session's /model choice). */
   readonly model?: string | undefined;
 }
@@ -89,6 +91,14 @@ export function auxiliaryClient(params: {
   };
 }
 
+/** The user message's content: its text, then an image part per image (a vision request). */
+function userContent(params: { request: AuxiliaryRequest }): string | OpenAI.Chat.Completions.ChatCompletionContentPart[] {
+  const { request } = params;
+  const images = request.images ?? [];
+  if (images.length === 0) return request.user;
+  return [{ type: 'text', text: request.user }, ...images.map((url) => ({ type: 'image_url' as const, image_url: { url } }))];
+}
+
 /** The one non-streaming request of `auxiliaryClient`. */
 function createCompletion(params: { client: OpenAI; route: AuxiliaryRoute; request: AuxiliaryRequest }): Promise<OpenAI.Chat.Completions.ChatCompletion> {
   const { client, route, request } = params;
@@ -98,7 +108,7 @@ function createCompletion(params: { client: OpenAI; route: AuxiliaryRoute; reque
       model: request.model ?? route.name,
       messages: [
         { role: 'system', content: request.system },
-        { role: 'user', content: request.user },
+        { role: 'user', content: userContent({ request }) },
       ],
       stream: false,
       ...(maxTokens !== undefined ? { max_tokens: maxTokens } : {}),

@@ -17,6 +17,11 @@ export const REPLY_PRIMING_TOKENS = 3;
 export const TOKENS_PER_TOOL_CALL = 8;
 /** Tokens around the tools block of a request. */
 export const TOOLS_OVERHEAD_TOKENS = 12;
+/**
+ * Tokens one image part counts for: about what OpenAI bills a high-detail image of media.image_max_edge (tiles of
+ * 512 px at 170 tokens plus 85), and near Anthropic's (width × height / 750) for the same size.
+ */
+export const IMAGE_PART_TOKENS = 1_105;
 
 /** The process-wide cache, shared by every estimate that is not given its own. */
 const sharedCache = new TokenCountCache();
@@ -47,11 +52,17 @@ function contentText(content: unknown): string {
   return parts.join('\n');
 }
 
+/** How many image parts a message's content holds. */
+function imageParts(content: unknown): number {
+  if (!Array.isArray(content)) return 0;
+  return (content as unknown[]).filter((part) => typeof part === 'object' && part !== null && (part as Record<string, unknown>)['type'] === 'image_url').length;
+}
+
 /** Tokens of one message: framing, role, name, content, and each tool call's name and arguments. */
 function messageTokens(params: { message: ChatCompletionMessageParam; encoding: CountMethod; cache: TokenCountCache }): number {
   const { message, encoding, cache } = params;
   const count = (text: string): number => cache.count({ text, encoding });
-  let total = TOKENS_PER_MESSAGE + count(message.role) + count(contentText(message.content));
+  let total = TOKENS_PER_MESSAGE + count(message.role) + count(contentText(message.content)) + IMAGE_PART_TOKENS * imageParts(message.content);
   if ('name' in message && typeof message.name === 'string') total += count(message.name) + 1;
   if (message.role === 'tool') total += count(message.tool_call_id);
   if (message.role === 'assistant' && message.tool_calls) {

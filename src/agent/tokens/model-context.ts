@@ -1,7 +1,7 @@
 import type { Clock } from '../../core/clock.js';
 import { resolveContextLength, staticContextLength, type ContextLength, type ResolveContextLengthParams } from './context-length.js';
 import { knownContextLength } from './known-models.js';
-import { contextLengthFromModels } from './models-metadata.js';
+import { contextLengthFromModels, visionFromModels } from './models-metadata.js';
 
 /**
  * The running model's context length: the config's or the default at once, the endpoint's once `resolve` has
@@ -33,6 +33,13 @@ export class ModelContext {
     if (listed !== undefined) return { tokens: listed, source: 'endpoint' };
     const known = knownContextLength({ model: name });
     return known === undefined ? this.length : { tokens: known, source: 'default' };
+  }
+
+  /** Whether the endpoint's GET /models says `model` (absent: the configured one) takes images; undefined: not known. */
+  vision(params: { model?: string | undefined } = {}): boolean | undefined {
+    if (this.models === undefined) return undefined;
+    const name = params.model === undefined || params.model === '' ? this.model.name : params.model;
+    return visionFromModels({ body: this.models, model: name, exact: name !== this.model.name });
   }
 
   /** Asks the endpoint once (later calls share the first); never rejects. */

@@ -162,6 +162,7 @@ export function turnDepsFor(params: TurnDepsSource): TurnDeps {
     ...(options.documentCharLimit === undefined ? {} : { documentCharLimit: options.documentCharLimit }),
     ...(options.stt === undefined ? {} : { stt: options.stt }),
     ...(options.speech === undefined ? {} : { speech: options.speech }),
+    ...(options.sight === undefined ? {} : { sight: options.sight }),
     ...(params.onDelivered ? { onDelivered: params.onDelivered } : {}),
     ...(params.onFinished ? { onFinished: params.onFinished } : {}),
     ...(approval ? { approval } : {}),

@@ -9,6 +9,7 @@ import { startTyping } from './typing.js';
 import { userTextFor } from './user-text.js';
 import { turnDocuments } from './documents.js';
 import { turnTranscripts } from './voice.js';
+import { turnImages } from './images.js';
 import type { OpenTurn } from './open.js';
 import type { TurnCompressor, TurnContext } from './context.js';
 
@@ -65,12 +66,14 @@ export async function runAgent(params: { turn: OpenTurn; context: TurnContext; c
   if (reactions && started) await reactOnTurn({ turn, emoji: reactions.start });
   const seen = { streamed: '', storedCalls: 0 };
   try {
-    // What came with the messages, read before the model sees them: voice notes transcribed, documents' text.
+    // What came with the messages, read before the model sees them: voice notes transcribed, photos sized (or
+    // described), documents' text.
     const voice = await turnTranscripts({ turn });
-    const documents = new Map([...(await turnDocuments({ turn })), ...voice.blocks]);
-    const result = await deps.agent.run(agentRequest({ ...params, seen, documents }));
+    const sight = await turnImages({ turn });
+    const documents = new Map([...(await turnDocuments({ turn })), ...voice.blocks, ...sight.blocks]);
+    const result = await deps.agent.run(agentRequest({ ...params, seen, documents, images: sight.images }));
     turn.logger.info({ outcome: result.outcome, modelCalls: result.modelCalls }, 'turn finished');
-    const note = [...voice.notes, ...(result.note === undefined ? [] : [result.note])].join('\n') || undefined;
+    const note = [...voice.notes, ...sight.notes, ...(result.note === undefined ? [] : [result.note])].join('\n') || undefined;
     return { text: result.text, note, failed: result.outcome === 'error', storedCalls: seen.storedCalls };
   } catch (error) {
     // Cut short (a /stop, a shutdown) while a voice note or document was being read: the end says so, not "went wrong".
@@ -136,6 +139,7 @@ function agentRequest(params: {
   retryText: string | undefined;
   seen: { streamed: string; storedCalls: number };
   documents: ReadonlyMap<string, string>;
+  images: readonly string[];
 }): AgentRunParams {
   const { turn, context, seen } = params;
   const { deps, signal } = turn;
@@ -148,6 +152,7 @@ function agentRequest(params: {
     // The session's /model choice (null: the route's primary).
     model: store.sessionModel({ sessionId: turn.session.id }) ?? undefined,
     userText: turnUserText(params),
+    ...(params.images.length > 0 ? { userImages: params.images } : {}),
     signal,
     steering: steeringFor({ turn }),
     onTextDelta: (delta) => {

@@ -14,6 +14,7 @@ import type { SteeringSource, TypingHandle } from '../intake/mailbox.js';
 import type { SttSettings } from '../../media/transcribe.js';
 import type { SkillExpander } from './user-text.js';
 import type { VoiceReplies } from '../../media/speech.js';
+import type { ImageSight } from '../../media/vision.js';
 import type { ToolProgressMode } from './tool-progress.js';
 import type { TurnToolFactories } from './tools.js';
 import type { McpHub } from '../../mcp/hub.js';
@@ -57,6 +58,8 @@ export interface TurnDeps extends TurnToolFactories {
   readonly expandSkill?: SkillExpander;
   /** Speech to text for voice notes and audio (`stt`); absent: they are not transcribed, and the user is told so. */
   readonly stt?: SttSettings;
+  /** How photos reach the model (sized, seen natively or described by auxiliary.vision); absent: they stay file paths. */
+  readonly sight?: ImageSight;
   /** Text to speech for replies (`tts`, the chat's /voice choice); absent: replies are never spoken. */
   readonly speech?: VoiceReplies;
   /** Most characters of an attached document's text (a PDF's, a text file's) the turn gets; absent: 20,000. */
