@@ -16,7 +16,7 @@ import { cronCapability } from '../jobs/cron-capability.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { SecretGuard } from '../secrets/guard.js';
 import type { ToolDefinition } from '../tools/tool.js';
-import { auxiliaryClient } from '../agent/auxiliary/client.js';
+import { auxiliaryClient, mainModelClient } from '../agent/auxiliary/client.js';
 import type { Summarise } from '../agent/compress/index.js';
 import { profileTimeZone } from '../util/schedule/time-zone.js';
 import { sessionRecall } from '../search/session-recall.js';
@@ -38,8 +38,8 @@ import { type AdapterEntry } from '../core/platform.js';
 import { reviewOptionsFrom } from '../gateway/review/options.js';
 import { formattingRules } from '../../adapters/index.js';
 import { terminalSandboxFor, warnIfUnconfined } from '../tools/sandbox/terminal-sandbox.js';
-import { webCapability, type WebSettings } from '../web/capability.js';
-import { mediaOptionsFrom } from './media-settings.js';
+import { sensesFrom } from './senses.js';
+import { visionToolOffered } from '../media/vision.js';
 import { McpHub } from '../mcp/hub.js';
 import { ToolsetPolicy } from '../tools/toolsets.js';
 
@@ -76,7 +76,7 @@ export function buildGateway(params: {
   const store = openStore({ path: profile.dbPath, clock, logger, disk, ...(params.configureStore ? { configure: params.configureStore } : {}) });
   const registry = new ToolRegistry();
   const memory = anyMemoryEnabled({ settings: memorySettingsFrom({ config }) });
-  for (const tool of [...builtinTools({ memory, skills: true, cron: params.cron !== undefined, web_search: config.web.search_backend !== undefined }), ...(params.extraTools ?? [])]) registry.register(tool);
+  for (const tool of [...builtinTools({ memory, skills: true, cron: params.cron !== undefined, web_search: config.web.search_backend !== undefined, vision: visionToolOffered({ config }) }), ...(params.extraTools ?? [])]) registry.register(tool);
   const agent = buildAgent({ profile, config, registry, clock, logger, scrub: params.scrub, store });
   // Loads the MCP SDK only when config.yaml names a server.
   const mcp = new McpHub({ servers: config.mcp_servers, clock, logger, scrub: params.scrub, ...(params.readMcpServers === undefined ? {} : { reread: params.readMcpServers }) });
@@ -173,6 +173,7 @@ export function runnerOptionsFrom(params: {
   const toolNames = params.toolNames.filter((name) => (name !== 'memory' || memory !== undefined) && (name !== 'session_search' || params.store !== undefined));
   const modelContext = new ModelContext({ model: config.model, clock });
   const { toolsets, toolsOf } = toolChoices({ config, modelContext, toolNames, registry: params.registry });
+  const senses = sensesFrom({ config, modelContext, cacheDir: profile.cacheDir, clock, scrub: params.scrub });
   return {
     profileName: profile.name,
     busyPolicy: config.gateway.busy_policy,
@@ -184,12 +185,7 @@ export function runnerOptionsFrom(params: {
     modelLabel: modelLabel({ config }),
     // agent.history_max_chars is deprecated and ignored: compression replaces the cut.
     historyMaxChars: HISTORY_MAX_CHARS,
-    compression: {
-      threshold: config.compression.threshold,
-      tailRatio: config.compression.tail_ratio,
-      summaryMaxTokens: config.compression.summary_max_tokens,
-      summarise: summariserFor({ config }),
-    },
+    compression: compressionOptionsFrom({ config }),
     mediaPolicy: mediaPolicy({ profile, workspace, confine: config.tools.confine_to_workspace, secrets: params.secrets }),
     stageMedia: mediaStager({ cacheDir: profile.cacheDir, secrets: params.secrets }),
     scrub: params.scrub,
@@ -207,7 +203,7 @@ export function runnerOptionsFrom(params: {
         sandbox: terminalSandboxFor({ profile, config }).spec,
       },
       codeExecution: { timeoutMs: config.tools.code_execution.timeout, maxToolCalls: config.tools.code_execution.max_tool_calls },
-      web: webCapability({ settings: () => webSettingsFrom({ config }), clock, scrub: params.scrub }),
+      ...senses.tools,
       ...(memory ? { memory } : {}),
       ...(params.store ? { sessionSearch: sessionSearchFor({ config, store: params.store, scrub: params.scrub, logger: params.logger }) } : {}),
       skills: skillsCapability({
@@ -229,23 +225,16 @@ export function runnerOptionsFrom(params: {
     jobs: { catchUpWindowMs: config.cron.catch_up_window },
     delegation: { maxIterations: config.agent.delegate_max_iterations, maxConcurrentChildren: config.agent.max_concurrent_children },
     clarifyTimeoutMs: config.tools.clarify_timeout,
-    ...mediaOptionsFrom({ config, cacheDir: profile.cacheDir, modelContext }),
+    ...senses.options,
     approval: { mode: config.tools.approval, timeoutMs: config.tools.approval_timeout, ...(config.tools.approval === 'smart' ? { judge: summariserFor({ config }) } : {}) },
     ...(params.registry ? { review: reviewOptionsFrom({ config, registry: params.registry, clock, logger: params.logger, scrub: params.scrub, store: params.store }) } : {}),
   };
 }
 
-/** The web tools' settings from config `web`. */
-function webSettingsFrom(params: { config: GatewayConfig }): WebSettings {
-  const { web } = params.config;
-  return {
-    search: web.search_backend === undefined ? undefined : { kind: web.search_backend, url: web.search_url, apiKey: web.search_api_key },
-    extractCharLimit: web.extract_char_limit,
-    maxBytes: web.max_bytes,
-    timeoutMs: web.timeout,
-    cacheTtlMs: web.cache_ttl,
-    allowPrivate: web.allow_private,
-  };
+/** How long conversations are compressed (config `compression`), summarised by summariserFor. */
+function compressionOptionsFrom(params: { config: GatewayConfig }): RunnerOptions['compression'] {
+  const { compression } = params.config;
+  return { threshold: compression.threshold, tailRatio: compression.tail_ratio, summaryMaxTokens: compression.summary_max_tokens, summarise: summariserFor(params) };
 }
 
 /** The profile's tool sets, and the names of the tools each platform's prompt is built for. */
@@ -268,24 +257,7 @@ function summariserFor(params: { config: GatewayConfig }): Summarise {
   const { config } = params;
   const aux = auxiliaryClient({ config });
   if (aux !== undefined) return (request) => aux({ ...request, model: undefined });
-  const { model } = config;
-  const main = auxiliaryClient({
-    config: {
-      model,
-      auxiliary: {
-        model: {
-          name: model.name,
-          base_url: model.base_url,
-          api_key: model.api_key ?? model.api_keys[0],
-          request_timeout: model.request_timeout,
-          temperature: model.temperature,
-          max_tokens: undefined,
-        },
-      },
-    },
-  });
-  if (main === undefined) throw new Error('the main model gives no summariser');
-  return main;
+  return mainModelClient({ config });
 }
 
 /** The profile's memory files for the `memory` tool and `/memory`; undefined when both are off. */

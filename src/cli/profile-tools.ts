@@ -5,6 +5,7 @@ import { anyMemoryEnabled, memorySettingsFrom } from '../memory/settings.js';
 import { builtinTools } from '../tools/builtin/index.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { ToolsetPolicy } from '../tools/toolsets.js';
+import { visionToolOffered } from '../media/vision.js';
 
 /** The tools a gateway of a config would offer, as a command sees them without running one. */
 export interface ProfileTools {
@@ -23,6 +24,6 @@ export function profileTools(params: { config: AppConfig }): ProfileTools {
   return {
     context,
     toolsets: new ToolsetPolicy({ toolsets: config.toolsets, platforms: config.platform_toolsets, contextTokens: () => context.current().tokens }),
-    builtin: new ToolRegistry({ tools: builtinTools({ memory: anyMemoryEnabled({ settings: memorySettingsFrom({ config }) }), skills: true, cron: true, web_search: config.web.search_backend !== undefined }) }),
+    builtin: new ToolRegistry({ tools: builtinTools({ memory: anyMemoryEnabled({ settings: memorySettingsFrom({ config }) }), skills: true, cron: true, web_search: config.web.search_backend !== undefined, vision: visionToolOffered({ config }) }) }),
   };
 }

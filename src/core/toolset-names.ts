@@ -1,6 +1,6 @@
 /**
  * Hermes Agent's toolset names: what a delegate_task task's `toolsets` and a profile's `toolsets` /
- * `platform_toolsets` may name (web and vision have no tools here yet).
+ * `platform_toolsets` may name.
  */
 export const TOOLSET_NAMES = ['file', 'terminal', 'search', 'session_search', 'web', 'skills', 'cronjob', 'memory', 'delegation', 'code_execution', 'messaging', 'clarify', 'vision'] as const;
 

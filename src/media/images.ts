@@ -22,17 +22,18 @@ const MAX_SOURCE_BYTES = 50 * 1024 * 1024;
 const QUALITIES = [82, 68, 52] as const;
 
 /**
- * An image file (JPEG, PNG, WebP, GIF's first frame, HEIC where libvips reads it, ...) as a model sees it: turned
+ * An image file, or its bytes (JPEG, PNG, WebP, GIF's first frame, HEIC where libvips reads it, ...) as a model sees it: turned
  * upright by its EXIF orientation, shrunk to `maxEdge` on its longer side, flattened onto white, encoded as JPEG; a
  * result over `maxBytes` is encoded again at lower qualities, then at three quarters of the size, until it fits.
  * Uses sharp (libvips), loaded on first use. Throws MediaError when the file is not an image it can read.
  */
-export async function imageForModel(params: { path: string; limits: ImageLimits }): Promise<ModelImage> {
+export async function imageForModel(params: { path: string | Buffer; limits: ImageLimits }): Promise<ModelImage> {
   const { default: sharp } = await import('sharp');
   const { maxBytes } = params.limits;
   let edge = params.limits.maxEdge;
   try {
-    if ((await stat(params.path)).size > MAX_SOURCE_BYTES) throw new MediaError(`it is over ${MAX_SOURCE_BYTES / 1048576} MB`);
+    const size = typeof params.path === 'string' ? (await stat(params.path)).size : params.path.length;
+    if (size > MAX_SOURCE_BYTES) throw new MediaError(`it is over ${MAX_SOURCE_BYTES / 1048576} MB`);
     const source = sharp(params.path, { limitInputPixels: 268_402_689, failOn: 'error' });
     for (;;) {
       for (const quality of QUALITIES) {

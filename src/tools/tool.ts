@@ -5,6 +5,7 @@ import type { SkillsCapability } from '../skills/types.js';
 import type { SessionSearchCapability } from '../search/capability.js';
 import type { MemoryCapability } from '../memory/capability.js';
 import type { SandboxSpec } from './sandbox/spec.js';
+import type { VisionCapability } from '../media/vision.js';
 import type { WebCapability } from '../web/capability.js';
 
 /** Limits for the `terminal` tool. */
@@ -57,6 +58,8 @@ export interface ToolContext {
   depth?: number;
   /** The web (`web_search`, `web_extract`); absent where the gateway gives none. */
   web?: WebCapability;
+  /** A model that sees (`vision_analyze`); absent where none is configured. */
+  vision?: VisionCapability;
 }
 
 /** Limits for the `execute_code` tool. */
@@ -88,7 +91,7 @@ export { TOOLSET_NAMES, type ToolsetName } from '../core/toolset-names.js';
 import type { ToolsetName } from '../core/toolset-names.js';
 
 /** A switch of builtinTools: the profile has memory on, has skills, runs the scheduler, has a search service (web.search_backend). */
-export type BuiltinSwitch = 'memory' | 'skills' | 'cron' | 'web_search';
+export type BuiltinSwitch = 'memory' | 'skills' | 'cron' | 'web_search' | 'vision';
 
 /** How a tool's calls look in the chat's tool-activity lines (the data only: the gateway draws the line). */
 export interface ToolProgressLook {

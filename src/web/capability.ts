@@ -70,7 +70,7 @@ const CACHE_ENTRIES = 64;
 const CACHE_CHARS = 4_000_000;
 
 /** The user agent pages see. */
-const USER_AGENT = 'Mozilla/5.0 (compatible; hermes-gateway)';
+export const USER_AGENT = 'Mozilla/5.0 (compatible; hermes-gateway)';
 
 /**
  * The web capability over `settings` (read at each call, so a reload applies): page fetches with the address rule

@@ -117,3 +117,19 @@ function createCompletion(params: { client: OpenAI; route: AuxiliaryRoute; reque
     { signal: request.signal, timeout: route.requestTimeoutMs },
   );
 }
+
+/** A `complete` function on the main model (`model`: its endpoint, first key, timeout and temperature): side work where no auxiliary model is set. */
+export function mainModelClient(params: { config: Pick<GatewayConfig, 'model'>; clock?: Clock }): AuxiliaryComplete {
+  const { model } = params.config;
+  const client = auxiliaryClient({
+    config: {
+      model,
+      auxiliary: {
+        model: { name: model.name, base_url: model.base_url, api_key: model.api_key ?? model.api_keys[0], request_timeout: model.request_timeout, temperature: model.temperature, max_tokens: undefined },
+      },
+    },
+    ...(params.clock === undefined ? {} : { clock: params.clock }),
+  });
+  if (client === undefined) throw new Error('the main model gives no client');
+  return client;
+}

@@ -3,15 +3,9 @@ import { ToolRegistry } from '../../tools/registry.js';
 import { TOOLSET_NAMES, type ToolDefinition, type ToolsetName } from '../../tools/tool.js';
 import { ToolError } from '../../core/errors.js';
 
-/** Hermes Agent's tools of a toolset that no tool here has yet: named when a task asks for it (and matched by name). */
-const TOOLSET_PLACEHOLDERS: Readonly<Partial<Record<ToolsetName, readonly string[]>>> = { web: ['web_search', 'web_extract'], vision: ['vision_analyze'] };
-
-/** Each toolset's tools: those whose definitions name it (`toolsets`), in order, then its placeholders. */
+/** Each toolset's tools: those whose definitions name it (`toolsets`), in order. */
 export function toolsetTools(params: { tools: readonly ToolDefinition[] }): ReadonlyMap<ToolsetName, readonly string[]> {
-  const members = (set: ToolsetName): string[] => {
-    const declared = params.tools.filter((tool) => tool.toolsets?.includes(set) === true).map((tool) => tool.name);
-    return [...new Set([...declared, ...(TOOLSET_PLACEHOLDERS[set] ?? [])])];
-  };
+  const members = (set: ToolsetName): string[] => params.tools.filter((tool) => tool.toolsets?.includes(set) === true).map((tool) => tool.name);
   return new Map(TOOLSET_NAMES.map((set) => [set, members(set)]));
 }
 

@@ -17,6 +17,7 @@ import { skillsListTool } from './skills-list.js';
 import { terminalTool } from './terminal.js';
 import { webExtractTool } from './web-extract.js';
 import { webSearchTool } from './web-search.js';
+import { visionAnalyzeTool } from './vision-analyze.js';
 import { writeFileTool } from './write-file.js';
 
 /**
@@ -32,6 +33,7 @@ export const BUILTIN_TOOLS: readonly ToolDefinition[] = [
   sessionSearchTool,
   webSearchTool,
   webExtractTool,
+  visionAnalyzeTool,
   sendMessageTool,
   delegateTaskTool,
   clarifyTool,
@@ -46,7 +48,8 @@ export const BUILTIN_TOOLS: readonly ToolDefinition[] = [
  * The tools every agent gets: BUILTIN_TOOLS, those with `offeredWith` only when that switch is on (`memory` when it is
  * on; skills_list, skill_view and skill_manage when the profile's skills are, the gateway filling `toolContext.skills`;
  * `cronjob` when the scheduler runs, the gateway filling `toolContext.cron`; `web_search` when a search service is
- * configured, it and web_extract using `toolContext.web`); send_message, delegate_task and clarify work
+ * configured, it and web_extract using `toolContext.web`; `vision_analyze` when a model that sees is configured,
+ * using `toolContext.vision`); send_message, delegate_task and clarify work
  * where the gateway fills `toolContext.messaging` / `.delegate` / `.clarify`. `execute_code` comes last, its description
  * listing the tools before it that a script may call (Python when python3 exists, probed once per process, else JavaScript).
  */

@@ -68,14 +68,15 @@ test('the lists derived from the definitions equal the ones once written out by 
   assert.deepEqual(names(all.filter((tool) => tool.freeRound === true || tool.callsTools === true)), ['execute_code']);
 });
 
-test('the switches offer what they did: memory, the three skills tools, cronjob, web_search; execute_code always last', () => {
+test('the switches offer what they did: memory, the three skills tools, cronjob, web_search, vision_analyze; execute_code always last', () => {
   const base = ['read_file', 'write_file', 'patch', 'search_files', 'terminal', 'session_search', 'web_extract', 'send_message', 'delegate_task', 'clarify'];
   assert.deepEqual(names(builtinTools()), [...base, 'execute_code']);
   assert.deepEqual(names(builtinTools({ web_search: true })), [...base.slice(0, 6), 'web_search', ...base.slice(6), 'execute_code']);
+  assert.deepEqual(names(builtinTools({ vision: true })), [...base.slice(0, 7), 'vision_analyze', ...base.slice(7), 'execute_code']);
   assert.deepEqual(names(builtinTools({ memory: true })), [...base, 'memory', 'execute_code']);
   assert.deepEqual(names(builtinTools({ skills: true })), [...base, 'skills_list', 'skill_view', 'skill_manage', 'execute_code']);
   assert.deepEqual(names(all), [...base, 'memory', 'skills_list', 'skill_view', 'skill_manage', 'cronjob', 'execute_code']);
-  assert.deepEqual(names(BUILTIN_TOOLS), names(builtinTools({ memory: true, skills: true, cron: true, web_search: true })).slice(0, -1));
+  assert.deepEqual(names(BUILTIN_TOOLS), names(builtinTools({ memory: true, skills: true, cron: true, web_search: true, vision: true })).slice(0, -1));
 });
 
 test("each shown argument is one of its tool's arguments", () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
 import { describeContextLength, resolveContextLength } from '../../../../src/agent/tokens/context-length.js';
 import { DEFAULT_CONTEXT_LENGTH, knownContextLength } from '../../../../src/agent/tokens/known-models.js';
-import { contextLengthFromModels } from '../../../../src/agent/tokens/models-metadata.js';
+import { contextLengthFromModels, visionFromModels } from '../../../../src/agent/tokens/models-metadata.js';
 import { ModelContext } from '../../../../src/agent/tokens/model-context.js';
 import { systemClock } from '../../../../src/core/clock.js';
 import { FakeClock } from '../../../helpers/fake-clock.js';
@@ -138,4 +138,19 @@ describe('context length', () => {
     assert.deepEqual(await context.resolve({ signal: controller.signal }), { tokens: DEFAULT_CONTEXT_LENGTH, source: 'default' });
     assert.equal(server.modelListings.length, 0);
   });
+});
+
+test("visionFromModels: OpenRouter's input_modalities or modality, LiteLLM's supports_vision, a capabilities list; nothing said is undefined", () => {
+  const body = {
+    data: [
+      { id: 'or/seeing', architecture: { input_modalities: ['text', 'image'] } },
+      { id: 'or/blind', architecture: { input_modalities: ['text'] } },
+      { id: 'or/old', architecture: { modality: 'text+image->text' } },
+      { id: 'lite', model_info: { supports_vision: false } },
+      { id: 'ollama', capabilities: ['completion', 'vision'] },
+      { id: 'plain', context_length: 8192 },
+    ],
+  };
+  const vision = (model: string): boolean | undefined => visionFromModels({ body, model, exact: true });
+  assert.deepEqual(['or/seeing', 'or/blind', 'or/old', 'lite', 'ollama', 'plain', 'missing'].map(vision), [true, false, true, false, true, undefined, undefined]);
 });
