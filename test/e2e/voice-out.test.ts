@@ -160,3 +160,48 @@ test("discord: /voice tts sends each reply's voice note as a Discord voice messa
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a platform without edits (email) gets one message: the text with the voice note attached; one that never gets voice (SMS) is told so by /voice and answered in text', { skip: missing ?? false, timeout: 60_000 }, async () => {
+  const tts = { provider: 'command', command: 'espeak-ng -v en-us -w {output} -f {input}' };
+  const email = await startHarness({ config: { tts }, capabilities: { edit: false, typing: false } });
+  try {
+    await email.adapter.inject({ text: '/voice tts' });
+    await email.runner.waitIdle();
+    email.fake.enqueue({ text: 'The invoice is paid.' });
+    await email.adapter.inject({ text: 'is the invoice paid?' });
+    await email.runner.waitIdle();
+    const sends = email.adapter.calls.filter((c) => c.kind === 'send');
+    const answer = sends.at(-1);
+    assert.equal(answer?.text, 'The invoice is paid.');
+    assert.equal(answer?.attachments?.length, 1);
+    assert.match(answer?.attachments?.[0] ?? '', /voice-replies\/reply-[0-9a-f]{8}\.ogg$/);
+  } finally {
+    await email.stop();
+  }
+
+  const sms = await startHarness({ config: { tts }, capabilities: { edit: false, typing: false, voice: false } });
+  try {
+    await sms.adapter.inject({ text: '/voice on' });
+    await sms.runner.waitIdle();
+    assert.equal(sms.adapter.calls.filter((c) => c.kind === 'send').at(-1)?.text, 'Replies here are never spoken: this platform gets text only.');
+    sms.fake.enqueue({ text: 'Hello.' });
+    await sms.adapter.inject({ text: 'hello' });
+    await sms.runner.waitIdle();
+    // Even a stored choice (made before the platform's limits were known) never speaks here.
+    const store = sms.readStore();
+    try {
+      const key = store.listSessions({ limit: 1 })[0]?.key ?? '';
+      assert.notEqual(key, '');
+      store.setChatVoiceMode({ key, mode: 'tts' });
+    } finally {
+      store.close();
+    }
+    sms.fake.enqueue({ text: 'Paid.' });
+    await sms.adapter.inject({ text: 'paid?' });
+    await sms.runner.waitIdle();
+    const answer = sms.adapter.calls.filter((c) => c.kind === 'send').at(-1);
+    assert.deepEqual([answer?.text, answer?.attachments ?? []], ['Paid.', []]);
+  } finally {
+    await sms.stop();
+  }
+});
