@@ -161,18 +161,19 @@ test("discord: /voice tts sends each reply's voice note as a Discord voice messa
   }
 });
 
-test('a platform without edits (email) gets one message: the text with the voice note attached; one that never gets voice (SMS) is told so by /voice and answered in text', { skip: missing ?? false, timeout: 60_000 }, async () => {
+test('a platform without edits (email) gets one message: the text with the voice note attached (an open code fence too); one that never gets voice (SMS) is told so by /voice and answered in text', { skip: missing ?? false, timeout: 60_000 }, async () => {
   const tts = { provider: 'command', command: 'espeak-ng -v en-us -w {output} -f {input}' };
   const email = await startHarness({ config: { tts }, capabilities: { edit: false, typing: false } });
   try {
     await email.adapter.inject({ text: '/voice tts' });
     await email.runner.waitIdle();
-    email.fake.enqueue({ text: 'The invoice is paid.' });
+    // A reply that leaves a code fence open still gets its voice note (a MEDIA line would be swallowed by the fence).
+    email.fake.enqueue({ text: 'The invoice is paid:\n```\nstatus: paid' });
     await email.adapter.inject({ text: 'is the invoice paid?' });
     await email.runner.waitIdle();
     const sends = email.adapter.calls.filter((c) => c.kind === 'send');
     const answer = sends.at(-1);
-    assert.equal(answer?.text, 'The invoice is paid.');
+    assert.ok(answer?.text.startsWith('The invoice is paid:\n```\nstatus: paid') && !answer.text.includes('MEDIA:'), answer?.text);
     assert.equal(answer?.attachments?.length, 1);
     assert.match(answer?.attachments?.[0] ?? '', /voice-replies\/reply-[0-9a-f]{8}\.ogg$/);
   } finally {

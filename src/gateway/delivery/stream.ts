@@ -3,7 +3,7 @@ import type { Clock } from '../../core/clock.js';
 import type { ChatRef, OutboundAttachment, PlatformAdapter } from '../../core/adapter.js';
 import type { MediaStager } from './media-stage.js';
 import { checkAttachments } from './attachments.js';
-import { extractMedia, visibleStreamingText, type MediaRef } from './media.js';
+import { extractMedia, mediaKindFor, visibleStreamingText, type MediaRef } from './media.js';
 import type { ChatPacer } from './pacer.js';
 import { SentMessages, type DeliveryJournal, type ExistingMessage, type SendIntent } from './sent-messages.js';
 import { previewText, progressLineMarkup } from './preview.js';
@@ -91,6 +91,8 @@ export class StreamDelivery {
   private progressLines: readonly string[] = [];
   /** Tool activity lines an adapter that shows them itself (a terminal) has not been given yet, with how much text came before each. */
   private unprinted: { line: string; at: number }[] = [];
+  /** Files sent after the reply's own MEDIA files (a spoken reply's voice notes), each path once. */
+  private readonly attached: MediaRef[] = [];
 
   constructor(params: StreamDeliveryParams) {
     this.params = params;
@@ -122,6 +124,16 @@ export class StreamDelivery {
     if (this.stopped || delta === '') return;
     this.raw += delta;
     this.schedule();
+  }
+
+  /**
+   * Sends a file with the finished reply, after the files its MEDIA lines name, under the same checks (the media
+   * policy, the secret scan), as a MEDIA line would but whatever the text holds (an unclosed code fence would swallow
+   * a line).
+   */
+  attach(params: { path: string }): void {
+    if (this.stopped || this.attached.some((item) => item.path === params.path)) return;
+    this.attached.push({ path: params.path, kind: mediaKindFor({ path: params.path }) });
   }
 
   /**
@@ -282,7 +294,9 @@ export class StreamDelivery {
     await this.flushPrinted();
     const { adapter } = this.params;
     const errors: string[] = [];
-    const { text, media } = extractMedia({ text: this.raw });
+    const extracted = extractMedia({ text: this.raw });
+    const { text } = extracted;
+    const media = [...extracted.media, ...this.attached.filter((item) => !extracted.media.some((named) => named.path === item.path))];
     const checked = await checkAttachments({
       media,
       canSend: adapter.capabilities.media,

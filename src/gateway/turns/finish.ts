@@ -41,11 +41,11 @@ export async function finishTurn(params: { turn: OpenTurn; end: AgentEnd }): Pro
     }
     turn.delivery.push(end.text);
   }
-  // The chat's /voice choice: the reply also spoken, its voice notes attached after the text.
+  // The chat's /voice choice: the reply also spoken, its voice notes sent after the text.
   const spoken = stopped || end.failed || end.text.trim() === '' ? undefined : await spokenReply({ turn, text: end.text });
-  if (spoken !== undefined && spoken.lines !== '') turn.delivery.push(spoken.lines);
+  const files = spoken?.files ?? [];
   const notes = [note, spoken?.note].filter((line) => line !== undefined).join('\n') || undefined;
-  const delivered = await deliverWithRetries({ turn, text: end.text + (spoken?.lines ?? ''), note: notes }).finally(() => removeSpoken({ files: spoken?.files ?? [] }));
+  const delivered = await deliverWithRetries({ turn, text: end.text, files, note: notes }).finally(() => removeSpoken({ files }));
   if (!delivered.textComplete) {
     logger.error({ errors: delivered.errors }, 'the reply could not be delivered; the message stays journaled and is answered on the next start');
     turnFinished({ turn, end: { outcome: 'undelivered', sessionId: turn.session.id, text: end.text, error: delivered.errors.join('; ') || 'not delivered' } });
@@ -59,10 +59,11 @@ export async function finishTurn(params: { turn: OpenTurn; end: AgentEnd }): Pro
   turnFinished({ turn, end: { outcome, sessionId: turn.session.id, text: end.text, ...noted, ...partly } });
 }
 
-/** Finishes the reply; the platform may be briefly unreachable, so it is tried again in place (adopting what was sent). */
-async function deliverWithRetries(params: { turn: OpenTurn; text: string; note: string | undefined }): Promise<DeliveryResult> {
-  const { turn, text } = params;
+/** Finishes the reply (with `files` after its own); the platform may be briefly unreachable, so it is tried again in place (adopting what was sent). */
+async function deliverWithRetries(params: { turn: OpenTurn; text: string; files: readonly string[]; note: string | undefined }): Promise<DeliveryResult> {
+  const { turn, text, files } = params;
   const finalParams = params.note !== undefined ? { note: params.note } : {};
+  for (const file of files) turn.delivery.attach({ path: file });
   let delivered = await turn.delivery.finish(finalParams);
   for (let attempt = 0; !delivered.textComplete && attempt < deliveryRetries && !turn.signal.aborted; attempt++) {
     const retryInMs = backoffDelay({ attempt, baseMs: 2000, maxMs: 60_000 });
@@ -74,6 +75,7 @@ async function deliverWithRetries(params: { turn: OpenTurn; text: string; note: 
     }
     const retry = turn.newDelivery(turnLeftovers({ store: turn.deps.store, inboxId: turn.row.id }));
     retry.push(text);
+    for (const file of files) retry.attach({ path: file });
     delivered = await retry.finish(finalParams);
   }
   return delivered;

@@ -10,9 +10,8 @@ import { errorMessage } from '../../util/error-text.js';
 import { withTimeout } from '../../util/timeout.js';
 import { turnFiles, type OpenTurn } from './open.js';
 
-/** A reply's voice notes: the MEDIA lines that attach them, the files (removed once delivered), a note for the user. */
+/** A reply's voice notes: the files (attached to the reply, removed once delivered), a note for the user. */
 export interface SpokenReply {
-  readonly lines: string;
   readonly files: readonly string[];
   readonly note?: string;
 }
@@ -39,11 +38,11 @@ export async function spokenReply(params: { turn: OpenTurn; text: string }): Pro
   const { turn } = params;
   const { deps } = turn;
   const mode = deps.store.chatVoiceMode({ key: turn.row.sessionKey }) ?? 'off';
-  if (!wantsVoice({ turn, mode })) return { lines: '', files: [] };
-  if (deps.speech === undefined) return { lines: '', files: [], note: '(No voice reply: text-to-speech is not set up; tts in config.yaml, or /voice off.)' };
+  if (!wantsVoice({ turn, mode })) return { files: [] };
+  if (deps.speech === undefined) return { files: [], note: '(No voice reply: text-to-speech is not set up; tts in config.yaml, or /voice off.)' };
   const { settings, dir } = deps.speech;
   const { parts, cut } = speechChunks({ text: speakableText({ text: deps.scrub(params.text) }), maxChars: settings.chunkChars, maxParts: settings.maxChunks });
-  if (parts.length === 0) return { lines: '', files: [] };
+  if (parts.length === 0) return { files: [] };
   const files: string[] = [];
   try {
     await mkdir(dir, { recursive: true });
@@ -55,14 +54,14 @@ export async function spokenReply(params: { turn: OpenTurn; text: string }): Pro
     }
   } catch (error) {
     await removeSpoken({ files });
-    if (turn.signal.aborted) return { lines: '', files: [] };
+    if (turn.signal.aborted) return { files: [] };
     const reason = error instanceof MediaError ? error.message : errorMessage(error);
     turn.logger.warn({ reason, provider: settings.provider }, 'the reply could not be spoken; the text is sent alone');
-    return { lines: '', files: [], note: `(I could not make a voice reply: ${reason}.)` };
+    return { files: [], note: `(I could not make a voice reply: ${reason}.)` };
   }
   turn.logger.info({ notes: files.length, chars: parts.join('').length, cut }, 'reply spoken');
   const rest = cut ? { note: `(The voice note${files.length > 1 ? 's cover' : ' covers'} the start; the rest is in the text.)` } : {};
-  return { lines: `\n${files.map((file) => `MEDIA:${file}`).join('\n')}\n`, files, ...rest };
+  return { files, ...rest };
 }
 
 /** Removes a reply's voice notes once delivered (the platform has its own copy). */
