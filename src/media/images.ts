@@ -29,6 +29,8 @@ const QUALITIES = [82, 68, 52] as const;
  */
 export async function imageForModel(params: { path: string | Buffer; limits: ImageLimits }): Promise<ModelImage> {
   const { default: sharp } = await import('sharp');
+  // A daemon sizes an image now and then: libvips' operation cache (up to 50 MB by default) would only hold memory.
+  sharp.cache(false);
   const { maxBytes } = params.limits;
   let edge = params.limits.maxEdge;
   try {

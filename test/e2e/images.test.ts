@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { test } from 'node:test';
 import sharp from 'sharp';
 import { dm, owner, telegramHarness } from '../helpers/telegram-harness.js';
-import type { Harness } from '../helpers/harness.js';
+import { startHarness, type Harness } from '../helpers/harness.js';
 
 /** A noisy photo-like PNG (noise does not compress, so the byte cap is exercised). */
 async function noisyPng(params: { width: number; height: number }): Promise<Buffer> {
@@ -72,5 +74,22 @@ test('model.vision: false: auxiliary.vision describes the photo (it gets the ima
   } finally {
     await blind.h.stop();
     await blind.fake.close();
+  }
+});
+
+test('an image file that is not an image: the model is told it could not be read, the user gets one line, the turn goes on', async () => {
+  const h = await startHarness({ config: {} });
+  try {
+    mkdirSync(h.profile.cacheDir, { recursive: true });
+    const broken = path.join(h.profile.cacheDir, 'broken.png');
+    writeFileSync(broken, 'not a png at all');
+    h.fake.enqueue({ text: 'I could not see it.' });
+    await h.adapter.inject({ text: 'look', media: [{ path: broken, kind: 'image', mimeType: 'image/png' }] });
+    await h.runner.waitIdle();
+    assert.match(String(userContent(h, 0)), /\n\[The image could not be read: it could not be read as an image \(.+\)\.\]$/);
+    const sent = h.adapter.calls.filter((c) => c.kind === 'send' || c.kind === 'edit').at(-1);
+    assert.match(sent?.text ?? '', /^I could not see it\.\n\n\(I could not look at your image: it could not be read as an image \(.+\)\.\)$/);
+  } finally {
+    await h.stop();
   }
 });
