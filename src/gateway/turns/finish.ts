@@ -6,7 +6,7 @@ import { abortKindOf } from './abort.js';
 import { turnLeftovers } from './journal.js';
 import { completeTurn, turnFinished, type OpenTurn } from './open.js';
 import { reactOnTurn, type AgentEnd } from './agent-run.js';
-import { removeSpoken, spokenReply } from './voice-out.js';
+import { removeSpoken, spokenReply, wantsSpokenReply } from './voice-out.js';
 
 /** Further tries to deliver a finished reply the platform refused (not counting the delivery's own retries). */
 const deliveryRetries = 4;
@@ -41,8 +41,10 @@ export async function finishTurn(params: { turn: OpenTurn; end: AgentEnd }): Pro
     }
     turn.delivery.push(end.text);
   }
-  // The chat's /voice choice: the reply also spoken, its voice notes sent after the text.
-  const spoken = stopped || end.failed || end.text.trim() === '' ? undefined : await spokenReply({ turn, text: end.text });
+  // The chat's /voice choice: the reply also spoken, its voice notes sent after the text. Never a system turn's: its
+  // text was just pushed, and nothing may wait between that and the finish (it goes out once, finished).
+  const speaks = turn.system === undefined && !stopped && !end.failed && end.text.trim() !== '' && wantsSpokenReply({ turn });
+  const spoken = speaks ? await spokenReply({ turn, text: end.text }) : undefined;
   const files = spoken?.files ?? [];
   const notes = [note, spoken?.note].filter((line) => line !== undefined).join('\n') || undefined;
   const delivered = await deliverWithRetries({ turn, text: end.text, files, note: notes }).finally(() => removeSpoken({ files }));

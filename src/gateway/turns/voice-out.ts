@@ -5,7 +5,6 @@ import { MediaError } from '../../media/programs.js';
 import { speakableText, speechChunks } from '../../media/speakable.js';
 import { synthesize } from '../../media/speech.js';
 import type { PlatformAdapter } from '../../core/adapter.js';
-import type { VoiceMode } from '../../store/types.js';
 import { errorMessage } from '../../util/error-text.js';
 import { withTimeout } from '../../util/timeout.js';
 import { turnFiles, type OpenTurn } from './open.js';
@@ -22,23 +21,26 @@ export function speaksOn(params: { adapter: PlatformAdapter }): boolean {
   return capabilities.media && capabilities.voice !== false;
 }
 
-/** Whether this turn's reply is also spoken: the chat's /voice choice, `on` only when the user spoke (a voice note or audio). */
-function wantsVoice(params: { turn: OpenTurn; mode: VoiceMode }): boolean {
-  const { turn, mode } = params;
-  if (mode === 'off' || turn.system !== undefined || !speaksOn({ adapter: turn.deps.adapter })) return false;
+/**
+ * Whether this turn's reply is also spoken: the chat's /voice choice (`on` only when the user spoke: a voice note or
+ * audio), on a platform that carries voice. Synchronous, so a turn that is not spoken goes on to its finish without a pause.
+ */
+export function wantsSpokenReply(params: { turn: OpenTurn }): boolean {
+  const { turn } = params;
+  if (!speaksOn({ adapter: turn.deps.adapter })) return false;
+  const mode = turn.deps.store.chatVoiceMode({ key: turn.row.sessionKey }) ?? 'off';
+  if (mode === 'off') return false;
   return mode === 'tts' || turnFiles({ turn }).some((item) => item.kind === 'voice' || item.kind === 'audio');
 }
 
 /**
- * The reply's voice notes when the chat asked for them (/voice on: a voice note is answered with one too; /voice tts:
- * every reply): the text as it reads aloud, in parts of tts.chunk_chars, each spoken (tts.provider) and made OGG/Opus
+ * The reply's voice notes, for a turn that wantsSpokenReply (/voice on: a voice note is answered with one too; /voice
+ * tts: every reply): the text as it reads aloud, in parts of tts.chunk_chars, each spoken (tts.provider) and made OGG/Opus
  * in the profile's cache. The text reply is still sent; a failure costs only the voice, and the user gets one line.
  */
 export async function spokenReply(params: { turn: OpenTurn; text: string }): Promise<SpokenReply> {
   const { turn } = params;
   const { deps } = turn;
-  const mode = deps.store.chatVoiceMode({ key: turn.row.sessionKey }) ?? 'off';
-  if (!wantsVoice({ turn, mode })) return { files: [] };
   if (deps.speech === undefined) return { files: [], note: '(No voice reply: text-to-speech is not set up; tts in config.yaml, or /voice off.)' };
   const { settings, dir } = deps.speech;
   const { parts, cut } = speechChunks({ text: speakableText({ text: deps.scrub(params.text) }), maxChars: settings.chunkChars, maxParts: settings.maxChunks });
