@@ -7,6 +7,7 @@ import { clarifyQuestions, clarifyResult, scriptClarify, startClarify, waitClari
 import { until } from '../helpers/converse.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { driveUntil, withStore } from '../helpers/jobs.js';
+import { tinyPng } from '../helpers/images.js';
 
 const expired = { notice: 'This question was already answered or has expired.', retire: true };
 
@@ -232,7 +233,7 @@ test('a message that is not an answer (a photo without text) interrupts as the b
     await h.adapter.inject({ text: 'pick one' });
     const q = await waitClarify(h);
     const photo = path.join(h.profile.cacheDir, 'photo.png');
-    writeFileSync(photo, 'not really a png');
+    writeFileSync(photo, tinyPng);
     h.fake.enqueue({ text: 'nice photo' });
     await h.adapter.inject({ text: '', media: [{ path: photo, kind: 'image', mimeType: 'image/png' }] });
     await until(() => h.adapter.shown().some((m) => m.text === 'nice photo'), 'the photo\'s answer');

@@ -3,6 +3,8 @@ import { test } from 'node:test';
 import { FakeTelegram } from '../fakes/telegram/index.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { telegramAdapter, testToken } from '../helpers/telegram.js';
+import { tinyPng } from '../helpers/images.js';
+import { contentImages, contentText, lastUserContent } from '../helpers/request-roles.js';
 
 const owner = { id: 1001, first_name: 'Owner', username: 'owner' };
 const dm = { id: 1001, type: 'private' as const };
@@ -42,7 +44,7 @@ test('telegram: an album of three parts and a text split near the limit each sta
   const { h, fake } = await start({ mergeWindowMs: 1500 });
   try {
     h.fake.setResponder(() => ({ text: 'got it' }));
-    const photos = [0, 1, 2].map((i) => fake.addFile({ bytes: Buffer.from(`not really a photo ${i}`), mimeType: 'image/png' }));
+    const photos = [0, 1, 2].map(() => fake.addFile({ bytes: tinyPng, mimeType: 'image/png' }));
     const albumAt = Date.now();
     for (const [i, photo] of photos.entries()) fake.pushMessage({ chat: dm, from: owner, ...(i === 0 ? { caption: 'three views' } : {}), photo, media_group_id: 'g1' });
     await fake.waitFor({ predicate: (f) => f.calls.some((c) => c.method === 'sendChatAction'), timeoutMs: 5000 });
@@ -52,8 +54,9 @@ test('telegram: an album of three parts and a text split near the limit each sta
     await fake.waitFor({ predicate: (f) => f.chatMessages(dm.id).filter((m) => m.shown === 'got it').length === 1, timeoutMs: 10_000 });
     await h.runner.waitIdle();
     assert.equal(h.fake.requests.length, 1, 'one turn for the album');
-    const albumText = String((h.fake.requests[0]?.body.messages ?? []).filter((m) => m['role'] === 'user').at(-1)?.['content']);
+    const albumText = contentText(lastUserContent(h.fake.requests[0]));
     assert.equal((albumText.match(/\[Attached file:/g) ?? []).length, 3, albumText);
+    assert.equal(contentImages(lastUserContent(h.fake.requests[0])).length, 3, 'the model sees the three photos');
 
     // A 5,000-character paste the client split: 4,096 characters, then the rest.
     const paste = 'word '.repeat(1000);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { systemClock, type Clock } from '../../src/core/clock.js';
 import { owner, smsSetup, startSmsGateway, tinyPng } from '../helpers/sms.js';
+import { contentImages, contentText, lastUserContent } from '../helpers/request-roles.js';
 
 const bot = smsSetup.botNumber;
 
@@ -16,7 +17,8 @@ test('sms: an MMS picture reaches the agent as a file in the profile cache; an o
     const answer = await g.hooks.inbound({ from: owner, to: bot, body: 'what is this?', media: [picture, big] });
     assert.equal(answer.status, 200);
     await g.fake.waitFor({ predicate: () => g.fake.messagesTo({ to: owner }).length === 1 });
-    const content = String((g.h.fake.requests[0]?.body.messages ?? []).filter((m) => m['role'] === 'user').at(-1)?.['content']);
+    const content = contentText(lastUserContent(g.h.fake.requests[0]));
+    assert.equal(contentImages(lastUserContent(g.h.fake.requests[0])).length, 1, 'the model sees the picture');
     assert.match(content, /^what is this\?\n\[attachment 2 \(image\/jpeg\) was not downloaded: it is over the 2 KB limit\]/);
     const file = /\[Attached file: (\S+) \(image, image\/png, (\d+) bytes\) named "(MM[0-9a-f]{32}-0\.png)"\]/.exec(content);
     assert.ok(file, `the agent was not told about the picture: ${content}`);

@@ -7,6 +7,7 @@ import { FakeTelegram } from '../fakes/telegram/index.js';
 import { cli } from '../helpers/cli.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { telegramAdapter, testToken } from '../helpers/telegram.js';
+import { contentImages, contentText, lastUserContent } from '../helpers/request-roles.js';
 
 const owner = { id: 1001, first_name: 'Owner', username: 'owner' };
 const dm = { id: 1001, type: 'private' as const };
@@ -95,8 +96,9 @@ test('telegram: a photo reaches the agent as a file; MEDIA: files go out by the 
     fake.pushMessage({ chat: dm, from: owner, caption: 'what is this?', photo });
     await fake.waitFor({ predicate: (f) => f.chatMessages(dm.id).length === 5, timeoutMs: 10_000 });
     await h.runner.waitIdle();
-    const content = String((h.fake.requests[0]?.body.messages ?? []).filter((m) => m['role'] === 'user').at(-1)?.['content']);
+    const content = contentText(lastUserContent(h.fake.requests[0]));
     assert.match(content, /what is this\?\n\[Attached file: .*\.(jpg|png) \(image/);
+    assert.equal(contentImages(lastUserContent(h.fake.requests[0])).length, 1, 'and the model sees the photo');
     const methods = fake.calls.filter((c) => c.method.startsWith('send') && c.method !== 'sendChatAction' && c.method !== 'sendMessage').map((c) => c.method);
     assert.deepEqual(methods.sort(), ['sendAudio', 'sendDocument', 'sendPhoto', 'sendVoice']);
   } finally {
@@ -226,9 +228,10 @@ test('telegram: an album (two photos, one caption) becomes one turn with both fi
     await fake.waitFor({ predicate: (f) => f.chatMessages(dm.id).some((m) => m.shown === 'two pictures'), timeoutMs: 10_000 });
     await h.runner.waitIdle();
     assert.equal(h.fake.requests.length, 1, 'one turn for the whole album');
-    const content = String((h.fake.requests[0]?.body.messages ?? []).filter((m) => m['role'] === 'user').at(-1)?.['content']);
+    const content = contentText(lastUserContent(h.fake.requests[0]));
     assert.match(content, /^compare these/);
     assert.equal((content.match(/\[Attached file:/g) ?? []).length, 2);
+    assert.equal(contentImages(lastUserContent(h.fake.requests[0])).length, 2, 'and the model sees both photos');
     const store = h.readStore();
     try {
       assert.equal(store.pendingInbound().length, 0, 'both parts are done');

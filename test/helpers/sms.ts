@@ -10,6 +10,7 @@ import type { ContractPlatform, ShownBotMessage } from '../contract/platform.js'
 import { FakeTwilio, TwilioWebhooks, type FakeSentMessage } from '../fakes/twilio/index.js';
 import { startHarness, type Harness } from './harness.js';
 import { gatewayFacts } from './gateway-facts.js';
+import { tinyPng } from './images.js';
 
 /** The app's config schema (every platform's block), loaded once. */
 const configSchema = await appConfigSchema();
@@ -28,7 +29,7 @@ export const owner = '+15550001111';
 export const stranger = '+15550002222';
 
 /** A 1×1 PNG. */
-export const tinyPng = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+export { tinyPng };
 
 /** MIME types for the files tests send in, by extension. */
 const CONTENT_TYPES: Readonly<Record<string, string>> = { '.pdf': 'application/pdf', '.png': 'image/png', '.jpg': 'image/jpeg', '.txt': 'text/plain' };
