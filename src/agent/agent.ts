@@ -3,6 +3,7 @@ import type { ToolCallRequest, ToolRegistry } from '../tools/registry.js';
 import type { ToolContext } from '../tools/tool.js';
 import { INTERRUPTED_RESULT, planBatches, runBatches } from '../tools/scheduler.js';
 import { IterationBudget } from './budget.js';
+import { FailureLedger } from './escalation.js';
 import { toOpenAIMessages, unansweredToolCalls, type ChatMessage } from './messages.js';
 import { ModelRoute, type RouteTurn } from './route/route.js';
 import { toolCallsFor } from './tool-calls.js';
@@ -29,6 +30,8 @@ interface Turn {
   toolContext: Omit<ToolContext, 'signal'>;
   /** The tools of this turn: the run's own (a session's MCP tools besides the agent's) or the agent's. */
   registry: ToolRegistry;
+  /** The same tool failing the same way: counted, and answered with the escalation's lines. */
+  failures: FailureLedger;
 }
 
 /** The agent loop: call the model, run the tools it asks for, repeat until it answers or must stop. */
@@ -64,7 +67,10 @@ export class AIAgent {
 
   /** Runs one turn; never throws for model or tool failures (they end the turn with an outcome). */
   async run(params: AgentRunParams): Promise<AgentResult> {
-    const turn: Turn = { params, messages: [...params.history], text: '', modelCalls: 0, route: this.route.startTurn({ model: params.model }), systemPrompt: params.systemPrompt, overflowRetried: false, compressAgainAbove: 0, toolContext: params.toolContext, registry: params.registry ?? this.options.registry };
+    const registry = params.registry ?? this.options.registry;
+    // The owner can be asked where clarify is offered and wired (not in system-started turns or children).
+    const failures = new FailureLedger({ askAfter: this.options.escalateAfterFailures ?? 3, canAsk: registry.get('clarify') !== undefined && params.toolContext.clarify !== undefined });
+    const turn: Turn = { params, messages: [...params.history], text: '', modelCalls: 0, route: this.route.startTurn({ model: params.model }), systemPrompt: params.systemPrompt, overflowRetried: false, compressAgainAbove: 0, toolContext: params.toolContext, registry, failures };
     const budget = new IterationBudget({ max: this.options.maxIterations });
     this.answerAll({ turn, content: STALE_CALL_RESULT });
     const images = params.userImages ?? [];
@@ -203,7 +209,11 @@ export class AIAgent {
       signal: turn.params.signal,
       onResult: ({ call, result }) => {
         // The model never sees the profile's secrets, even when a tool read them (e.g. `cat .env`).
-        const content = this.options.scrub ? this.options.scrub(result.content) : result.content;
+        const scrubbed = this.options.scrub ? this.options.scrub(result.content) : result.content;
+        // The same failure again: told to change approach, then to stop and ask the owner.
+        // (Calls cut short by an interrupt are no failures of the tool.)
+        const escalation = turn.params.signal.aborted ? undefined : turn.failures.note({ name: call.name, args: call.arguments, result, tool: registry.get(call.name) });
+        const content = escalation === undefined ? scrubbed : `${scrubbed}\n${escalation}`;
         this.add({ turn, message: { role: 'tool', tool_call_id: call.id, name: call.name, content } });
       },
     });

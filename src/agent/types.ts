@@ -27,6 +27,8 @@ export interface AgentOptions {
   maxRetries: number;
   /** Most tool calls run at once. */
   maxParallel: number;
+  /** The same tool failing the same way this many times in a turn: the model is told to stop and ask the owner (0: never; default 3). */
+  escalateAfterFailures?: number;
   /** Time source for backoff and the stream idle timer. */
   clock: Clock;
   /** Longest wait for the next chunk of a streamed reply (the configured request timeout). */

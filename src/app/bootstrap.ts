@@ -136,6 +136,7 @@ export function buildAgent(params: {
     maxIterations: config.agent.max_iterations,
     maxRetries: config.model.max_retries,
     maxParallel: config.agent.max_parallel_tools,
+    escalateAfterFailures: config.agent.escalate_after_failures,
     clock,
     requestTimeoutMs: config.model.request_timeout,
     logger,

@@ -51,6 +51,7 @@ const agentSchema = z
     max_concurrent_children: int({ min: 1, max: 16 }).default(3),
     system_prompt: optionalString(),
     max_parallel_tools: int({ min: 1, max: 32 }).default(8),
+    escalate_after_failures: int({ min: 0, max: 20 }).default(3),
     /** Deprecated (issue 12): replaced by compression; still accepted, with a warning. */
     history_max_chars: int({ min: 1000 }).optional(),
     tool_use_enforcement: z.union([z.enum(['auto']), bool(), z.array(z.string().min(1))]).default('auto'),

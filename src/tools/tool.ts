@@ -146,8 +146,13 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   progress?: ToolProgressLook;
   /** builtinTools offers it only when this switch is on (built-in tools only). Default: always offered. */
   offeredWith?: BuiltinSwitch;
+  /**
+   * For a result that is not an error but means the call failed (a command's non-zero exit): what kind of failure it
+   * is, alike for the same failure (the agent's failure escalation counts repeats); undefined when it did not fail.
+   * `args` are the call's arguments as the model sent them (parsed JSON, unchecked).
+   */
+  failedAs?: (params: { content: string; args: unknown }) => string | undefined;
 }
-
 
 /** Declares a tool with its argument type inferred from the zod schema. */
 export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): ToolDefinition<S> {

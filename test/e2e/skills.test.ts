@@ -117,7 +117,7 @@ test('100 skills on disk: the first request grows by the index only, and the ind
     assert.ok(index.length <= 8000, `${index.length} chars`);
     assert.match(index, /- \(\d+ more skills not shown: skills_list shows all\)\n<\/available_skills>$/);
     // Take the index (and its blank-line separator) out and the prompts are the same but for the start time.
-    const strip = (s: string): string => s.replace(/\d{4}-\d{2}-\d{2}[^\n]*/g, 'TIME');
+    const strip = (s: string): string => s.replace(/\d{4}-\d{2}-\d{2}[^\n]*/g, 'TIME').replace(/^This conversation started [^\n]*/m, 'STARTED');
     assert.equal(strip(withSkills.slice(0, start) + withSkills.slice(end + 2)), strip(without));
     assert.equal(JSON.stringify(h.fake.requests[1]?.body.tools), JSON.stringify(h.fake.requests[0]?.body.tools));
   } finally {

@@ -38,6 +38,7 @@ export const terminalTool = defineTool({
   // Serial for the model's rounds, but a script may run commands (under the same hard block and approval).
   codeCallable: true,
   progress: { emoji: '⚙', arg: 'command', style: 'colon' },
+  failedAs,
   handler: async (args, ctx) => {
     const verdict = classifyCommand({ command: args.command });
     if (verdict.kind === 'blocked') {
@@ -74,6 +75,22 @@ export const terminalTool = defineTool({
     return output + statusLine({ result, timeoutMs });
   },
 });
+
+/**
+ * A command that failed, for the failure escalation: its program, how it ended, and its last line of output. An exit
+ * code of 1 without output is an answer, not a failure (grep found nothing, test was false).
+ */
+function failedAs(params: { content: string; args: unknown }): string | undefined {
+  const lines = params.content.trimEnd().split('\n');
+  const status = lines.at(-1) ?? '';
+  if (/^\[exit code: 0\]$/.test(status) || /^\[interrupted by the user/.test(status)) return undefined;
+  const output = lines.slice(0, -1).filter((line) => line.trim() !== '');
+  const last = output.at(-1) ?? '(no output)';
+  if (status === '[exit code: 1]' && last === '(no output)') return undefined;
+  const command = typeof params.args === 'object' && params.args !== null ? (params.args as Record<string, unknown>)['command'] : undefined;
+  const program = typeof command === 'string' ? (command.trim().split(/\s+/)[0] ?? '') : '';
+  return `${program} ${status} ${last}`;
+}
 
 function statusLine(params: { result: CommandResult; timeoutMs: number }): string {
   const { result } = params;
