@@ -39,6 +39,7 @@ import { reviewOptionsFrom } from '../gateway/review/options.js';
 import { formattingRules } from '../../adapters/index.js';
 import { terminalSandboxFor, warnIfUnconfined } from '../tools/sandbox/terminal-sandbox.js';
 import { sensesFrom } from './senses.js';
+import { checkpointsFrom } from './checkpoints.js';
 import { visionToolOffered } from '../media/vision.js';
 import { McpHub } from '../mcp/hub.js';
 import { ToolsetPolicy } from '../tools/toolsets.js';
@@ -175,6 +176,7 @@ export function runnerOptionsFrom(params: {
   const modelContext = new ModelContext({ model: config.model, clock });
   const { toolsets, toolsOf } = toolChoices({ config, modelContext, toolNames, registry: params.registry });
   const senses = sensesFrom({ config, modelContext, cacheDir: profile.cacheDir, clock, scrub: params.scrub });
+  const checkpoints = checkpointsFrom({ profile, config, workspace, clock, logger: params.logger });
   return {
     profileName: profile.name,
     busyPolicy: config.gateway.busy_policy,
@@ -227,6 +229,7 @@ export function runnerOptionsFrom(params: {
     delegation: { maxIterations: config.agent.delegate_max_iterations, maxConcurrentChildren: config.agent.max_concurrent_children },
     clarifyTimeoutMs: config.tools.clarify_timeout,
     ...senses.options,
+    ...(checkpoints === undefined ? {} : { checkpoints }),
     approval: { mode: config.tools.approval, timeoutMs: config.tools.approval_timeout, ...(config.tools.approval === 'smart' ? { judge: summariserFor({ config }) } : {}) },
     ...(params.registry ? { review: reviewOptionsFrom({ config, registry: params.registry, clock, logger: params.logger, scrub: params.scrub, store: params.store }) } : {}),
   };

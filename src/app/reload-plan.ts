@@ -41,6 +41,7 @@ const liveKeys: ReadonlySet<string> = new Set([
   'media',
   'stt',
   'tts',
+  'checkpoints',
   'mcp_servers',
   'toolsets',
   'platform_toolsets',

@@ -249,6 +249,16 @@ const ttsSchema = z
   })
   .prefault({});
 
+/** checkpoints: workspace snapshots before the agent changes files, for /rollback (issue 30). */
+const checkpointsSchema = z
+  .strictObject({
+    enabled: bool().default(true),
+    max_count: int({ min: 1, max: 1000 }).default(50),
+    max_age: duration({ defaultValue: '7d', minMs: 60_000 }),
+    max_size: size({ defaultValue: '500m' }),
+  })
+  .prefault({});
+
 /** media: what arrives with a message (documents now). */
 const mediaSchema = z
   .strictObject({
@@ -288,6 +298,7 @@ const sections = {
   media: mediaSchema,
   stt: sttSchema,
   tts: ttsSchema,
+  checkpoints: checkpointsSchema,
   // Any platform name here; buildConfigSchema checks targets against the platforms it is given.
   heartbeat: heartbeatSchemaFor({ platforms: [] }),
   checks: checksSchemaFor({ platforms: [] }),

@@ -85,6 +85,12 @@ export const commandTable = [
     arg: { name: 'mode', description: 'off, on or tts (empty: switch)' },
   },
   {
+    name: 'rollback',
+    help: '/rollback [N | diff N] — the workspace checkpoints taken before the agent changed files: list them, restore one, or see what changed since',
+    menu: 'List or restore workspace checkpoints',
+    arg: { name: 'checkpoint', description: 'N to restore, diff N to compare (empty: list)' },
+  },
+  {
     name: 'retry',
     help: '/retry — answer your last message again: the last answer leaves the conversation and a new one is written (refused while an answer is being written: /stop it first)',
     menu: 'Answer your last message again',

@@ -12,7 +12,7 @@ import { keyPoolLines } from './keys.js';
 import { modelEndpointCheck } from './model.js';
 import { credentialLines } from './platforms.js';
 import { nodeVersionCheck, sqliteCheck } from './runtime.js';
-import { sandboxCheck } from './sandbox.js';
+import { checkpointsCheck, sandboxCheck } from './sandbox.js';
 import { mcpLines } from './mcp.js';
 import { line, type CheckLine } from '../core/check-line.js';
 import { Redactor } from '../log/redact.js';
@@ -70,6 +70,7 @@ export async function runDoctor(params: DoctorParams): Promise<CheckLine[]> {
     add(...(await credentialLines({ config: loaded, clock, checks: params.checks })));
     add(...(await clashLines({ profile, config: loaded, env: params.env })));
     add(sandboxCheck({ config: loaded, profile, ...(params.probeSandbox ? { probe: params.probeSandbox } : {}) }));
+    add(checkpointsCheck({ config: loaded }));
     add(...(await mcpLines({ config: loaded, profile, clock })));
     add(...speechCheck({ config: loaded }), ...(await webSearchCheck({ config: loaded, clock })));
   }

@@ -140,3 +140,9 @@ export interface ToolCallsCapability {
   readonly names: readonly string[];
   call(params: { name: string; args: unknown; signal: AbortSignal }): Promise<InnerToolResult>;
 }
+
+/** A turn's workspace checkpoints (config `checkpoints`): write_file, patch and destructive commands take one first. */
+export interface CheckpointCapability {
+  /** Snapshots the workspace before a change under `path` (at most once per directory per turn). Never throws. */
+  before(params: { path: string; reason: string }): Promise<void>;
+}

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Clock } from '../core/clock.js';
-import type { ApprovalCapability, ClarifyCapability, CronCapability, DelegateCapability, MessagingCapability, ToolCallsCapability, TurnOrigin } from './capabilities.js';
+import type { ApprovalCapability, CheckpointCapability, ClarifyCapability, CronCapability, DelegateCapability, MessagingCapability, ToolCallsCapability, TurnOrigin } from './capabilities.js';
 import type { SkillsCapability } from '../skills/types.js';
 import type { SessionSearchCapability } from '../search/capability.js';
 import type { MemoryCapability } from '../memory/capability.js';
@@ -48,6 +48,8 @@ export interface ToolContext {
   delegate?: DelegateCapability;
   /** Asking the owner and waiting (`clarify`); absent in system-started turns and in children. */
   clarify?: ClarifyCapability;
+  /** Workspace checkpoints before changes (write_file, patch, destructive commands); absent: none are taken. */
+  checkpoints?: CheckpointCapability;
   /** Other chats of the profile (`send_message`); absent in children. */
   messaging?: MessagingCapability;
   /** The agent's own tools for a tool that calls tools (`execute_code`); filled by the agent per round. */

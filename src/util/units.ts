@@ -1,5 +1,5 @@
 /** Milliseconds per duration unit. */
-const DURATION_UNITS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const DURATION_UNITS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /** Bytes per size unit (powers of 1024). */
 const SIZE_UNITS: Readonly<Record<string, number>> = {
@@ -13,17 +13,17 @@ const SIZE_UNITS: Readonly<Record<string, number>> = {
 };
 
 /** How a duration may be written; used in error messages. */
-export const DURATION_HINT = 'a duration such as 500ms, 30s, 2m or 1h (a bare number means seconds)';
+export const DURATION_HINT = 'a duration such as 500ms, 30s, 2m, 1h or 7d (a bare number means seconds)';
 
 /** How a size may be written; used in error messages. */
 export const SIZE_HINT = 'a size such as 512k, 10m or 1g (a bare number means bytes)';
 
-/** Parses a duration (number = seconds, or "500ms" / "1s" / "2m" / "1h") to milliseconds; undefined when invalid. */
+/** Parses a duration (number = seconds, or "500ms" / "1s" / "2m" / "1h" / "7d") to milliseconds; undefined when invalid. */
 export function parseDuration(params: { value: unknown }): number | undefined {
   const { value } = params;
   if (typeof value === 'number') return Number.isFinite(value) && value >= 0 ? Math.round(value * 1000) : undefined;
   if (typeof value !== 'string') return undefined;
-  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/i.exec(value);
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$/i.exec(value);
   if (match === null) return undefined;
   const unit = DURATION_UNITS[(match[2] ?? 's').toLowerCase()] ?? 1000;
   return Math.round(Number(match[1]) * unit);

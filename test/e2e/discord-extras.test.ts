@@ -76,7 +76,7 @@ test('discord slash commands: registered once across two starts (hash in storage
   try {
     await run();
     assert.equal(fake.commandOverwrites, 1);
-    assert.deepEqual(fake.commands.map((command) => command['name']).sort(), ['approve', 'compress', 'context', 'cron', 'deny', 'help', 'memory', 'model', 'new', 'queue', 'reload_mcp', 'resume', 'retry', 'sessions', 'sethome', 'skills', 'status', 'steer', 'stop', 'title', 'tools', 'undo', 'usage', 'verbose', 'voice']);
+    assert.deepEqual(fake.commands.map((command) => command['name']).sort(), ['approve', 'compress', 'context', 'cron', 'deny', 'help', 'memory', 'model', 'new', 'queue', 'reload_mcp', 'resume', 'retry', 'rollback', 'sessions', 'sethome', 'skills', 'status', 'steer', 'stop', 'title', 'tools', 'undo', 'usage', 'verbose', 'voice']);
     await run();
     assert.equal(fake.commandOverwrites, 1, 'the unchanged definitions are not registered again');
     assert.equal(fake.calls.filter((call) => call.method === 'PUT').length, 1);

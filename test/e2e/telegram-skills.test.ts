@@ -30,7 +30,7 @@ test('telegram: /my_skill (Telegram names cannot hold -) runs the skill my-skill
     ],
   });
   try {
-    const builtIns = ['new', 'stop', 'status', 'memory', 'compress', 'skills', 'cron', 'sethome', 'approve', 'deny', 'model', 'usage', 'title', 'sessions', 'resume', 'verbose', 'voice', 'retry', 'undo', 'queue', 'steer', 'context', 'tools', 'reload_mcp', 'help'];
+    const builtIns = ['new', 'stop', 'status', 'memory', 'compress', 'skills', 'cron', 'sethome', 'approve', 'deny', 'model', 'usage', 'title', 'sessions', 'resume', 'verbose', 'voice', 'rollback', 'retry', 'undo', 'queue', 'steer', 'context', 'tools', 'reload_mcp', 'help'];
     await fake.waitFor({ predicate: (f) => f.myCommands().length > 0, timeoutMs: 10_000 });
     assert.deepEqual(fake.myCommands().map((c) => c.command), builtIns);
     const { skillsDir } = h.profile;

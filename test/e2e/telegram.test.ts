@@ -210,7 +210,7 @@ test('telegram: 409 Conflict is retried with backoff and shown in health; the co
     await fake.waitFor({ predicate: (f) => f.calls.filter((c) => c.method === 'getMe').length >= 2 });
     await new Promise((r) => setTimeout(r, 300));
     assert.equal(fake.calls.filter((c) => c.method === 'setMyCommands').length, 1, 'setMyCommands only when the menu changed');
-    assert.deepEqual(fake.myCommands().map((c) => c.command), ['new', 'stop', 'status', 'memory', 'compress', 'skills', 'cron', 'sethome', 'approve', 'deny', 'model', 'usage', 'title', 'sessions', 'resume', 'verbose', 'voice', 'retry', 'undo', 'queue', 'steer', 'context', 'tools', 'reload_mcp', 'help']);
+    assert.deepEqual(fake.myCommands().map((c) => c.command), ['new', 'stop', 'status', 'memory', 'compress', 'skills', 'cron', 'sethome', 'approve', 'deny', 'model', 'usage', 'title', 'sessions', 'resume', 'verbose', 'voice', 'rollback', 'retry', 'undo', 'queue', 'steer', 'context', 'tools', 'reload_mcp', 'help']);
   } finally {
     await h.stop();
     await fake.close();

@@ -65,7 +65,7 @@ export interface ControlContext {
 }
 
 /** Runs one control command immediately (never behind a turn) and returns the reply text (/compress: compress-command.ts). */
-export function runControlCommand(params: { name: Exclude<GatewayCommandName, 'compress' | 'model' | 'reload_mcp'>; args?: string; event: MessageEvent; ctx: ControlContext }): string {
+export function runControlCommand(params: { name: Exclude<GatewayCommandName, 'compress' | 'model' | 'reload_mcp' | 'rollback'>; args?: string; event: MessageEvent; ctx: ControlContext }): string {
   const { name, ctx } = params;
   switch (name) {
     case 'stop': {

@@ -14,6 +14,8 @@ export async function commandReply(params: {
   compress: () => Promise<string>;
   /** /reload-mcp: reads mcp_servers again and reconnects them (absent: the profile's gateway has no MCP servers). */
   reloadMcp: () => Promise<string>;
+  /** /rollback: the workspace checkpoints (git runs, so it is answered asynchronously). */
+  rollback: (args: string) => Promise<string>;
   /** What /model reads (it may wait briefly for the endpoint's model list). */
   model: () => ModelCommandDeps;
   ctx: () => ControlContext;
@@ -22,6 +24,7 @@ export async function commandReply(params: {
   if (command.kind !== 'command') return otherCommandReply({ command });
   if (command.name === 'compress') return params.compress();
   if (command.name === 'reload_mcp') return params.reloadMcp();
+  if (command.name === 'rollback') return params.rollback(command.args);
   if (command.name === 'model') return modelCommand({ args: command.args, deps: params.model() });
   return runControlCommand({ name: command.name, args: command.args, event: params.event, ctx: params.ctx() });
 }

@@ -17,6 +17,7 @@ import type { AdapterStatus } from './supervisor.js';
 import { mcpServerLine, mcpServerState } from '../../mcp/status-text.js';
 import { toolsetLines } from '../../tools/toolsets.js';
 import { contextReply } from '../commands/context.js';
+import { rollbackReply } from '../commands/rollback.js';
 
 /** What the runner lends its control lane: the parts a command reads or changes, as they are now. */
 export interface RunnerControlDeps {
@@ -69,6 +70,7 @@ export async function answerControl(params: { deps: RunnerControlDeps; row: Inbo
         clock,
         logger,
       }),
+    rollback: (args) => rollbackReply({ args, checkpoints: options.checkpoints, timeZone: agent.route.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone, maxLength: deps.slots.get({ name: event.platform })?.entry.adapter.capabilities.maxMessageLength ?? 4000 }),
     reloadMcp: () => options.mcp?.reload({ signal: deps.signal }) ?? Promise.resolve('No MCP servers are configured (mcp_servers in config.yaml).'),
     model: () => ({ store, sessionKey: row.sessionKey, routeModels: agent.route.targets.map((t) => t.name), modelList: options.modelList, signal: deps.signal }),
     ctx: () => ({

@@ -1,3 +1,4 @@
+import type { Checkpoints } from '../../checkpoints/checkpoints.js';
 import type { AIAgent } from '../../agent/agent.js';
 import type { Logger } from 'pino';
 import type { Store } from '../../store/types.js';
@@ -163,6 +164,7 @@ export function turnDepsFor(params: TurnDepsSource): TurnDeps {
     ...(options.stt === undefined ? {} : { stt: options.stt }),
     ...(options.speech === undefined ? {} : { speech: options.speech }),
     ...(options.sight === undefined ? {} : { sight: options.sight }),
+    ...checkpointsFactory({ checkpoints: options.checkpoints }),
     ...(params.onDelivered ? { onDelivered: params.onDelivered } : {}),
     ...(params.onFinished ? { onFinished: params.onFinished } : {}),
     ...(approval ? { approval } : {}),
@@ -170,4 +172,10 @@ export function turnDepsFor(params: TurnDepsSource): TurnDeps {
     ...(delegate ? { delegate } : {}),
     ...(clarify ? { clarify } : {}),
   };
+}
+
+/** A fresh checkpoint capability per turn (each tracks the directories it snapshotted), when checkpoints are on. */
+function checkpointsFactory(params: { checkpoints: Checkpoints | undefined }): Pick<TurnDeps, 'checkpoints'> {
+  const { checkpoints } = params;
+  return checkpoints === undefined ? {} : { checkpoints: () => checkpoints.forTurn() };
 }

@@ -1,6 +1,7 @@
 import type { SttSettings } from '../../media/transcribe.js';
 import type { VoiceReplies } from '../../media/speech.js';
 import type { ImageSight } from '../../media/vision.js';
+import type { Checkpoints } from '../../checkpoints/checkpoints.js';
 import type { ModelList } from '../commands/model-list.js';
 import type { ModelPricing } from '../commands/usage.js';
 import type { PromptSource } from '../../agent/prompt/source.js';
@@ -72,6 +73,8 @@ export interface RunnerOptions {
   readonly stt?: SttSettings;
   /** How photos reach the model (`media.image_*`, `model.vision`, `auxiliary.vision`); absent: they stay file paths. */
   readonly sight?: ImageSight;
+  /** The workspace's checkpoints (`checkpoints`, with git installed): taken by the file and terminal tools, /rollback; absent: off. */
+  readonly checkpoints?: Checkpoints;
   /** Text to speech for the replies of chats that asked for voice (`tts`); absent: not set up. */
   readonly speech?: VoiceReplies;
   /** Most characters of an attached document's text a turn gets (`media.document_char_limit`); absent: 20,000. */

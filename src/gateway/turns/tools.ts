@@ -4,7 +4,7 @@ import type { ToolRegistry } from '../../tools/registry.js';
 import type { MessageEvent } from '../../core/adapter.js';
 import type { TurnOrigin } from '../../tools/capabilities.js';
 import type { ToolProgress } from './tool-progress.js';
-import type { ApprovalCapability, ClarifyCapability, DelegateCapability, MessagingCapability } from '../../tools/capabilities.js';
+import type { ApprovalCapability, CheckpointCapability, ClarifyCapability, DelegateCapability, MessagingCapability } from '../../tools/capabilities.js';
 
 /** What a turn's tools are built from (part of TurnDeps). */
 export interface TurnToolFactories {
@@ -18,6 +18,8 @@ export interface TurnToolFactories {
   readonly delegate?: (params: DelegateFactoryParams) => DelegateCapability;
   /** Asking the owner in the turn's chat (the `clarify` tool, see clarify/); never built for system-started turns. Absent: clarify is not available. */
   readonly clarify?: (params: { event: MessageEvent; sessionKey: string }) => ClarifyCapability;
+  /** The turn's workspace checkpoints (once per directory per turn); absent: none are taken. */
+  readonly checkpoints?: () => CheckpointCapability;
 }
 
 /** What the delegate capability of one turn is built from. */
@@ -35,7 +37,7 @@ export interface DelegateFactoryParams {
 }
 
 /** The part of a turn's tool context that depends on the turn: the chat it answers, who started it, its capabilities. */
-export type TurnTools = Pick<ToolContext, 'origin' | 'startedBy' | 'approval' | 'delegate' | 'clarify' | 'messaging'>;
+export type TurnTools = Pick<ToolContext, 'origin' | 'startedBy' | 'approval' | 'delegate' | 'clarify' | 'messaging' | 'checkpoints'>;
 
 /**
  * What tools know of one turn: the chat it answers (where `origin` delivery goes), who started it, and the capabilities
@@ -52,12 +54,14 @@ export function turnToolsFor(params: { deps: TurnToolFactories; row: InboxRow; p
   // System-started turns (a job's run, the heartbeat, a check) get it too: "text me on Slack when …" is a fair job, and
   // only the profile's own known chats can be sent to. Children never get it (their context is built without it).
   const messaging = deps.messaging?.({ row });
+  const checkpoints = deps.checkpoints?.();
   const tools: TurnTools = {
     origin: turnOriginOf({ event }),
     ...(system === undefined ? {} : { startedBy: system.kind }),
     ...(approval === undefined ? {} : { approval }),
     ...(messaging === undefined ? {} : { messaging }),
     ...(clarify === undefined ? {} : { clarify }),
+    ...(checkpoints === undefined ? {} : { checkpoints }),
   };
   const delegate = deps.delegate?.({ toolContext: { ...deps.toolContext, ...tools }, sessionKey: row.sessionKey, inboxId: row.id, sessionId: params.sessionId, progress: params.progress, registry: params.registry });
   return { ...tools, ...(delegate === undefined ? {} : { delegate }) };

@@ -43,6 +43,8 @@ export const patchTool = defineTool({
     }
     const at = text.indexOf(args.old_string);
     const updated = text.slice(0, at) + args.new_string + text.slice(at + args.old_string.length);
+    // The workspace as it was, for /rollback (once per directory per turn).
+    await ctx.checkpoints?.before({ path: abs, reason: `patch ${args.path}` });
     // No abort signal here: a half-written file is worse than finishing a write that has started.
     await fs.promises.writeFile(abs, updated, 'utf8');
     const line = text.slice(0, at).split('\n').length;

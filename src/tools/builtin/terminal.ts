@@ -55,6 +55,8 @@ export const terminalTool = defineTool({
     const sandbox = ctx.terminal.sandbox;
     // tools.terminal.sandbox: bwrap where bwrap does not work: nothing runs, and the model is told why.
     if (sandbox?.kind === 'unavailable') throw new ToolError(sandbox.reason);
+    // A command that deletes, moves or overwrites files: the workspace as it was, for /rollback.
+    if (ctx.checkpoints !== undefined && changesFiles({ command: args.command })) await ctx.checkpoints.before({ path: ctx.workspace, reason: `terminal: ${args.command.slice(0, 80)}` });
     let result: CommandResult;
     try {
       result = await runCommand({
@@ -75,6 +77,20 @@ export const terminalTool = defineTool({
     return output + statusLine({ result, timeoutMs });
   },
 });
+
+/**
+ * Whether a command may delete, move or overwrite files (a checkpoint is taken first): rm, rmdir, mv, unlink, truncate,
+ * shred, sed -i, find -delete, a redirect over a file (`>`, not `>>`, `2>&1` or `>/dev/null`), git reset, checkout,
+ * restore, clean or stash. It errs on the side of a checkpoint (a quoted ">" counts): one too many costs a snapshot.
+ */
+export function changesFiles(params: { command: string }): boolean {
+  const { command } = params;
+  const words = /(^|[;&|(`]\s*|\bsudo\s+|\bxargs\s+(?:-\S+\s+)*)(rm|rmdir|mv|unlink|truncate|shred)\b/;
+  const inPlace = /\bsed\s+(?:-\S*\s+)*-\S*i|\bperl\s+-\S*i|\bfind\b.*\s-delete\b/;
+  const git = /\bgit\b.*\s(reset|checkout|restore|clean|stash|switch)\b/;
+  const redirect = /(^|[^>&0-9])\d?>(?![>&])\s*(?!\/dev\/null\b)[^\s&|;]/;
+  return words.test(command) || inPlace.test(command) || git.test(command) || redirect.test(command);
+}
 
 /**
  * A command that failed, for the failure escalation: its program, how it ended, and its last line of output. An exit

@@ -21,6 +21,8 @@ export const writeFileTool = defineTool({
   progress: { emoji: '✍', arg: 'path' },
   handler: async (args, ctx) => {
     const abs = resolveInWorkspace({ workspace: ctx.workspace, path: args.path, confine: ctx.confineToWorkspace });
+    // The workspace as it was, for /rollback (once per directory per turn).
+    await ctx.checkpoints?.before({ path: abs, reason: `write_file ${args.path}` });
     try {
       await fs.promises.mkdir(path.dirname(abs), { recursive: true });
       // No abort signal here: a half-written file is worse than finishing a write that has started.

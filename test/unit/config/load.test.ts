@@ -209,7 +209,7 @@ describe('loadConfig', () => {
     assert.equal(tooFast.keyPath, 'stream.edit_interval');
     assert.match(tooFast.message, /expected a duration of at least 250ms, found "100ms"/);
     const garbage = await loadError({ config: 'gateway:\n  drain_timeout: soon\n' });
-    assert.match(garbage.message, /gateway\.drain_timeout: expected a duration such as 500ms, 30s, 2m or 1h/);
+    assert.match(garbage.message, /gateway\.drain_timeout: expected a duration such as 500ms, 30s, 2m, 1h or 7d/);
   });
 
   test('secrets include secret-looking config values and every .env value', async () => {

@@ -7,7 +7,7 @@ describe('units', () => {
   test('parseDuration: numbers are seconds, strings carry a unit', () => {
     const cases: [unknown, number | undefined][] = [
       [2, 2000], [0.25, 250], ['500ms', 500], ['1s', 1000], ['2m', 120_000], ['1h', 3_600_000], ['45', 45_000],
-      [' 3 s ', 3000], ['1.5m', 90_000], ['-1s', undefined], ['soon', undefined], [true, undefined], [-1, undefined], ['1d', undefined],
+      [' 3 s ', 3000], ['1.5m', 90_000], ['-1s', undefined], ['soon', undefined], [true, undefined], [-1, undefined], ['1d', 86_400_000], ['1w', undefined],
     ];
     for (const [value, expected] of cases) assert.equal(parseDuration({ value }), expected, String(value));
   });

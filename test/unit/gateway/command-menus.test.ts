@@ -14,5 +14,5 @@ test("the Telegram and Discord command menus list every command the gateway answ
     for (const name of names) assert.deepEqual(parseCommand({ text: `/${name}` }), { kind: 'command', name, args: '' }, `${platform} /${name}`);
   }
   // Every name of the command type is listed (a new command must be added to the menus too).
-  for (const name of ['new', 'stop', 'status', 'memory', 'compress', 'skills', 'cron', 'sethome', 'approve', 'deny', 'model', 'usage', 'title', 'sessions', 'resume', 'verbose', 'voice', 'retry', 'undo', 'queue', 'steer', 'help']) assert.ok(gatewayCommandNames.includes(name as never), name);
+  for (const name of ['new', 'stop', 'status', 'memory', 'compress', 'skills', 'cron', 'sethome', 'approve', 'deny', 'model', 'usage', 'title', 'sessions', 'resume', 'verbose', 'voice', 'rollback', 'retry', 'undo', 'queue', 'steer', 'help']) assert.ok(gatewayCommandNames.includes(name as never), name);
 });
