@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /** One checkpoint: a snapshot of the workspace taken before a change, newest first in listings. */
@@ -11,6 +11,8 @@ export interface Checkpoint {
   readonly at: number;
   /** What was about to change ("write_file notes.md"). */
   readonly reason: string;
+  /** The folder snapshotted: the workspace, or a project inside it with a git repository of its own. */
+  readonly root: string;
 }
 
 /** A git step that failed, with git's own last line. */
@@ -19,6 +21,9 @@ export class CheckpointError extends Error {
 }
 
 const REFS = 'refs/checkpoints/';
+
+/** The file in a shadow repository naming the folder it snapshots. */
+export const ROOT_FILE = 'hermes-root';
 
 /**
  * The workspace's checkpoints, kept in a git repository of the profile's own (`git` from Debian). Git runs with that
@@ -29,7 +34,8 @@ const REFS = 'refs/checkpoints/';
  */
 export class ShadowRepo {
   private readonly gitDir: string;
-  private readonly workspace: string;
+  /** The folder snapshotted (git's work tree). */
+  readonly workspace: string;
   private ready: Promise<void> | undefined;
 
   constructor(params: { dir: string; workspace: string }) {
@@ -63,6 +69,8 @@ export class ShadowRepo {
       if (exists !== undefined) return;
       await mkdir(this.gitDir, { recursive: true });
       await this.git({ args: ['init', '--quiet', '--bare', this.gitDir], bare: true });
+      // Which folder it snapshots, for listing the repositories of one workspace.
+      await writeFile(path.join(this.gitDir, ROOT_FILE), this.workspace);
     })();
     return this.ready;
   }
@@ -82,14 +90,14 @@ export class ShadowRepo {
   /** The checkpoints, newest first. */
   async list(): Promise<Checkpoint[]> {
     await this.init();
-    // Ref names start with the time taken (ms, zero-padded): newest first is by name.
-    const out = await this.git({ args: ['for-each-ref', '--sort=-refname', '--format=%(objectname) %(committerdate:unix) %(subject)', REFS] });
+    // Ref names start with the time taken (ms, zero-padded): newest first is by name, and the time is read from it.
+    const out = await this.git({ args: ['for-each-ref', '--sort=-refname', '--format=%(objectname) %(refname:lstrip=2) %(subject)', REFS] });
     return out
       .split('\n')
       .filter((line) => line.trim() !== '')
       .map((line, i) => {
-        const [commit = '', seconds = '0', ...words] = line.split(' ');
-        return { number: i + 1, commit, at: Number(seconds) * 1000, reason: words.join(' ') };
+        const [commit = '', name = '', ...words] = line.split(' ');
+        return { number: i + 1, commit, at: Number(name.split('-')[0]), reason: words.join(' '), root: this.workspace };
       });
   }
 

@@ -52,7 +52,7 @@ test('write_file over an existing file, then /rollback 1 restores the old conten
     assert.equal(existsSync(path.join(ws, 'extra.md')), false);
     assert.equal(ownRepo(ws), before, "the workspace's own repository is as it was");
     // The checkpoints live in the profile, not in the workspace.
-    assert.ok(readdirSync(path.join(h.profile.dir, 'checkpoints')).some((name) => name.endsWith('.git')));
+    assert.ok(readdirSync(path.join(h.profile.dir, 'checkpoints'), { recursive: true }).some((name) => String(name).endsWith('workspace.git')));
 
     // The state before the rollback is checkpoint 1 now: rolling back again brings the new plan back.
     fake.pushMessage({ chat: dm, from: owner, text: '/rollback 1' });

@@ -19,7 +19,10 @@ export async function rollbackReply(params: { args: string; checkpoints: Checkpo
     if (words.length === 0) {
       const all = await checkpoints.list();
       if (all.length === 0) return 'No checkpoints yet: one is taken before the agent writes, patches or deletes files in the workspace.';
-      const lines = all.slice(0, LISTED).map((checkpoint) => `${checkpoint.number}. ${when(checkpoint.at)} before ${checkpoint.reason}`);
+      const lines = all.slice(0, LISTED).map((checkpoint) => {
+        const folder = checkpoints.relativeRoot({ checkpoint });
+        return `${checkpoint.number}. ${when(checkpoint.at)} before ${checkpoint.reason}${folder === '' ? '' : ` (in ${folder}/)`}`;
+      });
       const more = all.length > LISTED ? [`(${all.length - LISTED} older not shown)`] : [];
       return ['Checkpoints of the workspace, newest first:', ...lines, ...more, '', '/rollback N restores one; /rollback diff N shows what changed since it.'].join('\n');
     }

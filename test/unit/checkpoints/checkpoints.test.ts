@@ -53,3 +53,30 @@ test('checkpoints: an unchanged workspace takes none; the count and age limits p
     rmSync(root, { recursive: true, force: true });
   }
 });
+
+test('checkpoints: a project with its own git repository inside the workspace is snapshotted from its own folder, listed and restored with the rest', async () => {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'hermes-checkpoints-'));
+  const workspace = path.join(root, 'ws');
+  const project = path.join(workspace, 'code', 'app');
+  mkdirSync(path.join(project, '.git'), { recursive: true });
+  mkdirSync(path.join(project, 'src'));
+  writeFileSync(path.join(project, 'src', 'main.c'), 'int main() { return 0; }\n');
+  writeFileSync(path.join(workspace, 'notes.md'), 'notes\n');
+  const clock = new FakeClock(Date.UTC(2026, 11, 1));
+  const checkpoints = new Checkpoints({ dir: path.join(root, 'cp'), workspace, settings: { maxCount: 10, maxAgeMs: 3_600_000, maxBytes: 50 * 1024 * 1024 }, clock, logger: pino({ level: 'silent' }) });
+  try {
+    const turn = checkpoints.forTurn();
+    await turn.before({ path: path.join(project, 'src', 'main.c'), reason: 'patch main.c' });
+    writeFileSync(path.join(project, 'src', 'main.c'), 'int main() { return 1; }\n');
+    await clock.advance(1000);
+    await turn.before({ path: path.join(workspace, 'notes.md'), reason: 'write_file notes.md' });
+    const listed = await checkpoints.list();
+    assert.deepEqual(listed.map((c) => [c.number, c.reason, checkpoints.relativeRoot({ checkpoint: c })]), [[1, 'write_file notes.md', ''], [2, 'patch main.c', path.join('code', 'app')]]);
+    const restored = await checkpoints.restore({ number: 2 });
+    assert.equal(restored.restored, 1);
+    assert.equal(readFileSync(path.join(project, 'src', 'main.c'), 'utf8'), 'int main() { return 0; }\n');
+    assert.equal(readFileSync(path.join(workspace, 'notes.md'), 'utf8'), 'notes\n');
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
