@@ -243,8 +243,10 @@ test('what a process that left the run\'s process group (setsid) asks after the 
     assert.match(result, /^parent done\n\[exit code: 0; 0 tool calls\]$/);
     const outcomeFile = path.join(h.profile.workspaceDir, 'late-outcome.txt');
     const deadline = Date.now() + 10_000;
-    while (!fs.existsSync(outcomeFile) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    assert.match(fs.readFileSync(outcomeFile, 'utf8'), /^refused: the tool channel is closed/);
+    // The fork opens the file before it writes it: wait for its content, not just the file.
+    const outcome = (): string => (fs.existsSync(outcomeFile) ? fs.readFileSync(outcomeFile, 'utf8') : '');
+    while (outcome() === '' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.match(outcome(), /^refused: the tool channel is closed/);
     assert.ok(!fs.existsSync(path.join(h.profile.workspaceDir, 'late.txt')), 'the late write_file ran');
   } finally {
     await h.stop();
