@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { auxiliaryClient, mainModelClient } from '../agent/auxiliary/client.js';
+import { auxiliaryClient, mainModelClient, type AuxiliaryComplete } from '../agent/auxiliary/client.js';
 import type { Clock } from '../core/clock.js';
 import { visionCapability, type AskAboutImage } from '../media/vision-capability.js';
 import { webCapability, type WebCapability, type WebSettings } from '../web/capability.js';
@@ -39,18 +39,21 @@ function imageSightFrom(params: { config: GatewayConfig; modelContext: ModelCont
       model === undefined || model === config.model.name
         ? (config.model.vision ?? modelContext.vision() ?? true)
         : (modelContext.vision({ model }) ?? config.model.vision ?? true),
-    ...(describer === undefined ? {} : { describe: ({ image, question, signal }) => describer({ system: VISION_SYSTEM, user: question, images: [image], signal }) }),
+    ...(describer === undefined ? {} : { describe: askWith({ client: describer }) }),
     timeoutMs: vision?.request_timeout ?? config.model.request_timeout,
   };
 }
 
 /** vision_analyze's capability: auxiliary.vision answers, else the main model when model.vision is true. */
-function visionToolFrom(params: { config: GatewayConfig; sight: ImageSight; web: () => WebSettings; cacheDir: string; clock: Clock }): VisionCapability {
+function visionToolFrom(params: { config: GatewayConfig; sight: ImageSight; web: WebCapability; cacheDir: string; clock: Clock }): VisionCapability {
   const { config, sight } = params;
-  const main = config.model.vision === true ? mainModelClient({ config, clock: params.clock }) : undefined;
-  const ask: AskAboutImage | undefined =
-    sight.describe ?? (main === undefined ? undefined : ({ image, question, signal }) => main({ system: VISION_SYSTEM, user: question, images: [image], signal }));
+  const ask = sight.describe ?? (config.model.vision === true ? askWith({ client: mainModelClient({ config, clock: params.clock }) }) : undefined);
   return visionCapability({ sight, ask, web: params.web, cacheDir: params.cacheDir, clock: params.clock });
+}
+
+/** A question about an image put to a model that sees, as one request of `client`. */
+function askWith(params: { client: AuxiliaryComplete }): AskAboutImage {
+  return ({ image, question, signal }) => params.client({ system: VISION_SYSTEM, user: question, images: [image], signal });
 }
 
 /** Speech to text from config `stt` (its provider set). */
@@ -100,10 +103,10 @@ function webSettingsFrom(params: { config: GatewayConfig }): WebSettings {
 /** The tools' capabilities for the senses: the web (web_search, web_extract), and vision_analyze's when a model that sees is configured. */
 function senseTools(params: { config: GatewayConfig; sight: ImageSight; cacheDir: string; clock: Clock; scrub: (text: string) => string }): { web: WebCapability; vision?: VisionCapability } {
   const { config, clock } = params;
-  const settings = (): WebSettings => webSettingsFrom({ config });
+  const web = webCapability({ settings: () => webSettingsFrom({ config }), clock, scrub: params.scrub });
   return {
-    web: webCapability({ settings, clock, scrub: params.scrub }),
-    ...(visionToolOffered({ config }) ? { vision: visionToolFrom({ config, sight: params.sight, web: settings, cacheDir: params.cacheDir, clock }) } : {}),
+    web,
+    ...(visionToolOffered({ config }) ? { vision: visionToolFrom({ config, sight: params.sight, web, cacheDir: params.cacheDir, clock }) } : {}),
   };
 }
 

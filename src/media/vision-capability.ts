@@ -1,7 +1,6 @@
 import type { Clock } from '../core/clock.js';
 import { withTimeout } from '../util/timeout.js';
-import { fetchPage } from '../web/fetch-page.js';
-import { USER_AGENT, webFailure, type WebSettings } from '../web/capability.js';
+import { webFailure, type WebCapability } from '../web/capability.js';
 import { imageForModel } from './images.js';
 import { MediaError } from './programs.js';
 import type { ImageSight, VisionCapability } from './vision.js';
@@ -10,12 +9,13 @@ import type { ImageSight, VisionCapability } from './vision.js';
 export type AskAboutImage = (params: { image: string; question: string; signal: AbortSignal }) => Promise<string>;
 
 /**
- * vision_analyze's capability: the image read from a file, or fetched from an http(s) URL with the web tools' rules
- * (public addresses only unless web.allow_private, every redirect checked, web.max_bytes, web.timeout), sized like a
- * chat photo, and the question put to auxiliary.vision, else to the main model when it sees.
+ * vision_analyze's capability: the image read from a file, or fetched from an http(s) URL by the web tools' fetch
+ * (an address holding a secret refused, public addresses only unless web.allow_private, every redirect checked,
+ * web.max_bytes, web.timeout), sized like a chat photo, and the question put to auxiliary.vision, else to the main
+ * model when it sees.
  */
-export function visionCapability(params: { sight: ImageSight; ask: AskAboutImage | undefined; web: () => WebSettings; cacheDir: string; clock: Clock; isPublic?: (address: string) => boolean }): VisionCapability {
-  const { sight, clock } = params;
+export function visionCapability(params: { sight: ImageSight; ask: AskAboutImage | undefined; web: WebCapability; cacheDir: string; clock: Clock }): VisionCapability {
+  const { sight, clock, web } = params;
   return {
     cacheDir: params.cacheDir,
     analyze: async ({ source, question, signal }) => {
@@ -23,10 +23,9 @@ export function visionCapability(params: { sight: ImageSight; ask: AskAboutImage
       if (ask === undefined) throw new MediaError('no model here can see images: set auxiliary.vision in config.yaml (or model.vision: true for a main model that sees)');
       let input: string | Buffer;
       if ('url' in source) {
-        const web = params.web();
         try {
-          const page = await withTimeout({ clock, ms: web.timeoutMs, signal, run: (s) => fetchPage({ url: source.url, maxBytes: web.maxBytes, allowPrivate: web.allowPrivate, signal: s, userAgent: USER_AGENT, ...(params.isPublic ? { isPublic: params.isPublic } : {}) }) });
-          if (page.truncated) throw new MediaError(`the image is larger than web.max_bytes (${web.maxBytes} bytes)`);
+          const page = await web.fetch({ url: source.url, signal });
+          if (page.truncated) throw new MediaError(`the image is larger than web.max_bytes (${web.settings().maxBytes} bytes)`);
           input = page.body;
         } catch (error) {
           throw error instanceof MediaError ? error : new MediaError(`the image could not be fetched: ${webFailure({ error })}`);

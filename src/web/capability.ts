@@ -1,6 +1,6 @@
 import type { Clock } from '../core/clock.js';
 import { withTimeout } from '../util/timeout.js';
-import { fetchPage, PageFetchError } from './fetch-page.js';
+import { fetchPage, PageFetchError, type FetchedPage } from './fetch-page.js';
 import { searchWeb, type SearchBackend, type SearchHit } from './search.js';
 
 /** What the web tools may do (config `web`). */
@@ -34,6 +34,11 @@ export interface ExtractedPage {
 /** The web for the tools (ToolContext.web). */
 export interface WebCapability {
   readonly settings: () => WebSettings;
+  /**
+   * The bytes at an address (an image for vision_analyze), under the same rules as every fetch here: an address
+   * holding a secret refused, public addresses only (every redirect too), web.timeout and web.max_bytes.
+   */
+  fetch(params: { url: string; signal: AbortSignal }): Promise<FetchedPage>;
   /** A page's readable text; throws Error with a readable message when it cannot be had. */
   extract(params: { url: string; signal: AbortSignal }): Promise<ExtractedPage>;
   /** Hits for a query from the configured service; throws when none is configured or it fails. */
@@ -70,7 +75,7 @@ const CACHE_ENTRIES = 64;
 const CACHE_CHARS = 4_000_000;
 
 /** The user agent pages see. */
-export const USER_AGENT = 'Mozilla/5.0 (compatible; hermes-gateway)';
+const USER_AGENT = 'Mozilla/5.0 (compatible; hermes-gateway)';
 
 /**
  * The web capability over `settings` (read at each call, so a reload applies): page fetches with the address rule
@@ -106,20 +111,28 @@ export function webCapability(params: { settings: () => WebSettings; clock: Cloc
       cachedChars -= entry.page.text.length;
     }
   };
+  // Every fetch: the address rule, the timeout and the size cap of the settings now (the secret check is the caller's).
+  const fetchChecked = ({ url, signal }: { url: string; signal: AbortSignal }): Promise<FetchedPage> => {
+    const settings = params.settings();
+    return withTimeout({
+      clock,
+      ms: settings.timeoutMs,
+      signal,
+      run: (timed) =>
+        fetchPage({ url, allowPrivate: settings.allowPrivate, maxBytes: settings.maxBytes, signal: timed, userAgent: USER_AGENT, ...(params.isPublic ? { isPublic: params.isPublic } : {}) }),
+    });
+  };
   return {
     settings: params.settings,
+    fetch: ({ url, signal }) => {
+      refuseSecrets({ text: url, what: 'address' });
+      return fetchChecked({ url, signal });
+    },
     extract: async ({ url, signal }) => {
       refuseSecrets({ text: url, what: 'address' });
-      const settings = params.settings();
       const cached = cache.get(url);
-      if (cached !== undefined && clock.now() - cached.at < settings.cacheTtlMs) return cached.page;
-      const fetched = await withTimeout({
-        clock,
-        ms: settings.timeoutMs,
-        signal,
-        run: (timed) =>
-          fetchPage({ url, allowPrivate: settings.allowPrivate, maxBytes: settings.maxBytes, signal: timed, userAgent: USER_AGENT, ...(params.isPublic ? { isPublic: params.isPublic } : {}) }),
-      });
+      if (cached !== undefined && clock.now() - cached.at < params.settings().cacheTtlMs) return cached.page;
+      const fetched = await fetchChecked({ url, signal });
       // Readability and linkedom load with the first page read, not with the gateway.
       const { extractText } = await import('./extract.js');
       const text = extractText({ body: fetched.body, contentType: fetched.contentType, url: fetched.url });

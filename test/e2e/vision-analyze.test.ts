@@ -54,6 +54,41 @@ test('vision_analyze (offered with auxiliary.vision): a workspace image goes to 
   }
 });
 
+test("vision_analyze fetches an image URL under the web tools' rules: with web.allow_private a local image reaches the vision model; an address holding one of the profile's secrets is refused before anything is sent", { timeout: 60_000 }, async () => {
+  const secret = 'ghp_visionUrlSecret0123456789abcdef';
+  const png = await sharp({ create: { width: 320, height: 200, channels: 3, background: '#cc3333' } }).png().toBuffer();
+  const asked: string[] = [];
+  const server = http.createServer((req, res) => {
+    asked.push(String(req.url));
+    res.writeHead(200, { 'content-type': 'image/png' }).end(png);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const h = await startHarness({ env: { GITHUB_TOKEN: secret }, config: { auxiliary: { vision: { name: 'vision-model' } }, web: { allow_private: true } } });
+  try {
+    let imageUrl = `${base}/red.png`;
+    h.fake.setResponder((request) => {
+      if (request.body.model === 'vision-model') return { text: 'A red rectangle.' };
+      const answered = (request.body.messages ?? []).at(-1)?.['role'] === 'tool';
+      return answered ? { text: 'Done.' } : { toolCalls: [{ name: 'vision_analyze', arguments: { image_url: imageUrl, question: 'What colour?' } }] };
+    });
+    await h.adapter.inject({ text: 'what is at that address?' });
+    await h.runner.waitIdle();
+    assert.equal(toolResult(h.fake.requests), 'A red rectangle.');
+    assert.deepEqual(asked, ['/red.png']);
+
+    imageUrl = `${base}/red.png?token=${secret}`;
+    await h.adapter.inject({ text: 'and with the token?' });
+    await h.runner.waitIdle();
+    assert.match(toolResult(h.fake.requests), /the image could not be fetched: the address holds one of the profile's secrets; it was not sent/);
+    assert.deepEqual(asked, ['/red.png'], 'nothing was sent to the address holding the secret');
+    assert.equal(h.fake.requests.filter((r) => r.body.model === 'vision-model').length, 1);
+  } finally {
+    await h.stop();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
 test('without a model that sees, vision_analyze is not offered', async () => {
   const h = await startHarness({ config: {} });
   try {
