@@ -1,6 +1,6 @@
-import { execFile } from 'node:child_process';
 import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { ProgramError, runProgram } from '../util/run-program.js';
 
 /** One checkpoint: a snapshot of the workspace taken before a change, newest first in listings. */
 export interface Checkpoint {
@@ -44,7 +44,7 @@ export class ShadowRepo {
   }
 
   /** Runs git on the shadow repository; resolves with its standard output. */
-  git(params: { args: readonly string[]; index?: string; signal?: AbortSignal; env?: Readonly<Record<string, string>>; bare?: boolean }): Promise<string> {
+  async git(params: { args: readonly string[]; index?: string; signal?: AbortSignal; env?: Readonly<Record<string, string>>; bare?: boolean }): Promise<string> {
     const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('GIT_')));
     Object.assign(env, {
       ...(params.bare === true ? {} : { GIT_DIR: this.gitDir, GIT_WORK_TREE: this.workspace, GIT_INDEX_FILE: params.index ?? path.join(this.gitDir, 'hermes-index') }),
@@ -54,12 +54,11 @@ export class ShadowRepo {
       ...params.env,
     });
     const args = ['-c', 'core.hooksPath=/dev/null', '-c', 'commit.gpgsign=false', '-c', 'user.name=hermes', '-c', 'user.email=hermes@localhost', '-c', 'core.autocrlf=false', ...params.args];
-    return new Promise((resolve, reject) => {
-      execFile('git', args, { cwd: this.workspace, env, maxBuffer: 16 * 1024 * 1024, ...(params.signal ? { signal: params.signal } : {}) }, (error, stdout, stderr) => {
-        if (error === null) resolve(stdout);
-        else reject(new CheckpointError(`git ${params.args[0] ?? ''} failed: ${stderr.trim().split('\n').pop() || error.message}`));
-      });
-    });
+    try {
+      return await runProgram({ file: 'git', args, cwd: this.workspace, env, maxBuffer: 16 * 1024 * 1024, signal: params.signal });
+    } catch (error) {
+      throw error instanceof ProgramError ? new CheckpointError(`git ${params.args[0] ?? ''} failed: ${error.detail}`) : error;
+    }
   }
 
   /** Creates the repository the first time. */

@@ -1,37 +1,11 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
+import { runProgram, shellQuote } from '../util/run-program.js';
 
-/** A media step that did not happen (a transcription, a spoken reply), with a reason a user can act on. */
+/**
+ * A media step that did not happen (a transcription, a spoken reply, an image that cannot be read), with a reason a
+ * user can act on. A program that failed rejects with a ProgramError (src/util/run-program.ts), its message as plain.
+ */
 export class MediaError extends Error {
   override readonly name: string = 'MediaError';
-}
-
-/** `text` quoted for /bin/sh. */
-export function shellQuote(text: string): string {
-  return `'${text.replaceAll("'", `'\\''`)}'`;
-}
-
-/** Runs `file args`, resolving with stdout; rejects with a MediaError naming its stderr's last line on a failure. */
-export function runProgram(params: { file: string; args: readonly string[]; signal: AbortSignal }): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(params.file, [...params.args], { signal: params.signal, maxBuffer: 4 * 1024 * 1024, killSignal: 'SIGKILL' }, (error, stdout, stderr) => {
-      if (error === null) {
-        resolve(stdout);
-        return;
-      }
-      if (params.signal.aborted) {
-        const reason: unknown = params.signal.reason;
-        reject(reason instanceof Error ? reason : new MediaError('it was cut short'));
-        return;
-      }
-      if (error.code === 'ENOENT') {
-        reject(new MediaError(`${params.file} is not installed`));
-        return;
-      }
-      const last = stderr.trim().split('\n').pop() ?? '';
-      reject(new MediaError(`${path.basename(params.file)} failed: ${last !== '' ? last : error.message}`));
-    });
-  });
 }
 
 /** Runs an owner's command line with /bin/sh, each `{name}` placeholder replaced by its value, shell-quoted. */

@@ -1,7 +1,8 @@
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { MediaError, runProgram, runTemplate } from './programs.js';
+import { runProgram } from '../util/run-program.js';
+import { MediaError, runTemplate } from './programs.js';
 
 /** Speech to text (config `stt`). */
 export interface SttSettings {

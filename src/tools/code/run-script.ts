@@ -11,16 +11,12 @@ import { pythonHelperSource } from './helper-python.js';
 import { serveToolCalls } from './rpc.js';
 import type { CodeLanguage } from './runtime.js';
 import type { HelperSignature } from './signature.js';
+import { shellQuote } from '../../util/run-program.js';
 
 /** How a script run ended: the command's result and how many tool calls it made. */
 export interface ScriptResult {
   readonly result: CommandResult;
   readonly toolCalls: number;
-}
-
-/** Quotes a path for /bin/sh. */
-function shellQuote(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 /** Writes the script and its helper module into `dir`; resolves to the shell command that runs it. */
